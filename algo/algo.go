@@ -1,0 +1,185 @@
+// Package algo holds the window-counting rate limiters of the lesson: the
+// fixed window, the sliding window log and the sliding window counter.
+//
+// Every limiter is a value you ask a question at an instant, in the shape of
+// golang.org/x/time/rate's AllowN(t, n): the time is always passed in and
+// nothing here reads the wall clock. Decisions use exact integer arithmetic;
+// the float methods on Decision exist only for display.
+package algo
+
+import (
+	"fmt"
+	"time"
+)
+
+// Instant is a point on the virtual clock, in milliseconds since midnight.
+// 12:00:59 is Clock(12, 0, 59, 0) = 43_259_000. Instants past 24:00 are
+// allowed (a replay may run over midnight); they print as 24:00:00.000 and on.
+type Instant int64
+
+// Clock returns the instant h:m:s.ms.
+func Clock(h, m, s, ms int) Instant {
+	return Instant(((int64(h)*60+int64(m))*60+int64(s))*1000 + int64(ms))
+}
+
+// Add returns t moved by d, truncated to whole milliseconds.
+func (t Instant) Add(d time.Duration) Instant { return t + Instant(d/time.Millisecond) }
+
+// Sub returns the span t − u.
+func (t Instant) Sub(u Instant) time.Duration { return time.Duration(t-u) * time.Millisecond }
+
+// String prints the instant as a time of day, HH:MM:SS.mmm.
+func (t Instant) String() string {
+	sign := ""
+	v := int64(t)
+	if v < 0 {
+		sign, v = "-", -v
+	}
+	ms := v % 1000
+	s := v / 1000
+	return fmt.Sprintf("%s%02d:%02d:%02d.%03d", sign, s/3600, s/60%60, s%60, ms)
+}
+
+// Short prints the instant as HH:MM:SS, adding .mmm only when it is not a
+// whole second: the form a scenario file uses.
+func (t Instant) Short() string {
+	if t%1000 == 0 {
+		s := t.String()
+		return s[:len(s)-4]
+	}
+	return t.String()
+}
+
+// Kind names an algorithm.
+type Kind uint8
+
+const (
+	KindFixedWindow Kind = iota
+	KindSlidingLog
+	KindSlidingCounter
+	KindTokenBucket
+)
+
+// String returns the algorithm's name as the CLI and JSON reports spell it.
+func (k Kind) String() string {
+	switch k {
+	case KindFixedWindow:
+		return "fixed-window"
+	case KindSlidingLog:
+		return "sliding-log"
+	case KindSlidingCounter:
+		return "sliding-counter"
+	case KindTokenBucket:
+		return "token-bucket"
+	}
+	return fmt.Sprintf("kind(%d)", uint8(k))
+}
+
+// Title returns the algorithm's name in the lesson's words.
+func (k Kind) Title() string {
+	switch k {
+	case KindFixedWindow:
+		return "Fixed window"
+	case KindSlidingLog:
+		return "Sliding window log"
+	case KindSlidingCounter:
+		return "Sliding window counter"
+	case KindTokenBucket:
+		return "Token bucket"
+	}
+	return k.String()
+}
+
+// ParseKind is the inverse of Kind.String.
+func ParseKind(s string) (Kind, bool) {
+	for k := KindFixedWindow; k <= KindTokenBucket; k++ {
+		if k.String() == s {
+			return k, true
+		}
+	}
+	return 0, false
+}
+
+// Lesson lists the three algorithms of the lesson, in its order.
+var Lesson = []Kind{KindFixedWindow, KindSlidingLog, KindSlidingCounter}
+
+// Config is what every window limiter is built from.
+type Config struct {
+	Limit  int64         // requests per window, at least 1
+	Window time.Duration // window length, a whole number of milliseconds, at least 1ms
+	// NoExpiry keeps state that can no longer affect a decision, the lesson's
+	// "forgetting to expire old windows": decisions are identical, memory only grows.
+	NoExpiry bool
+}
+
+// Largest values a Config may hold; they keep every exact product inside int64.
+const (
+	MaxLimit  = 1_000_000_000
+	MaxWindow = 7 * 24 * time.Hour
+)
+
+// Validate reports what is wrong with c, naming what would be valid.
+func (c Config) Validate() error {
+	if c.Limit < 1 || c.Limit > MaxLimit {
+		return fmt.Errorf("limit %d is out of range: it must be a whole number from 1 to %d", c.Limit, MaxLimit)
+	}
+	if c.Window < time.Millisecond || c.Window > MaxWindow {
+		return fmt.Errorf("window %v is out of range: it must be from 1ms to %v", c.Window, MaxWindow)
+	}
+	if c.Window%time.Millisecond != 0 {
+		return fmt.Errorf("window %v is not a whole number of milliseconds", c.Window)
+	}
+	return nil
+}
+
+// windowMs returns the window length in milliseconds.
+func (c Config) windowMs() int64 { return int64(c.Window / time.Millisecond) }
+
+// Memory is a limiter's live state: what it would have to keep in a store.
+type Memory struct {
+	Clients int64 // clients with any state
+	Entries int64 // counters or timestamps held
+	Bytes   int64 // bytes of this program's own data structures holding them
+}
+
+// Limiter is one window-counting algorithm keyed by client.
+//
+// Instants passed to Allow must not go backwards; an earlier instant is
+// treated as the latest one seen, so state stays consistent.
+type Limiter interface {
+	Kind() Kind
+	Config() Config
+	// Allow decides one request from client at t and records it if accepted.
+	Allow(t Instant, client string) Decision
+	// Peek returns the decision a request from client at t would get,
+	// without recording anything.
+	Peek(t Instant, client string) Decision
+	// Expire drops state that can no longer affect a decision at t or later
+	// (unless expiry is off). Allow expires lazily; Expire lets a clock that
+	// moves without requests show memory falling.
+	Expire(t Instant)
+	// Memory is the live state as held now, swept lazily once per window.
+	Memory() Memory
+	// MemoryAt is the state that would remain at t once everything that can
+	// no longer affect a decision is dropped, without dropping it: what a
+	// store with TTLs holds at t (with expiry off, the same as Memory).
+	MemoryAt(t Instant) Memory
+	// Clone returns an independent copy holding the same state.
+	Clone() Limiter
+}
+
+// New returns a fresh limiter of kind k.
+func New(k Kind, c Config) (Limiter, error) {
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	switch k {
+	case KindFixedWindow:
+		return NewFixedWindow(c), nil
+	case KindSlidingLog:
+		return NewSlidingLog(c), nil
+	case KindSlidingCounter:
+		return NewSlidingCounter(c), nil
+	}
+	return nil, fmt.Errorf("unknown algorithm %v", k)
+}

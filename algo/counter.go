@@ -1,0 +1,165 @@
+package algo
+
+// SlidingCounter keeps two counters per client, for the current calendar
+// window and the previous one, and estimates the sliding count by weighting
+// the previous window by how much of it still overlaps the last W:
+//
+//	estimate = current + previous × (W − elapsed) / W
+//
+// It allows iff the estimate is below the limit, decided exactly as
+// current·W + previous·(W − elapsed) < limit·W.
+type SlidingCounter struct {
+	cfg     Config
+	w       int64
+	clients table[counterState]
+	retired []retiredWindow // with expiry off: every window that fell out of use
+	last    Instant
+	sweep   sweeper
+	mem     Memory
+}
+
+type counterState struct {
+	window   int64 // index of the current window
+	current  int64 // accepted in the current window
+	previous int64 // accepted in the window before it
+}
+
+// countersPerClient is the lesson's "two counters per key".
+const countersPerClient = 2
+
+// NewSlidingCounter returns a sliding-counter limiter; c must be valid.
+func NewSlidingCounter(c Config) *SlidingCounter {
+	return &SlidingCounter{cfg: c, w: c.windowMs(), clients: newTable[counterState]()}
+}
+
+func (l *SlidingCounter) Kind() Kind     { return KindSlidingCounter }
+func (l *SlidingCounter) Config() Config { return l.cfg }
+func (l *SlidingCounter) Memory() Memory { return l.mem }
+
+func (l *SlidingCounter) Allow(t Instant, client string) Decision {
+	if t < l.last {
+		t = l.last
+	}
+	l.last = t
+	if l.sweep.due(t, l.w) {
+		l.Expire(t)
+	}
+	idx := floorDiv(int64(t), l.w)
+	s := l.clients.get(client)
+	if s == nil {
+		s = l.clients.add(client)
+		s.window = idx
+		l.mem.Clients++
+		l.mem.Entries += countersPerClient
+		l.mem.Bytes += clientBytes[counterState](client)
+	} else {
+		l.roll(client, s, idx)
+	}
+	d := l.decide(t, idx, s.current, s.previous)
+	if d.Allowed {
+		s.current++
+	}
+	return d
+}
+
+// roll moves a client's counters forward to window idx.
+func (l *SlidingCounter) roll(client string, s *counterState, idx int64) {
+	switch {
+	case idx == s.window:
+		return
+	case idx == s.window+1:
+		if l.cfg.NoExpiry && s.previous > 0 {
+			l.retire(client, s.window-1, s.previous)
+		}
+		s.previous, s.current = s.current, 0
+	default:
+		if l.cfg.NoExpiry {
+			if s.previous > 0 {
+				l.retire(client, s.window-1, s.previous)
+			}
+			if s.current > 0 {
+				l.retire(client, s.window, s.current)
+			}
+		}
+		s.previous, s.current = 0, 0
+	}
+	s.window = idx
+}
+
+func (l *SlidingCounter) Peek(t Instant, client string) Decision {
+	if t < l.last {
+		t = l.last
+	}
+	idx := floorDiv(int64(t), l.w)
+	var current, previous int64
+	if s := l.clients.get(client); s != nil {
+		switch idx {
+		case s.window:
+			current, previous = s.current, s.previous
+		case s.window + 1:
+			previous = s.current
+		}
+	}
+	return l.decide(t, idx, current, previous)
+}
+
+func (l *SlidingCounter) decide(t Instant, idx, current, previous int64) Decision {
+	start := idx * l.w
+	elapsed := int64(t) - start
+	// Both counts are of accepted requests, so at most Limit ≤ MaxLimit, and
+	// W ≤ MaxWindow in ms: every product here fits in int64.
+	allowed := current*l.w+previous*(l.w-elapsed) < l.cfg.Limit*l.w
+	return Decision{
+		Kind: KindSlidingCounter, At: t, Limit: l.cfg.Limit, Window: l.cfg.Window,
+		WindowStart: Instant(start), Count: current, Previous: previous,
+		Elapsed: Instant(elapsed).Sub(0), Allowed: allowed,
+	}
+}
+
+func (l *SlidingCounter) retire(client string, window, count int64) {
+	l.retired = append(l.retired, retiredWindow{client, window, count})
+	l.mem.Entries++
+	l.mem.Bytes += retiredBytes
+}
+
+// Expire drops clients whose current window is older than the previous
+// window at t: both their counters now weigh nothing.
+func (l *SlidingCounter) Expire(t Instant) {
+	if l.cfg.NoExpiry {
+		return
+	}
+	idx := floorDiv(int64(t), l.w)
+	l.clients.each(func(key string, s *counterState) bool {
+		if s.window >= idx-1 {
+			return true
+		}
+		l.mem.Clients--
+		l.mem.Entries -= countersPerClient
+		l.mem.Bytes -= clientBytes[counterState](key)
+		return false
+	})
+}
+
+func (l *SlidingCounter) Clone() Limiter {
+	c := *l
+	c.clients = l.clients.clone(nil)
+	c.retired = append([]retiredWindow(nil), l.retired...)
+	return &c
+}
+
+func (l *SlidingCounter) MemoryAt(t Instant) Memory {
+	if l.cfg.NoExpiry {
+		return l.mem
+	}
+	idx := floorDiv(int64(t), l.w)
+	var m Memory
+	l.clients.each(func(key string, s *counterState) bool {
+		if s.window >= idx-1 {
+			m.Clients++
+			m.Entries += countersPerClient
+			m.Bytes += clientBytes[counterState](key)
+		}
+		return true
+	})
+	return m
+}

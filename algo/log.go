@@ -1,0 +1,161 @@
+package algo
+
+import "sort"
+
+// SlidingLog stores a timestamp for every accepted request and counts the
+// ones in the last window: at t, timestamps ≤ t − W have left it. Exact, with
+// no boundary effect; memory grows with the limit.
+type SlidingLog struct {
+	cfg     Config
+	w       int64
+	clients table[logState]
+	last    Instant
+	sweep   sweeper
+	mem     Memory
+}
+
+// logState is a queue of accepted timestamps, oldest first, from head on.
+type logState struct {
+	ts   []Instant
+	head int
+}
+
+const timestampBytes = 8
+
+// NewSlidingLog returns a sliding-log limiter; c must be valid.
+func NewSlidingLog(c Config) *SlidingLog {
+	return &SlidingLog{cfg: c, w: c.windowMs(), clients: newTable[logState]()}
+}
+
+func (l *SlidingLog) Kind() Kind     { return KindSlidingLog }
+func (l *SlidingLog) Config() Config { return l.cfg }
+func (l *SlidingLog) Memory() Memory { return l.mem }
+
+func (l *SlidingLog) Allow(t Instant, client string) Decision {
+	if t < l.last {
+		t = l.last
+	}
+	l.last = t
+	if l.sweep.due(t, l.w) {
+		l.Expire(t)
+	}
+	s := l.clients.get(client)
+	if s == nil {
+		s = l.clients.add(client)
+		l.mem.Clients++
+		l.mem.Bytes += clientBytes[logState](client)
+	}
+	l.drop(s, t)
+	d := l.decide(t, s)
+	if d.Allowed {
+		l.push(s, t)
+	}
+	return d
+}
+
+func (l *SlidingLog) Peek(t Instant, client string) Decision {
+	if t < l.last {
+		t = l.last
+	}
+	if s := l.clients.get(client); s != nil {
+		return l.decide(t, s)
+	}
+	return l.decide(t, &logState{})
+}
+
+// inWindow returns the index of the first timestamp inside (t − W, t].
+func (l *SlidingLog) inWindow(s *logState, t Instant) int {
+	edge := t - Instant(l.w)
+	live := s.ts[s.head:]
+	return s.head + sort.Search(len(live), func(i int) bool { return live[i] > edge })
+}
+
+func (l *SlidingLog) decide(t Instant, s *logState) Decision {
+	first := l.inWindow(s, t)
+	d := Decision{Kind: KindSlidingLog, At: t, Limit: l.cfg.Limit, Window: l.cfg.Window,
+		Count: int64(len(s.ts) - first)}
+	if d.Count > 0 {
+		d.Oldest = s.ts[first]
+	}
+	d.Allowed = d.Count < l.cfg.Limit
+	return d
+}
+
+// drop removes timestamps that have left the window (unless expiry is off).
+func (l *SlidingLog) drop(s *logState, t Instant) {
+	if l.cfg.NoExpiry {
+		return
+	}
+	first := l.inWindow(s, t)
+	l.mem.Entries -= int64(first - s.head)
+	s.head = first
+	if s.head == len(s.ts) {
+		s.ts, s.head = s.ts[:0], 0
+	}
+}
+
+func (l *SlidingLog) push(s *logState, t Instant) {
+	if len(s.ts) == cap(s.ts) && s.head > 0 {
+		// Reuse the room left by expired timestamps before growing.
+		n := copy(s.ts, s.ts[s.head:])
+		s.ts, s.head = s.ts[:n], 0
+	}
+	before := cap(s.ts)
+	s.ts = append(s.ts, t)
+	l.mem.Entries++
+	l.mem.Bytes += int64(cap(s.ts)-before) * timestampBytes
+}
+
+// Expire drops timestamps that have left the window at t, and clients left
+// with none.
+func (l *SlidingLog) Expire(t Instant) {
+	if l.cfg.NoExpiry {
+		return
+	}
+	l.clients.each(func(key string, s *logState) bool {
+		l.drop(s, t)
+		if len(s.ts) > 0 {
+			return true
+		}
+		l.mem.Clients--
+		l.mem.Bytes -= clientBytes[logState](key) + int64(cap(s.ts))*timestampBytes
+		return false
+	})
+}
+
+// AppendWindow appends the client's timestamps inside (t − W, t] to dst,
+// oldest first: the strip the interactive view draws.
+func (l *SlidingLog) AppendWindow(dst []Instant, t Instant, client string) []Instant {
+	s := l.clients.get(client)
+	if s == nil {
+		return dst
+	}
+	return append(dst, s.ts[l.inWindow(s, t):]...)
+}
+
+func (l *SlidingLog) Clone() Limiter {
+	c := *l
+	c.clients = l.clients.clone(func(s logState) logState {
+		// Same length, capacity and head, so the clone reports the same memory.
+		ts := make([]Instant, len(s.ts), cap(s.ts))
+		copy(ts, s.ts)
+		return logState{ts: ts, head: s.head}
+	})
+	return &c
+}
+
+func (l *SlidingLog) MemoryAt(t Instant) Memory {
+	if l.cfg.NoExpiry {
+		return l.mem
+	}
+	var m Memory
+	l.clients.each(func(key string, s *logState) bool {
+		if n := len(s.ts) - l.inWindow(s, t); n > 0 {
+			m.Clients++
+			m.Entries += int64(n)
+			m.Bytes += clientBytes[logState](key) + int64(cap(s.ts))*timestampBytes
+		}
+		return true
+	})
+	return m
+}

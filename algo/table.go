@@ -1,0 +1,109 @@
+package algo
+
+import "unsafe"
+
+// table keeps per-client state of type S in a slice, indexed through one
+// map lookup, so a decision costs one hash and allocates nothing once the
+// client is known. Freed slots are reused.
+type table[S any] struct {
+	index  map[string]int32
+	states []S
+	free   []int32
+}
+
+func newTable[S any]() table[S] { return table[S]{index: make(map[string]int32)} }
+
+// mapSlotBytes approximates one map slot: the key's string header, the
+// int32 slot number and the control byte, rounded to a word.
+const mapSlotBytes = 16 + 8
+
+// clientBytes is the memory a client costs before its entries: the map slot,
+// its key's bytes and its state value.
+func clientBytes[S any](key string) int64 {
+	var s S
+	return int64(mapSlotBytes + len(key) + int(unsafe.Sizeof(s)))
+}
+
+// get returns the client's state, or nil.
+func (t *table[S]) get(key string) *S {
+	if i, ok := t.index[key]; ok {
+		return &t.states[i]
+	}
+	return nil
+}
+
+// add creates zero state for a client that has none.
+func (t *table[S]) add(key string) *S {
+	var i int32
+	if n := len(t.free); n > 0 {
+		i = t.free[n-1]
+		t.free = t.free[:n-1]
+	} else {
+		var zero S
+		t.states = append(t.states, zero)
+		i = int32(len(t.states) - 1)
+	}
+	t.index[key] = i
+	return &t.states[i]
+}
+
+// each calls f for every client; f returns false to drop the client.
+func (t *table[S]) each(f func(key string, s *S) (keep bool)) {
+	for key, i := range t.index {
+		if !f(key, &t.states[i]) {
+			var zero S
+			t.states[i] = zero
+			delete(t.index, key)
+			t.free = append(t.free, i)
+		}
+	}
+}
+
+func (t *table[S]) len() int { return len(t.index) }
+
+// clone copies the table; cloneState deep-copies each state.
+func (t *table[S]) clone(cloneState func(S) S) table[S] {
+	c := table[S]{
+		index:  make(map[string]int32, len(t.index)),
+		states: make([]S, len(t.states)),
+		free:   append([]int32(nil), t.free...),
+	}
+	for k, i := range t.index {
+		c.index[k] = i
+	}
+	for i, s := range t.states {
+		if cloneState != nil {
+			c.states[i] = cloneState(s)
+		} else {
+			c.states[i] = s
+		}
+	}
+	return c
+}
+
+// floorDiv is ⌊a / b⌋ for b > 0, also for negative a.
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if a%b != 0 && a < 0 {
+		q--
+	}
+	return q
+}
+
+// sweeper runs a full expiry sweep at most once per window of virtual time,
+// so clients that went quiet do not hold memory, at amortised O(1) cost.
+type sweeper struct {
+	next Instant
+	set  bool
+}
+
+// due reports whether a sweep is due at t and schedules the next one at the
+// window edge after t.
+func (s *sweeper) due(t Instant, windowMs int64) bool {
+	if s.set && t < s.next {
+		return false
+	}
+	s.next = Instant((floorDiv(int64(t), windowMs) + 1) * windowMs)
+	s.set = true
+	return true
+}

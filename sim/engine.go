@@ -1,0 +1,404 @@
+// Package sim replays one stream of traffic through several limiters side by
+// side on a virtual clock. It steps forward and back to any instant, records
+// every decision and keeps the running figures the lesson talks about.
+// Nothing here reads the wall clock.
+//
+// The engine's state is a pure function of how many arrivals it has decided:
+// stepping back restores the nearest checkpoint and replays forward, so
+// every route to a position gives the same limiters, records and figures.
+package sim
+
+import (
+	"fmt"
+	"time"
+
+	"windowlab/algo"
+)
+
+// Record is one arrival and the decision of every limiter on it.
+type Record struct {
+	Index     int64 // 0-based position of the arrival in the scenario
+	Arrival   Arrival
+	Decisions []algo.Decision // one per limiter, in engine order
+}
+
+// Stats are one limiter's running figures.
+type Stats struct {
+	Kind    algo.Kind
+	Allowed int64
+	Denied  int64
+	// MaxInWindow is the most requests admitted to one client in any
+	// half-open interval one window long: the lesson's "200 in 2 seconds".
+	MaxInWindow       int64
+	MaxInWindowClient string
+	MaxInWindowFirst  algo.Instant // first and last admitted request of that interval
+	MaxInWindowLast   algo.Instant
+	Memory            algo.Memory // live at the engine's clock, as a store with TTLs holds it
+	PeakMemory        algo.Memory // the most the limiter held after any decision (by bytes)
+}
+
+// Mark is the compact history of one decided arrival, kept for timelines.
+type Mark struct {
+	At      algo.Instant
+	Client  int32  // index into Engine.Clients()
+	Allowed uint32 // bit i set when limiter i allowed it
+}
+
+// Options tune what an engine keeps.
+type Options struct {
+	// Start is where the clock stands before the first arrival.
+	Start algo.Instant
+	// History keeps a Mark per decided arrival (16 bytes each), for timelines.
+	History bool
+}
+
+// MaxLimiters is how many limiters one engine can compare (Mark.Allowed's bits).
+const MaxLimiters = 32
+
+// maxCheckpoints bounds checkpoint memory: when there would be more, every
+// other one is dropped and the spacing doubles, so stepping back replays at
+// most Len/maxCheckpoints·2 arrivals.
+const maxCheckpoints = 64
+
+// Engine replays a Source through limiters. It is not safe for concurrent use.
+type Engine struct {
+	opts     Options
+	window   time.Duration
+	limiters []algo.Limiter
+	total    int64
+
+	// position: everything below is a function of n alone (and now of the seek)
+	src      Source
+	now      algo.Instant
+	n        int64
+	next     Arrival // the arrival n, if hasNext
+	hasNext  bool
+	last     Record
+	hasLast  bool
+	stats    []Stats
+	admitted []admittedLog
+	history  []Mark
+
+	clients     []string
+	clientIndex map[string]int32
+
+	checkpoints []checkpoint // sorted by n; checkpoints[0] is the start
+	every       int64
+
+	lastArrival    algo.Instant
+	hasLastArrival bool
+}
+
+// checkpoint is everything needed to resume at position n.
+type checkpoint struct {
+	n        int64
+	src      Source // positioned after next
+	next     Arrival
+	hasNext  bool
+	limiters []algo.Limiter
+	stats    []Stats
+	admitted []admittedLog
+	last     Record
+	hasLast  bool
+}
+
+// New returns an engine at the start of src. The limiters must be fresh and
+// share one window length; the engine owns them from now on.
+func New(src Source, limiters []algo.Limiter, opts Options) (*Engine, error) {
+	if len(limiters) == 0 || len(limiters) > MaxLimiters {
+		return nil, fmt.Errorf("an engine compares 1 to %d limiters, not %d", MaxLimiters, len(limiters))
+	}
+	window := limiters[0].Config().Window
+	for _, l := range limiters[1:] {
+		if l.Config().Window != window {
+			return nil, fmt.Errorf("limiters disagree on the window: %v and %v", window, l.Config().Window)
+		}
+	}
+	e := &Engine{
+		opts:        opts,
+		window:      window,
+		limiters:    limiters,
+		total:       src.Len(),
+		src:         src,
+		now:         opts.Start,
+		stats:       make([]Stats, len(limiters)),
+		admitted:    make([]admittedLog, len(limiters)),
+		clientIndex: make(map[string]int32),
+		every:       1024,
+		last:        Record{Decisions: make([]algo.Decision, len(limiters))},
+	}
+	for i, l := range limiters {
+		e.stats[i].Kind = l.Kind()
+		e.admitted[i] = newAdmittedLog(window)
+	}
+	e.fetch()
+	e.checkpoints = []checkpoint{e.snapshot()}
+	return e, nil
+}
+
+// Window is the shared window length; window edges are its multiples.
+func (e *Engine) Window() time.Duration { return e.window }
+
+// Now is the virtual clock.
+func (e *Engine) Now() algo.Instant { return e.now }
+
+// Start is where the clock stands before the first arrival.
+func (e *Engine) Start() algo.Instant { return e.opts.Start }
+
+// Len is the number of arrivals in the scenario.
+func (e *Engine) Len() int64 { return e.total }
+
+// Processed is how many arrivals have been decided.
+func (e *Engine) Processed() int64 { return e.n }
+
+// Limiters are the live limiters; callers may Peek and read memory, never Allow.
+func (e *Engine) Limiters() []algo.Limiter { return e.limiters }
+
+// Next is the next arrival to be decided; false at the end.
+func (e *Engine) Next() (Arrival, bool) { return e.next, e.hasNext }
+
+// Done reports whether every arrival has been decided.
+func (e *Engine) Done() bool { return !e.hasNext }
+
+// FirstArrival is the instant of the first arrival (Start if there is none).
+func (e *Engine) FirstArrival() algo.Instant {
+	if cp := e.checkpoints[0]; cp.hasNext {
+		return cp.next.At
+	}
+	return e.opts.Start
+}
+
+// LastArrival is the instant of the last arrival, found once by running a
+// copy of the source to its end.
+func (e *Engine) LastArrival() algo.Instant {
+	if !e.hasLastArrival {
+		e.lastArrival = e.opts.Start
+		cp := e.checkpoints[0]
+		if cp.hasNext {
+			e.lastArrival = cp.next.At
+		}
+		src := cp.src.Clone()
+		for a, ok := src.Next(); ok; a, ok = src.Next() {
+			e.lastArrival = a.At
+		}
+		e.hasLastArrival = true
+	}
+	return e.lastArrival
+}
+
+func (e *Engine) fetch() { e.next, e.hasNext = e.src.Next() }
+
+// Step decides the next arrival and moves the clock to its instant.
+// The record's Decisions are reused by the next step: copy them to keep them.
+func (e *Engine) Step() (Record, bool) {
+	if !e.hasNext {
+		return Record{}, false
+	}
+	a := e.next
+	e.now = a.At
+	var bits uint32
+	for i, l := range e.limiters {
+		d := l.Allow(a.At, a.Client)
+		e.last.Decisions[i] = d
+		s := &e.stats[i]
+		if d.Allowed {
+			s.Allowed++
+			bits |= 1 << i
+			if n, first := e.admitted[i].admit(a.Client, a.At); n > s.MaxInWindow {
+				s.MaxInWindow, s.MaxInWindowClient = n, a.Client
+				s.MaxInWindowFirst, s.MaxInWindowLast = first, a.At
+			}
+		} else {
+			s.Denied++
+		}
+		if m := l.Memory(); m.Bytes > s.PeakMemory.Bytes {
+			s.PeakMemory = m
+		}
+	}
+	e.last.Index, e.last.Arrival, e.hasLast = e.n, a, true
+	if e.opts.History {
+		e.history = append(e.history, Mark{At: a.At, Client: e.clientID(a.Client), Allowed: bits})
+	}
+	e.n++
+	e.fetch()
+	if e.n == e.checkpoints[len(e.checkpoints)-1].n+e.every {
+		e.addCheckpoint()
+	}
+	return e.last, true
+}
+
+func (e *Engine) clientID(name string) int32 {
+	if id, ok := e.clientIndex[name]; ok {
+		return id
+	}
+	id := int32(len(e.clients))
+	e.clients = append(e.clients, name)
+	e.clientIndex[name] = id
+	return id
+}
+
+// StepBack undoes the last decision (exactly, by replay); false at the start.
+func (e *Engine) StepBack() bool {
+	if e.n == 0 {
+		return false
+	}
+	e.SeekIndex(e.n - 1)
+	return true
+}
+
+// SeekIndex decides exactly the first n arrivals; the clock moves to the
+// last one's instant (or Start when n is 0).
+func (e *Engine) SeekIndex(n int64) {
+	n = max(0, min(n, e.total))
+	if n < e.n {
+		e.restore(func(cp *checkpoint) bool { return cp.n <= n })
+	}
+	for e.n < n && e.hasNext {
+		e.Step()
+	}
+	e.now = e.opts.Start
+	if e.hasLast {
+		e.now = e.last.Arrival.At
+	}
+}
+
+// Seek decides every arrival at or before t and sets the clock to t,
+// forward or back.
+func (e *Engine) Seek(t algo.Instant) {
+	if e.hasLast && e.last.Arrival.At > t {
+		e.restore(func(cp *checkpoint) bool { return !cp.hasLast || cp.last.Arrival.At <= t })
+	}
+	for e.hasNext && e.next.At <= t {
+		e.Step()
+	}
+	e.now = t
+}
+
+// StepInstant decides every arrival at the next arrival's instant.
+func (e *Engine) StepInstant() bool {
+	if !e.hasNext {
+		return false
+	}
+	e.Seek(e.next.At)
+	return true
+}
+
+// Advance moves the clock by d, deciding what arrives on the way.
+func (e *Engine) Advance(d time.Duration) { e.Seek(e.now.Add(d)) }
+
+// NextEdge seeks to the first window edge after the clock.
+func (e *Engine) NextEdge() {
+	w := int64(e.window / time.Millisecond)
+	e.Seek(algo.Instant((floorDiv(int64(e.now), w) + 1) * w))
+}
+
+// PrevEdge seeks to the last window edge before the clock.
+func (e *Engine) PrevEdge() {
+	w := int64(e.window / time.Millisecond)
+	e.Seek(algo.Instant((ceilDiv(int64(e.now), w) - 1) * w))
+}
+
+// RunToEnd decides every remaining arrival.
+func (e *Engine) RunToEnd() {
+	for e.hasNext {
+		e.Step()
+	}
+}
+
+// Last is the most recent record; false before the first arrival.
+func (e *Engine) Last() (Record, bool) { return e.last, e.hasLast }
+
+// Stats returns each limiter's running figures, in engine order, with live
+// memory as it stands at the clock.
+func (e *Engine) Stats() []Stats {
+	out := append([]Stats(nil), e.stats...)
+	for i, l := range e.limiters {
+		out[i].Memory = l.MemoryAt(e.now)
+	}
+	return out
+}
+
+// History returns the marks of decided arrivals (Options.History), oldest
+// first. The slice is the engine's own: read it, do not keep it.
+func (e *Engine) History() []Mark { return e.history }
+
+// Clients names every client the engine has met; Mark.Client indexes it.
+func (e *Engine) Clients() []string { return e.clients }
+
+func (e *Engine) snapshot() checkpoint {
+	cp := checkpoint{
+		n:        e.n,
+		src:      e.src.Clone(),
+		next:     e.next,
+		hasNext:  e.hasNext,
+		limiters: make([]algo.Limiter, len(e.limiters)),
+		stats:    append([]Stats(nil), e.stats...),
+		admitted: make([]admittedLog, len(e.admitted)),
+		hasLast:  e.hasLast,
+		last:     e.last.clone(),
+	}
+	for i, l := range e.limiters {
+		cp.limiters[i] = l.Clone()
+		cp.admitted[i] = e.admitted[i].clone()
+	}
+	return cp
+}
+
+func (e *Engine) addCheckpoint() {
+	e.checkpoints = append(e.checkpoints, e.snapshot())
+	if len(e.checkpoints) <= maxCheckpoints {
+		return
+	}
+	e.every *= 2
+	kept := e.checkpoints[:1]
+	for _, cp := range e.checkpoints[1:] {
+		if cp.n%e.every == 0 {
+			kept = append(kept, cp)
+		}
+	}
+	clear(e.checkpoints[len(kept):])
+	e.checkpoints = kept
+}
+
+// restore resumes from the latest checkpoint that ok accepts (the start always
+// qualifies). The checkpoint itself stays untouched for later restores.
+func (e *Engine) restore(ok func(*checkpoint) bool) {
+	i := len(e.checkpoints) - 1
+	for i > 0 && !ok(&e.checkpoints[i]) {
+		i--
+	}
+	cp := &e.checkpoints[i]
+	e.n = cp.n
+	e.src = cp.src.Clone()
+	for j := range e.limiters {
+		e.limiters[j] = cp.limiters[j].Clone()
+		e.admitted[j] = cp.admitted[j].clone()
+	}
+	copy(e.stats, cp.stats)
+	e.hasLast = cp.hasLast
+	e.last.Index, e.last.Arrival = cp.last.Index, cp.last.Arrival
+	copy(e.last.Decisions, cp.last.Decisions)
+	if e.opts.History {
+		e.history = e.history[:e.n]
+	}
+	e.now = e.opts.Start
+	if e.hasLast {
+		e.now = e.last.Arrival.At
+	}
+	e.next, e.hasNext = cp.next, cp.hasNext
+}
+
+func (r Record) clone() Record {
+	r.Decisions = append([]algo.Decision(nil), r.Decisions...)
+	return r
+}
+
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if a%b != 0 && a < 0 {
+		q--
+	}
+	return q
+}
+
+func ceilDiv(a, b int64) int64 { return -floorDiv(-a, b) }

@@ -1,0 +1,246 @@
+package sim
+
+import (
+	"math/rand/v2"
+	"reflect"
+	"testing"
+	"time"
+
+	"windowlab/algo"
+)
+
+func lessonLimiters(t testing.TB, limit int64, window time.Duration) []algo.Limiter {
+	t.Helper()
+	var ls []algo.Limiter
+	for _, k := range algo.Lesson {
+		l, err := algo.New(k, algo.Config{Limit: limit, Window: window})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ls = append(ls, l)
+	}
+	return ls
+}
+
+func burst(at algo.Instant, n int, client string) []Arrival {
+	out := make([]Arrival, n)
+	for i := range out {
+		out[i] = Arrival{At: at, Client: client}
+	}
+	return out
+}
+
+func newEngine(t testing.TB, arrivals []Arrival, limit int64, window time.Duration, opts Options) *Engine {
+	t.Helper()
+	e, err := New(NewSliceSource(arrivals), lessonLimiters(t, limit, window), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+func TestBoundaryBurst(t *testing.T) {
+	arrivals := append(burst(algo.Clock(12, 0, 59, 0), 100, "client-1"), burst(algo.Clock(12, 1, 0, 0), 100, "client-1")...)
+	e := newEngine(t, arrivals, 100, time.Minute, Options{Start: algo.Clock(12, 0, 0, 0)})
+	e.RunToEnd()
+	want := map[algo.Kind][2]int64{
+		algo.KindFixedWindow:    {200, 0},
+		algo.KindSlidingLog:     {100, 100},
+		algo.KindSlidingCounter: {100, 100},
+	}
+	for _, s := range e.Stats() {
+		if got := [2]int64{s.Allowed, s.Denied}; got != want[s.Kind] {
+			t.Errorf("%v: allowed, denied = %v, want %v", s.Kind, got, want[s.Kind])
+		}
+	}
+	fixed := e.Stats()[0]
+	if fixed.MaxInWindow != 200 || fixed.MaxInWindowFirst != algo.Clock(12, 0, 59, 0) || fixed.MaxInWindowLast != algo.Clock(12, 1, 0, 0) {
+		t.Errorf("fixed window max in window = %d from %v to %v, want 200 from 12:00:59 to 12:01:00",
+			fixed.MaxInWindow, fixed.MaxInWindowFirst, fixed.MaxInWindowLast)
+	}
+	if log := e.Stats()[1]; log.MaxInWindow != 100 {
+		t.Errorf("sliding log max in window = %d, want 100", log.MaxInWindow)
+	}
+}
+
+func TestSeekStopsAtInstant(t *testing.T) {
+	arrivals := append(burst(algo.Clock(12, 0, 59, 0), 100, "client-1"), burst(algo.Clock(12, 1, 0, 0), 100, "client-1")...)
+	e := newEngine(t, arrivals, 100, time.Minute, Options{})
+	e.Seek(algo.Clock(12, 0, 59, 0))
+	if e.Processed() != 100 || e.Now() != algo.Clock(12, 0, 59, 0) {
+		t.Fatalf("after Seek(12:00:59): processed %d at %v, want 100 at 12:00:59", e.Processed(), e.Now())
+	}
+	e.Seek(algo.Clock(12, 0, 59, 999))
+	if e.Processed() != 100 {
+		t.Fatalf("Seek(12:00:59.999) decided %d, want 100", e.Processed())
+	}
+	e.NextEdge()
+	if e.Now() != algo.Clock(12, 1, 0, 0) || e.Processed() != 200 {
+		t.Fatalf("NextEdge: at %v with %d decided, want 12:01:00 with 200", e.Now(), e.Processed())
+	}
+	e.PrevEdge()
+	if e.Now() != algo.Clock(12, 0, 0, 0) || e.Processed() != 0 {
+		t.Fatalf("PrevEdge from an edge: at %v with %d decided, want 12:00:00 with 0", e.Now(), e.Processed())
+	}
+	e.Seek(algo.Clock(12, 0, 30, 0))
+	e.PrevEdge()
+	if e.Now() != algo.Clock(12, 0, 0, 0) {
+		t.Fatalf("PrevEdge from 12:00:30 = %v, want 12:00:00", e.Now())
+	}
+	if !e.StepInstant() || e.Processed() != 100 {
+		t.Fatalf("StepInstant decided %d, want the 100 at 12:00:59", e.Processed())
+	}
+}
+
+// randomArrivals is a non-decreasing stream with many same-instant requests.
+func randomArrivals(r *rand.Rand, n int, clients int) []Arrival {
+	out := make([]Arrival, n)
+	t := algo.Clock(12, 0, 0, 0)
+	names := []string{"ann", "bob", "cy", "dee", "eve"}[:clients]
+	for i := range out {
+		if r.IntN(3) > 0 {
+			t += algo.Instant(r.IntN(40))
+		}
+		out[i] = Arrival{At: t, Client: names[r.IntN(len(names))]}
+	}
+	return out
+}
+
+type snapshotView struct {
+	N       int64
+	Now     algo.Instant
+	Last    Record
+	HasLast bool
+	Stats   []Stats
+}
+
+func view(e *Engine) snapshotView {
+	r, ok := e.Last()
+	return snapshotView{e.Processed(), e.Now(), r.clone(), ok, e.Stats()}
+}
+
+// Every position reached by jumping around equals the one reached by
+// stepping straight there: state depends on the position, not the route.
+func TestSeekingIsExact(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	arrivals := randomArrivals(r, 6000, 4) // several checkpoints apart
+	straight := newEngine(t, arrivals, 7, 100*time.Millisecond, Options{History: true})
+	var want []snapshotView
+	var marks []Mark
+	want = append(want, view(straight))
+	for range arrivals {
+		straight.Step()
+		want = append(want, view(straight))
+	}
+	marks = append(marks, straight.History()...)
+
+	e := newEngine(t, arrivals, 7, 100*time.Millisecond, Options{History: true})
+	for range 300 {
+		n := r.Int64N(int64(len(arrivals)) + 1)
+		switch r.IntN(3) {
+		case 0:
+			e.SeekIndex(n)
+		case 1:
+			e.SeekIndex(n)
+			if e.StepBack() {
+				n--
+			}
+		case 2:
+			e.SeekIndex(n)
+			e.Step()
+			e.StepBack()
+		}
+		if got := view(e); !reflect.DeepEqual(got, want[n]) {
+			t.Fatalf("at position %d after jumping:\n got %+v\nwant %+v", n, got, want[n])
+		}
+		if !reflect.DeepEqual(e.History(), marks[:n]) {
+			t.Fatalf("history at position %d differs from a straight run", n)
+		}
+	}
+}
+
+// A run split at any instant and resumed gives the same records.
+func TestSplitAndResume(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	arrivals := randomArrivals(r, 2000, 3)
+	whole := newEngine(t, arrivals, 5, 50*time.Millisecond, Options{})
+	var want []bool
+	for rec, ok := whole.Step(); ok; rec, ok = whole.Step() {
+		for _, d := range rec.Decisions {
+			want = append(want, d.Allowed)
+		}
+	}
+	for range 20 {
+		split := arrivals[r.IntN(len(arrivals))].At
+		e := newEngine(t, arrivals, 5, 50*time.Millisecond, Options{})
+		e.Seek(split - 1)
+		e.Seek(split + 500)
+		e.Seek(split - 200) // back across the split
+		var got []bool
+		e.SeekIndex(0)
+		for rec, ok := e.Step(); ok; rec, ok = e.Step() {
+			for _, d := range rec.Decisions {
+				got = append(got, d.Allowed)
+			}
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("split at %v: decisions differ from an unbroken run", split)
+		}
+	}
+}
+
+func TestMemoryFallsWithTheClock(t *testing.T) {
+	e := newEngine(t, burst(algo.Clock(12, 0, 10, 0), 5, "ann"), 10, time.Minute, Options{})
+	e.RunToEnd()
+	for _, s := range e.Stats() {
+		if s.Memory.Clients != 1 {
+			t.Fatalf("%v holds %d clients right after the burst, want 1", s.Kind, s.Memory.Clients)
+		}
+	}
+	e.Seek(algo.Clock(12, 2, 0, 0)) // two windows on: nothing can matter any more
+	for _, s := range e.Stats() {
+		if s.Memory != (algo.Memory{}) {
+			t.Errorf("%v still holds %+v two windows later", s.Kind, s.Memory)
+		}
+		if s.PeakMemory.Entries == 0 {
+			t.Errorf("%v lost its peak memory", s.Kind)
+		}
+	}
+}
+
+func TestNewRejectsMixedWindows(t *testing.T) {
+	a, _ := algo.New(algo.KindFixedWindow, algo.Config{Limit: 1, Window: time.Second})
+	b, _ := algo.New(algo.KindSlidingLog, algo.Config{Limit: 1, Window: time.Minute})
+	if _, err := New(NewSliceSource(nil), []algo.Limiter{a, b}, Options{}); err == nil {
+		t.Fatal("New accepted limiters with different windows")
+	}
+	if _, err := New(NewSliceSource(nil), nil, Options{}); err == nil {
+		t.Fatal("New accepted no limiters")
+	}
+}
+
+func BenchmarkStep(b *testing.B) {
+	r := rand.New(rand.NewPCG(5, 6))
+	arrivals := randomArrivals(r, 1<<16, 5)
+	e := newEngine(b, arrivals, 50, time.Second, Options{})
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		if _, ok := e.Step(); !ok {
+			b.StopTimer()
+			e.SeekIndex(0)
+			b.StartTimer()
+		}
+	}
+}
+
+func BenchmarkSeekBack(b *testing.B) {
+	r := rand.New(rand.NewPCG(7, 8))
+	arrivals := randomArrivals(r, 1_000_000, 5)
+	e := newEngine(b, arrivals, 50, time.Second, Options{History: true})
+	e.RunToEnd()
+	b.ResetTimer()
+	for i := range b.N {
+		e.SeekIndex(int64(len(arrivals)) - 1 - int64(i*7919)%int64(len(arrivals)))
+	}
+}

@@ -1,0 +1,44 @@
+package sim
+
+import "windowlab/algo"
+
+// Arrival is one request on the virtual clock.
+type Arrival struct {
+	At     algo.Instant
+	Client string
+}
+
+// Source yields a scenario's arrivals lazily, in the order they are decided:
+// by instant, and at the same instant in scenario-file order.
+type Source interface {
+	// Next returns the next arrival, or false after the last one.
+	Next() (Arrival, bool)
+	// Clone returns an independent copy positioned at the same arrival, so
+	// the engine can checkpoint a position and replay from it exactly.
+	Clone() Source
+	// Len is the total number of arrivals, known before any is generated.
+	Len() int64
+}
+
+// SliceSource is a Source over arrivals already in memory, for tests and
+// small hand-built streams. The slice must already be in decision order.
+type SliceSource struct {
+	arrivals []Arrival
+	pos      int
+}
+
+// NewSliceSource returns a Source over arrivals (not copied).
+func NewSliceSource(arrivals []Arrival) *SliceSource { return &SliceSource{arrivals: arrivals} }
+
+func (s *SliceSource) Next() (Arrival, bool) {
+	if s.pos >= len(s.arrivals) {
+		return Arrival{}, false
+	}
+	a := s.arrivals[s.pos]
+	s.pos++
+	return a, true
+}
+
+func (s *SliceSource) Clone() Source { c := *s; return &c }
+
+func (s *SliceSource) Len() int64 { return int64(len(s.arrivals)) }
