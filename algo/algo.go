@@ -156,7 +156,8 @@ type Limiter interface {
 	Peek(t Instant, client string) Decision
 	// Expire drops state that can no longer affect a decision at t or later
 	// (unless expiry is off). Allow expires lazily; Expire lets a clock that
-	// moves without requests show memory falling.
+	// moves without requests show memory falling. t counts as seen: a later
+	// call with an earlier instant is treated as t.
 	Expire(t Instant)
 	// Memory is the live state as held now, swept lazily once per window.
 	Memory() Memory

@@ -29,7 +29,7 @@ const countersPerClient = 2
 
 // NewSlidingCounter returns a sliding-counter limiter; c must be valid.
 func NewSlidingCounter(c Config) *SlidingCounter {
-	return &SlidingCounter{cfg: c, w: c.windowMs(), clients: newTable[counterState]()}
+	return &SlidingCounter{cfg: c, w: c.windowMs(), clients: newTable[counterState](), last: minInstant}
 }
 
 func (l *SlidingCounter) Kind() Kind     { return KindSlidingCounter }
@@ -125,6 +125,9 @@ func (l *SlidingCounter) retire(client string, window, count int64) {
 // Expire drops clients whose current window is older than the previous
 // window at t: both their counters now weigh nothing.
 func (l *SlidingCounter) Expire(t Instant) {
+	if t > l.last {
+		l.last = t // t counts as seen, so no later request is decided on dropped state
+	}
 	if l.cfg.NoExpiry {
 		return
 	}

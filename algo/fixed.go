@@ -32,7 +32,7 @@ const retiredBytes = int64(unsafe.Sizeof(retiredWindow{}))
 
 // NewFixedWindow returns a fixed-window limiter; c must be valid (Config.Validate).
 func NewFixedWindow(c Config) *FixedWindow {
-	return &FixedWindow{cfg: c, w: c.windowMs(), clients: newTable[fixedState]()}
+	return &FixedWindow{cfg: c, w: c.windowMs(), clients: newTable[fixedState](), last: minInstant}
 }
 
 func (l *FixedWindow) Kind() Kind     { return KindFixedWindow }
@@ -102,6 +102,9 @@ func (l *FixedWindow) retire(client string, window, count int64) {
 // Expire drops every client whose window has ended by t: its counter can
 // never be consulted again.
 func (l *FixedWindow) Expire(t Instant) {
+	if t > l.last {
+		l.last = t // t counts as seen, so no later request is decided on dropped state
+	}
 	if l.cfg.NoExpiry {
 		return
 	}

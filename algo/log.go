@@ -24,7 +24,7 @@ const timestampBytes = 8
 
 // NewSlidingLog returns a sliding-log limiter; c must be valid.
 func NewSlidingLog(c Config) *SlidingLog {
-	return &SlidingLog{cfg: c, w: c.windowMs(), clients: newTable[logState]()}
+	return &SlidingLog{cfg: c, w: c.windowMs(), clients: newTable[logState](), last: minInstant}
 }
 
 func (l *SlidingLog) Kind() Kind     { return KindSlidingLog }
@@ -109,6 +109,9 @@ func (l *SlidingLog) push(s *logState, t Instant) {
 // Expire drops timestamps that have left the window at t, and clients left
 // with none.
 func (l *SlidingLog) Expire(t Instant) {
+	if t > l.last {
+		l.last = t // t counts as seen, so no later request is decided on dropped state
+	}
 	if l.cfg.NoExpiry {
 		return
 	}

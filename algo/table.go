@@ -1,6 +1,9 @@
 package algo
 
-import "unsafe"
+import (
+	"math"
+	"unsafe"
+)
 
 // table keeps per-client state of type S in a slice, indexed through one
 // map lookup, so a decision costs one hash and allocates nothing once the
@@ -80,6 +83,10 @@ func (t *table[S]) clone(cloneState func(S) S) table[S] {
 	}
 	return c
 }
+
+// minInstant is the clock of a limiter that has seen no request yet, so a
+// first request at a negative instant is not clamped to 0.
+const minInstant Instant = math.MinInt64
 
 // floorDiv is ⌊a / b⌋ for b > 0, also for negative a.
 func floorDiv(a, b int64) int64 {

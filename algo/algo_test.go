@@ -1,0 +1,630 @@
+package algo
+
+import (
+	"math/big"
+	"strings"
+	"testing"
+	"time"
+)
+
+// mustNew builds a limiter or stops the test.
+func mustNew(t testing.TB, k Kind, c Config) Limiter {
+	t.Helper()
+	l, err := New(k, c)
+	if err != nil {
+		t.Fatalf("New(%v, %+v): %v", k, c, err)
+	}
+	return l
+}
+
+// perMinute is the lesson's 100 requests per minute.
+var perMinute = Config{Limit: 100, Window: time.Minute}
+
+// allowN sends n requests from client at t and returns how many were allowed.
+func allowN(l Limiter, t Instant, client string, n int) int {
+	allowed := 0
+	for range n {
+		if l.Allow(t, client).Allowed {
+			allowed++
+		}
+	}
+	return allowed
+}
+
+// checkEvidence compares the evidence fields that matter for d's kind.
+func checkEvidence(t *testing.T, what string, got, want Decision) {
+	t.Helper()
+	var bad []string
+	if got.Kind != want.Kind {
+		bad = append(bad, "Kind")
+	}
+	if got.At != want.At {
+		bad = append(bad, "At")
+	}
+	if got.Allowed != want.Allowed {
+		bad = append(bad, "Allowed")
+	}
+	if got.Count != want.Count {
+		bad = append(bad, "Count")
+	}
+	switch want.Kind {
+	case KindFixedWindow:
+		if got.WindowStart != want.WindowStart {
+			bad = append(bad, "WindowStart")
+		}
+	case KindSlidingLog:
+		if want.Count > 0 && got.Oldest != want.Oldest {
+			bad = append(bad, "Oldest")
+		}
+	case KindSlidingCounter:
+		if got.WindowStart != want.WindowStart {
+			bad = append(bad, "WindowStart")
+		}
+		if got.Previous != want.Previous {
+			bad = append(bad, "Previous")
+		}
+		if got.Elapsed != want.Elapsed {
+			bad = append(bad, "Elapsed")
+		}
+	}
+	if len(bad) > 0 {
+		t.Errorf("%s: %s differ\n got %+v\nwant %+v", what, strings.Join(bad, ", "), got, want)
+	}
+}
+
+func TestClockAndInstant(t *testing.T) {
+	if got := Clock(12, 0, 59, 0); got != 43_259_000 {
+		t.Errorf("Clock(12,0,59,0) = %d, want 43259000", got)
+	}
+	cases := []struct {
+		at         Instant
+		str, short string
+	}{
+		{Clock(12, 0, 59, 0), "12:00:59.000", "12:00:59"},
+		{Clock(12, 1, 15, 250), "12:01:15.250", "12:01:15.250"},
+		{Clock(0, 0, 0, 0), "00:00:00.000", "00:00:00"},
+		{Clock(24, 0, 0, 1), "24:00:00.001", "24:00:00.001"},
+		{-1, "-00:00:00.001", "-00:00:00.001"},
+		{-60_000, "-00:01:00.000", "-00:01:00"},
+	}
+	for _, c := range cases {
+		if got := c.at.String(); got != c.str {
+			t.Errorf("Instant(%d).String() = %q, want %q", int64(c.at), got, c.str)
+		}
+		if got := c.at.Short(); got != c.short {
+			t.Errorf("Instant(%d).Short() = %q, want %q", int64(c.at), got, c.short)
+		}
+	}
+	if got := Clock(12, 0, 0, 0).Add(1500 * time.Microsecond); got != Clock(12, 0, 0, 1) {
+		t.Errorf("Add(1.5ms) = %v, want 12:00:00.001", got)
+	}
+	if got := Clock(12, 1, 0, 0).Sub(Clock(12, 0, 59, 0)); got != time.Second {
+		t.Errorf("Sub = %v, want 1s", got)
+	}
+}
+
+func TestKindNames(t *testing.T) {
+	want := map[Kind]string{
+		KindFixedWindow:    "fixed-window",
+		KindSlidingLog:     "sliding-log",
+		KindSlidingCounter: "sliding-counter",
+		KindTokenBucket:    "token-bucket",
+	}
+	for k, s := range want {
+		if k.String() != s {
+			t.Errorf("%d.String() = %q, want %q", k, k.String(), s)
+		}
+		if got, ok := ParseKind(s); !ok || got != k {
+			t.Errorf("ParseKind(%q) = %v, %v", s, got, ok)
+		}
+	}
+	if _, ok := ParseKind("leaky-bucket"); ok {
+		t.Error("ParseKind accepted an unknown name")
+	}
+	if len(Lesson) != 3 || Lesson[0] != KindFixedWindow || Lesson[1] != KindSlidingLog || Lesson[2] != KindSlidingCounter {
+		t.Errorf("Lesson = %v", Lesson)
+	}
+}
+
+func TestConfigValidate(t *testing.T) {
+	cases := []struct {
+		c  Config
+		ok bool
+	}{
+		{Config{Limit: 1, Window: time.Millisecond}, true},
+		{Config{Limit: MaxLimit, Window: MaxWindow}, true},
+		{Config{Limit: 0, Window: time.Second}, false},
+		{Config{Limit: -1, Window: time.Second}, false},
+		{Config{Limit: MaxLimit + 1, Window: time.Second}, false},
+		{Config{Limit: 1, Window: 0}, false},
+		{Config{Limit: 1, Window: 999 * time.Microsecond}, false},
+		{Config{Limit: 1, Window: 1500 * time.Microsecond}, false},
+		{Config{Limit: 1, Window: MaxWindow + time.Millisecond}, false},
+	}
+	for _, c := range cases {
+		err := c.c.Validate()
+		if (err == nil) != c.ok {
+			t.Errorf("Validate(%+v) = %v, want ok=%v", c.c, err, c.ok)
+		}
+		for _, k := range Lesson {
+			l, err := New(k, c.c)
+			if (err == nil) != c.ok || (l == nil) == c.ok {
+				t.Errorf("New(%v, %+v) = %v, %v; want ok=%v", k, c.c, l, err, c.ok)
+			}
+			if c.ok && (l.Kind() != k || l.Config() != c.c) {
+				t.Errorf("New(%v) gave Kind %v Config %+v", k, l.Kind(), l.Config())
+			}
+		}
+	}
+	if _, err := New(KindTokenBucket, perMinute); err == nil {
+		t.Error("New(token-bucket) should fail: it is not a window limiter")
+	}
+}
+
+func TestFloorDiv(t *testing.T) {
+	cases := []struct{ a, b, want int64 }{
+		{0, 1000, 0}, {999, 1000, 0}, {1000, 1000, 1}, {1001, 1000, 1},
+		{-1, 1000, -1}, {-999, 1000, -1}, {-1000, 1000, -1}, {-1001, 1000, -2},
+		{-1, 1, -1}, {7, 1, 7}, {-7, 3, -3}, {-6, 3, -2},
+	}
+	for _, c := range cases {
+		if got := floorDiv(c.a, c.b); got != c.want {
+			t.Errorf("floorDiv(%d, %d) = %d, want %d", c.a, c.b, got, c.want)
+		}
+	}
+}
+
+// The lesson's boundary burst: 100 at 12:00:59, then 100 at 12:01:00.
+func TestBoundaryBurst(t *testing.T) {
+	a, b := Clock(12, 0, 59, 0), Clock(12, 1, 0, 0)
+	want := map[Kind]int{KindFixedWindow: 200, KindSlidingLog: 100, KindSlidingCounter: 100}
+	for _, k := range Lesson {
+		l := mustNew(t, k, perMinute)
+		got := allowN(l, a, "client-1", 100) + allowN(l, b, "client-1", 100)
+		if got != want[k] {
+			t.Errorf("%v: %d allowed across the edge, want %d", k, got, want[k])
+		}
+	}
+	// Check yourself, question 1: 12:00:58 and 12:01:02.
+	l := mustNew(t, KindFixedWindow, perMinute)
+	if got := allowN(l, Clock(12, 0, 58, 0), "c", 100) + allowN(l, Clock(12, 1, 2, 0), "c", 100); got != 200 {
+		t.Errorf("fixed window, 12:00:58 + 12:01:02: %d allowed, want 200", got)
+	}
+}
+
+// The same burst, request by request, with each decision's evidence.
+func TestBoundaryBurstEvidence(t *testing.T) {
+	a, b := Clock(12, 0, 59, 0), Clock(12, 1, 0, 0)
+	m0, m1 := Clock(12, 0, 0, 0), Clock(12, 1, 0, 0)
+
+	t.Run("fixed-window", func(t *testing.T) {
+		l := mustNew(t, KindFixedWindow, perMinute)
+		for i := range int64(100) {
+			d := l.Allow(a, "c")
+			checkEvidence(t, "12:00:59", d, Decision{Kind: KindFixedWindow, At: a, Allowed: true, Count: i, WindowStart: m0})
+			if i == 99 {
+				if got, want := d.Explain(), "window 12:00:00–12:01:00 holds 99 → allow (99 < 100)"; got != want {
+					t.Errorf("Explain = %q, want %q", got, want)
+				}
+			}
+		}
+		if d := l.Allow(a, "c"); d.Allowed || d.Count != 100 {
+			t.Errorf("101st at 12:00:59: %+v, want denied with Count 100", d)
+		}
+		for i := range int64(100) {
+			d := l.Allow(b, "c")
+			checkEvidence(t, "12:01:00", d, Decision{Kind: KindFixedWindow, At: b, Allowed: true, Count: i, WindowStart: m1})
+			if d.WindowEnd() != Clock(12, 2, 0, 0) {
+				t.Errorf("WindowEnd = %v", d.WindowEnd())
+			}
+		}
+		d := l.Allow(b, "c")
+		checkEvidence(t, "101st at 12:01:00", d, Decision{Kind: KindFixedWindow, At: b, Allowed: false, Count: 100, WindowStart: m1})
+		if got, want := d.Explain(), "window 12:01:00–12:02:00 holds 100 → deny (100 ≥ 100)"; got != want {
+			t.Errorf("Explain = %q, want %q", got, want)
+		}
+	})
+
+	t.Run("sliding-log", func(t *testing.T) {
+		l := mustNew(t, KindSlidingLog, perMinute)
+		d := l.Allow(a, "c")
+		checkEvidence(t, "first", d, Decision{Kind: KindSlidingLog, At: a, Allowed: true, Count: 0})
+		if got, want := d.Explain(), "no timestamps after 11:59:59 → allow (0 < 100)"; got != want {
+			t.Errorf("Explain = %q, want %q", got, want)
+		}
+		for i := int64(1); i < 100; i++ {
+			checkEvidence(t, "12:00:59", l.Allow(a, "c"), Decision{Kind: KindSlidingLog, At: a, Allowed: true, Count: i, Oldest: a})
+		}
+		for range 100 {
+			d = l.Allow(b, "c")
+			checkEvidence(t, "12:01:00", d, Decision{Kind: KindSlidingLog, At: b, Allowed: false, Count: 100, Oldest: a})
+		}
+		if got, want := d.Explain(), "100 timestamps after 12:00:00, oldest 12:00:59 → deny (100 ≥ 100)"; got != want {
+			t.Errorf("Explain = %q, want %q", got, want)
+		}
+		if d.Leaves() != Clock(12, 1, 59, 0) {
+			t.Errorf("Leaves = %v, want 12:01:59", d.Leaves())
+		}
+		last := Clock(12, 1, 58, 999)
+		checkEvidence(t, "12:01:58.999", l.Allow(last, "c"), Decision{Kind: KindSlidingLog, At: last, Allowed: false, Count: 100, Oldest: a})
+		out := Clock(12, 1, 59, 0)
+		d = l.Allow(out, "c")
+		checkEvidence(t, "12:01:59", d, Decision{Kind: KindSlidingLog, At: out, Allowed: true, Count: 0})
+		if got, want := d.Explain(), "no timestamps after 12:00:59 → allow (0 < 100)"; got != want {
+			t.Errorf("Explain = %q, want %q", got, want)
+		}
+	})
+
+	t.Run("sliding-counter", func(t *testing.T) {
+		l := mustNew(t, KindSlidingCounter, perMinute)
+		for i := range int64(100) {
+			checkEvidence(t, "12:00:59", l.Allow(a, "c"), Decision{Kind: KindSlidingCounter, At: a, Allowed: true,
+				Count: i, WindowStart: m0, Elapsed: 59 * time.Second})
+		}
+		d := l.Allow(b, "c")
+		checkEvidence(t, "12:01:00", d, Decision{Kind: KindSlidingCounter, At: b, Allowed: false,
+			Count: 0, Previous: 100, WindowStart: m1, Elapsed: 0})
+		if n, w := d.WeightRat(); n != 60_000 || w != 60_000 {
+			t.Errorf("WeightRat at the first instant = %d/%d, want 60000/60000", n, w)
+		}
+		if got, want := d.Explain(), "0 + 100 × 1 = 100 → deny (100 ≥ 100)"; got != want {
+			t.Errorf("Explain = %q, want %q", got, want)
+		}
+	})
+}
+
+// The lesson's worked example: 84 in the 12:00 window, 30 in 12:01, ask at 12:01:15.
+func TestWorkedExample(t *testing.T) {
+	l := mustNew(t, KindSlidingCounter, perMinute)
+	if n := allowN(l, Clock(12, 0, 30, 0), "c", 84); n != 84 {
+		t.Fatalf("%d of 84 allowed at 12:00:30", n)
+	}
+	if n := allowN(l, Clock(12, 1, 14, 0), "c", 30); n != 30 {
+		t.Fatalf("%d of 30 allowed at 12:01:14", n)
+	}
+	at := Clock(12, 1, 15, 0)
+	want := Decision{Kind: KindSlidingCounter, At: at, Allowed: true, Count: 30, Previous: 84,
+		WindowStart: Clock(12, 1, 0, 0), Elapsed: 15 * time.Second}
+	peek := l.Peek(at, "c")
+	d := l.Allow(at, "c")
+	if peek != d {
+		t.Errorf("Peek %+v differs from Allow %+v", peek, d)
+	}
+	checkEvidence(t, "12:01:15", d, want)
+	if d.Current() != 30 {
+		t.Errorf("Current = %d", d.Current())
+	}
+	if n, w := d.WeightRat(); n != 45_000 || w != 60_000 {
+		t.Errorf("WeightRat = %d/%d, want 45000/60000", n, w)
+	}
+	if n, w := d.EstimateRat(); n != 93*60_000 || w != 60_000 {
+		t.Errorf("EstimateRat = %d/%d, want %d/60000", n, w, 93*60_000)
+	}
+	if d.Weight() != 0.75 || d.Estimate() != 93 {
+		t.Errorf("Weight, Estimate = %v, %v; want 0.75, 93", d.Weight(), d.Estimate())
+	}
+	if got, want := d.Explain(), "30 + 84 × 0.75 = 93 → allow (93 < 100)"; got != want {
+		t.Errorf("Explain = %q, want %q", got, want)
+	}
+	if d.Verb() != "allow" {
+		t.Errorf("Verb = %q", d.Verb())
+	}
+	// Six more fit (31..36 + 63 < 100 up to 36); the seventh makes 100.
+	if n := allowN(l, at, "c", 6); n != 6 {
+		t.Errorf("%d of the next 6 allowed, want 6", n)
+	}
+	d = l.Allow(at, "c")
+	if d.Allowed || d.Count != 37 {
+		t.Errorf("38th request: %+v, want denied with Count 37", d)
+	}
+	if got, want := d.Explain(), "37 + 84 × 0.75 = 100 → deny (100 ≥ 100)"; got != want {
+		t.Errorf("Explain = %q, want %q", got, want)
+	}
+}
+
+// A timestamp exactly one window old has left the log; one ms younger has not.
+func TestLogExactlyOneWindowOld(t *testing.T) {
+	c := Config{Limit: 1, Window: time.Second}
+	t0 := Clock(12, 0, 0, 250)
+
+	l := mustNew(t, KindSlidingLog, c)
+	checkEvidence(t, "t0", l.Allow(t0, "c"), Decision{Kind: KindSlidingLog, At: t0, Allowed: true})
+	at := t0 + 1000
+	checkEvidence(t, "t0+W", l.Allow(at, "c"), Decision{Kind: KindSlidingLog, At: at, Allowed: true, Count: 0})
+
+	l = mustNew(t, KindSlidingLog, c)
+	l.Allow(t0, "c")
+	at = t0 + 999
+	d := l.Allow(at, "c")
+	checkEvidence(t, "t0+W-1ms", d, Decision{Kind: KindSlidingLog, At: at, Allowed: false, Count: 1, Oldest: t0})
+	if got, want := d.Explain(), "1 timestamp after 12:00:00.249, oldest 12:00:00.250 → deny (1 ≥ 1)"; got != want {
+		t.Errorf("Explain = %q, want %q", got, want)
+	}
+	if d.Leaves() != t0+1000 {
+		t.Errorf("Leaves = %v, want %v", d.Leaves(), t0+1000)
+	}
+	// The denied request was not logged: at t0+W the log is empty again.
+	checkEvidence(t, "t0+W after a denial", l.Allow(t0+1000, "c"), Decision{Kind: KindSlidingLog, At: t0 + 1000, Allowed: true})
+}
+
+// An estimate exactly equal to the limit is denied; float64 would allow it.
+func TestCounterEstimateEqualToLimit(t *testing.T) {
+	// Naive float arithmetic really does come out under the limit here, so
+	// only an exact comparison gets this right.
+	elapsed, window := 5.4, 9.0
+	if naive := 9 + 15*(1-elapsed/window); !(naive < 15) {
+		t.Fatalf("naive float estimate = %v; the test premise (it is < 15) does not hold", naive)
+	}
+
+	l := mustNew(t, KindSlidingCounter, Config{Limit: 15, Window: 9 * time.Second})
+	base := Clock(12, 0, 0, 0) // a multiple of 9 s since midnight
+	if base%9000 != 0 {
+		t.Fatal("base is not window-aligned")
+	}
+	if n := allowN(l, base+1000, "c", 15); n != 15 {
+		t.Fatalf("%d of 15 allowed in the previous window", n)
+	}
+	// 9 at 5.0 s: estimate before the 9th is 8 + 15×4/9 ≈ 14.67 < 15.
+	if n := allowN(l, base+9000+5000, "c", 9); n != 9 {
+		t.Fatalf("%d of 9 allowed in the current window", n)
+	}
+	at := base + 9000 + 5400
+	d := l.Allow(at, "c")
+	checkEvidence(t, "elapsed 5.4s", d, Decision{Kind: KindSlidingCounter, At: at, Allowed: false,
+		Count: 9, Previous: 15, WindowStart: base + 9000, Elapsed: 5400 * time.Millisecond})
+	if n, w := d.EstimateRat(); n != 15*w {
+		t.Errorf("EstimateRat = %d/%d, want exactly 15", n, w)
+	}
+	if got, want := d.Explain(), "9 + 15 × 0.4 = 15 → deny (15 ≥ 15)"; got != want {
+		t.Errorf("Explain = %q, want %q", got, want)
+	}
+	// One ms later the estimate is 9 + 15×3599/9000 < 15.
+	d = l.Allow(at+1, "c")
+	checkEvidence(t, "elapsed 5.401s", d, Decision{Kind: KindSlidingCounter, At: at + 1, Allowed: true,
+		Count: 9, Previous: 15, WindowStart: base + 9000, Elapsed: 5401 * time.Millisecond})
+	if got, want := d.Explain(), "9 + 15 × ≈0.4 = ≈14.998 → allow (≈14.998 < 15)"; got != want {
+		t.Errorf("Explain = %q, want %q", got, want)
+	}
+}
+
+// The counter's exact comparison must not overflow at the largest config.
+func TestCounterLargestConfig(t *testing.T) {
+	c := Config{Limit: MaxLimit, Window: MaxWindow}
+	l := NewSlidingCounter(c)
+	w := c.windowMs()
+	cases := []struct{ current, previous, elapsed int64 }{
+		{MaxLimit - 1, MaxLimit, w - 1},
+		{MaxLimit - 1, MaxLimit, 0},
+		{MaxLimit - 1, 0, w - 1},
+		{0, MaxLimit, 1},
+		{0, MaxLimit, 0},
+		{MaxLimit / 2, MaxLimit, w / 2},
+		{MaxLimit/2 - 1, MaxLimit, w / 2},
+		{MaxLimit / 3, MaxLimit, w / 3 * 2},
+	}
+	for _, tc := range cases {
+		idx := int64(5)
+		d := l.decide(Instant(idx*w+tc.elapsed), idx, tc.current, tc.previous)
+		est := new(big.Rat).SetFrac64(tc.previous*(w-tc.elapsed), w)
+		est.Add(est, big.NewRat(tc.current, 1))
+		want := est.Cmp(big.NewRat(MaxLimit, 1)) < 0
+		if d.Allowed != want {
+			t.Errorf("current %d previous %d elapsed %d: Allowed %v, want %v (estimate %s)",
+				tc.current, tc.previous, tc.elapsed, d.Allowed, want, est.FloatString(6))
+		}
+	}
+}
+
+// step is one request and the evidence it must get.
+type step struct {
+	at      Instant
+	client  string
+	want    Decision // Kind and At are filled in from the case (At from at unless set)
+	explain string   // checked when not empty
+}
+
+func runSteps(t *testing.T, k Kind, c Config, steps []step) {
+	t.Helper()
+	l := mustNew(t, k, c)
+	for i, s := range steps {
+		want := s.want
+		want.Kind = k
+		if want.At == 0 {
+			want.At = s.at
+		}
+		client := s.client
+		if client == "" {
+			client = "c"
+		}
+		d := l.Allow(s.at, client)
+		checkEvidence(t, "step "+itoa(i)+" at "+s.at.String(), d, want)
+		if s.explain != "" && d.Explain() != s.explain {
+			t.Errorf("step %d: Explain = %q, want %q", i, d.Explain(), s.explain)
+		}
+		if d.Limit != c.Limit || d.Window != c.Window {
+			t.Errorf("step %d: Limit, Window = %d, %v", i, d.Limit, d.Window)
+		}
+	}
+}
+
+func itoa(i int) string { return big.NewInt(int64(i)).String() }
+
+func TestWindowEdges(t *testing.T) {
+	sec := Config{Limit: 2, Window: time.Second}
+	m := Clock(12, 0, 0, 0)
+	cases := []struct {
+		name  string
+		kind  Kind
+		cfg   Config
+		steps []step
+	}{
+		{"fixed/last ms then first ms", KindFixedWindow, sec, []step{
+			{at: m + 999, want: Decision{Allowed: true, Count: 0, WindowStart: m}},
+			{at: m + 999, want: Decision{Allowed: true, Count: 1, WindowStart: m}},
+			{at: m + 999, want: Decision{Allowed: false, Count: 2, WindowStart: m},
+				explain: "window 12:00:00–12:00:01 holds 2 → deny (2 ≥ 2)"},
+			{at: m + 1000, want: Decision{Allowed: true, Count: 0, WindowStart: m + 1000}},
+		}},
+		{"fixed/negative instants", KindFixedWindow, sec, []step{
+			{at: -1001, want: Decision{Allowed: true, Count: 0, WindowStart: -2000}},
+			{at: -1000, want: Decision{Allowed: true, Count: 0, WindowStart: -1000}},
+			{at: -1, want: Decision{Allowed: true, Count: 1, WindowStart: -1000}},
+			{at: -1, want: Decision{Allowed: false, Count: 2, WindowStart: -1000},
+				explain: "window -00:00:01–00:00:00 holds 2 → deny (2 ≥ 2)"},
+			{at: 0, want: Decision{Allowed: true, Count: 0, WindowStart: 0}},
+		}},
+		{"fixed/backwards is clamped", KindFixedWindow, sec, []step{
+			{at: m + 1500, want: Decision{Allowed: true, Count: 0, WindowStart: m + 1000}},
+			{at: m + 500, want: Decision{At: m + 1500, Allowed: true, Count: 1, WindowStart: m + 1000}},
+			{at: m, want: Decision{At: m + 1500, Allowed: false, Count: 2, WindowStart: m + 1000}},
+		}},
+		{"fixed/clients are independent", KindFixedWindow, Config{Limit: 1, Window: time.Second}, []step{
+			{at: m, client: "a", want: Decision{Allowed: true, WindowStart: m}},
+			{at: m, client: "a", want: Decision{Allowed: false, Count: 1, WindowStart: m}},
+			{at: m, client: "b", want: Decision{Allowed: true, WindowStart: m}},
+			{at: m + 1, client: "b", want: Decision{Allowed: false, Count: 1, WindowStart: m}},
+			{at: m + 2, client: "c", want: Decision{Allowed: true, WindowStart: m}},
+		}},
+		{"log/negative instants", KindSlidingLog, sec, []step{
+			{at: -1500, want: Decision{Allowed: true}},
+			{at: -600, want: Decision{Allowed: true, Count: 1, Oldest: -1500}},
+			{at: -500, want: Decision{Allowed: true, Count: 1, Oldest: -600},
+				explain: "1 timestamp after -00:00:01.500, oldest -00:00:00.600 → allow (1 < 2)"},
+			{at: 399, want: Decision{Allowed: false, Count: 2, Oldest: -600}},
+			{at: 400, want: Decision{Allowed: true, Count: 1, Oldest: -500}},
+		}},
+		{"log/backwards is clamped", KindSlidingLog, Config{Limit: 1, Window: time.Second}, []step{
+			{at: m, want: Decision{Allowed: true}},
+			{at: m + 1000, want: Decision{Allowed: true}},
+			// Taken as m+1000: only the timestamp at m+1000 is inside.
+			{at: m + 10, want: Decision{At: m + 1000, Allowed: false, Count: 1, Oldest: m + 1000}},
+		}},
+		{"log/clients are independent", KindSlidingLog, Config{Limit: 1, Window: time.Second}, []step{
+			{at: m, client: "a", want: Decision{Allowed: true}},
+			{at: m + 1, client: "b", want: Decision{Allowed: true}},
+			{at: m + 2, client: "a", want: Decision{Allowed: false, Count: 1, Oldest: m}},
+			{at: m + 1000, client: "a", want: Decision{Allowed: true}},
+			{at: m + 1000, client: "b", want: Decision{Allowed: false, Count: 1, Oldest: m + 1}},
+		}},
+		{"counter/first and last ms", KindSlidingCounter, Config{Limit: 2, Window: 4 * time.Millisecond}, []step{
+			{at: 0, want: Decision{Allowed: true, WindowStart: 0, Elapsed: 0}},
+			{at: 3, want: Decision{Allowed: true, Count: 1, WindowStart: 0, Elapsed: 3 * time.Millisecond}},
+			// First instant of the next window: weight 1, estimate 0 + 2 = 2.
+			{at: 4, want: Decision{Allowed: false, Previous: 2, WindowStart: 4, Elapsed: 0},
+				explain: "0 + 2 × 1 = 2 → deny (2 ≥ 2)"},
+			// 1 ms in: 2 × 3/4 = 1.5 < 2.
+			{at: 5, want: Decision{Allowed: true, Previous: 2, WindowStart: 4, Elapsed: time.Millisecond},
+				explain: "0 + 2 × 0.75 = 1.5 → allow (1.5 < 2)"},
+			// Last ms of the window: 1 + 2 × 1/4 = 1.5 < 2.
+			{at: 7, want: Decision{Allowed: true, Count: 1, Previous: 2, WindowStart: 4, Elapsed: 3 * time.Millisecond},
+				explain: "1 + 2 × 0.25 = 1.5 → allow (1.5 < 2)"},
+			// Next window: previous is now 2 (those at 5 and 7), the 2 before weigh nothing.
+			{at: 10, want: Decision{Allowed: true, Previous: 2, WindowStart: 8, Elapsed: 2 * time.Millisecond}},
+			// Two windows on: both counters weigh nothing.
+			{at: 16, want: Decision{Allowed: true, Previous: 0, WindowStart: 16, Elapsed: 0}},
+		}},
+		{"counter/negative instants", KindSlidingCounter, sec, []step{
+			{at: -1001, want: Decision{Allowed: true, WindowStart: -2000, Elapsed: 999 * time.Millisecond}},
+			{at: -1001, want: Decision{Allowed: true, Count: 1, WindowStart: -2000, Elapsed: 999 * time.Millisecond}},
+			// -1: window -1000, 999 ms in: 0 + 2 × 1/1000 < 2.
+			{at: -1, want: Decision{Allowed: true, Previous: 2, WindowStart: -1000, Elapsed: 999 * time.Millisecond},
+				explain: "0 + 2 × 0.001 = 0.002 → allow (0.002 < 2)"},
+			{at: 0, want: Decision{Allowed: true, Previous: 1, WindowStart: 0, Elapsed: 0}},
+			{at: 0, want: Decision{Allowed: false, Count: 1, Previous: 1, WindowStart: 0, Elapsed: 0}},
+		}},
+		{"counter/backwards is clamped", KindSlidingCounter, sec, []step{
+			{at: m + 500, want: Decision{Allowed: true, WindowStart: m, Elapsed: 500 * time.Millisecond}},
+			{at: m + 1250, want: Decision{Allowed: true, Previous: 1, WindowStart: m + 1000, Elapsed: 250 * time.Millisecond}},
+			// Taken as m+1250: 1 + 1 × 0.75 < 2 (at m+900 it would be window m, Count 1, Previous 0).
+			{at: m + 900, want: Decision{At: m + 1250, Allowed: true, Count: 1, Previous: 1,
+				WindowStart: m + 1000, Elapsed: 250 * time.Millisecond}},
+		}},
+		{"counter/clients are independent", KindSlidingCounter, Config{Limit: 1, Window: time.Second}, []step{
+			{at: m, client: "a", want: Decision{Allowed: true, WindowStart: m}},
+			{at: m + 1, client: "b", want: Decision{Allowed: true, WindowStart: m, Elapsed: time.Millisecond}},
+			{at: m + 2, client: "a", want: Decision{Allowed: false, Count: 1, WindowStart: m, Elapsed: 2 * time.Millisecond}},
+			{at: m + 1500, client: "c", want: Decision{Allowed: true, WindowStart: m + 1000, Elapsed: 500 * time.Millisecond}},
+			{at: m + 1500, client: "a", want: Decision{Allowed: true, Previous: 1, WindowStart: m + 1000, Elapsed: 500 * time.Millisecond}},
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) { runSteps(t, c.kind, c.cfg, c.steps) })
+	}
+}
+
+// Peek clamps backwards instants the same way Allow does.
+func TestPeekBackwardsIsClamped(t *testing.T) {
+	for _, k := range Lesson {
+		l := mustNew(t, k, Config{Limit: 3, Window: time.Second})
+		l.Allow(5000, "a")
+		l.Allow(5100, "a")
+		if d := l.Peek(3000, "a"); d.At != 5100 || d.Count != 2 {
+			t.Errorf("%v: Peek(3000) = %+v, want At 5100 Count 2", k, d)
+		}
+		if d := l.Peek(3000, "new"); d.At != 5100 || d.Count != 0 || !d.Allowed {
+			t.Errorf("%v: Peek(3000, new) = %+v", k, d)
+		}
+	}
+}
+
+func TestDecimal(t *testing.T) {
+	cases := []struct {
+		num, den int64
+		want     string
+	}{
+		{3, 4, "0.75"},
+		{93, 1, "93"},
+		{93 * 60_000, 60_000, "93"},
+		{99, 2, "49.5"},
+		{0, 7, "0"},
+		{-3, 4, "-0.75"},
+		{1, 8, "0.125"},
+		{1, 1_000_000, "0.000001"},
+		{1, 3, "≈0.333"},
+		{2, 3, "≈0.667"},
+		{200, 3, "≈66.667"},
+		{1, 128, "≈0.008"},                // 0.0078125 has seven decimals
+		{1, 3_000_000, "≈0.0000003"},      // rounds to 0 at three places
+		{2_999_999, 30_000, "≈99.99997"},  // 99.9999666…
+		{1_999_999, 20_000, "99.99995"},   // exact, five decimals
+		{599_999, 6_000, "≈99.9998"},      // 99.999833…
+		{3_000_001, 30_000, "≈100.00003"}, // 100.0000333…
+	}
+	for _, c := range cases {
+		if got := Decimal(c.num, c.den); got != c.want {
+			t.Errorf("Decimal(%d, %d) = %q, want %q", c.num, c.den, got, c.want)
+		}
+	}
+}
+
+// Every exact Decimal is exactly num/den; every ≈ one is close to it and is
+// never a whole number.
+func TestDecimalProperties(t *testing.T) {
+	for den := int64(1); den <= 300; den++ {
+		for _, base := range []int64{0, 1, 15, 93, 100} {
+			for off := int64(-3); off <= 3; off++ {
+				num := base*den + off
+				got := Decimal(num, den)
+				r := big.NewRat(num, den)
+				s, approx := strings.CutPrefix(got, "≈")
+				v, ok := new(big.Rat).SetString(s)
+				if !ok {
+					t.Fatalf("Decimal(%d, %d) = %q does not parse", num, den, got)
+				}
+				if !approx {
+					if v.Cmp(r) != 0 {
+						t.Errorf("Decimal(%d, %d) = %q is not exact", num, den, got)
+					}
+					continue
+				}
+				if v.IsInt() {
+					t.Errorf("Decimal(%d, %d) = %q prints a whole number for a fraction", num, den, got)
+				}
+				diff := new(big.Rat).Sub(v, r)
+				if diff.Abs(diff).Cmp(big.NewRat(1, 2000)) > 0 {
+					t.Errorf("Decimal(%d, %d) = %q is off by %s", num, den, got, diff.FloatString(8))
+				}
+			}
+		}
+	}
+}

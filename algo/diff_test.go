@@ -1,0 +1,545 @@
+package algo
+
+import (
+	"fmt"
+	"math/big"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+)
+
+// ref is an obviously-correct limiter for the differential tests: it keeps
+// the list of accepted (client, t) pairs and recounts from scratch for every
+// question. It knows nothing of the code under test.
+type ref struct {
+	kind     Kind
+	limit, w int64
+	noExpiry bool
+
+	last     Instant
+	started  bool
+	accepted []refReq
+	lastCall map[string]Instant // latest (clamped) Allow per client, accepted or not
+}
+
+type refReq struct {
+	client string
+	at     Instant
+}
+
+func newRef(k Kind, c Config) *ref {
+	return &ref{kind: k, limit: c.Limit, w: int64(c.Window / time.Millisecond),
+		noExpiry: c.NoExpiry, lastCall: map[string]Instant{}}
+}
+
+func (r *ref) clone() *ref {
+	c := *r
+	c.accepted = append([]refReq(nil), r.accepted...)
+	c.lastCall = make(map[string]Instant, len(r.lastCall))
+	for k, v := range r.lastCall {
+		c.lastCall[k] = v
+	}
+	return &c
+}
+
+// window is the window index ⌊t / W⌋, by the definition of floor.
+func (r *ref) window(t Instant) int64 {
+	q := int64(t) / r.w
+	for q*r.w > int64(t) {
+		q--
+	}
+	for (q+1)*r.w <= int64(t) {
+		q++
+	}
+	return q
+}
+
+// clamp applies "an earlier instant is treated as the latest one seen".
+func (r *ref) clamp(t Instant) Instant {
+	if r.started && t < r.last {
+		return r.last
+	}
+	return t
+}
+
+func (r *ref) see(t Instant) {
+	r.last, r.started = t, true
+}
+
+// decide answers a request from client at t (already clamped).
+func (r *ref) decide(t Instant, client string) Decision {
+	d := Decision{Kind: r.kind, At: t, Limit: r.limit, Window: time.Duration(r.w) * time.Millisecond}
+	c := r.window(t)
+	switch r.kind {
+	case KindFixedWindow:
+		for _, a := range r.accepted {
+			if a.client == client && r.window(a.at) == c {
+				d.Count++
+			}
+		}
+		d.WindowStart = Instant(c * r.w)
+		d.Allowed = d.Count < r.limit
+	case KindSlidingLog:
+		for _, a := range r.accepted {
+			if a.client == client && a.at > t-Instant(r.w) && a.at <= t {
+				if d.Count == 0 || a.at < d.Oldest {
+					d.Oldest = a.at
+				}
+				d.Count++
+			}
+		}
+		d.Allowed = d.Count < r.limit
+	case KindSlidingCounter:
+		for _, a := range r.accepted {
+			if a.client != client {
+				continue
+			}
+			switch r.window(a.at) {
+			case c:
+				d.Count++
+			case c - 1:
+				d.Previous++
+			}
+		}
+		d.WindowStart = Instant(c * r.w)
+		elapsed := int64(t) - c*r.w
+		d.Elapsed = time.Duration(elapsed) * time.Millisecond
+		est := big.NewRat(d.Previous*(r.w-elapsed), r.w)
+		est.Add(est, big.NewRat(d.Count, 1))
+		d.Allowed = est.Cmp(big.NewRat(r.limit, 1)) < 0
+	}
+	return d
+}
+
+func (r *ref) allow(t Instant, client string) Decision {
+	t = r.clamp(t)
+	r.see(t)
+	d := r.decide(t, client)
+	if d.Allowed {
+		r.accepted = append(r.accepted, refReq{client, t})
+	}
+	r.lastCall[client] = t
+	return d
+}
+
+func (r *ref) peek(t Instant, client string) Decision { return r.decide(r.clamp(t), client) }
+
+// expire: the instant passed to Expire counts as seen.
+func (r *ref) expire(t Instant) { r.see(r.clamp(t)) }
+
+// memory returns the Clients and Entries a limiter must hold at t if it has
+// dropped everything that can no longer matter (with expiry on), or
+// everything it was ever given (with expiry off).
+func (r *ref) memory(t Instant) (clients, entries int64) {
+	switch {
+	case r.noExpiry && r.kind == KindFixedWindow:
+		// One counter per (client, window) ever used.
+		pairs := map[refReq]bool{}
+		for _, a := range r.accepted {
+			pairs[refReq{a.client, Instant(r.window(a.at))}] = true
+		}
+		return int64(len(r.lastCall)), int64(len(pairs))
+	case r.noExpiry && r.kind == KindSlidingLog:
+		return int64(len(r.lastCall)), int64(len(r.accepted))
+	case r.noExpiry && r.kind == KindSlidingCounter:
+		// Two live counters per client, plus every non-empty window
+		// counter that fell out of use.
+		pairs := map[refReq]bool{}
+		for _, a := range r.accepted {
+			if w := r.window(a.at); w < r.window(r.lastCall[a.client])-1 {
+				pairs[refReq{a.client, Instant(w)}] = true
+			}
+		}
+		return int64(len(r.lastCall)), 2*int64(len(r.lastCall)) + int64(len(pairs))
+	case r.kind == KindFixedWindow:
+		for _, at := range r.lastCall {
+			if r.window(at) >= r.window(t) {
+				clients++
+			}
+		}
+		return clients, clients
+	case r.kind == KindSlidingLog:
+		per := map[string]int64{}
+		for _, a := range r.accepted {
+			if a.at > t-Instant(r.w) {
+				per[a.client]++
+				entries++
+			}
+		}
+		return int64(len(per)), entries
+	case r.kind == KindSlidingCounter:
+		for _, at := range r.lastCall {
+			if r.window(at) >= r.window(t)-1 {
+				clients++
+			}
+		}
+		return clients, 2 * clients
+	}
+	panic("unknown kind")
+}
+
+// sameEvidence reports how got differs from the reference's want, or "".
+func sameEvidence(got, want Decision) string {
+	var bad []string
+	if got.Kind != want.Kind || got.At != want.At || got.Limit != want.Limit || got.Window != want.Window {
+		bad = append(bad, "Kind/At/Limit/Window")
+	}
+	if got.Allowed != want.Allowed {
+		bad = append(bad, "Allowed")
+	}
+	if got.Count != want.Count {
+		bad = append(bad, "Count")
+	}
+	switch want.Kind {
+	case KindFixedWindow:
+		if got.WindowStart != want.WindowStart {
+			bad = append(bad, "WindowStart")
+		}
+	case KindSlidingLog:
+		if want.Count > 0 && got.Oldest != want.Oldest {
+			bad = append(bad, "Oldest")
+		}
+	case KindSlidingCounter:
+		if got.WindowStart != want.WindowStart || got.Previous != want.Previous || got.Elapsed != want.Elapsed {
+			bad = append(bad, "WindowStart/Previous/Elapsed")
+		}
+	}
+	if len(bad) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s differ\n  got  %+v\n  want %+v", strings.Join(bad, ", "), got, want)
+}
+
+type opKind uint8
+
+const (
+	opAllow opKind = iota
+	opPeek
+	opExpire
+	opMemory
+)
+
+type event struct {
+	op     opKind
+	at     Instant
+	client string
+}
+
+func (e event) String() string {
+	return fmt.Sprintf("%s(%d, %q)", [...]string{"Allow", "Peek", "Expire", "Memory"}[e.op], int64(e.at), e.client)
+}
+
+// stream is one random test case.
+type stream struct {
+	cfg    Config
+	events []event
+}
+
+var clientNames = []string{"a", "b", "client-c", "d", "e-with-a-longer-name"}
+
+// randomStream makes a sequence with small limits and windows, a few
+// clients, many same-instant arrivals and window-edge steps. Times never go
+// backwards unless backwards is set; Expire may run ahead of requests.
+func randomStream(r *rand.Rand, backwards bool) stream {
+	w := 1 + r.Int64N(50)
+	s := stream{cfg: Config{Limit: 1 + r.Int64N(5), Window: time.Duration(w) * time.Millisecond}}
+	nClients := 1 + r.IntN(len(clientNames))
+	t := Instant(r.Int64N(4*w) - 2*w)
+	if r.IntN(2) == 0 {
+		t += Clock(12, 0, 0, 0)
+	}
+	n := 20 + r.IntN(180)
+	for range n {
+		switch p := r.IntN(100); {
+		case p < 45: // same instant
+		case p < 60:
+			t++
+		case p < 68:
+			t += Instant(w - 1)
+		case p < 76:
+			t += Instant(w)
+		case p < 82:
+			t += Instant(w + 1)
+		case p < 95:
+			t += Instant(r.Int64N(3*w + 1))
+		default:
+			if backwards {
+				t -= Instant(1 + r.Int64N(2*w))
+			} else {
+				t += Instant(2 * w)
+			}
+		}
+		e := event{op: opAllow, at: t, client: clientNames[r.IntN(nClients)]}
+		switch p := r.IntN(100); {
+		case p < 8:
+			e.op = opPeek
+			if r.IntN(4) == 0 {
+				e.client = "never-seen"
+			}
+			e.at += Instant(r.Int64N(2*w+1) - w) // also earlier and later than the clock
+		case p < 13:
+			e.op = opExpire
+			e.at += Instant(r.Int64N(2*w + 1))
+		case p < 20:
+			e.op = opMemory
+		}
+		s.events = append(s.events, e)
+	}
+	return s
+}
+
+// checker runs one limiter against the reference and fails on the first
+// difference, printing the events that led to it.
+type checker struct {
+	t      *testing.T
+	name   string
+	l      Limiter
+	r      *ref
+	done   []event
+	prev   Memory
+	failed bool
+}
+
+func (c *checker) fail(format string, args ...any) {
+	c.t.Helper()
+	hist := c.done
+	if len(hist) > 25 {
+		hist = hist[len(hist)-25:]
+	}
+	c.t.Errorf("%s, after %d events (last ones %v):\n%s", c.name, len(c.done), hist, fmt.Sprintf(format, args...))
+	c.failed = true
+}
+
+func (c *checker) step(e event) {
+	c.t.Helper()
+	c.done = append(c.done, e)
+	before := c.l.Memory()
+	switch e.op {
+	case opAllow:
+		if msg := sameEvidence(c.l.Allow(e.at, e.client), c.r.allow(e.at, e.client)); msg != "" {
+			c.fail("Allow: %s", msg)
+			return
+		}
+	case opPeek:
+		if msg := sameEvidence(c.l.Peek(e.at, e.client), c.r.peek(e.at, e.client)); msg != "" {
+			c.fail("Peek: %s", msg)
+			return
+		}
+		if m := c.l.Memory(); m != before {
+			c.fail("Peek changed Memory from %+v to %+v", before, m)
+			return
+		}
+	case opExpire:
+		wasAhead := !c.r.started || e.at >= c.r.last
+		c.l.Expire(e.at)
+		c.r.expire(e.at)
+		if wasAhead && !c.r.noExpiry {
+			// Right after Expire(t) at the clock, memory is exactly what matters.
+			clients, entries := c.r.memory(e.at)
+			if m := c.l.Memory(); m.Clients != clients || m.Entries != entries {
+				c.fail("after Expire: Memory %+v, want Clients %d Entries %d", m, clients, entries)
+				return
+			}
+		}
+	}
+	if e.op == opMemory && c.r.started {
+		c.checkMemoryAt()
+		if c.failed {
+			return
+		}
+	}
+	m := c.l.Memory()
+	clients, entries := c.r.memory(c.r.last)
+	if c.r.noExpiry {
+		// Nothing is ever dropped: exact, and never shrinking.
+		if m.Clients != clients || m.Entries != entries {
+			c.fail("no expiry: Memory %+v, want Clients %d Entries %d", m, clients, entries)
+			return
+		}
+		if m.Clients < c.prev.Clients || m.Entries < c.prev.Entries || m.Bytes < c.prev.Bytes {
+			c.fail("no expiry: Memory shrank from %+v to %+v", c.prev, m)
+			return
+		}
+	} else {
+		// Lazily expired: at least what still matters, at most everyone seen.
+		if m.Clients < clients || m.Entries < entries || m.Clients > int64(len(c.r.lastCall)) {
+			c.fail("Memory %+v, want at least Clients %d Entries %d, at most %d clients",
+				m, clients, entries, len(c.r.lastCall))
+			return
+		}
+	}
+	if (m.Clients == 0) != (m.Bytes == 0) || (m.Clients == 0) != (m.Entries == 0) {
+		c.fail("Memory %+v: clients, entries and bytes must be zero together", m)
+	}
+	c.prev = m
+}
+
+// checkMemoryAt compares MemoryAt at the clock with what matters there, and
+// with what a clone holds after really expiring; it must change nothing.
+func (c *checker) checkMemoryAt() {
+	c.t.Helper()
+	before := c.l.Memory()
+	at := c.l.MemoryAt(c.r.last)
+	if m := c.l.Memory(); m != before {
+		c.fail("MemoryAt changed Memory %+v → %+v", before, m)
+		return
+	}
+	if c.r.noExpiry {
+		if at != before {
+			c.fail("no expiry: MemoryAt %+v, Memory %+v; want the same", at, before)
+		}
+		return
+	}
+	clients, entries := c.r.memory(c.r.last)
+	if at.Clients != clients || at.Entries != entries {
+		c.fail("MemoryAt(%d) = %+v, want Clients %d Entries %d", int64(c.r.last), at, clients, entries)
+		return
+	}
+	cl := c.l.Clone()
+	cl.Expire(c.r.last)
+	if cl.Memory() != at {
+		c.fail("MemoryAt(%d) = %+v, but a clone after Expire holds %+v", int64(c.r.last), at, cl.Memory())
+	}
+}
+
+func TestDifferential(t *testing.T) {
+	sequences := 2000
+	if testing.Short() {
+		sequences = 200
+	}
+	for _, k := range Lesson {
+		for _, noExpiry := range []bool{false, true} {
+			name := k.String() + "/expiry"
+			if noExpiry {
+				name = k.String() + "/no-expiry"
+			}
+			t.Run(name, func(t *testing.T) {
+				events := 0
+				for seed := range uint64(sequences) {
+					r := rand.New(rand.NewPCG(seed, 0x77696e646f77))
+					s := randomStream(r, seed%4 == 3)
+					s.cfg.NoExpiry = noExpiry
+					c := &checker{t: t, name: fmt.Sprintf("seed %d, %+v", seed, s.cfg),
+						l: mustNew(t, k, s.cfg), r: newRef(k, s.cfg)}
+					for _, e := range s.events {
+						if c.step(e); c.failed {
+							return
+						}
+					}
+					events += len(s.events)
+				}
+				if events < 50*sequences { // about 110 per sequence
+					t.Errorf("only %d events checked", events)
+				}
+			})
+		}
+	}
+}
+
+// Decisions with expiry on and off are identical, field for field.
+func TestExpiryDoesNotChangeDecisions(t *testing.T) {
+	for _, k := range Lesson {
+		for seed := range uint64(500) {
+			r := rand.New(rand.NewPCG(seed, 0xe4b1))
+			s := randomStream(r, seed%2 == 1)
+			off := s.cfg
+			off.NoExpiry = true
+			on, no := mustNew(t, k, s.cfg), mustNew(t, k, off)
+			for i, e := range s.events {
+				var a, b Decision
+				switch e.op {
+				case opAllow:
+					a, b = on.Allow(e.at, e.client), no.Allow(e.at, e.client)
+				case opPeek:
+					a, b = on.Peek(e.at, e.client), no.Peek(e.at, e.client)
+				case opExpire:
+					on.Expire(e.at)
+					no.Expire(e.at)
+				}
+				if a != b {
+					t.Fatalf("%v seed %d event %d %v: expiry on %+v, off %+v", k, seed, i, e, a, b)
+				}
+			}
+			if on.Memory().Entries > no.Memory().Entries {
+				t.Errorf("%v seed %d: expiry on holds more entries (%d) than off (%d)",
+					k, seed, on.Memory().Entries, no.Memory().Entries)
+			}
+		}
+	}
+}
+
+// Peek never changes state: a limiter that is also asked Peek questions
+// decides every Allow exactly as one that is not, and the Peek just before an
+// Allow at the same instant predicts it.
+func TestPeekChangesNothing(t *testing.T) {
+	for _, k := range Lesson {
+		for seed := range uint64(300) {
+			r := rand.New(rand.NewPCG(seed, 0x9ee6))
+			s := randomStream(r, false)
+			s.cfg.NoExpiry = seed%3 == 0
+			peeked, plain := mustNew(t, k, s.cfg), mustNew(t, k, s.cfg)
+			for i, e := range s.events {
+				if e.op != opAllow {
+					continue
+				}
+				before := peeked.Memory()
+				// Questions about other clients and other instants.
+				for _, other := range clientNames {
+					peeked.Peek(e.at+Instant(r.Int64N(100)), other)
+				}
+				p := peeked.Peek(e.at, e.client)
+				if m := peeked.Memory(); m != before {
+					t.Fatalf("%v seed %d: Peek changed Memory %+v → %+v", k, seed, before, m)
+				}
+				a, b := peeked.Allow(e.at, e.client), plain.Allow(e.at, e.client)
+				if a != b || p != a {
+					t.Fatalf("%v seed %d event %d %v:\n peek  %+v\n allow %+v\n plain %+v", k, seed, i, e, p, a, b)
+				}
+				if peeked.Memory() != plain.Memory() {
+					t.Fatalf("%v seed %d: Memory %+v, without Peek %+v", k, seed, peeked.Memory(), plain.Memory())
+				}
+			}
+		}
+	}
+}
+
+// A Clone starts with the same memory figures and then evolves on its own:
+// the original and the clone each keep matching their own reference.
+func TestCloneIsIndependent(t *testing.T) {
+	for _, k := range Lesson {
+		for seed := range uint64(400) {
+			r := rand.New(rand.NewPCG(seed, 0xc10e))
+			s := randomStream(r, false)
+			s.cfg.NoExpiry = seed%2 == 1
+			cut := r.IntN(len(s.events))
+			orig := &checker{t: t, name: fmt.Sprintf("%v seed %d original", k, seed), l: mustNew(t, k, s.cfg), r: newRef(k, s.cfg)}
+			for _, e := range s.events[:cut] {
+				if orig.step(e); orig.failed {
+					return
+				}
+			}
+			cl := orig.l.Clone()
+			if cl.Memory() != orig.l.Memory() {
+				t.Fatalf("%v seed %d: clone Memory %+v, original %+v", k, seed, cl.Memory(), orig.l.Memory())
+			}
+			if cl.Kind() != k || cl.Config() != s.cfg {
+				t.Fatalf("clone Kind %v Config %+v", cl.Kind(), cl.Config())
+			}
+			copyOf := &checker{t: t, name: fmt.Sprintf("%v seed %d clone", k, seed), l: cl, r: orig.r.clone(),
+				done: append([]event(nil), orig.done...), prev: orig.prev}
+			// The clone gets a different continuation: other clients, shifted.
+			rest := s.events[cut:]
+			for i, e := range rest {
+				if orig.step(e); orig.failed {
+					return
+				}
+				e2 := rest[len(rest)-1-i]
+				e2.at = e.at
+				if copyOf.step(e2); copyOf.failed {
+					return
+				}
+			}
+		}
+	}
+}
