@@ -34,7 +34,7 @@ type Stats struct {
 	MaxInWindowFirst  algo.Instant // first and last admitted request of that interval
 	MaxInWindowLast   algo.Instant
 	Memory            algo.Memory // live at the engine's clock, as a store with TTLs holds it
-	PeakMemory        algo.Memory // the most the limiter held after any decision (by bytes)
+	PeakMemory        algo.Memory // the most the limiter held after any decision, each field its own peak
 }
 
 // Mark is the compact history of one decided arrival, kept for timelines.
@@ -211,9 +211,8 @@ func (e *Engine) Step() (Record, bool) {
 		} else {
 			s.Denied++
 		}
-		if m := l.Memory(); m.Bytes > s.PeakMemory.Bytes {
-			s.PeakMemory = m
-		}
+		m, p := l.Memory(), &s.PeakMemory
+		p.Clients, p.Entries, p.Bytes = max(p.Clients, m.Clients), max(p.Entries, m.Entries), max(p.Bytes, m.Bytes)
 	}
 	e.last.Index, e.last.Arrival, e.hasLast = e.n, a, true
 	if e.opts.History {

@@ -1,0 +1,234 @@
+// Command windowlab teaches how window-counting rate limiters behave by
+// replaying traffic through them side by side on a virtual clock.
+//
+// This file is wiring only: the commands and their flags. The work is done
+// in scenarios (files), sim (the engine), sim/report (reports) and ui.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"charm.land/fang/v2"
+	"github.com/charmbracelet/x/term"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"windowlab/scenarios"
+	"windowlab/sim"
+	"windowlab/sim/report"
+)
+
+// Exit codes, documented in the README.
+const (
+	exitFailedExpectation = 1
+	exitInvalid           = 2
+)
+
+// exitError carries an exit code through cobra and fang.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e exitError) Error() string { return e.err.Error() }
+func (e exitError) Unwrap() error { return e.err }
+
+func invalid(err error) error { return exitError{exitInvalid, err} }
+
+func main() {
+	root := rootCmd(os.Stdout)
+	err := fang.Execute(context.Background(), root,
+		fang.WithNotifySignal(os.Interrupt), fang.WithErrorHandler(printError))
+	os.Exit(exitCode(err))
+}
+
+func exitCode(err error) int {
+	var ee exitError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &ee):
+		return ee.code
+	}
+	// cobra's own errors: unknown commands, flags and arguments.
+	return exitInvalid
+}
+
+// printError writes an error as the user needs it: every line of it, as
+// written (file paths and names keep their case), and how to get help when
+// the command line itself was wrong.
+func printError(w io.Writer, styles fang.Styles, err error) {
+	var ee exitError
+	if errors.As(err, &ee) && ee.err == errReported {
+		return // the command already printed what went wrong
+	}
+	fmt.Fprintln(w, styles.ErrorHeader.String())
+	for _, line := range strings.Split(strings.TrimRight(err.Error(), "\n"), "\n") {
+		fmt.Fprintln(w, "  "+line)
+	}
+	if !errors.As(err, &ee) {
+		fmt.Fprintln(w, "\n  Try --help for usage.")
+	}
+}
+
+// errReported marks a failure whose details are already on the screen.
+var errReported = errors.New("reported")
+
+// unknownCommand rejects a stray argument to the root, suggesting the
+// command that was probably meant.
+func unknownCommand(cmd *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return nil
+	}
+	msg := fmt.Sprintf("unknown command %q for %q", args[0], cmd.Name())
+	if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+		msg += "; did you mean " + strings.Join(s, " or ") + "?"
+	}
+	var names []string
+	for _, c := range cmd.Commands() {
+		if c.IsAvailableCommand() {
+			names = append(names, c.Name())
+		}
+	}
+	return fmt.Errorf("%s\ncommands: %s", msg, strings.Join(names, ", "))
+}
+
+// unknownFlag adds the nearest real flag to cobra's flag errors.
+func unknownFlag(cmd *cobra.Command, err error) error {
+	name, ok := strings.CutPrefix(err.Error(), "unknown flag: --")
+	if !ok {
+		return err
+	}
+	var flags []string
+	cmd.Flags().VisitAll(func(f *pflag.Flag) { flags = append(flags, f.Name) })
+	if s, ok := scenarios.Closest(name, flags); ok {
+		return fmt.Errorf("%w; did you mean --%s?", err, s)
+	}
+	return err
+}
+
+func rootCmd(stdout io.Writer) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "windowlab",
+		Short: "Watch window-counting rate limiters decide, side by side",
+		Long: "windowlab replays one stream of traffic through the fixed window, the sliding window log\n" +
+			"and the sliding window counter on a virtual clock, and shows every decision with its arithmetic.\n\n" +
+			"With no command it opens the interactive view on the boundary-burst scenario\n" +
+			"(or prints its report when standard output is not a terminal).",
+		Args: unknownCommand,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runDefault(cmd.OutOrStdout())
+		},
+	}
+	root.SetOut(stdout)
+	root.SetFlagErrorFunc(unknownFlag)
+	root.SuggestionsMinimumDistance = 2
+	root.AddCommand(runCmd(), listCmd(), checkCmd())
+	return root
+}
+
+func runDefault(w io.Writer) error {
+	s, err := scenarios.Builtin("boundary-burst")
+	if err != nil {
+		return err
+	}
+	if f, ok := w.(*os.File); ok && term.IsTerminal(f.Fd()) {
+		fmt.Fprintln(w, "The interactive view is coming; here is the boundary-burst report meanwhile.")
+		fmt.Fprintln(w)
+	}
+	return writeReport(w, s, false, false)
+}
+
+func runCmd() *cobra.Command {
+	var trace, asJSON bool
+	cmd := &cobra.Command{
+		Use:   "run SCENARIO|FILE",
+		Short: "Replay a scenario through every limiter and print a side-by-side report",
+		Example: "  windowlab run boundary-burst\n" +
+			"  windowlab run worked-example --trace\n" +
+			"  windowlab run my-class.yaml --json",
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			s, err := scenarios.Resolve(args[0])
+			if err != nil {
+				return invalid(err)
+			}
+			return writeReport(cmd.OutOrStdout(), s, trace, asJSON)
+		},
+	}
+	cmd.Flags().BoolVar(&trace, "trace", false, "list every decision with its evidence")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object instead of text")
+	cmd.MarkFlagsMutuallyExclusive("trace", "json")
+	return cmd
+}
+
+func writeReport(w io.Writer, s *scenarios.Scenario, trace, asJSON bool) error {
+	e, err := s.Engine(sim.Options{})
+	if err != nil {
+		return invalid(err)
+	}
+	h := report.Header{Name: s.Name, Title: s.Title, Limit: s.Config.Limit, Window: s.Config.Window, NoExpiry: s.Config.NoExpiry}
+	if asJSON {
+		return report.JSON(w, h, e)
+	}
+	return report.Text(w, h, e, trace)
+}
+
+func listCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "list",
+		Short: "List the built-in scenarios",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			w := cmd.OutOrStdout()
+			width := 0
+			for _, s := range scenarios.Builtins() {
+				width = max(width, len(s.Name))
+			}
+			for _, s := range scenarios.Builtins() {
+				fmt.Fprintf(w, "%-*s  %s\n", width, s.Name, s.Title)
+			}
+			return nil
+		},
+	}
+}
+
+func checkCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "check FILE...",
+		Short: "Validate scenario files and verify their expect blocks",
+		Long: "check parses each file, replays it and verifies its expect blocks.\n" +
+			"Exit status: 0 when all hold, 1 when an expectation fails, 2 when a file is invalid.",
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			w := cmd.OutOrStdout()
+			code := 0
+			for _, path := range args {
+				s, err := scenarios.Load(path)
+				if err != nil {
+					fmt.Fprintln(cmd.ErrOrStderr(), err)
+					code = exitInvalid
+					continue
+				}
+				failures := s.Verify()
+				for _, f := range failures {
+					fmt.Fprintln(w, f)
+				}
+				if len(failures) > 0 {
+					code = max(code, exitFailedExpectation)
+					continue
+				}
+				fmt.Fprintf(w, "%s: ok, %d expectations hold\n", path, len(s.Expect))
+			}
+			if code != 0 {
+				return exitError{code, errReported}
+			}
+			return nil
+		},
+	}
+}

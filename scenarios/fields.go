@@ -1,0 +1,395 @@
+package scenarios
+
+// The typed readers of mapping fields. Each reports its own errors at the
+// value (or, for a value left empty, at its key) and returns ok=false, so
+// callers read a field in one line and carry on collecting errors.
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/goccy/go-yaml/ast"
+	"github.com/goccy/go-yaml/token"
+
+	"windowlab/algo"
+)
+
+// nodePos is where a node starts: for a block mapping its first key, for
+// a key-value pair its key.
+func nodePos(n ast.Node) (int, int) {
+	switch n := n.(type) {
+	case nil:
+		return 0, 0
+	case *ast.MappingNode:
+		if !n.IsFlowStyle && len(n.Values) > 0 {
+			return nodePos(n.Values[0])
+		}
+	case *ast.MappingValueNode:
+		return nodePos(n.Key)
+	}
+	return tokPos(n.GetToken())
+}
+
+// describe names a value's type and text for "expected X, got Y".
+func describe(n ast.Node) string {
+	switch n := n.(type) {
+	case nil, *ast.NullNode:
+		return "nothing"
+	case *ast.StringNode:
+		return "string " + strconv.Quote(truncate(n.Value))
+	case *ast.LiteralNode:
+		return "a block of text"
+	case *ast.IntegerNode, *ast.FloatNode, *ast.InfinityNode, *ast.NanNode:
+		return "number " + n.GetToken().Value
+	case *ast.BoolNode:
+		return "boolean " + n.GetToken().Value
+	case *ast.MappingNode, *ast.MappingValueNode:
+		return "a mapping"
+	case *ast.SequenceNode:
+		return "a list"
+	}
+	return "a " + strings.ToLower(n.Type().String())
+}
+
+func truncate(s string) string {
+	if utf8.RuneCountInString(s) > 40 {
+		r := []rune(s)
+		return string(r[:37]) + "..."
+	}
+	return s
+}
+
+// object is one mapping of the file, its keys checked against the known
+// fields of that place.
+type object struct {
+	path string
+	node ast.Node
+	vals map[string]*ast.MappingValueNode
+}
+
+// join forms a field path: "" + "limit" is limit, traffic[1] + "at" is traffic[1].at.
+func join(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+// object checks that n is a mapping with no duplicate and no unknown keys
+// (suggesting the closest known one). It returns nil if n is not a mapping.
+func (d *decoder) object(path string, n ast.Node, known []string) *object {
+	var pairs []*ast.MappingValueNode
+	switch m := n.(type) {
+	case *ast.MappingNode:
+		pairs = m.Values
+	case *ast.MappingValueNode:
+		pairs = []*ast.MappingValueNode{m}
+	default:
+		if path == "" {
+			d.at(n, path, "a scenario file is a mapping of fields such as limit:, window: and traffic:, not %s", describe(n))
+		} else {
+			d.at(n, path, "expected a mapping of %s, got %s", quoteList(known, "and"), describe(n))
+		}
+		return nil
+	}
+	o := &object{path: path, node: n, vals: make(map[string]*ast.MappingValueNode, len(pairs))}
+	for _, kv := range pairs {
+		key, isText := kv.Key.(*ast.StringNode)
+		if !isText {
+			d.at(kv.Key, path, "%s cannot be a field name; use one of %s", describe(kv.Key), quoteList(known, "or"))
+			continue
+		}
+		field := join(path, key.Value)
+		if first, dup := o.vals[key.Value]; dup {
+			line, col := nodePos(first)
+			d.at(kv.Key, field, "duplicate key; it is already set at line %d, column %d, so remove one of them", line, col)
+			continue
+		}
+		if !slices.Contains(known, key.Value) {
+			if c, near := Closest(key.Value, known); near {
+				d.at(kv.Key, field, "unknown field; did you mean `%s`?", c)
+			} else {
+				d.at(kv.Key, field, "unknown field; valid fields here are %s", quoteList(known, "and"))
+			}
+			continue
+		}
+		o.vals[key.Value] = kv
+	}
+	return o
+}
+
+func (o *object) has(k string) bool { return o.vals[k] != nil }
+
+// value returns the value of k, and where to point for it: the value
+// itself, or the key when the value is missing.
+func (o *object) value(k string) (ast.Node, ast.Node) {
+	kv := o.vals[k]
+	if kv == nil {
+		return nil, nil
+	}
+	if _, null := kv.Value.(*ast.NullNode); null || kv.Value == nil {
+		return kv.Value, kv.Key
+	}
+	return kv.Value, kv.Value
+}
+
+// missing reports a required field that is absent.
+func (d *decoder) missing(o *object, k, what string) {
+	d.at(o.node, o.path, "missing `%s`; %s", k, what)
+}
+
+// text reads a text field. Numbers and booleans count as their source
+// text, so `answer: 200` is the text "200".
+func (d *decoder) text(o *object, k string) (string, bool) {
+	v, at := o.value(k)
+	if at == nil {
+		return "", false
+	}
+	switch n := v.(type) {
+	case *ast.StringNode:
+		return n.Value, true
+	case *ast.LiteralNode:
+		return n.Value.Value, true
+	case *ast.IntegerNode, *ast.FloatNode, *ast.BoolNode:
+		return n.GetToken().Value, true
+	}
+	d.at(at, join(o.path, k), "expected text, got %s", describe(v))
+	return "", false
+}
+
+// name reads a client name or prefix: printable, trimmed, 1–64 characters.
+func (d *decoder) name(o *object, k string) (string, bool) {
+	s, ok := d.text(o, k)
+	if !ok {
+		return "", false
+	}
+	_, at := o.value(k)
+	valid := s != "" && strings.TrimSpace(s) == s && utf8.RuneCountInString(s) <= 64
+	for _, r := range s {
+		valid = valid && unicode.IsPrint(r)
+	}
+	if !valid {
+		d.at(at, join(o.path, k), "%q is not a client name; use 1 to 64 printable characters without leading or trailing spaces", truncate(s))
+		return "", false
+	}
+	return s, true
+}
+
+// integer reads a whole number in [lo, hi]; rng says so in words.
+func (d *decoder) integer(o *object, k string, lo, hi int64, rng string) (int64, bool) {
+	v, at := o.value(k)
+	if at == nil {
+		return 0, false
+	}
+	field := join(o.path, k)
+	var n int64
+	switch x := v.(type) {
+	case *ast.IntegerNode:
+		// The library gives int64 for negatives and uint64 otherwise.
+		switch i := x.Value.(type) {
+		case int64:
+			n = i
+		case uint64:
+			if i > math.MaxInt64 {
+				d.at(at, field, "%s is too large; %s", x.GetToken().Value, rng)
+				return 0, false
+			}
+			n = int64(i)
+		default:
+			d.at(at, field, "%s is not a whole number the scenario can use; %s", x.GetToken().Value, rng)
+			return 0, false
+		}
+	case *ast.StringNode:
+		plain := x.GetToken().Type == token.StringType
+		isInt := allDigits(strings.TrimPrefix(x.Value, "-"))
+		switch {
+		case plain && isInt: // an integer literal beyond 64 bits: the library leaves it a string
+			size := "large"
+			if strings.HasPrefix(x.Value, "-") {
+				size = "small"
+			}
+			d.at(at, field, "%s is too %s; %s", x.Value, size, rng)
+		case !plain && isInt:
+			d.at(at, field, "expected a whole number, got %s; remove the quotes", describe(v))
+		default:
+			d.at(at, field, "expected a whole number, got %s", describe(v))
+		}
+		return 0, false
+	default:
+		d.at(at, field, "expected a whole number, got %s", describe(v))
+		return 0, false
+	}
+	switch {
+	case n < lo:
+		d.at(at, field, "%d is too small; %s", n, rng)
+		return 0, false
+	case n > hi:
+		d.at(at, field, "%s is too large; %s", formatCount(n), rng)
+		return 0, false
+	}
+	return n, true
+}
+
+// plain returns the text of a scalar that must be written as a string
+// (a duration, a clock time), or reports what it got instead.
+func (d *decoder) plain(o *object, k, want string) (string, ast.Node, bool) {
+	v, at := o.value(k)
+	if at == nil {
+		return "", nil, false
+	}
+	if s, isStr := v.(*ast.StringNode); isStr {
+		return s.Value, at, true
+	}
+	d.at(at, join(o.path, k), "expected %s, got %s", want, describe(v))
+	return "", at, false
+}
+
+// duration reads Go duration syntax, whole milliseconds in [lo, hi].
+func (d *decoder) duration(o *object, k string, lo, hi time.Duration) (time.Duration, bool) {
+	s, at, ok := d.plain(o, k, "a duration such as 1m, 30s or 500ms")
+	if !ok {
+		if v, _ := o.value(k); at != nil && isNumber(v) && len(d.errs) > 0 {
+			d.errs[len(d.errs)-1].Msg += "; add a unit"
+		}
+		return 0, false
+	}
+	dur, msg := parseDuration(s, lo, hi)
+	if msg != "" {
+		d.at(at, join(o.path, k), "%s", msg)
+		return 0, false
+	}
+	return dur, true
+}
+
+func isNumber(n ast.Node) bool {
+	switch n.(type) {
+	case *ast.IntegerNode, *ast.FloatNode:
+		return true
+	}
+	return false
+}
+
+// clock reads a time of day. An unquoted 12:00:59 arrives as the string
+// "12:00:59" from this YAML library (it does not do YAML 1.1 base-60
+// numbers), so quoting is optional.
+func (d *decoder) clock(o *object, k string) (algo.Instant, bool) {
+	s, at, ok := d.plain(o, k, `a clock time such as "12:00:59"`)
+	if !ok {
+		return 0, false
+	}
+	t, msg := parseClock(s)
+	if msg != "" {
+		d.at(at, join(o.path, k), "%q is not a clock time; %s", truncate(s), msg)
+		return 0, false
+	}
+	return t, true
+}
+
+// boolean reads true or false.
+func (d *decoder) boolean(o *object, k string) (bool, bool) {
+	v, at := o.value(k)
+	if at == nil {
+		return false, false
+	}
+	if b, isBool := v.(*ast.BoolNode); isBool {
+		return b.Value, true
+	}
+	d.at(at, join(o.path, k), "expected true or false, got %s", describe(v))
+	return false, false
+}
+
+// decimal reads an exact number: 0.75, 93, or a fraction such as "279/3".
+// It is read from the source text, never through a float.
+func (d *decoder) decimal(o *object, k string) (*big.Rat, bool) {
+	v, at := o.value(k)
+	if at == nil {
+		return nil, false
+	}
+	var s string
+	switch n := v.(type) {
+	case *ast.IntegerNode, *ast.FloatNode:
+		s = n.GetToken().Value
+	case *ast.StringNode:
+		s = n.Value
+	}
+	r, ok := new(big.Rat).SetString(strings.ReplaceAll(s, "_", ""))
+	if s == "" || !ok {
+		d.at(at, join(o.path, k), "expected an exact number such as 0.75, 93 or \"279/3\", got %s", describe(v))
+		return nil, false
+	}
+	return r, true
+}
+
+// list reads a list field.
+func (d *decoder) list(o *object, k string) ([]ast.Node, bool) {
+	v, at := o.value(k)
+	if at == nil {
+		return nil, false
+	}
+	seq, isSeq := v.(*ast.SequenceNode)
+	if !isSeq {
+		d.at(at, join(o.path, k), "expected a list, got %s", describe(v))
+		return nil, false
+	}
+	return seq.Values, true
+}
+
+// algorithmNames are the names a scenario may use, in the lesson's order.
+func algorithmNames() []string {
+	names := make([]string, len(algo.Lesson))
+	for i, k := range algo.Lesson {
+		names[i] = k.String()
+	}
+	return names
+}
+
+// algorithm reads one algorithm name at node v.
+func (d *decoder) algorithm(v, at ast.Node, field string) (algo.Kind, bool) {
+	s, isStr := v.(*ast.StringNode)
+	if !isStr {
+		d.at(at, field, "expected an algorithm name (%s), got %s", quoteList(algorithmNames(), "or"), describe(v))
+		return 0, false
+	}
+	if k, ok := algo.ParseKind(s.Value); ok && slices.Contains(algo.Lesson, k) {
+		return k, true
+	}
+	names := algorithmNames()
+	hint := ""
+	if c, near := Closest(s.Value, names); near {
+		hint = fmt.Sprintf("did you mean `%s`? ", c)
+	} else {
+		for _, n := range names {
+			if s.Value != "" && (strings.HasPrefix(n, s.Value) || strings.HasPrefix(s.Value, n)) {
+				hint = fmt.Sprintf("did you mean `%s`? ", n)
+				break
+			}
+		}
+	}
+	d.at(at, field, "unknown algorithm %q; %svalid ones are %s", truncate(s.Value), hint, quoteList(names, "and"))
+	return 0, false
+}
+
+// replayed reads an algorithm that the scenario must be replaying.
+func (d *decoder) replayed(o *object, k string, s *Scenario) (algo.Kind, bool) {
+	v, at := o.value(k)
+	if at == nil {
+		return 0, false
+	}
+	kind, ok := d.algorithm(v, at, join(o.path, k))
+	if ok && !slices.Contains(s.Algorithms, kind) {
+		names := make([]string, len(s.Algorithms))
+		for i, a := range s.Algorithms {
+			names[i] = a.String()
+		}
+		d.at(at, join(o.path, k), "%s is not replayed by this scenario; its algorithms are %s", kind, quoteList(names, "and"))
+		return 0, false
+	}
+	return kind, ok
+}

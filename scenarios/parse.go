@@ -1,0 +1,803 @@
+package scenarios
+
+import (
+	"bytes"
+	"cmp"
+	"errors"
+	"fmt"
+	"math"
+	"math/big"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/goccy/go-yaml/ast"
+	"github.com/goccy/go-yaml/lexer"
+	"github.com/goccy/go-yaml/parser"
+	"github.com/goccy/go-yaml/token"
+
+	"windowlab/algo"
+)
+
+// Parse reads a scenario from data; file names it in messages and gives
+// the default name. The error, if any, is an ErrorList of up to ten
+// errors in file order.
+//
+// The file is tokenised and checked for size, encoding, nesting, anchors
+// and tags before the YAML parser sees it, so hostile input costs linear
+// time; then the syntax tree is walked by hand, which is what lets every
+// message carry the exact line, column and field path.
+func Parse(file string, data []byte) (*Scenario, error) {
+	d := &decoder{file: file}
+	root := d.document(data)
+	if root == nil {
+		return nil, d.result()
+	}
+	s := d.scenario(root)
+	if err := d.result(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// decoder walks one file's syntax tree, collecting errors.
+type decoder struct {
+	file string
+	errs ErrorList
+}
+
+func (d *decoder) add(line, col int, field, format string, args ...any) {
+	if len(d.errs) < 100*maxErrors { // keep the rest of a huge broken file cheap
+		d.errs = append(d.errs, &Error{File: d.file, Line: line, Column: col, Field: field, Msg: fmt.Sprintf(format, args...)})
+	}
+}
+
+// atToken reports an error located at token tk.
+func (d *decoder) atToken(tk *token.Token, field, format string, args ...any) {
+	line, col := tokPos(tk)
+	d.add(line, col, field, format, args...)
+}
+
+// at reports an error located at node n.
+func (d *decoder) at(n ast.Node, field, format string, args ...any) {
+	line, col := nodePos(n)
+	d.add(line, col, field, format, args...)
+}
+
+// result returns the errors in file order, at most maxErrors, or nil.
+func (d *decoder) result() error {
+	if len(d.errs) == 0 {
+		return nil
+	}
+	slices.SortStableFunc(d.errs, func(a, b *Error) int {
+		return cmp.Or(cmp.Compare(a.Line, b.Line), cmp.Compare(a.Column, b.Column))
+	})
+	if len(d.errs) > maxErrors {
+		next := d.errs[maxErrors-1]
+		more := len(d.errs) - (maxErrors - 1)
+		d.errs = append(d.errs[:maxErrors-1], &Error{File: d.file, Line: next.Line, Column: next.Column,
+			Msg: fmt.Sprintf("%d more errors from here on; fix those above and check again", more)})
+	}
+	return d.errs
+}
+
+// document checks the raw file and returns its single document's body,
+// or nil after recording why there is none.
+func (d *decoder) document(data []byte) ast.Node {
+	if len(data) > MaxFileSize {
+		d.add(0, 0, "", "the file is %s bytes; a scenario file may be at most 1 MiB (%s bytes)",
+			formatCount(int64(len(data))), formatCount(MaxFileSize))
+		return nil
+	}
+	if !utf8.Valid(data) {
+		line, col := invalidUTF8(data)
+		d.add(line, col, "", "the file is not valid UTF-8; save it as UTF-8 text")
+		return nil
+	}
+	data = bytes.TrimPrefix(data, []byte("\uFEFF"))
+	if len(bytes.TrimSpace(data)) == 0 {
+		d.add(1, 1, "", "the file is empty; a scenario needs at least limit, window and traffic")
+		return nil
+	}
+	f := d.parseYAML(data)
+	if f == nil {
+		return nil
+	}
+	var body ast.Node
+	for _, doc := range f.Docs {
+		if doc == nil || doc.Body == nil {
+			continue
+		}
+		if body != nil {
+			d.at(doc.Body, "", "a scenario file holds one YAML document; remove the second document (after ---)")
+			return nil
+		}
+		body = doc.Body
+	}
+	if body == nil {
+		d.add(1, 1, "", "the file has no content; a scenario needs at least limit, window and traffic")
+	}
+	return body
+}
+
+// parseYAML tokenises, checks and parses data. The library has never
+// panicked under fuzzing, but a learner's file must get a message, not a
+// crash, so a panic becomes an error too.
+func (d *decoder) parseYAML(data []byte) (f *ast.File) {
+	defer func() {
+		if r := recover(); r != nil {
+			d.add(1, 1, "", "not valid YAML: the YAML parser failed (%v); please report this file", r)
+			f = nil
+		}
+	}()
+	tokens := lexer.Tokenize(string(data))
+	if tk := tokens.InvalidToken(); tk != nil {
+		d.atToken(tk, "", "%s", syntaxMessage(tk.Error))
+		return nil
+	}
+	if !d.checkTokens(tokens) {
+		return nil
+	}
+	f, err := parser.Parse(tokens, 0, parser.AllowDuplicateMapKey())
+	if err != nil {
+		d.yamlError(err)
+		return nil
+	}
+	return f
+}
+
+// invalidUTF8 locates the first byte that is not UTF-8.
+func invalidUTF8(data []byte) (line, col int) {
+	line, col = 1, 1
+	for len(data) > 0 {
+		r, size := utf8.DecodeRune(data)
+		if r == utf8.RuneError && size <= 1 {
+			return line, col
+		}
+		if r == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+		data = data[size:]
+	}
+	return line, col
+}
+
+func tokPos(tk *token.Token) (int, int) {
+	if tk == nil || tk.Position == nil {
+		return 0, 0
+	}
+	return tk.Position.Line, tk.Position.Column
+}
+
+// syntaxMessage rewords the YAML library's messages that are unclear to a
+// learner; the rest pass through after "not valid YAML".
+func syntaxMessage(msg string) string {
+	if strings.Contains(msg, "'\t'") {
+		return "not valid YAML: a tab cannot start a token; indent with spaces, not tabs"
+	}
+	return "not valid YAML: " + msg
+}
+
+// yamlError turns a parser error into one located Error.
+func (d *decoder) yamlError(err error) {
+	var ye interface {
+		GetToken() *token.Token
+		GetMessage() string
+	}
+	if errors.As(err, &ye) {
+		line, col := tokPos(ye.GetToken())
+		d.add(line, col, "", "%s", syntaxMessage(ye.GetMessage()))
+		return
+	}
+	d.add(0, 0, "", "%s", syntaxMessage(err.Error()))
+}
+
+// checkTokens rejects what the format never needs and what could make
+// parsing or walking expensive: anchors and aliases (the "billion laughs"
+// expansion), tags, and nesting deeper than maxDepth. Block nesting is
+// measured by a stack of indentation columns, flow nesting by brackets.
+func (d *decoder) checkTokens(tokens token.Tokens) bool {
+	ok, anchors, tags := true, false, false
+	var indents []int
+	flow := 0
+	for _, tk := range tokens {
+		switch tk.Type {
+		case token.AnchorType, token.AliasType:
+			if !anchors { // once: a billion-laughs file has hundreds
+				d.atToken(tk, "", "anchors and aliases (&name, *name) are not supported; write each value out in full")
+			}
+			ok, anchors = false, true
+		case token.TagType:
+			if !tags {
+				d.atToken(tk, "", "tags such as %s are not supported; write the plain value", tk.Value)
+			}
+			ok, tags = false, true
+		case token.SequenceStartType, token.MappingStartType:
+			flow++
+		case token.SequenceEndType, token.MappingEndType:
+			if flow > 0 {
+				flow--
+			}
+		case token.SequenceEntryType, token.MappingValueType:
+			if flow > 0 {
+				continue
+			}
+			col := tk.Position.Column
+			if tk.Type == token.MappingValueType && tk.Prev != nil && tk.Prev.Position != nil {
+				col = tk.Prev.Position.Column // a mapping is as deep as its keys
+			}
+			for len(indents) > 0 && indents[len(indents)-1] > col {
+				indents = indents[:len(indents)-1]
+			}
+			if len(indents) == 0 || indents[len(indents)-1] < col {
+				indents = append(indents, col)
+			}
+		default:
+			continue
+		}
+		if flow+len(indents) > maxDepth {
+			d.atToken(tk, "", "lists and mappings are nested more than %d deep; a scenario needs at most 4", maxDepth)
+			return false
+		}
+	}
+	return ok
+}
+
+var topFields = []string{"name", "title", "description", "limit", "window", "expiry", "algorithms",
+	"start", "traffic", "captions", "questions", "expect"}
+
+// scenario reads the top-level mapping.
+func (d *decoder) scenario(root ast.Node) *Scenario {
+	o := d.object("", root, topFields)
+	if o == nil {
+		return nil
+	}
+	base := filepath.Base(d.file)
+	s := &Scenario{File: d.file, Name: slugify(strings.TrimSuffix(base, filepath.Ext(base))), Algorithms: slices.Clone(algo.Lesson)}
+
+	if o.has("name") {
+		if name, ok := d.text(o, "name"); ok {
+			if !isSlug(name) {
+				_, at := o.value("name")
+				d.at(at, "name", "%q is not a slug; use lower-case letters, digits and single hyphens, such as %s", truncate(name), slugify(name))
+			}
+			s.Name = name
+		}
+	}
+	s.Title, _ = d.text(o, "title")
+	s.Description, _ = d.text(o, "description")
+
+	configOK := true
+	if o.has("limit") {
+		s.Config.Limit, configOK = d.integer(o, "limit", 1, algo.MaxLimit, "use a whole number of requests per window from 1 to "+formatCount(algo.MaxLimit))
+	} else {
+		d.missing(o, "limit", "give the requests allowed per window, such as limit: 100")
+		configOK = false
+	}
+	if o.has("window") {
+		var ok bool
+		s.Config.Window, ok = d.duration(o, "window", time.Millisecond, algo.MaxWindow)
+		configOK = configOK && ok
+	} else {
+		d.missing(o, "window", "give the window length as a duration, such as window: 1m")
+		configOK = false
+	}
+	if o.has("expiry") {
+		expiry, _ := d.boolean(o, "expiry")
+		s.Config.NoExpiry = !expiry
+	}
+
+	if o.has("algorithms") {
+		if items, ok := d.list(o, "algorithms"); ok {
+			s.Algorithms = d.algorithms(items, o)
+		}
+	}
+
+	trafficOK := false
+	if o.has("traffic") {
+		if items, ok := d.list(o, "traffic"); ok {
+			trafficOK = d.trafficList(s, items, o)
+		}
+	} else {
+		d.missing(o, "traffic", "give a list of requests, such as traffic: [{at: \"12:00:59\", count: 100}]")
+	}
+
+	if items, ok := d.list(o, "captions"); ok {
+		for i, item := range items {
+			if c, ok := d.caption(fmt.Sprintf("captions[%d]", i), item); ok {
+				s.Captions = append(s.Captions, c)
+			}
+		}
+	}
+	if items, ok := d.list(o, "questions"); ok {
+		for i, item := range items {
+			if q, ok := d.question(fmt.Sprintf("questions[%d]", i), item, s); ok {
+				s.Questions = append(s.Questions, q)
+			}
+		}
+	}
+	if items, ok := d.list(o, "expect"); ok {
+		for i, item := range items {
+			if e, ok := d.expectation(fmt.Sprintf("expect[%d]", i), item, s); ok {
+				s.Expect = append(s.Expect, e)
+			}
+		}
+	}
+
+	first, hasFirst := algo.Instant(0), false
+	if trafficOK {
+		first, hasFirst = firstArrival(s)
+	}
+	if o.has("start") {
+		if start, ok := d.clock(o, "start"); ok {
+			s.Start = start
+			if hasFirst && start > first {
+				_, at := o.value("start")
+				d.at(at, "start", "%s is after the first request at %s; start the clock at or before it", start.Short(), first.Short())
+			}
+		}
+	} else if configOK && trafficOK {
+		if !hasFirst { // random traffic that happens to make no request
+			first = s.Traffic[0].From
+			for _, t := range s.Traffic[1:] {
+				first = min(first, t.From)
+			}
+		}
+		s.Start = windowEdge(first, s.Config.Window)
+	}
+	return s
+}
+
+// algorithms reads the algorithms list: known names, each once, at least one.
+func (d *decoder) algorithms(items []ast.Node, o *object) []algo.Kind {
+	var kinds []algo.Kind
+	if len(items) == 0 {
+		_, at := o.value("algorithms")
+		d.at(at, "algorithms", "the list is empty; leave it out for all three, or name some of %s", quoteList(algorithmNames(), "and"))
+		return slices.Clone(algo.Lesson)
+	}
+	for i, item := range items {
+		field := fmt.Sprintf("algorithms[%d]", i)
+		k, ok := d.algorithm(item, item, field)
+		if !ok {
+			continue
+		}
+		if slices.Contains(kinds, k) {
+			d.at(item, field, "%s is listed twice; list each algorithm once", k)
+			continue
+		}
+		kinds = append(kinds, k)
+	}
+	if len(kinds) == 0 {
+		return slices.Clone(algo.Lesson)
+	}
+	return kinds
+}
+
+var trafficFields = []string{"at", "count", "client", "from", "to", "every", "rate", "clients", "seed"}
+
+// trafficList reads every traffic entry and checks the total request count
+// against MaxRequests before anything is generated.
+func (d *decoder) trafficList(s *Scenario, items []ast.Node, o *object) bool {
+	if len(items) == 0 {
+		_, at := o.value("traffic")
+		d.at(at, "traffic", "the list is empty; give at least one entry, such as {at: \"12:00:59\", count: 100}")
+		return false
+	}
+	ok := true
+	var total float64
+	for i, item := range items {
+		path := fmt.Sprintf("traffic[%d]", i)
+		t, entryOK := d.traffic(path, item)
+		if !entryOK {
+			ok = false
+			continue
+		}
+		total += t.expected()
+		if total > MaxRequests {
+			d.at(item, path, "brings the scenario to about %s requests; a scenario may make at most %s in all",
+				formatCount(int64(total)), formatCount(MaxRequests))
+			ok = false
+			total = math.Inf(-1) // report the crossing once
+		}
+		s.Traffic = append(s.Traffic, t)
+	}
+	return ok
+}
+
+// expected is the entry's request count (for random traffic, its mean).
+func (t *Traffic) expected() float64 {
+	switch t.Shape {
+	case Burst, Spread:
+		return float64(t.Count)
+	case Stream:
+		every := int64(t.Every / time.Millisecond)
+		return float64((int64(t.To-t.From) + every - 1) / every)
+	}
+	return t.Rate * float64(t.To-t.From) / 1000
+}
+
+// traffic reads one entry, working out its shape from which fields it has.
+func (d *decoder) traffic(path string, n ast.Node) (Traffic, bool) {
+	var t Traffic
+	o := d.object(path, n, trafficFields)
+	if o == nil {
+		return t, false
+	}
+	t.Line, _ = nodePos(n)
+	nerr := len(d.errs)
+	countRange := "use a whole number from 1 to " + formatCount(MaxRequests)
+
+	// Work out the shape, rejecting fields that belong to another one.
+	hasRange := o.has("from") || o.has("to")
+	shapes := []string{}
+	for _, k := range []string{"count", "every", "rate"} {
+		if o.has(k) {
+			shapes = append(shapes, k)
+		}
+	}
+	switch {
+	case o.has("at") && hasRange:
+		d.at(n, path, "mixes a burst (`at`) with a time span (`from`, `to`); use `at` for requests at one instant, or `from` and `to` for requests over a span")
+		return t, false
+	case o.has("at"):
+		t.Shape = Burst
+		for _, k := range []string{"every", "rate", "clients", "seed"} {
+			if o.has(k) {
+				d.at(o.vals[k].Key, join(path, k), "a burst (`at`) takes only `at`, `count` and `client`; `%s` needs `from` and `to`", k)
+			}
+		}
+	case !hasRange:
+		d.at(n, path, "needs `at` (requests at one instant) or `from` and `to` (requests over a span)")
+		return t, false
+	case len(shapes) == 0:
+		d.at(n, path, "a span needs one of `count` (spread evenly), `every` (a steady stream) or `rate` (random arrivals)")
+		return t, false
+	case len(shapes) > 1:
+		d.at(n, path, "gives both %s; choose one: `count` spreads requests evenly, `every` makes a steady stream, `rate` makes random arrivals", quoteList(shapes, "and"))
+		return t, false
+	case shapes[0] == "count":
+		t.Shape = Spread
+	case shapes[0] == "every":
+		t.Shape = Stream
+	default:
+		t.Shape = Random
+	}
+	if t.Shape != Random {
+		for _, k := range []string{"clients", "seed"} {
+			if o.has(k) && t.Shape != Burst {
+				d.at(o.vals[k].Key, join(path, k), "`%s` applies only to random arrivals (`rate`)", k)
+			}
+		}
+	}
+
+	t.Client = "client-1"
+	if t.Shape == Random {
+		t.Client = "client"
+	}
+	if o.has("client") {
+		t.Client, _ = d.name(o, "client")
+	}
+
+	switch t.Shape {
+	case Burst:
+		t.At, _ = d.clock(o, "at")
+		t.Count = 1
+		if o.has("count") {
+			t.Count, _ = d.integer(o, "count", 1, MaxRequests, countRange)
+		}
+		return t, len(d.errs) == nerr
+	}
+
+	fromOK, toOK := false, false
+	if o.has("from") {
+		t.From, fromOK = d.clock(o, "from")
+	} else {
+		d.missing(o, "from", "a span needs `from` and `to`")
+	}
+	if o.has("to") {
+		t.To, toOK = d.clock(o, "to")
+	} else {
+		d.missing(o, "to", "a span needs `from` and `to` (`to` is exclusive)")
+	}
+	if fromOK && toOK && t.To <= t.From {
+		_, at := o.value("to")
+		d.at(at, join(path, "to"), "%s is not after from (%s); the span [from, to) must not be empty", t.To.Short(), t.From.Short())
+	}
+	switch t.Shape {
+	case Spread:
+		t.Count, _ = d.integer(o, "count", 1, MaxRequests, countRange)
+	case Stream:
+		t.Every, _ = d.duration(o, "every", time.Millisecond, 24*time.Hour)
+		if len(d.errs) == nerr && t.expected() > MaxRequests {
+			_, at := o.value("every")
+			d.at(at, join(path, "every"), "one request every %v from %s to %s makes %s requests; a scenario may make at most %s",
+				t.Every, t.From.Short(), t.To.Short(), formatCount(int64(t.expected())), formatCount(MaxRequests))
+		}
+	case Random:
+		t.Rate, _ = d.rate(o, "rate")
+		t.Clients = 1
+		if o.has("clients") {
+			c, _ := d.integer(o, "clients", 1, MaxClients, "use a whole number from 1 to "+formatCount(MaxClients))
+			t.Clients = int(c)
+		}
+		t.Seed = 1
+		if o.has("seed") {
+			t.Seed, _ = d.integer(o, "seed", math.MinInt64, math.MaxInt64, "use a whole number")
+		}
+		if len(d.errs) == nerr && t.expected() > MaxRequests {
+			_, at := o.value("rate")
+			d.at(at, join(path, "rate"), "%s requests a second from %s to %s makes about %s requests; a scenario may make at most %s",
+				rateText(t.Rate), t.From.Short(), t.To.Short(), formatCount(int64(t.expected())), formatCount(MaxRequests))
+		}
+	}
+	return t, len(d.errs) == nerr
+}
+
+// rate reads requests per second: a positive number or a string like "50/s".
+func (d *decoder) rate(o *object, k string) (float64, bool) {
+	v, at := o.value(k)
+	field := join(o.path, k)
+	var r float64
+	switch n := v.(type) {
+	case *ast.IntegerNode, *ast.FloatNode:
+		f, err := strconv.ParseFloat(strings.ReplaceAll(n.GetToken().Value, "_", ""), 64)
+		if err != nil {
+			if i, isInt := n.(*ast.IntegerNode); isInt {
+				f, err = strconv.ParseFloat(fmt.Sprint(i.Value), 64)
+			}
+		}
+		if err != nil {
+			d.at(at, field, "%s is not a rate; use requests per second, such as 50 or \"50/s\"", n.GetToken().Value)
+			return 0, false
+		}
+		r = f
+	case *ast.StringNode:
+		var msg string
+		if r, msg = parseRate(n.Value); msg != "" {
+			d.at(at, field, "%s", msg)
+			return 0, false
+		}
+	default:
+		d.at(at, field, "expected a rate such as 50 (per second), \"50/s\" or \"3000/m\", got %s", describe(v))
+		return 0, false
+	}
+	if !(r > 0) || math.IsInf(r, 0) {
+		d.at(at, field, "%s is not a positive rate; use more than 0 requests per second", v.GetToken().Value)
+		return 0, false
+	}
+	return r, true
+}
+
+var captionFields = []string{"at", "text", "until"}
+
+func (d *decoder) caption(path string, n ast.Node) (Caption, bool) {
+	var c Caption
+	o := d.object(path, n, captionFields)
+	if o == nil {
+		return c, false
+	}
+	c.Line, _ = nodePos(n)
+	nerr := len(d.errs)
+	if o.has("at") {
+		c.At, _ = d.clock(o, "at")
+	} else {
+		d.missing(o, "at", "give the clock time the caption appears, such as at: \"12:01:00\"")
+	}
+	if o.has("text") {
+		c.Text, _ = d.text(o, "text")
+	} else {
+		d.missing(o, "text", "give the caption's text")
+	}
+	if o.has("until") {
+		if until, ok := d.clock(o, "until"); ok {
+			c.Until = until
+			if len(d.errs) == nerr && until <= c.At {
+				_, at := o.value("until")
+				d.at(at, join(path, "until"), "%s is not after at (%s); until is when the caption goes away", until.Short(), c.At.Short())
+			}
+		}
+	}
+	return c, len(d.errs) == nerr
+}
+
+var questionFields = []string{"ask", "answer", "choices", "explain", "at", "algorithm"}
+
+func (d *decoder) question(path string, n ast.Node, s *Scenario) (Question, bool) {
+	var q Question
+	o := d.object(path, n, questionFields)
+	if o == nil {
+		return q, false
+	}
+	q.Line, _ = nodePos(n)
+	nerr := len(d.errs)
+	if o.has("ask") {
+		q.Ask, _ = d.text(o, "ask")
+	} else {
+		d.missing(o, "ask", "give the question")
+	}
+	if o.has("answer") {
+		q.Answer, _ = d.text(o, "answer")
+	} else {
+		d.missing(o, "answer", "give the answer")
+	}
+	q.Explain, _ = d.text(o, "explain")
+	if o.has("at") {
+		q.At, q.HasAt = d.clock(o, "at")
+	}
+	if o.has("algorithm") {
+		q.Algorithm, q.HasAlgorithm = d.replayed(o, "algorithm", s)
+	}
+	if items, ok := d.list(o, "choices"); ok {
+		if len(items) < 2 {
+			_, at := o.value("choices")
+			d.at(at, join(path, "choices"), "a multiple-choice question needs at least two choices; leave choices out for a free answer")
+		}
+		for i, item := range items {
+			field := fmt.Sprintf("%s.choices[%d]", path, i)
+			var c string
+			switch v := item.(type) {
+			case *ast.StringNode:
+				c = v.Value
+			case *ast.IntegerNode, *ast.FloatNode, *ast.BoolNode:
+				c = v.GetToken().Value
+			default:
+				d.at(item, field, "expected text, got %s", describe(item))
+				continue
+			}
+			if slices.Contains(q.Choices, c) {
+				d.at(item, field, "%q is listed twice; list each choice once", truncate(c))
+			}
+			q.Choices = append(q.Choices, c)
+		}
+		if len(d.errs) == nerr && !slices.Contains(q.Choices, q.Answer) {
+			_, at := o.value("answer")
+			d.at(at, join(path, "answer"), "%q is not one of the choices; copy the right choice word for word", truncate(q.Answer))
+		}
+	}
+	return q, len(d.errs) == nerr
+}
+
+var expectFields = []string{"algorithm", "at", "allowed", "denied", "max_in_window", "peak_entries", "live_entries", "last"}
+
+var lastFields = []string{"allowed", "count", "previous", "current", "weight", "estimate", "oldest", "window_start"}
+
+func (d *decoder) expectation(path string, n ast.Node, s *Scenario) (Expectation, bool) {
+	var e Expectation
+	o := d.object(path, n, expectFields)
+	if o == nil {
+		return e, false
+	}
+	e.Line, e.Column = nodePos(n)
+	nerr := len(d.errs)
+	kindOK := false
+	switch {
+	case o.has("algorithm"):
+		e.Algorithm, kindOK = d.replayed(o, "algorithm", s)
+	case len(s.Algorithms) == 1:
+		e.Algorithm, kindOK = s.Algorithms[0], true
+	default:
+		d.missing(o, "algorithm", "name the limiter to check: "+quoteList(algorithmNames(), "or"))
+	}
+	if o.has("at") {
+		e.At, e.HasAt = d.clock(o, "at")
+	}
+	count := func(k string) *int64 {
+		if !o.has(k) {
+			return nil
+		}
+		v, ok := d.integer(o, k, 0, math.MaxInt64, "use a whole number, 0 or more")
+		if !ok {
+			return nil
+		}
+		return &v
+	}
+	e.Allowed = count("allowed")
+	e.Denied = count("denied")
+	e.MaxInWindow = count("max_in_window")
+	e.PeakEntries = count("peak_entries")
+	e.LiveEntries = count("live_entries")
+	if o.has("last") {
+		v, _ := o.value("last")
+		e.Last = d.lastCheck(join(path, "last"), v, e.Algorithm, kindOK)
+	}
+	checks := 0
+	for _, k := range expectFields[2:] {
+		if o.has(k) {
+			checks++
+		}
+	}
+	if checks == 0 {
+		d.at(n, path, "checks nothing; give at least one of %s", quoteList(expectFields[2:], "or"))
+	}
+	return e, len(d.errs) == nerr
+}
+
+// lastCheck reads the claims about the last decision, rejecting figures
+// the expectation's algorithm does not have.
+func (d *decoder) lastCheck(path string, n ast.Node, kind algo.Kind, kindOK bool) *LastCheck {
+	o := d.object(path, n, lastFields)
+	if o == nil {
+		return nil
+	}
+	only := map[string][]algo.Kind{
+		"previous":     {algo.KindSlidingCounter},
+		"current":      {algo.KindSlidingCounter},
+		"weight":       {algo.KindSlidingCounter},
+		"estimate":     {algo.KindSlidingCounter},
+		"oldest":       {algo.KindSlidingLog},
+		"window_start": {algo.KindFixedWindow, algo.KindSlidingCounter},
+	}
+	for k, kinds := range only {
+		if kindOK && o.has(k) && !slices.Contains(kinds, kind) {
+			names := make([]string, len(kinds))
+			for i, k := range kinds {
+				names[i] = k.String()
+			}
+			d.at(o.vals[k].Key, join(path, k), "only %s decisions have %s; this expectation is for %s", quoteList(names, "and"), k, kind)
+			delete(o.vals, k)
+		}
+	}
+	c := &LastCheck{}
+	count := func(k string) *int64 {
+		if !o.has(k) {
+			return nil
+		}
+		v, ok := d.integer(o, k, 0, math.MaxInt64, "use a whole number, 0 or more")
+		if !ok {
+			return nil
+		}
+		return &v
+	}
+	clock := func(k string) *algo.Instant {
+		if !o.has(k) {
+			return nil
+		}
+		v, ok := d.clock(o, k)
+		if !ok {
+			return nil
+		}
+		return &v
+	}
+	rat := func(k string) *big.Rat {
+		if !o.has(k) {
+			return nil
+		}
+		v, _ := d.decimal(o, k)
+		return v
+	}
+	if o.has("allowed") {
+		if b, ok := d.boolean(o, "allowed"); ok {
+			c.Allowed = &b
+		}
+	}
+	c.Count = count("count")
+	c.Previous = count("previous")
+	c.Current = count("current")
+	c.Weight = rat("weight")
+	c.Estimate = rat("estimate")
+	c.Oldest = clock("oldest")
+	c.WindowStart = clock("window_start")
+	if len(o.vals) == 0 {
+		d.at(n, path, "checks nothing; give at least one of %s", quoteList(lastFields, "or"))
+	}
+	return c
+}
+
+// firstArrival is the earliest request of any entry, without building the
+// whole source (which would count random traffic to the end).
+func firstArrival(s *Scenario) (algo.Instant, bool) {
+	first, found := algo.Instant(0), false
+	for i := range s.Traffic {
+		g := newGen(s, i, true)
+		if g.first() && (!found || g.at < first) {
+			first, found = g.at, true
+		}
+	}
+	return first, found
+}

@@ -1,0 +1,265 @@
+// Package scenarios loads the traffic a lesson replays: YAML files that name
+// a limit, a window and a list of bursts, streams and random arrivals, plus
+// the captions, questions and checked expectations that turn a replay into
+// a lesson.
+//
+// Every mistake in a file is reported as file:line:column, the field's path
+// and what would be valid, because the people writing these files are
+// learners. Traffic is generated lazily, so a scenario of millions of
+// requests costs a few hundred bytes until it is replayed.
+package scenarios
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math/big"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"windowlab/algo"
+	"windowlab/sim"
+)
+
+// Limits on what one file may ask for. They keep a typo from turning into
+// an hour of replay or gigabytes of memory.
+const (
+	MaxFileSize = 1 << 20    // bytes in one scenario file
+	MaxRequests = 50_000_000 // requests in one scenario, all traffic entries together
+	MaxClients  = 1_000_000  // clients of one random traffic entry
+	maxDepth    = 16         // nesting of lists and mappings; the format needs 4
+)
+
+// Scenario is one parsed scenario file. Treat it as read-only: Source, Len
+// and Verify read the parsed fields and cache what they derive from them.
+type Scenario struct {
+	Name        string // a slug: the file's base name unless the file sets name:
+	Title       string
+	Description string
+	File        string // as given to Parse or Load, used in every message
+	Config      algo.Config
+	Algorithms  []algo.Kind  // which limiters to replay, in display order
+	Start       algo.Instant // where the clock starts: a window edge at or before the first arrival unless set
+	Traffic     []Traffic    // in file order, which is also the order of same-instant requests
+	Captions    []Caption
+	Questions   []Question
+	Expect      []Expectation
+
+	lenOnce   sync.Once
+	length    int64
+	namesOnce sync.Once
+	names     [][]string // per traffic entry: the client names of a Random entry
+}
+
+// Shape is the kind of a traffic entry.
+type Shape uint8
+
+const (
+	Burst  Shape = iota // Count requests at At
+	Spread              // Count requests spread evenly over [From, To)
+	Stream              // one request every Every over [From, To)
+	Random              // Poisson arrivals at Rate over [From, To), among Clients clients
+)
+
+func (s Shape) String() string {
+	switch s {
+	case Burst:
+		return "burst"
+	case Spread:
+		return "spread"
+	case Stream:
+		return "stream"
+	case Random:
+		return "random"
+	}
+	return fmt.Sprintf("shape(%d)", uint8(s))
+}
+
+// Traffic is one entry of the traffic list.
+type Traffic struct {
+	Shape Shape
+	Line  int // line of the entry in the file, for a UI that points back at it
+
+	// Client is the client of every request; for Random it is the prefix
+	// of the names <Client>-1 … <Client>-<Clients>.
+	Client string
+
+	At       algo.Instant  // Burst
+	From, To algo.Instant  // Spread, Stream, Random: the span [From, To)
+	Count    int64         // Burst, Spread
+	Every    time.Duration // Stream
+	Rate     float64       // Random: requests per second across all its clients
+	Clients  int           // Random
+	Seed     int64         // Random: the same seed replays the same arrivals
+}
+
+// Caption is a line of commentary shown from At (until Until, or until the
+// next caption when Until is zero).
+type Caption struct {
+	Line  int
+	At    algo.Instant
+	Until algo.Instant
+	Text  string
+}
+
+// Question is a check-yourself question. When HasAt is set, At is the
+// instant whose decisions prove the answer (and Algorithm, when
+// HasAlgorithm, the limiter to look at), so a UI can jump there.
+type Question struct {
+	Line         int
+	Ask          string
+	Answer       string
+	Choices      []string // empty for a free answer; else Answer is one of them
+	Explain      string
+	At           algo.Instant
+	HasAt        bool
+	Algorithm    algo.Kind
+	HasAlgorithm bool
+}
+
+// Expectation is a claim about one limiter that Verify checks by replaying
+// the scenario: figures as of the end of instant At (all arrivals with
+// instant <= At decided), or of the whole replay when HasAt is false.
+// A nil field is not checked.
+type Expectation struct {
+	Line, Column int
+	Algorithm    algo.Kind
+	At           algo.Instant
+	HasAt        bool
+
+	Allowed     *int64
+	Denied      *int64
+	MaxInWindow *int64 // sim.Stats.MaxInWindow
+	PeakEntries *int64 // sim.Stats.PeakMemory.Entries
+	LiveEntries *int64 // sim.Stats.Memory.Entries at the clock
+	Last        *LastCheck
+}
+
+// LastCheck is a claim about the decision on the last arrival decided.
+// Weight and Estimate are exact fractions: 0.75 means 3/4, never a float.
+type LastCheck struct {
+	Allowed     *bool
+	Count       *int64
+	Previous    *int64
+	Current     *int64
+	Weight      *big.Rat
+	Estimate    *big.Rat
+	Oldest      *algo.Instant
+	WindowStart *algo.Instant
+}
+
+// Load reads and parses a scenario file of at most MaxFileSize bytes.
+func Load(path string) (*Scenario, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fileError(path, cleanOSError(err))
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err != nil {
+		return nil, fileError(path, cleanOSError(err))
+	}
+	return Parse(path, data)
+}
+
+// cleanOSError drops the path from an *os.PathError, since the message is
+// already prefixed with it.
+func cleanOSError(err error) string {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		if errors.Is(pe.Err, os.ErrNotExist) {
+			return "no such file"
+		}
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+func fileError(file, msg string) ErrorList {
+	return ErrorList{{File: file, Msg: msg}}
+}
+
+// Resolve returns the built-in scenario called nameOrPath, or else loads it
+// as a file. A bare name that is neither gets the built-in error, which
+// suggests the closest name and lists them all.
+func Resolve(nameOrPath string) (*Scenario, error) {
+	s, err := Builtin(nameOrPath)
+	if err == nil {
+		return s, nil
+	}
+	if _, statErr := os.Stat(nameOrPath); statErr != nil && !strings.ContainsAny(nameOrPath, `/\.`) {
+		return nil, fmt.Errorf("%q is not a file, and %w", nameOrPath, err)
+	}
+	return Load(nameOrPath)
+}
+
+// Len is the exact number of requests the scenario makes. For random
+// traffic that takes one dry run of the generator (a few ns per arrival),
+// done on first use and cached.
+func (s *Scenario) Len() int64 {
+	s.lenOnce.Do(func() {
+		var n int64
+		for i := range s.Traffic {
+			n += s.entryLen(i)
+		}
+		s.length = n
+	})
+	return s.length
+}
+
+// entryLen is the number of requests of traffic entry i.
+func (s *Scenario) entryLen(i int) int64 {
+	t := &s.Traffic[i]
+	switch t.Shape {
+	case Burst, Spread:
+		return t.Count
+	case Stream:
+		every := int64(t.Every / time.Millisecond)
+		return (int64(t.To-t.From) + every - 1) / every
+	}
+	g := newGen(s, i, true)
+	var n int64
+	for ok := g.first(); ok; ok = g.advance() {
+		n++
+	}
+	return n
+}
+
+// Source returns a fresh lazy source of the scenario's arrivals.
+func (s *Scenario) Source() sim.Source { return newSource(s) }
+
+// Limiters returns fresh limiters, one per algorithm, in s.Algorithms order.
+func (s *Scenario) Limiters() []algo.Limiter {
+	ls := make([]algo.Limiter, len(s.Algorithms))
+	for i, k := range s.Algorithms {
+		l, err := algo.New(k, s.Config)
+		if err != nil {
+			// Parse validated the config and the algorithm names.
+			panic(fmt.Sprintf("scenarios: %s: %v", s.File, err))
+		}
+		ls[i] = l
+	}
+	return ls
+}
+
+// Engine returns an engine replaying the scenario through fresh limiters.
+// A zero opts.Start becomes s.Start, so the clock starts where the file
+// (or the window edge before the first request) says.
+func (s *Scenario) Engine(opts sim.Options) (*sim.Engine, error) {
+	if opts.Start == 0 {
+		opts.Start = s.Start
+	}
+	return sim.New(s.Source(), s.Limiters(), opts)
+}
+
+// windowEdge returns the window edge at or before t.
+func windowEdge(t algo.Instant, window time.Duration) algo.Instant {
+	w := algo.Instant(window / time.Millisecond)
+	e := t / w * w
+	if e > t { // negative t
+		e -= w
+	}
+	return e
+}

@@ -1,0 +1,216 @@
+package scenarios
+
+import (
+	"math"
+	"math/bits"
+	"math/rand/v2"
+	"strconv"
+	"time"
+
+	"windowlab/algo"
+	"windowlab/sim"
+)
+
+// gen produces the arrivals of one traffic entry in order. It is a plain
+// value, so copying it copies the position (including the PCG state), which
+// is what makes Clone cheap and exact.
+type gen struct {
+	at     algo.Instant // the pending arrival, valid after first/advance returned true
+	client string       // the pending arrival's client
+
+	shape   Shape
+	i, n    int64        // Burst, Spread: arrivals emitted so far, and in all
+	from    algo.Instant // Spread, Stream, Random
+	to      algo.Instant // Stream, Random
+	span    int64        // Spread: To − From in ms
+	every   algo.Instant // Stream
+	perMs   float64      // Random: arrivals per millisecond
+	elapsed float64      // Random: ms from From to the pending arrival, before flooring
+	pcg     rand.PCG     // Random
+	clients uint64       // Random: how many clients to pick from
+	names   []string     // Random: shared, read-only; nil when only counting
+}
+
+// newGen returns a generator for traffic entry i, before its first arrival.
+// A counting generator leaves client names unset, which keeps counting a
+// large random entry cheap (no names to build, no table to touch).
+func newGen(s *Scenario, i int, counting bool) gen {
+	t := &s.Traffic[i]
+	g := gen{shape: t.Shape, client: t.Client, from: t.From, to: t.To}
+	switch t.Shape {
+	case Burst:
+		g.at, g.n = t.At, t.Count
+	case Spread:
+		g.n, g.span = t.Count, int64(t.To-t.From)
+	case Stream:
+		g.every = algo.Instant(t.Every / time.Millisecond)
+	case Random:
+		g.perMs = t.Rate / 1000
+		g.pcg = *rand.NewPCG(uint64(t.Seed), pcgStream)
+		g.clients = uint64(t.Clients)
+		if !counting {
+			g.names = s.clientNames(i)
+		}
+	}
+	return g
+}
+
+// pcgStream is the second half of every random entry's PCG seed; the
+// first half is the entry's seed, so the seed alone picks the sequence.
+const pcgStream = 0x9e3779b97f4a7c15
+
+// first positions g on its first arrival; false if it has none.
+func (g *gen) first() bool {
+	switch g.shape {
+	case Burst:
+		return g.n > 0
+	case Spread:
+		g.at = g.from
+		return g.n > 0
+	case Stream:
+		g.at = g.from
+		return g.from < g.to
+	}
+	return g.advance()
+}
+
+// advance moves g to its next arrival; false when there is none.
+func (g *gen) advance() bool {
+	switch g.shape {
+	case Burst:
+		g.i++
+		return g.i < g.n
+	case Spread:
+		// Request i is at From + floor(i·span/count); i·span < 50e6·86.4e6 fits int64.
+		g.i++
+		g.at = g.from + algo.Instant(g.i*g.span/g.n)
+		return g.i < g.n
+	case Stream:
+		g.at += g.every
+		return g.at < g.to
+	}
+	// Random: exponential gaps from a uniform in (0, 1], so Log never sees 0.
+	u := float64(g.pcg.Uint64()>>11+1) / (1 << 53)
+	g.elapsed -= math.Log(u) / g.perMs
+	if g.elapsed >= float64(g.to-g.from) {
+		return false
+	}
+	g.at = g.from + algo.Instant(g.elapsed)
+	hi, _ := bits.Mul64(g.pcg.Uint64(), g.clients) // uniform in [0, clients)
+	if g.names != nil {
+		g.client = g.names[hi]
+	}
+	return true
+}
+
+// clientNames returns (building once) the names <prefix>-1 … <prefix>-N of
+// random traffic entry i, so that generating an arrival never allocates.
+func (s *Scenario) clientNames(i int) []string {
+	s.namesOnce.Do(func() {
+		s.names = make([][]string, len(s.Traffic))
+		for j := range s.Traffic {
+			t := &s.Traffic[j]
+			if t.Shape != Random {
+				continue
+			}
+			names := make([]string, t.Clients)
+			for k := range names {
+				names[k] = t.Client + "-" + strconv.Itoa(k+1)
+			}
+			s.names[j] = names
+		}
+	})
+	return s.names[i]
+}
+
+// source merges the entries' arrivals. The heap holds the index of every
+// entry that has a pending arrival, keyed by (instant, entry index): each
+// entry yields in time order, so popping the least key gives time order,
+// and same-instant requests follow file order.
+type source struct {
+	gens   []gen
+	heap   []int32
+	length int64
+}
+
+func newSource(s *Scenario) *source {
+	src := &source{
+		gens:   make([]gen, len(s.Traffic)),
+		heap:   make([]int32, 0, len(s.Traffic)),
+		length: s.Len(),
+	}
+	for i := range s.Traffic {
+		src.gens[i] = newGen(s, i, false)
+		if src.gens[i].first() {
+			src.push(int32(i))
+		}
+	}
+	return src
+}
+
+// Next returns the next arrival in decision order. It does not allocate.
+func (s *source) Next() (sim.Arrival, bool) {
+	if len(s.heap) == 0 {
+		return sim.Arrival{}, false
+	}
+	e := s.heap[0]
+	g := &s.gens[e]
+	a := sim.Arrival{At: g.at, Client: g.client}
+	if !g.advance() {
+		last := len(s.heap) - 1
+		s.heap[0] = s.heap[last]
+		s.heap = s.heap[:last]
+	}
+	s.down(0)
+	return a, true
+}
+
+// Clone copies the positions; client names are shared, read-only.
+func (s *source) Clone() sim.Source {
+	c := &source{
+		gens:   append([]gen(nil), s.gens...),
+		heap:   append(make([]int32, 0, cap(s.heap)), s.heap...),
+		length: s.length,
+	}
+	return c
+}
+
+// Len is the exact total number of arrivals, from the first one.
+func (s *source) Len() int64 { return s.length }
+
+func (s *source) less(a, b int32) bool {
+	ta, tb := s.gens[a].at, s.gens[b].at
+	return ta < tb || (ta == tb && a < b)
+}
+
+func (s *source) push(e int32) {
+	s.heap = append(s.heap, e)
+	i := len(s.heap) - 1
+	for i > 0 {
+		p := (i - 1) / 2
+		if !s.less(s.heap[i], s.heap[p]) {
+			break
+		}
+		s.heap[i], s.heap[p] = s.heap[p], s.heap[i]
+		i = p
+	}
+}
+
+func (s *source) down(i int) {
+	n := len(s.heap)
+	for {
+		l := 2*i + 1
+		if l >= n {
+			return
+		}
+		m := l
+		if r := l + 1; r < n && s.less(s.heap[r], s.heap[l]) {
+			m = r
+		}
+		if !s.less(s.heap[m], s.heap[i]) {
+			return
+		}
+		s.heap[i], s.heap[m] = s.heap[m], s.heap[i]
+		i = m
+	}
+}

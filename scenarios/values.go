@@ -1,0 +1,255 @@
+package scenarios
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"windowlab/algo"
+)
+
+// clockHint is the valid form of a clock time, quoted in every clock error.
+const clockHint = "use HH:MM:SS or HH:MM:SS.mmm"
+
+// parseClock reads a time of day, HH:MM:SS or HH:MM:SS.mmm (one to three
+// fraction digits, read as a decimal fraction of a second). The returned
+// message completes "<value> is not a clock time; ...".
+func parseClock(s string) (algo.Instant, string) {
+	parts := strings.Split(s, ":")
+	if len(parts) != 3 {
+		return 0, clockHint + `, for example "12:00:59"`
+	}
+	sec, frac, hasFrac := strings.Cut(parts[2], ".")
+	h, okH := digits(parts[0], 1, 2)
+	m, okM := digits(parts[1], 2, 2)
+	sv, okS := digits(sec, 2, 2)
+	if !okH || !okM || !okS {
+		return 0, clockHint + ` with two digits for minutes and seconds, for example "12:00:59"`
+	}
+	ms := 0
+	if hasFrac {
+		f, ok := digits(frac, 1, 3)
+		if !ok {
+			return 0, clockHint + " with one to three digits of milliseconds after the point"
+		}
+		for range 3 - len(frac) {
+			f *= 10
+		}
+		ms = f
+	}
+	switch {
+	case h > 23:
+		return 0, clockHint + " with hours 00–23"
+	case m > 59:
+		return 0, clockHint + " with minutes 00–59"
+	case sv > 59:
+		return 0, clockHint + " with seconds 00–59"
+	}
+	return algo.Clock(h, m, sv, ms), ""
+}
+
+// digits parses s as a decimal number of min to max ASCII digits.
+func digits(s string, min, max int) (int, bool) {
+	if len(s) < min || len(s) > max {
+		return 0, false
+	}
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return 0, false
+		}
+		n = n*10 + int(s[i]-'0')
+	}
+	return n, true
+}
+
+// allDigits reports whether s is one or more ASCII digits.
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// parseDuration reads Go duration syntax and insists on whole milliseconds
+// from min to max, because the virtual clock ticks in milliseconds.
+func parseDuration(s string, min, max time.Duration) (time.Duration, string) {
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return 0, fmt.Sprintf("%q is not a duration; use Go duration syntax such as 1m, 30s or 500ms", s)
+	}
+	switch {
+	case d < min:
+		return 0, fmt.Sprintf("%s is too short; use at least %v", s, min)
+	case d > max:
+		return 0, fmt.Sprintf("%s is too long; use at most %s", s, durationText(max)+maxNote(max))
+	case d%time.Millisecond != 0:
+		return 0, fmt.Sprintf("%s is not a whole number of milliseconds; the clock ticks in milliseconds", s)
+	}
+	return d, ""
+}
+
+// maxNote names the week-long window limit in words.
+func maxNote(d time.Duration) string {
+	if d == algo.MaxWindow {
+		return " (one week)"
+	}
+	return ""
+}
+
+// durationText prints a limit the way a user would write it (168h, not 168h0m0s).
+func durationText(d time.Duration) string {
+	switch {
+	case d%time.Hour == 0:
+		return fmt.Sprintf("%dh", d/time.Hour)
+	case d%time.Minute == 0:
+		return fmt.Sprintf("%dm", d/time.Minute)
+	}
+	return d.String()
+}
+
+// rateUnits are the per-unit suffixes a rate string may use.
+var rateUnits = map[string]float64{"ms": 1000, "s": 1, "m": 1.0 / 60, "h": 1.0 / 3600}
+
+// parseRate reads "50/s", "3000/m", "2/h" or "0.5/ms" as requests per second.
+func parseRate(s string) (float64, string) {
+	num, unit, ok := strings.Cut(s, "/")
+	f, err := strconv.ParseFloat(strings.TrimSpace(num), 64)
+	per, okUnit := rateUnits[strings.TrimSpace(unit)]
+	if !ok || err != nil || !okUnit || math.IsNaN(f) || math.IsInf(f, 0) {
+		return 0, fmt.Sprintf("%q is not a rate; use requests per second as a number, or a string such as \"50/s\", \"3000/m\" or \"2/h\"", s)
+	}
+	return f * per, ""
+}
+
+// rateText prints a rate without exponents: 1,000,000 or 0.5.
+func rateText(r float64) string {
+	if r == math.Trunc(r) && r < 1e15 {
+		return formatCount(int64(r))
+	}
+	return strconv.FormatFloat(r, 'f', -1, 64)
+}
+
+// formatCount prints n with thousands separators, as the limits are quoted.
+func formatCount(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, r := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
+
+// isSlug reports whether s is lower-case letters and digits in runs joined
+// by single hyphens: a name that is safe on a command line and in a path.
+func isSlug(s string) bool {
+	if s == "" || len(s) > 64 {
+		return false
+	}
+	prevHyphen := true
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= '0' && c <= '9':
+			prevHyphen = false
+		case c == '-' && !prevHyphen:
+			prevHyphen = true
+		default:
+			return false
+		}
+	}
+	return !prevHyphen
+}
+
+// slugify turns a file's base name into a slug, so a default name is
+// always valid: "My Scenario.v2" becomes "my-scenario-v2".
+func slugify(s string) string {
+	var b strings.Builder
+	hyphen := false
+	for _, r := range strings.ToLower(s) {
+		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
+			if hyphen && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			hyphen = false
+			b.WriteRune(r)
+			if b.Len() >= 64 {
+				break
+			}
+		} else {
+			hyphen = true
+		}
+	}
+	if b.Len() == 0 {
+		return "scenario"
+	}
+	return b.String()
+}
+
+// Closest returns the candidate nearest to s by edit distance, if it is
+// near enough to be a plausible typo. The command line uses it for flags too.
+func Closest(s string, candidates []string) (string, bool) {
+	best, bestD := "", math.MaxInt
+	for _, c := range candidates {
+		if d := editDistance(s, c); d < bestD {
+			best, bestD = c, d
+		}
+	}
+	limit := 2
+	if len(s) <= 3 {
+		limit = 1
+	}
+	return best, bestD <= limit
+}
+
+// editDistance is the Levenshtein distance between a and b, in bytes
+// (field and algorithm names are ASCII).
+func editDistance(a, b string) int {
+	if len(a) > 64 || len(b) > 64 {
+		return math.MaxInt // a name that long is no typo of ours
+	}
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// quoteList prints names as `a`, `b` or `c`.
+func quoteList(names []string, conj string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = "`" + n + "`"
+	}
+	switch len(q) {
+	case 0:
+		return ""
+	case 1:
+		return q[0]
+	}
+	return strings.Join(q[:len(q)-1], ", ") + " " + conj + " " + q[len(q)-1]
+}
