@@ -168,7 +168,7 @@ func runCmd() *cobra.Command {
 }
 
 func writeReport(w io.Writer, s *scenarios.Scenario, trace, asJSON bool) error {
-	e, err := s.Engine(sim.Options{})
+	e, err := s.Engine(sim.Options{ForwardOnly: true})
 	if err != nil {
 		return invalid(err)
 	}

@@ -9,9 +9,10 @@ import (
 // admittedLog tracks, per client, the admitted requests of the last window,
 // to find the most admitted in any one-window interval: the figure that shows
 // the fixed window's boundary burst, whatever the limiter itself remembers.
+// Clients are the engine's dense ids, so a lookup is an index, not a hash.
 type admittedLog struct {
-	window  algo.Instant
-	clients map[string]*instantQueue
+	window algo.Instant
+	queues []instantQueue
 }
 
 type instantQueue struct {
@@ -20,17 +21,16 @@ type instantQueue struct {
 }
 
 func newAdmittedLog(window time.Duration) admittedLog {
-	return admittedLog{window: algo.Instant(window / time.Millisecond), clients: make(map[string]*instantQueue)}
+	return admittedLog{window: algo.Instant(window / time.Millisecond)}
 }
 
 // admit records an admitted request at t and returns how many the client
 // has had admitted in (t − window, t], and the first of them.
-func (a *admittedLog) admit(client string, t algo.Instant) (n int64, first algo.Instant) {
-	q := a.clients[client]
-	if q == nil {
-		q = &instantQueue{}
-		a.clients[client] = q
+func (a *admittedLog) admit(client int32, t algo.Instant) (n int64, first algo.Instant) {
+	for int(client) >= len(a.queues) {
+		a.queues = append(a.queues, instantQueue{})
 	}
+	q := &a.queues[client]
 	for q.head < len(q.ts) && q.ts[q.head] <= t-a.window {
 		q.head++
 	}
@@ -45,9 +45,11 @@ func (a *admittedLog) admit(client string, t algo.Instant) (n int64, first algo.
 }
 
 func (a admittedLog) clone() admittedLog {
-	c := admittedLog{window: a.window, clients: make(map[string]*instantQueue, len(a.clients))}
-	for k, q := range a.clients {
-		c.clients[k] = &instantQueue{ts: append([]algo.Instant(nil), q.ts[q.head:]...)}
+	c := admittedLog{window: a.window, queues: make([]instantQueue, len(a.queues))}
+	for i, q := range a.queues {
+		if live := q.ts[q.head:]; len(live) > 0 {
+			c.queues[i].ts = append([]algo.Instant(nil), live...)
+		}
 	}
 	return c
 }

@@ -50,6 +50,10 @@ type Options struct {
 	Start algo.Instant
 	// History keeps a Mark per decided arrival (16 bytes each), for timelines.
 	History bool
+	// ForwardOnly keeps no checkpoints beyond the start: for reports, which
+	// replay once from the beginning. Stepping back still works, by
+	// replaying from the start.
+	ForwardOnly bool
 }
 
 // MaxLimiters is how many limiters one engine can compare (Mark.Allowed's bits).
@@ -196,6 +200,7 @@ func (e *Engine) Step() (Record, bool) {
 	}
 	a := e.next
 	e.now = a.At
+	id := e.clientID(a.Client)
 	var bits uint32
 	for i, l := range e.limiters {
 		d := l.Allow(a.At, a.Client)
@@ -204,7 +209,7 @@ func (e *Engine) Step() (Record, bool) {
 		if d.Allowed {
 			s.Allowed++
 			bits |= 1 << i
-			if n, first := e.admitted[i].admit(a.Client, a.At); n > s.MaxInWindow {
+			if n, first := e.admitted[i].admit(id, a.At); n > s.MaxInWindow {
 				s.MaxInWindow, s.MaxInWindowClient = n, a.Client
 				s.MaxInWindowFirst, s.MaxInWindowLast = first, a.At
 			}
@@ -216,11 +221,11 @@ func (e *Engine) Step() (Record, bool) {
 	}
 	e.last.Index, e.last.Arrival, e.hasLast = e.n, a, true
 	if e.opts.History {
-		e.history = append(e.history, Mark{At: a.At, Client: e.clientID(a.Client), Allowed: bits})
+		e.history = append(e.history, Mark{At: a.At, Client: id, Allowed: bits})
 	}
 	e.n++
 	e.fetch()
-	if e.n == e.checkpoints[len(e.checkpoints)-1].n+e.every {
+	if !e.opts.ForwardOnly && e.n == e.checkpoints[len(e.checkpoints)-1].n+e.every {
 		e.addCheckpoint()
 	}
 	return e.last, true
