@@ -21,6 +21,7 @@ import (
 	"windowlab/scenarios"
 	"windowlab/sim"
 	"windowlab/sim/report"
+	"windowlab/ui"
 )
 
 // Exit codes, documented in the README.
@@ -122,26 +123,77 @@ func rootCmd(stdout io.Writer) *cobra.Command {
 			"(or prints its report when standard output is not a terminal).",
 		Args: unknownCommand,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runDefault(cmd.OutOrStdout())
+			return runDefault(cmd.Context(), cmd.OutOrStdout())
 		},
 	}
 	root.SetOut(stdout)
 	root.SetFlagErrorFunc(unknownFlag)
 	root.SuggestionsMinimumDistance = 2
-	root.AddCommand(runCmd(), listCmd(), checkCmd())
+	root.AddCommand(tuiCmd(), runCmd(), listCmd(), checkCmd())
 	return root
 }
 
-func runDefault(w io.Writer) error {
-	s, err := scenarios.Builtin("boundary-burst")
+// runDefault opens the interactive view on the default scenario, or prints
+// its report when nobody is watching a terminal.
+func runDefault(ctx context.Context, w io.Writer) error {
+	s, err := scenarios.Builtin(scenarios.DefaultBuiltin)
 	if err != nil {
 		return err
 	}
-	if f, ok := w.(*os.File); ok && term.IsTerminal(f.Fd()) {
-		fmt.Fprintln(w, "The interactive view is coming; here is the boundary-burst report meanwhile.")
-		fmt.Fprintln(w)
+	if f, ok := w.(*os.File); !ok || !term.IsTerminal(f.Fd()) {
+		return writeReport(w, s, false, false)
 	}
-	return writeReport(w, s, false, false)
+	return runUI(ctx, s)
+}
+
+func tuiCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "tui [SCENARIO|FILE]",
+		Short: "Open the interactive view on a scenario (boundary-burst by default)",
+		Args:  cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			name := scenarios.DefaultBuiltin
+			if len(args) == 1 {
+				name = args[0]
+			}
+			s, err := scenarios.Resolve(name)
+			if err != nil {
+				return invalid(err)
+			}
+			return runUI(cmd.Context(), s)
+		},
+	}
+}
+
+func runUI(ctx context.Context, s *scenarios.Scenario) error {
+	var builtins []ui.Scenario
+	for _, b := range scenarios.Builtins() {
+		builtins = append(builtins, toUI(b))
+	}
+	err := ui.Run(ctx, ui.Options{
+		Scenario: toUI(s),
+		Builtins: builtins,
+		Load: func(path string) (ui.Scenario, error) {
+			s, err := scenarios.Load(path)
+			if err != nil {
+				return ui.Scenario{}, err
+			}
+			return toUI(s), nil
+		},
+	})
+	if errors.Is(err, context.Canceled) {
+		return nil // ctrl+c from outside the view is a normal way to leave
+	}
+	return err
+}
+
+// toUI hands the view what it shows; the view never sees the file format.
+func toUI(s *scenarios.Scenario) ui.Scenario {
+	u := ui.Scenario{Name: s.Name, Title: s.Title, Limit: s.Config.Limit, Window: s.Config.Window, NewEngine: s.Engine}
+	for _, c := range s.Captions {
+		u.Captions = append(u.Captions, ui.Caption{At: c.At, Text: c.Text})
+	}
+	return u
 }
 
 func runCmd() *cobra.Command {

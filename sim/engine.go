@@ -254,9 +254,7 @@ func (e *Engine) StepBack() bool {
 // last one's instant (or Start when n is 0).
 func (e *Engine) SeekIndex(n int64) {
 	n = max(0, min(n, e.total))
-	if n < e.n {
-		e.restore(func(cp *checkpoint) bool { return cp.n <= n })
-	}
+	e.jump(n < e.n, func(cp *checkpoint) bool { return cp.n <= n })
 	for e.n < n && e.hasNext {
 		e.Step()
 	}
@@ -269,9 +267,7 @@ func (e *Engine) SeekIndex(n int64) {
 // Seek decides every arrival at or before t and sets the clock to t,
 // forward or back.
 func (e *Engine) Seek(t algo.Instant) {
-	if e.hasLast && e.last.Arrival.At > t {
-		e.restore(func(cp *checkpoint) bool { return !cp.hasLast || cp.last.Arrival.At <= t })
-	}
+	e.jump(e.hasLast && e.last.Arrival.At > t, func(cp *checkpoint) bool { return !cp.hasLast || cp.last.Arrival.At <= t })
 	for e.hasNext && e.next.At <= t {
 		e.Step()
 	}
@@ -364,14 +360,22 @@ func (e *Engine) addCheckpoint() {
 	e.checkpoints = kept
 }
 
-// restore resumes from the latest checkpoint that ok accepts (the start always
-// qualifies). The checkpoint itself stays untouched for later restores.
-func (e *Engine) restore(ok func(*checkpoint) bool) {
+// jump moves to the latest checkpoint that ok accepts (the start always
+// qualifies): always when back is set, since the engine can only step
+// forward, and otherwise only when that checkpoint lies ahead, to skip
+// replaying what was replayed before.
+func (e *Engine) jump(back bool, ok func(*checkpoint) bool) {
 	i := len(e.checkpoints) - 1
 	for i > 0 && !ok(&e.checkpoints[i]) {
 		i--
 	}
-	cp := &e.checkpoints[i]
+	if back || e.checkpoints[i].n > e.n {
+		e.restore(&e.checkpoints[i])
+	}
+}
+
+// restore resumes from cp, which stays untouched for later restores.
+func (e *Engine) restore(cp *checkpoint) {
 	e.n = cp.n
 	e.src = cp.src.Clone()
 	for j := range e.limiters {

@@ -1,0 +1,81 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/exp/golden"
+
+	"windowlab/algo"
+)
+
+var sizes = [][2]int{{80, 24}, {140, 40}}
+
+// TestGolden pins the frames a student sees at the lesson's moments.
+func TestGolden(t *testing.T) {
+	cases := []struct {
+		name     string
+		scenario func() Scenario
+		at       algo.Instant
+		want     []string // lines of the lesson that must be on screen, at every size
+	}{
+		{"boundary-burst-120059", boundaryBurst, algo.Clock(12, 0, 59, 0), []string{
+			"request 100/200",
+			"✓ window 12:00:00–12:01:00 holds 99", "→ allow (99 < 100)",
+		}},
+		{"boundary-burst-120100", boundaryBurst, algo.Clock(12, 1, 0, 0), []string{
+			"request 200/200",
+			"✓ window 12:01:00–12:02:00 holds 99",
+			"⚠ 200 admitted in 2 seconds",
+			"twice the limit",
+		}},
+		{"worked-example-120115", workedExample, algo.Clock(12, 1, 15, 0), []string{
+			"✓ 30 + 84 × 0.75 = 93 → allow (93 < 100)",
+			"0.75",
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			for _, sz := range sizes {
+				t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
+					m := newModel(t, c.scenario(), sz[0], sz[1])
+					m = update(t, m, goTo(c.at.String())...)
+					out := screen(m)
+					checkFrame(t, out, sz[0], sz[1])
+					for _, w := range c.want {
+						if !strings.Contains(out, w) {
+							t.Errorf("frame lacks %q", w)
+						}
+					}
+					golden.RequireEqual(t, out)
+				})
+			}
+		})
+	}
+}
+
+func TestGoldenTooSmall(t *testing.T) {
+	m := newModel(t, boundaryBurst(), 60, 20)
+	out := screen(m)
+	if !strings.Contains(out, "windowlab needs at least 80×24, this one is 60×20") {
+		t.Fatalf("too-small frame:\n%s", out)
+	}
+	checkFrame(t, out, 60, 20)
+	golden.RequireEqual(t, out)
+}
+
+// checkFrame holds for every frame: exactly the terminal's height, no line
+// wider than it.
+func checkFrame(t *testing.T, out string, w, h int) {
+	t.Helper()
+	lines := strings.Split(out, "\n")
+	if len(lines) != h {
+		t.Errorf("frame has %d lines, want %d", len(lines), h)
+	}
+	for i, l := range lines {
+		if n := stringWidth(l); n > w {
+			t.Errorf("line %d is %d wide, more than %d: %q", i+1, n, w, l)
+		}
+	}
+}

@@ -1,0 +1,83 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"windowlab/sim/report"
+)
+
+// headerView is two lines: the scenario and the clock, then the limit, the
+// position in the replay and the focused client.
+func (m Model) headerView() []string {
+	st, s := m.c.styles, m.snap
+	left := st.appName.Render("windowlab · ") + st.title.Render(m.title())
+	state := st.playing.Render("▶ " + speedText(m.speed))
+	if !m.playing {
+		state = st.paused.Render("❚❚ paused") + st.faint.Render(" · "+speedText(m.speed))
+	}
+	right := state + "  " + st.clock.Render(s.now.String())
+	line1 := spread(left, right, m.c.width, true)
+
+	var b strings.Builder
+	b.WriteString(st.label.Render("limit ") + st.value.Render(fmt.Sprintf("%d per %s", m.limit, report.Duration(m.window))))
+	b.WriteString(st.faint.Render(" · "))
+	b.WriteString(st.label.Render("request ") + st.value.Render(thousands(s.processed)+"/"+thousands(s.total)))
+	if s.client != "" {
+		b.WriteString(st.faint.Render(" · "))
+		b.WriteString(st.label.Render("client ") + st.value.Render(s.client))
+		if s.following {
+			b.WriteString(st.faint.Render(" (the last request's)"))
+		} else {
+			b.WriteString(st.faint.Render(" (chosen with c)"))
+		}
+	}
+	next := st.faint.Render("no more requests")
+	if s.hasNext {
+		next = st.label.Render("next request ") + s.next.At.String()
+	}
+	line2 := spread(b.String(), next, m.c.width, false)
+	return []string{line1, line2}
+}
+
+// spread puts left and right on one line of width w, right-aligned. When
+// both do not fit, right is dropped, or with keepRight left is cut instead:
+// the first line's right side holds the clock, which must always show.
+func spread(left, right string, w int, keepRight bool) string {
+	lw, rw := ansi.StringWidth(left), ansi.StringWidth(right)
+	if lw+2+rw <= w {
+		return left + strings.Repeat(" ", w-lw-rw) + right
+	}
+	if !keepRight || rw+2 > w {
+		return ansi.Truncate(left, w, "…")
+	}
+	left = ansi.Truncate(left, w-rw-2, "…")
+	return left + strings.Repeat(" ", w-ansi.StringWidth(left)-rw) + right
+}
+
+// captionView is the scenario's caption for the current instant, at most two
+// lines.
+func (m Model) captionView() []string {
+	if len(m.sc.Captions) == 0 && (m.snap.processed > 0 || m.playing) {
+		return nil
+	}
+	st := m.c.styles
+	text := m.snap.caption
+	if text == "" {
+		if m.snap.processed == 0 && !m.playing {
+			return []string{st.faint.Render("press space to play, or → to step to the first request")}
+		}
+		return []string{""}
+	}
+	lines := strings.Split(ansi.Wrap("» "+text, m.c.width, " "), "\n")
+	if len(lines) > 2 {
+		lines = lines[:2]
+		lines[1] = ansi.Truncate(lines[1], m.c.width-1, "") + "…"
+	}
+	for i, l := range lines {
+		lines[i] = st.caption.Render(l)
+	}
+	return lines
+}

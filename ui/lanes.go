@@ -1,0 +1,427 @@
+package ui
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"windowlab/algo"
+	"windowlab/sim/report"
+)
+
+// field is one labelled line of a lane; fields with a higher prio are
+// dropped first when the terminal is short.
+type field struct {
+	label string
+	text  string
+	prio  int
+}
+
+// lane is one limiter's state at the clock, in the lesson's terms.
+type lane struct {
+	index  int
+	kind   algo.Kind
+	title  string
+	right  string // allowed, denied and memory, beside the title when it fits
+	fields []field
+}
+
+// laneLabelWidth is the column the field labels take.
+const laneLabelWidth = 7
+
+// headings name the fields when lanes stand side by side.
+var headings = map[string]string{
+	"last": "last request",
+	"now":  "now",
+	"most": "most admitted in one window",
+}
+
+// unit is a block of rendered lines dropped or kept as a whole.
+type unit struct {
+	lines []string
+	prio  int
+}
+
+func (m Model) lanes() []lane {
+	s, st := m.snap, m.c.styles
+	out := make([]lane, 0, len(s.peek))
+	for i, now := range s.peek {
+		stat := s.stats[i]
+		l := lane{index: i, kind: now.Kind, title: now.Kind.Title()}
+		counts := st.allowed.Render("✓ "+thousands(stat.Allowed)+" allowed") + "  " +
+			st.denied.Render("✗ "+thousands(stat.Denied)+" denied")
+		memory := report.Entries(stat.Kind, stat.Memory.Entries) + st.faint.Render(", "+report.Bytes(stat.Memory.Bytes))
+		l.right = counts + st.faint.Render(" · ") + st.label.Render("holds ") + memory
+
+		last := st.faint.Render("no request yet")
+		if s.hasLast {
+			d := s.last.Decisions[i]
+			last = m.mark(d.Allowed) + " " + explain(d)
+			if s.last.Arrival.Client != s.client {
+				last += st.faint.Render(" (" + s.last.Arrival.Client + ")")
+			}
+		}
+		l.fields = append(l.fields, field{"last", last, 0})
+		switch now.Kind {
+		case algo.KindFixedWindow:
+			l.fields = append(l.fields, m.fixedFields(now)...)
+		case algo.KindSlidingLog:
+			l.fields = append(l.fields, m.logFields(now, s.window[i])...)
+		case algo.KindSlidingCounter:
+			l.fields = append(l.fields, m.counterFields(now)...)
+		default:
+			l.fields = append(l.fields, field{"now", m.ifNow(now), 0})
+		}
+		l.fields = append(l.fields, field{"most", m.most(i), 1})
+		if _, wide := m.columnWidth(); wide {
+			// Beside a title in a narrow box they would wrap; give them their own lines.
+			l.right = ""
+			l.fields = append(l.fields, field{"so far", counts, 1}, field{"memory", memory, 1})
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// nbsp joins words that should not be wrapped apart; render turns it back
+// into a space.
+const nbsp = "\u00a0"
+
+// glue keeps phrases together when wrapped.
+func glue(s string) string { return strings.ReplaceAll(s, " ", nbsp) }
+
+// explain is Decision.Explain with its verdict, "→ allow (93 < 100)", kept on one line.
+func explain(d algo.Decision) string {
+	e := d.Explain()
+	if i := strings.LastIndex(e, " → "); i >= 0 {
+		return e[:i+1] + glue(e[i+1:])
+	}
+	return e
+}
+
+// sep separates two facts in a field: on one line when lanes are stacked,
+// on two in a box.
+func (m Model) sep() string {
+	if _, wide := m.columnWidth(); wide {
+		return "\n"
+	}
+	return m.c.styles.faint.Render(" · ")
+}
+
+// ifNow is the decision a request from the focused client would get now.
+func (m Model) ifNow(d algo.Decision) string {
+	return m.c.styles.label.Render("a request now: ") + explain(d)
+}
+
+// gaugeWidth is the length of every bar in a lane.
+func (m Model) gaugeWidth() int {
+	return 16
+}
+
+func (m Model) fixedFields(d algo.Decision) []field {
+	st := m.c.styles
+	bar := gauge(st, d.Count, d.Limit, m.gaugeWidth(), true)
+	count := fmt.Sprintf("%d/%d", d.Count, d.Limit)
+	if d.Count >= d.Limit {
+		count = st.full.Render(count + " full")
+	} else {
+		count = st.value.Render(count)
+	}
+	window := st.label.Render("window ") + d.WindowStart.Short() + "–" + d.WindowEnd().Short() +
+		st.label.Render(" resets in"+nbsp) + span(d.WindowEnd().Sub(d.At))
+	return []field{
+		{"now", bar + " " + count + m.sep() + window, 0},
+		{"", m.ifNow(d), 3},
+	}
+}
+
+func (m Model) logFields(d algo.Decision, window []algo.Instant) []field {
+	st := m.c.styles
+	from, to := d.At.Add(-d.Window), d.At
+	left, right := "("+from.Short()+" ", " "+to.Short()+"]"
+	cells := m.laneTextWidth() - ansi.StringWidth(left) - ansi.StringWidth(right) - 2
+	strip := left + "▕" + logStrip(st, window, from, to, max(cells, 4)) + "▏" + right
+	var held string
+	if d.Count == 0 {
+		held = fmt.Sprintf("no timestamps in the last %s", report.Duration(d.Window))
+	} else {
+		held = st.value.Render(fmt.Sprintf("%d/%d", d.Count, d.Limit)) + " in the last " + report.Duration(d.Window) +
+			st.faint.Render(" · ") + st.label.Render("oldest ") + d.Oldest.Short() +
+			st.label.Render(" leaves at ") + d.Leaves().Short() + st.faint.Render(", in"+nbsp+span(d.Leaves().Sub(d.At)))
+	}
+	return []field{
+		{"now", strip, 0},
+		{"", held, 1},
+		{"", m.ifNow(d), 3},
+	}
+}
+
+func (m Model) counterFields(d algo.Decision) []field {
+	st := m.c.styles
+	prevStart := d.WindowStart.Add(-d.Window)
+	counts := st.label.Render("previous"+nbsp) + glue(prevStart.Short()+"–"+d.WindowStart.Short()+" = ") + st.value.Render(fmt.Sprint(d.Previous)) +
+		m.sep() + st.label.Render("current"+nbsp) + glue(d.WindowStart.Short()+"–"+d.WindowEnd().Short()+" = ") + st.value.Render(fmt.Sprint(d.Current()))
+	wn, w := d.WeightRat()
+	weight := st.label.Render("overlap ") + gauge(st, wn, w, m.gaugeWidth(), false) + " " + st.value.Render(algo.Decimal(wn, w)) +
+		st.faint.Render(" "+glue("= 1 − "+span(d.Elapsed)+"/"+report.Duration(d.Window)))
+	return []field{
+		{"now", counts, 0},
+		{"", weight, 0},
+		{"", m.ifNow(d), 2},
+	}
+}
+
+// most is the lesson's figure: the most requests admitted to one client in
+// any interval one window long, with the warning when it beats the limit.
+func (m Model) most(i int) string {
+	st, s := m.c.styles, m.snap.stats[i]
+	w := report.Duration(m.window)
+	switch {
+	case s.MaxInWindow == 0:
+		return st.faint.Render("nothing admitted yet")
+	case s.MaxInWindow <= m.limit:
+		return fmt.Sprintf("at most %d admitted in any %s", s.MaxInWindow, w) + st.faint.Render(" — within the limit")
+	}
+	text := fmt.Sprintf("%d admitted %s (%s–%s", s.MaxInWindow, report.Span(s.MaxInWindowFirst, s.MaxInWindowLast),
+		s.MaxInWindowFirst.Short(), s.MaxInWindowLast.Short())
+	if s.MaxInWindowClient != m.snap.client {
+		text += ", " + s.MaxInWindowClient
+	}
+	return st.warn.Render("⚠ " + text + ") — " + report.Times(s.MaxInWindow, m.limit))
+}
+
+// gauge draws n out of total as a bar of width cells. A count that reaches
+// its limit turns red; a share such as the overlap weight never does.
+func gauge(st *styles, n, total int64, width int, isCount bool) string {
+	if total <= 0 || width <= 0 {
+		return ""
+	}
+	filled := int(min(n, total) * int64(width) / total)
+	if n > 0 && filled == 0 {
+		filled = 1
+	}
+	on := st.gaugeOn
+	if isCount && n >= total {
+		on = st.full
+	}
+	return on.Render(strings.Repeat("█", filled)) + st.gaugeOff.Render(strings.Repeat("░", width-filled))
+}
+
+// densityGlyphs draw how many timestamps fall in a strip cell, relative to
+// the fullest cell.
+var densityGlyphs = []rune("▁▂▃▄▅▆▇█")
+
+// logStrip draws the timestamps in (from, to] as cells, each showing how
+// many fall in it; ts is sorted.
+func logStrip(st *styles, ts []algo.Instant, from, to algo.Instant, cells int) string {
+	span := int64(to - from)
+	counts := make([]int, cells)
+	most := 0
+	// Cell i holds (from + i·span/cells, from + (i+1)·span/cells].
+	upTo := func(t algo.Instant) int { return sort.Search(len(ts), func(i int) bool { return ts[i] > t }) }
+	prev := upTo(from)
+	for i := range cells {
+		edge := from + algo.Instant(int64(i+1)*span/int64(cells))
+		n := upTo(edge)
+		counts[i] = n - prev
+		prev = n
+		most = max(most, counts[i])
+	}
+	var b strings.Builder
+	for _, n := range counts {
+		if n == 0 {
+			b.WriteString("·")
+			continue
+		}
+		b.WriteRune(densityGlyphs[min(len(densityGlyphs)-1, (n*len(densityGlyphs)-1)/most)])
+	}
+	return st.kind(int(algo.KindSlidingLog)).UnsetBold().Render(b.String())
+}
+
+// laneTextWidth is the width a lane's field text wraps at.
+func (m Model) laneTextWidth() int {
+	if w, ok := m.columnWidth(); ok {
+		return w - 4
+	}
+	return m.c.width - laneLabelWidth
+}
+
+// columnWidth is each lane's width when they stand side by side.
+func (m Model) columnWidth() (int, bool) {
+	n := len(m.snap.peek)
+	if !m.c.wide() || n == 0 {
+		return 0, false
+	}
+	w := m.c.width / n
+	return w, w >= 38
+}
+
+// renderLane wraps a lane's title and fields to width.
+func (m Model) renderLane(l lane, width int) []unit {
+	st := m.c.styles
+	title := st.kind(int(l.kind)).Render(l.title)
+	var units []unit
+	if ansi.StringWidth(title)+2+ansi.StringWidth(l.right) <= width {
+		units = append(units, unit{[]string{spread(title, l.right, width, false)}, 0})
+	} else {
+		units = append(units, unit{[]string{title}, 0})
+		units = append(units, unit{strings.Split(ansi.Wrap(l.right, width, " "), "\n"), 2})
+	}
+	textW := max(width-laneLabelWidth, 10)
+	if _, wide := m.columnWidth(); wide {
+		// In a narrow box the labels become headings, so each explanation
+		// gets the box's whole width.
+		for _, f := range l.fields {
+			var lines []string
+			text := f.text
+			switch f.label {
+			case "":
+			case "last", "now", "most":
+				lines = append(lines, st.label.Render(headings[f.label]))
+			default:
+				text = st.label.Render(f.label+" ") + text
+			}
+			lines = append(lines, strings.Split(ansi.Wrap(text, width, " "), "\n")...)
+			units = append(units, unit{lines, f.prio})
+		}
+		return units
+	}
+	for _, f := range l.fields {
+		wrapped := strings.Split(ansi.Wrap(f.text, textW, " "), "\n")
+		lines := make([]string, len(wrapped))
+		for i, w := range wrapped {
+			label := ""
+			if i == 0 {
+				label = f.label
+			}
+			lines[i] = st.label.Render(fmt.Sprintf("%-*s", laneLabelWidth, label)) + w
+		}
+		units = append(units, unit{lines, f.prio})
+	}
+	return units
+}
+
+// fitUnits drops the least important units of several lanes until their
+// lines fit in budget (a fixed cost per lane included), then cuts.
+func fitUnits(lanes [][]unit, budget, perLane int) [][]string {
+	height := func() int {
+		h := 0
+		for _, us := range lanes {
+			h += perLane
+			for _, u := range us {
+				h += len(u.lines)
+			}
+		}
+		return h
+	}
+	for height() > budget {
+		li, ui, worst := -1, -1, 0
+		for i := len(lanes) - 1; i >= 0; i-- {
+			for j := len(lanes[i]) - 1; j >= 0; j-- {
+				if p := lanes[i][j].prio; p > worst {
+					li, ui, worst = i, j, p
+				}
+			}
+		}
+		if li < 0 {
+			break
+		}
+		lanes[li] = append(lanes[li][:ui:ui], lanes[li][ui+1:]...)
+	}
+	out := make([][]string, len(lanes))
+	for i, us := range lanes {
+		for _, u := range us {
+			out[i] = append(out[i], u.lines...)
+		}
+	}
+	if h := height(); h > budget && len(lanes) > 0 {
+		each := max(budget/len(lanes)-perLane, 1)
+		for i := range out {
+			if len(out[i]) > each {
+				out[i] = out[i][:each]
+			}
+		}
+	}
+	return out
+}
+
+// lanesView lays the lanes out in h lines: side by side in boxes when wide,
+// stacked otherwise.
+func (m Model) lanesView(h int) []string {
+	if h <= 0 {
+		return nil
+	}
+	ls := m.lanes()
+	if colW, ok := m.columnWidth(); ok {
+		return m.sideBySide(ls, colW, h)
+	}
+	units := make([][]unit, len(ls))
+	for i, l := range ls {
+		units[i] = m.renderLane(l, m.c.width)
+	}
+	// A blank line between lanes when there is room for it.
+	gap := 1
+	total := 0
+	for _, us := range units {
+		for _, u := range us {
+			total += len(u.lines)
+		}
+	}
+	if total+len(ls)-1 > h {
+		gap = 0
+	}
+	fitted := fitUnits(units, h-gap*(len(ls)-1), 0)
+	var out []string
+	for i, lines := range fitted {
+		if i > 0 && gap > 0 {
+			out = append(out, "")
+		}
+		out = append(out, lines...)
+	}
+	return out
+}
+
+func (m Model) sideBySide(ls []lane, colW, h int) []string {
+	st := m.c.styles
+	inner := colW - 4
+	tallest := 0
+	fitted := make([][]string, len(ls))
+	for i, l := range ls {
+		f := fitUnits([][]unit{m.renderLane(l, inner)}, h-2, 0)
+		fitted[i] = f[0]
+		tallest = max(tallest, len(f[0]))
+	}
+	// Boxes drawn by hand: lipgloss borders cost more than the rest of the frame.
+	rows := make([]strings.Builder, tallest+2)
+	for i, lines := range fitted {
+		w := colW
+		if i == len(ls)-1 {
+			w = m.c.width - colW*(len(ls)-1)
+		}
+		rows[0].WriteString(st.boxLine.Render("╭" + strings.Repeat("─", w-2) + "╮"))
+		side := st.boxLine.Render("│")
+		for j := range tallest {
+			line := ""
+			if j < len(lines) {
+				line = lines[j]
+			}
+			pad := max(w-4-ansi.StringWidth(line), 0)
+			rows[j+1].WriteString(side + " " + line + strings.Repeat(" ", pad) + " " + side)
+		}
+		rows[tallest+1].WriteString(st.boxLine.Render("╰" + strings.Repeat("─", w-2) + "╯"))
+	}
+	out := make([]string, len(rows))
+	for i := range rows {
+		out[i] = rows[i].String()
+	}
+	return out
+}
+
+func (m Model) mark(allowed bool) string {
+	if allowed {
+		return m.c.styles.g.markOK
+	}
+	return m.c.styles.g.markNo
+}

@@ -1,0 +1,468 @@
+package ui
+
+import (
+	"image/color"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"windowlab/algo"
+	"windowlab/sim"
+)
+
+func TestStepForwardThenBackIsTheSameFrame(t *testing.T) {
+	for _, sz := range sizes {
+		m := newModel(t, boundaryBurst(), sz[0], sz[1])
+		start := screen(m)
+		if got := screen(update(t, m, press("right", "left")...)); got != start {
+			t.Fatalf("%v: → then ← from the start changed the frame:\n%s\nwant:\n%s", sz, got, start)
+		}
+		m = update(t, m, goTo("12:00:59")...)
+		m = update(t, m, press("right")...) // request 101, the first at 12:01:00
+		mid := screen(m)
+		if got := screen(update(t, m, press("right", "right", "right", "left", "left", "left")...)); got != mid {
+			t.Fatalf("%v: →→→ ←←← changed the frame:\n%s\nwant:\n%s", sz, got, mid)
+		}
+	}
+}
+
+func TestGoToTimeEqualsStepping(t *testing.T) {
+	for _, sz := range sizes {
+		stepped := newModel(t, workedExample(), sz[0], sz[1])
+		for range 115 {
+			stepped = update(t, stepped, press("l")...)
+		}
+		sought := newModel(t, workedExample(), sz[0], sz[1])
+		sought = update(t, sought, goTo("12:01:15")...)
+		if now, n := sought.Position(); now != algo.Clock(12, 1, 15, 0) || n != 115 {
+			t.Fatalf("after going to 12:01:15: clock %v, %d decided; want 12:01:15.000, 115", now, n)
+		}
+		if a, b := screen(stepped), screen(sought); a != b {
+			t.Fatalf("%v: stepping and seeking to 12:01:15 differ:\n%s\nvs\n%s", sz, a, b)
+		}
+	}
+}
+
+func TestGoToTimeRejectsNonsense(t *testing.T) {
+	m := newModel(t, boundaryBurst(), 80, 24)
+	before, _ := m.Position()
+	m = update(t, m, goTo("12:61:00")...)
+	out := screen(m)
+	if !strings.Contains(out, `"12:61:00" is not a time of day (minutes go from 00 to 59)`) {
+		t.Fatalf("no inline error:\n%s", out)
+	}
+	if now, _ := m.Position(); now != before {
+		t.Fatalf("a rejected time moved the clock to %v", now)
+	}
+	// Fixing the text clears the error; esc leaves the clock where it was.
+	m = update(t, m, press("backspace")...)
+	if strings.Contains(screen(m), "not a time of day") {
+		t.Fatal("the error outlived an edit")
+	}
+	m = update(t, m, press("esc")...)
+	if now, _ := m.Position(); now != before || m.mode != modeMain {
+		t.Fatalf("esc: clock %v, mode %v", now, m.mode)
+	}
+}
+
+func TestParseClock(t *testing.T) {
+	good := map[string]algo.Instant{
+		"12:00:59":     algo.Clock(12, 0, 59, 0),
+		"9:05:00":      algo.Clock(9, 5, 0, 0),
+		"12:01:15.5":   algo.Clock(12, 1, 15, 500),
+		"12:01:15.005": algo.Clock(12, 1, 15, 5),
+		" 00:00:00 ":   0,
+	}
+	for in, want := range good {
+		if got, err := parseClock(in); err != nil || got != want {
+			t.Errorf("parseClock(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "12:00", "24:00:00", "12:60:00", "12:00:60", "12:00:59.1234", "12:0:59", "a:bc:de", "12:00:59."} {
+		if _, err := parseClock(in); err == nil {
+			t.Errorf("parseClock(%q) accepted", in)
+		} else if !strings.Contains(err.Error(), "HH:MM:SS") {
+			t.Errorf("parseClock(%q): %v does not say what is valid", in, err)
+		}
+	}
+}
+
+func TestPauseStopsTicks(t *testing.T) {
+	m := newModel(t, boundaryBurst(), 80, 24)
+	next, cmd := m.Update(keyMsg("space"))
+	m = next.(Model)
+	if !m.Playing() || cmd == nil {
+		t.Fatal("space did not start playing with a tick")
+	}
+	at := time.Unix(0, 0)
+	gen := m.gen
+	next, cmd = m.Update(tickMsg{at: at, gen: gen})
+	m = next.(Model)
+	if cmd == nil {
+		t.Fatal("a tick while playing did not schedule the next")
+	}
+	next, cmd = m.Update(keyMsg("space"))
+	m = next.(Model)
+	if m.Playing() || cmd != nil {
+		t.Fatal("space did not pause")
+	}
+	before, _ := m.Position()
+	for _, g := range []int{gen, m.gen} {
+		next, cmd = m.Update(tickMsg{at: at.Add(time.Second), gen: g})
+		m = next.(Model)
+		if cmd != nil {
+			t.Fatalf("a tick (gen %d) while paused scheduled another", g)
+		}
+		if now, _ := m.Position(); now != before {
+			t.Fatalf("a tick while paused moved the clock from %v to %v", before, now)
+		}
+	}
+}
+
+func TestPlayMovesTheClockBySpeedTimesElapsed(t *testing.T) {
+	m := newModel(t, boundaryBurst(), 80, 24)
+	start, _ := m.Position()
+	if start != algo.Clock(12, 0, 58, 0) {
+		t.Fatalf("starts at %v, want a second before the first request's second", start)
+	}
+	m = update(t, m, press("+", "space")...) // 2×
+	at := time.Unix(100, 0)
+	m = update(t, m, tickMsg{at: at, gen: m.gen}) // first frame: one frame's worth
+	m = update(t, m, tickMsg{at: at.Add(250 * time.Millisecond), gen: m.gen})
+	now, _ := m.Position()
+	want := start + algo.Instant(2*frame/time.Millisecond) + 500
+	if now < want-1 || now > want+1 {
+		t.Fatalf("at 2× after a frame and 250ms the clock is %v, want about %v", now, want)
+	}
+	if !strings.Contains(screen(m), "▶ 2×") {
+		t.Fatalf("header does not show playing at 2×:\n%s", screen(m))
+	}
+}
+
+func TestPlayStopsAtTheEnd(t *testing.T) {
+	m := newModel(t, boundaryBurst(), 80, 24)
+	m = update(t, m, press("G", "space")...)
+	at := time.Unix(100, 0)
+	var cmd tea.Cmd
+	for i := 0; i < 10_000 && m.Playing(); i++ {
+		var next tea.Model
+		next, cmd = m.Update(tickMsg{at: at.Add(time.Duration(i) * frame), gen: m.gen})
+		m = next.(Model)
+	}
+	if m.Playing() || cmd != nil {
+		t.Fatal("still playing past the end")
+	}
+	if now, n := m.Position(); now != algo.Clock(12, 2, 0, 0) || n != 200 {
+		t.Fatalf("stopped at %v with %d decided; want 12:02:00.000 (the last request plus a window), 200", now, n)
+	}
+	// Play again starts over.
+	m = update(t, m, press("space")...)
+	if now, n := m.Position(); now != algo.Clock(12, 0, 58, 0) || n != 0 || !m.Playing() {
+		t.Fatalf("space at the end: %v, %d decided, playing %v", now, n, m.Playing())
+	}
+}
+
+func TestSpeedIsClamped(t *testing.T) {
+	m := newModel(t, boundaryBurst(), 80, 24)
+	for range 20 {
+		m = update(t, m, press("+")...)
+	}
+	if m.speed != maxSpeed {
+		t.Fatalf("speed %v, want %v", m.speed, maxSpeed)
+	}
+	for range 30 {
+		m = update(t, m, press("-")...)
+	}
+	if m.speed != minSpeed {
+		t.Fatalf("speed %v, want %v", m.speed, minSpeed)
+	}
+}
+
+func TestWindowEdges(t *testing.T) {
+	m := newModel(t, boundaryBurst(), 80, 24)
+	m = update(t, m, press("]")...)
+	if now, n := m.Position(); now != algo.Clock(12, 1, 0, 0) || n != 200 {
+		t.Fatalf("] from 12:00:58: %v, %d decided", now, n)
+	}
+	m = update(t, m, press("[")...)
+	if now, n := m.Position(); now != algo.Clock(12, 0, 0, 0) || n != 0 {
+		t.Fatalf("[ from 12:01:00: %v, %d decided", now, n)
+	}
+}
+
+func TestClientCycles(t *testing.T) {
+	a := repeat(nil, 3, algo.Clock(12, 0, 1, 0), "alice")
+	a = repeat(a, 5, algo.Clock(12, 0, 2, 0), "bob")
+	sc := Scenario{Name: "two", Title: "Two clients", Limit: 4, Window: time.Minute, NewEngine: lessonEngine(4, time.Minute, a)}
+	m := newModel(t, sc, 80, 24)
+	m = update(t, m, press("G")...)
+	if s := screen(m); !strings.Contains(s, "client bob (the last request's)") || !strings.Contains(s, "4/4 full") {
+		t.Fatalf("focus should follow bob, whose window is full:\n%s", s)
+	}
+	m = update(t, m, press("c")...)
+	if s := screen(m); !strings.Contains(s, "client alice (chosen with c)") || !strings.Contains(s, "3/4") || !strings.Contains(s, "(bob)") {
+		t.Fatalf("c should focus alice, with bob's last decision named:\n%s", s)
+	}
+	m = update(t, m, press("c", "c")...)
+	if s := screen(m); !strings.Contains(s, "client bob (the last request's)") {
+		t.Fatalf("c past the last client should follow the last request again:\n%s", s)
+	}
+}
+
+func TestMouse(t *testing.T) {
+	m := newModel(t, boundaryBurst(), 80, 24)
+	// The timeline's rows sit just above the help bar.
+	rowY := 24 - 1 - 2
+	x := tlLabelWidth + m.timeline.cells(80)*2/3 + 2 // two cells right of the cursor: 12:01:00
+	m = update(t, m, tea.MouseClickMsg{X: x, Y: rowY, Button: tea.MouseLeft})
+	if now, n := m.Position(); now != algo.Clock(12, 1, 0, 999) || n != 200 {
+		t.Fatalf("click two cells right of 12:00:58: %v, %d decided", now, n)
+	}
+	m = update(t, m, tea.MouseClickMsg{X: x, Y: 2, Button: tea.MouseLeft}) // not the timeline
+	if now, _ := m.Position(); now != algo.Clock(12, 1, 0, 999) {
+		t.Fatalf("a click outside the timeline moved the clock to %v", now)
+	}
+	z := m.timeline.zoom
+	m = update(t, m, tea.MouseWheelMsg{X: x, Y: rowY, Button: tea.MouseWheelUp})
+	if m.timeline.zoom != z-1 || !strings.Contains(screen(m), "100ms/cell") {
+		t.Fatalf("wheel up should zoom in to 100ms cells:\n%s", screen(m))
+	}
+}
+
+func TestOpenBuiltin(t *testing.T) {
+	m := newModel(t, boundaryBurst(), 80, 24)
+	m = update(t, m, press("o")...)
+	if s := screen(m); !strings.Contains(s, "Open a scenario") || !strings.Contains(s, "worked-example") || strings.Contains(s, "open a file…") {
+		t.Fatalf("picker:\n%s", s)
+	}
+	next, cmd := m.Update(keyMsg("down"))
+	m = next.(Model)
+	next, cmd = m.Update(keyMsg("enter"))
+	m = next.(Model)
+	if cmd == nil {
+		t.Fatal("enter on a scenario did not load it")
+	}
+	m = update(t, m, cmd())
+	if s := screen(m); !strings.Contains(s, "Worked example") || m.mode != modeMain {
+		t.Fatalf("after loading:\n%s", s)
+	}
+	if now, n := m.Position(); n != 0 || now != algo.Clock(12, 0, 29, 0) {
+		t.Fatalf("a loaded scenario starts at %v with %d decided", now, n)
+	}
+}
+
+func TestOpenFileShowsLoadErrors(t *testing.T) {
+	m, err := New(Options{
+		Scenario: boundaryBurst(),
+		Load: func(path string) (Scenario, error) {
+			return Scenario{}, &loadError{path}
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m = update(t, m, tea.WindowSizeMsg{Width: 80, Height: 24})
+	m = update(t, m, press("o", "enter")...) // the only entry: open a file…
+	m = update(t, m, typeText("class.yaml")...)
+	next, cmd := m.Update(keyMsg("enter"))
+	m = next.(Model)
+	if cmd == nil {
+		t.Fatal("enter on a path did not load it")
+	}
+	m = update(t, m, cmd())
+	if s := screen(m); !strings.Contains(s, "class.yaml:3: limit: must be at least 1") {
+		t.Fatalf("load error not shown:\n%s", s)
+	}
+	m = update(t, m, press("esc", "esc")...)
+	if m.mode != modeMain || !strings.Contains(screen(m), "Boundary burst") {
+		t.Fatal("esc esc should return to the scenario")
+	}
+}
+
+type loadError struct{ path string }
+
+func (e *loadError) Error() string { return e.path + ":3: limit: must be at least 1" }
+
+func TestTooSmallAndEmptySizes(t *testing.T) {
+	for _, sz := range [][2]int{{0, 0}, {1, 1}, {79, 24}, {80, 23}, {5, 100}, {30, 3}} {
+		m := newModel(t, boundaryBurst(), sz[0], sz[1])
+		s := screen(m)
+		if sz[0] >= 79 && !strings.Contains(s, "windowlab needs at least 80×24") {
+			t.Errorf("%v: %q", sz, s)
+		}
+		if sz[0] > 0 && sz[1] > 0 {
+			checkFrame(t, s, sz[0], sz[1])
+		}
+	}
+	// Before any size arrives.
+	m, err := New(Options{Scenario: boundaryBurst()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := screen(m); !strings.Contains(s, "this one is 0×0") {
+		t.Errorf("no size yet: %q", s)
+	}
+}
+
+func TestRandomKeysAndSizesNeverPanic(t *testing.T) {
+	keys := []string{"space", "right", "left", "l", "h", "]", "[", "+", "-", "=", "z", "Z", "g", "G", "t", "o",
+		"c", "?", "enter", "esc", "up", "down", "backspace", "1", "2", ":", ".", "0", "5", "x", "/"}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for run := range 20 {
+		m := newModel(t, boundaryBurst(), 80, 24)
+		at := time.Unix(0, 0)
+		for step := range 300 {
+			var msg tea.Msg
+			switch r := rng.IntN(20); {
+			case r == 0:
+				msg = tea.WindowSizeMsg{Width: rng.IntN(220), Height: rng.IntN(70)}
+			case r == 1:
+				at = at.Add(time.Duration(rng.IntN(200)) * time.Millisecond)
+				msg = tickMsg{at: at, gen: m.gen}
+			case r == 2:
+				msg = tea.MouseClickMsg{X: rng.IntN(220), Y: rng.IntN(70), Button: tea.MouseLeft}
+			case r == 3:
+				msg = tea.MouseWheelMsg{X: rng.IntN(220), Y: rng.IntN(70), Button: tea.MouseWheelDown}
+			default:
+				k := keys[rng.IntN(len(keys))]
+				if k == "q" {
+					continue
+				}
+				msg = keyMsg(k)
+			}
+			loading := m.mode == modePicker && msg == tea.Msg(keyMsg("enter"))
+			func() {
+				defer func() {
+					if p := recover(); p != nil {
+						t.Fatalf("run %d step %d: %v panicked: %v", run, step, msg, p)
+					}
+				}()
+				next, cmd := m.Update(msg)
+				m = next.(Model)
+				if cmd != nil && loading {
+					if res, ok := runCmd(cmd).(scenarioMsg); ok {
+						next, _ = m.Update(res)
+						m = next.(Model)
+					}
+				}
+				_ = m.View()
+			}()
+		}
+	}
+}
+
+// runCmd runs a command unless it is a timer (ticks are sent by hand).
+func runCmd(cmd tea.Cmd) tea.Msg {
+	done := make(chan tea.Msg, 1)
+	go func() { done <- cmd() }()
+	select {
+	case msg := <-done:
+		return msg
+	case <-time.After(100 * time.Millisecond):
+		return nil
+	}
+}
+
+func TestMarkIndexCountsLikeAScan(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	h := make([]sim.Mark, 5000)
+	for i := range h {
+		h[i] = sim.Mark{At: algo.Instant(i), Allowed: uint32(rng.IntN(8))}
+	}
+	x := newMarkIndex(3)
+	x.sync(h[:1000])
+	x.sync(h[:300]) // stepping back drops blocks
+	x.sync(h)
+	for range 500 {
+		i := rng.IntN(len(h))
+		j := i + rng.IntN(len(h)-i+1)
+		got := make([]int64, 3)
+		x.allowed(h, i, j, got)
+		want := make([]int64, 3)
+		for _, m := range h[i:j] {
+			for k := range want {
+				if m.Allowed&(1<<k) != 0 {
+					want[k]++
+				}
+			}
+		}
+		for k := range want {
+			if got[k] != want[k] {
+				t.Fatalf("allowed(%d, %d)[%d] = %d, want %d", i, j, k, got[k], want[k])
+			}
+		}
+	}
+}
+
+func TestRecentGroupsRuns(t *testing.T) {
+	h := []sim.Mark{{At: 1, Allowed: 7}, {At: 1, Allowed: 7}, {At: 2, Allowed: 1}, {At: 2, Allowed: 1}, {At: 2, Allowed: 1}, {At: 3, Allowed: 0}}
+	gs := recentGroups(h, 2)
+	if len(gs) != 2 || gs[0].first != 3 || gs[0].last != 5 || gs[1].first != 6 || gs[1].last != 6 {
+		t.Fatalf("groups %+v", gs)
+	}
+}
+
+func TestResizeKeepsThePosition(t *testing.T) {
+	m := newModel(t, workedExample(), 80, 24)
+	m = update(t, m, goTo("12:01:14")...)
+	before := screen(m)
+	now, n := m.Position()
+	for _, sz := range [][2]int{{200, 50}, {60, 20}, {0, 0}, {121, 30}, {80, 24}} {
+		m = update(t, m, tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
+		if a, b := m.Position(); a != now || b != n {
+			t.Fatalf("resizing to %v moved the clock to %v, %d decided", sz, a, b)
+		}
+	}
+	if screen(m) != before {
+		t.Fatal("the frame at 80×24 changed after resizing away and back")
+	}
+}
+
+func TestPromptRunsNoTimers(t *testing.T) {
+	m := newModel(t, boundaryBurst(), 80, 24)
+	next, cmd := m.Update(keyMsg("t"))
+	if cmd != nil {
+		t.Fatal("opening the prompt started a timer (a blinking cursor)")
+	}
+	m = next.(Model)
+	for _, msg := range typeText("12:00") {
+		if _, cmd := m.Update(msg); cmd != nil {
+			t.Fatalf("typing %v started a command", msg)
+		}
+	}
+}
+
+func TestBackgroundColourPicksStyles(t *testing.T) {
+	m := newModel(t, boundaryBurst(), 80, 24)
+	if !m.c.styles.isDark {
+		t.Fatal("dark is the default until the terminal answers")
+	}
+	m = update(t, m, tea.BackgroundColorMsg{Color: color.White})
+	if m.c.styles.isDark {
+		t.Fatal("a white background should pick light styles")
+	}
+	// Styles change colours only: the text is the same.
+	if a, b := screen(m), screen(update(t, m, tea.BackgroundColorMsg{Color: color.Black})); a != b {
+		t.Fatal("light and dark frames differ in text")
+	}
+}
+
+func TestEmptyScenario(t *testing.T) {
+	sc := Scenario{Name: "quiet", Title: "Nobody calls", Limit: 10, Window: time.Second, NewEngine: lessonEngine(10, time.Second, nil)}
+	for _, sz := range sizes {
+		m := newModel(t, sc, sz[0], sz[1])
+		m = update(t, m, press("space", "right", "left", "]", "[", "c", "G", "g", "z", "Z", "?")...)
+		m = update(t, m, tickMsg{at: time.Unix(1, 0), gen: m.gen})
+		out := screen(m)
+		checkFrame(t, out, sz[0], sz[1])
+		if !strings.Contains(out, "no request yet") {
+			t.Fatalf("%v:\n%s", sz, out)
+		}
+	}
+	if _, err := New(Options{Scenario: Scenario{Name: "broken"}}); err == nil || !strings.Contains(err.Error(), `"broken"`) {
+		t.Fatalf("a scenario without traffic: %v", err)
+	}
+}

@@ -1,0 +1,181 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// picker lists the built-in scenarios and "open a file…".
+type picker struct {
+	items   []Scenario
+	canOpen bool
+	cursor  int
+	typing  bool // the path input is showing
+	path    textinput.Model
+	err     string
+	busy    bool
+	st      *styles
+}
+
+type pickKind int
+
+const (
+	pickNone pickKind = iota
+	pickCancel
+	pickBuiltin
+	pickFile
+)
+
+// pickAction is what the root should do after a key in the picker.
+type pickAction struct {
+	kind     pickKind
+	scenario Scenario
+	path     string
+}
+
+func newPicker(items []Scenario, canOpen bool, st *styles) picker {
+	in := textinput.New()
+	in.Prompt = "file "
+	in.Placeholder = "path/to/scenario.yaml"
+	p := picker{items: items, canOpen: canOpen, path: in}
+	return p.setStyles(st)
+}
+
+func (p picker) setStyles(st *styles) picker {
+	p.st = st
+	s := textinput.DefaultStyles(st.isDark)
+	s.Cursor.Blink = false
+	s.Focused.Prompt = st.title
+	p.path.SetStyles(s)
+	return p
+}
+
+func (p picker) setWidth(w int) picker {
+	p.path.SetWidth(max(w-16, 1))
+	return p
+}
+
+// reset shows the list again, cursor on the first entry.
+func (p picker) reset() picker {
+	p.cursor, p.typing, p.err, p.busy = 0, false, "", false
+	p.path.Blur()
+	return p
+}
+
+func (p picker) failed(err error) picker {
+	p.busy = false
+	p.err = err.Error()
+	return p
+}
+
+func (p picker) entries() int {
+	n := len(p.items)
+	if p.canOpen {
+		n++
+	}
+	return n
+}
+
+func (p picker) update(msg tea.Msg) (picker, tea.Cmd) {
+	if !p.typing {
+		return p, nil
+	}
+	var cmd tea.Cmd
+	p.path, cmd = p.path.Update(msg)
+	return p, cmd
+}
+
+func (p picker) updateKey(msg tea.KeyPressMsg) (picker, pickAction, tea.Cmd) {
+	if p.busy {
+		return p, pickAction{}, nil
+	}
+	if p.typing {
+		switch msg.String() {
+		case "esc":
+			p.typing, p.err = false, ""
+			p.path.Blur()
+			return p, pickAction{}, nil
+		case "enter":
+			path := strings.TrimSpace(p.path.Value())
+			if path == "" {
+				p.err = "type the path of a scenario file"
+				return p, pickAction{}, nil
+			}
+			p.busy, p.err = true, ""
+			return p, pickAction{kind: pickFile, path: path}, nil
+		}
+		var cmd tea.Cmd
+		p.path, cmd = p.path.Update(msg)
+		return p, pickAction{}, cmd
+	}
+	switch msg.String() {
+	case "esc", "q", "o":
+		return p.reset(), pickAction{kind: pickCancel}, nil
+	case "up", "k":
+		p.cursor = max(p.cursor-1, 0)
+	case "down", "j":
+		p.cursor = min(p.cursor+1, max(p.entries()-1, 0))
+	case "enter":
+		if p.cursor < len(p.items) {
+			p.busy, p.err = true, ""
+			return p, pickAction{kind: pickBuiltin, scenario: p.items[p.cursor]}, nil
+		}
+		if p.canOpen {
+			p.typing, p.err = true, ""
+			p.path.Reset()
+			return p, pickAction{}, p.path.Focus()
+		}
+	}
+	return p, pickAction{}, nil
+}
+
+// view draws the list in h lines.
+func (p picker) view(c common, h int) []string {
+	st := p.st
+	var lines []string
+	lines = append(lines, st.title.Render("Open a scenario"), "")
+	nameW := 0
+	for _, s := range p.items {
+		nameW = max(nameW, ansi.StringWidth(s.Name))
+	}
+	var rows []string
+	for i, s := range p.items {
+		row := fmt.Sprintf("%-*s  %s", nameW, s.Name, st.faint.Render(s.Title))
+		rows = append(rows, p.row(i, row))
+	}
+	if p.canOpen {
+		rows = append(rows, p.row(len(p.items), "open a file…"))
+	}
+	// Keep the cursor in view when the list is longer than the room.
+	room := max(h-6, 1)
+	from := 0
+	if p.cursor >= room {
+		from = p.cursor - room + 1
+	}
+	to := min(from+room, len(rows))
+	lines = append(lines, rows[from:to]...)
+	if p.typing {
+		lines = append(lines, "", p.path.View())
+	}
+	switch {
+	case p.busy:
+		lines = append(lines, "", st.faint.Render("loading…"))
+	case p.err != "":
+		lines = append(lines, "")
+		for _, l := range strings.Split(ansi.Wrap(p.err, max(c.width-6, 10), " "), "\n") {
+			lines = append(lines, st.err.Render(l))
+		}
+	}
+	return lines
+}
+
+func (p picker) row(i int, text string) string {
+	if i == p.cursor && !p.typing {
+		return p.st.selected.Render("▸ ") + text
+	}
+	return "  " + text
+}

@@ -1,0 +1,141 @@
+package ui
+
+import (
+	"sync"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/exp/teatest/v2"
+
+	"windowlab/algo"
+)
+
+// watch records the model as the program's Update sees it, so a test can
+// wait for a state rather than sleep or read the raw output stream.
+type watch struct {
+	mu   sync.Mutex
+	last Model
+	cond *sync.Cond
+}
+
+func newWatch() *watch {
+	w := &watch{}
+	w.cond = sync.NewCond(&w.mu)
+	return w
+}
+
+func (w *watch) filter(m tea.Model, msg tea.Msg) tea.Msg {
+	if mm, ok := m.(Model); ok {
+		w.mu.Lock()
+		w.last = mm
+		w.cond.Broadcast()
+		w.mu.Unlock()
+	}
+	return msg
+}
+
+// nudge is a message that changes nothing: the filter sees the model as it
+// stands before each message, so the test sends these to look at it.
+type nudge struct{}
+
+// waitFor blocks until ok holds for the model the program last updated.
+func (w *watch) waitFor(t *testing.T, tm *teatest.TestModel, what string, ok func(Model) bool) {
+	t.Helper()
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(20 * time.Millisecond):
+				tm.Send(nudge{})
+			}
+		}
+	}()
+	done := make(chan struct{})
+	go func() {
+		w.mu.Lock()
+		for w.last.eng == nil || !ok(w.last) {
+			w.cond.Wait()
+		}
+		w.mu.Unlock()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatalf("gave up waiting for %s", what)
+	}
+}
+
+func startProgram(t *testing.T, sc Scenario, w *watch) *teatest.TestModel {
+	t.Helper()
+	m, err := New(Options{Scenario: sc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return teatest.NewTestModel(t, m,
+		teatest.WithInitialTermSize(100, 30),
+		teatest.WithProgramOptions(
+			tea.WithColorProfile(colorprofile.Ascii),
+			tea.WithEnvironment([]string{"TERM=xterm-256color", "NO_COLOR=1"}),
+			tea.WithFilter(w.filter),
+		))
+}
+
+func finalModel(t *testing.T, tm *teatest.TestModel) Model {
+	t.Helper()
+	return tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).(Model)
+}
+
+func TestProgramStartsPausedAndQuits(t *testing.T) {
+	w := newWatch()
+	tm := startProgram(t, boundaryBurst(), w)
+	w.waitFor(t, tm, "the first frame's size", func(m Model) bool { return m.c.width == 100 })
+	tm.Send(keyMsg("q"))
+	m := finalModel(t, tm)
+	if now, n := m.Position(); m.Playing() || n != 0 || now != algo.Clock(12, 0, 58, 0) {
+		t.Fatalf("quit at %v with %d decided, playing %v; want paused at 12:00:58, nothing decided", now, n, m.Playing())
+	}
+}
+
+func TestProgramPlaysToTheEnd(t *testing.T) {
+	w := newWatch()
+	tm := startProgram(t, boundaryBurst(), w)
+	w.waitFor(t, tm, "the first frame's size", func(m Model) bool { return m.c.width == 100 })
+	for range 6 { // 64×: the scenario's 62 s of virtual time in about a second
+		tm.Send(keyMsg("+"))
+	}
+	tm.Send(keyMsg("space"))
+	w.waitFor(t, tm, "playing", func(m Model) bool { return m.Playing() })
+	w.waitFor(t, tm, "the end of the scenario", func(m Model) bool {
+		_, n := m.Position()
+		return n == 200 && !m.Playing()
+	})
+	tm.Send(keyMsg("q"))
+	m := finalModel(t, tm)
+	if now, n := m.Position(); n != 200 || now != algo.Clock(12, 2, 0, 0) {
+		t.Fatalf("stopped at %v with %d decided; want 12:02:00.000, 200", now, n)
+	}
+}
+
+func TestProgramGoesToATypedTime(t *testing.T) {
+	w := newWatch()
+	tm := startProgram(t, workedExample(), w)
+	w.waitFor(t, tm, "the first frame's size", func(m Model) bool { return m.c.width == 100 })
+	tm.Send(keyMsg("t"))
+	tm.Type("12:01:15")
+	tm.Send(keyMsg("enter"))
+	w.waitFor(t, tm, "the seek", func(m Model) bool { _, n := m.Position(); return n == 115 })
+	tm.Send(keyMsg("ctrl+c"))
+	m := finalModel(t, tm)
+	if now, n := m.Position(); n != 115 || now != algo.Clock(12, 1, 15, 0) {
+		t.Fatalf("at %v with %d decided; want 12:01:15.000, 115", now, n)
+	}
+	if len(m.snap.peek) != 3 || m.snap.last.Decisions[2].Explain() != "30 + 84 × 0.75 = 93 → allow (93 < 100)" {
+		t.Fatalf("last sliding-counter decision: %v", m.snap.last.Decisions)
+	}
+}

@@ -1,0 +1,84 @@
+package ui
+
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"windowlab/algo"
+)
+
+// goToPrompt asks for a time of day to move the clock to.
+type goToPrompt struct {
+	input textinput.Model
+	err   string
+	st    *styles
+}
+
+func newGoToPrompt(st *styles) goToPrompt {
+	in := textinput.New()
+	in.Prompt = "go to time "
+	in.CharLimit = 16
+	p := goToPrompt{input: in}
+	return p.setStyles(st)
+}
+
+func (p goToPrompt) setStyles(st *styles) goToPrompt {
+	p.st = st
+	s := textinput.DefaultStyles(st.isDark)
+	s.Cursor.Blink = false // a still cursor: no timer running behind a paused clock
+	s.Focused.Prompt = st.title
+	p.input.SetStyles(s)
+	return p
+}
+
+func (p goToPrompt) setWidth(w int) goToPrompt {
+	p.input.SetWidth(max(min(w-40, 20), 1))
+	return p
+}
+
+// open focuses an empty prompt, with the clock as the example.
+func (p goToPrompt) open(now algo.Instant) (goToPrompt, tea.Cmd) {
+	p.err = ""
+	p.input.Reset()
+	p.input.Placeholder = now.Short()
+	cmd := p.input.Focus()
+	return p, cmd
+}
+
+func (p goToPrompt) close() goToPrompt {
+	p.input.Blur()
+	p.err = ""
+	return p
+}
+
+func (p goToPrompt) fail(err error) goToPrompt {
+	p.err = err.Error()
+	return p
+}
+
+func (p goToPrompt) value() string { return p.input.Value() }
+
+func (p goToPrompt) update(msg tea.Msg) (goToPrompt, tea.Cmd) {
+	var cmd tea.Cmd
+	before := p.input.Value()
+	p.input, cmd = p.input.Update(msg)
+	if p.input.Value() != before {
+		p.err = ""
+	}
+	return p, cmd
+}
+
+func (p goToPrompt) view(c common) []string {
+	line := p.input.View() + p.st.faint.Render("  HH:MM:SS[.mmm] · enter go · esc cancel")
+	if p.err == "" {
+		return []string{line}
+	}
+	var out []string
+	for _, l := range strings.Split(ansi.Wrap("✗ "+p.err, max(c.width, 10), " "), "\n") {
+		out = append(out, p.st.err.Render(l))
+	}
+	return append(out, line)
+}

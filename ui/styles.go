@@ -1,0 +1,106 @@
+package ui
+
+import (
+	"image/color"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/lipgloss/v2"
+)
+
+// styles holds every style the view uses, built for one background. Colours
+// only ever repeat what a glyph or a word already says, so the view reads
+// the same with NO_COLOR (the program downsamples to the terminal's profile).
+type styles struct {
+	isDark bool
+
+	appName  lipgloss.Style
+	title    lipgloss.Style
+	clock    lipgloss.Style
+	playing  lipgloss.Style
+	paused   lipgloss.Style
+	faint    lipgloss.Style
+	label    lipgloss.Style
+	value    lipgloss.Style
+	caption  lipgloss.Style
+	allowed  lipgloss.Style
+	denied   lipgloss.Style
+	mixed    lipgloss.Style
+	warn     lipgloss.Style
+	err      lipgloss.Style
+	cursor   lipgloss.Style
+	edge     lipgloss.Style
+	gaugeOn  lipgloss.Style
+	gaugeOff lipgloss.Style
+	full     lipgloss.Style
+	selected lipgloss.Style
+	kinds    []lipgloss.Style // lane titles, by algo.Kind
+	border   color.Color
+	boxLine  lipgloss.Style
+
+	help help.Styles
+
+	// Pre-rendered glyphs for the timeline and lists: drawn hundreds of
+	// times a frame, rendered once here.
+	g glyphs
+}
+
+// glyphs are styled strings, ready to concatenate.
+type glyphs struct {
+	ok, no, both, edge                  string // a timeline cell
+	okCur, noCur, bothCur, edgeCur, cur string // the same under the cursor
+	markOK, markNo                      string // ✓ and ✗ in text
+	tick, edgeTick, cursorTick          string
+}
+
+func newStyles(isDark bool) *styles {
+	ld := lipgloss.LightDark(isDark)
+	c := func(light, dark string) lipgloss.Style {
+		return lipgloss.NewStyle().Foreground(ld(lipgloss.Color(light), lipgloss.Color(dark)))
+	}
+	s := &styles{isDark: isDark}
+	s.appName = c("#6E7781", "#8B949E")
+	s.title = lipgloss.NewStyle().Bold(true)
+	s.clock = c("#0550AE", "#79C0FF").Bold(true)
+	s.playing = c("#1A7F37", "#3FB950").Bold(true)
+	s.paused = c("#9A6700", "#D29922").Bold(true)
+	s.faint = c("#6E7781", "#8B949E")
+	s.label = c("#57606A", "#8B949E")
+	s.value = lipgloss.NewStyle().Bold(true)
+	s.caption = c("#1F2328", "#E6EDF3").Italic(true)
+	s.allowed = c("#1A7F37", "#3FB950")
+	s.denied = c("#CF222E", "#F85149").Bold(true)
+	s.mixed = c("#9A6700", "#D29922").Bold(true)
+	s.warn = c("#9A6700", "#D29922").Bold(true)
+	s.err = c("#CF222E", "#F85149")
+	s.cursor = lipgloss.NewStyle().Reverse(true)
+	s.edge = c("#8C959F", "#6E7681")
+	s.gaugeOn = c("#0969DA", "#58A6FF")
+	s.gaugeOff = c("#D0D7DE", "#30363D")
+	s.full = c("#CF222E", "#F85149")
+	s.selected = c("#0550AE", "#79C0FF").Bold(true)
+	s.kinds = []lipgloss.Style{
+		c("#0550AE", "#79C0FF").Bold(true), // fixed window
+		c("#8250DF", "#D2A8FF").Bold(true), // sliding log
+		c("#BC4C00", "#FFA657").Bold(true), // sliding counter
+		c("#116329", "#56D364").Bold(true), // token bucket
+	}
+	s.help = help.DefaultStyles(isDark)
+	cur := func(st lipgloss.Style) lipgloss.Style { return st.Inherit(s.cursor).Reverse(true) }
+	s.g = glyphs{
+		ok: s.allowed.Render("✓"), no: s.denied.Render("✗"), both: s.mixed.Render("±"), edge: s.edge.Render("│"),
+		okCur: cur(s.allowed).Render("✓"), noCur: cur(s.denied).Render("✗"), bothCur: cur(s.mixed).Render("±"),
+		edgeCur: cur(s.edge).Render("│"), cur: s.cursor.Render(" "),
+		markOK: s.allowed.Render("✓"), markNo: s.denied.Render("✗"),
+		tick: s.faint.Render("┴"), edgeTick: s.edge.Render("┃"), cursorTick: s.title.Render("▼"),
+	}
+	s.border = ld(lipgloss.Color("#D0D7DE"), lipgloss.Color("#30363D"))
+	s.boxLine = lipgloss.NewStyle().Foreground(s.border)
+	return s
+}
+
+func (s *styles) kind(i int) lipgloss.Style {
+	if i >= 0 && i < len(s.kinds) {
+		return s.kinds[i]
+	}
+	return s.title
+}

@@ -1,0 +1,637 @@
+// Package ui is windowlab's interactive view: it replays a scenario through
+// the limiters side by side on a virtual clock, one lane per limiter, with a
+// timeline of every decision, the scenario's captions and the arithmetic of
+// the last decision always on screen.
+//
+// One root Model routes messages: a WindowSizeMsg reaches every child, keys
+// reach the focused one (the main view, the go-to-time prompt or the
+// scenario picker). Children return strings; only the root returns a tea.View.
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"windowlab/algo"
+	"windowlab/sim"
+)
+
+// Caption is a line of the scenario's commentary, shown from At until the
+// next caption.
+type Caption struct {
+	At   algo.Instant
+	Text string
+}
+
+// Scenario is what the view replays. The ui does not read scenario files:
+// main.go builds these from the scenarios package (and tests by hand).
+type Scenario struct {
+	Name  string
+	Title string
+	// Limit and Window are what the header states; the engine's limiters
+	// decide (Limit 0 means the first limiter's).
+	Limit    int64
+	Window   time.Duration
+	Captions []Caption // sorted by At
+	// NewEngine builds a fresh engine at the scenario's start. The view calls
+	// it with History set, because the timeline draws the engine's marks;
+	// fields it does not set (such as Start) are the scenario's to choose.
+	NewEngine func(sim.Options) (*sim.Engine, error)
+}
+
+// Options configure the view.
+type Options struct {
+	Scenario Scenario   // shown first
+	Builtins []Scenario // offered by the open key (o)
+	// Load reads a scenario file for "open a file…"; nil hides that entry.
+	// It runs inside a tea.Cmd, never in Update.
+	Load func(path string) (Scenario, error)
+	// ProgramOptions are passed to tea.NewProgram by Run (tests pin the size,
+	// input, output and colour profile here).
+	ProgramOptions []tea.ProgramOption
+}
+
+// Run shows the view until the user quits or ctx ends.
+func Run(ctx context.Context, opts Options) error {
+	m, err := New(opts)
+	if err != nil {
+		return err
+	}
+	popts := append([]tea.ProgramOption{tea.WithContext(ctx)}, opts.ProgramOptions...)
+	_, err = tea.NewProgram(m, popts...).Run()
+	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return err
+}
+
+// frame is how often the clock moves while playing: about 30 frames a second.
+const frame = time.Second / 30
+
+// Playback speeds, as multiples of real time.
+const (
+	minSpeed = 0.1
+	maxSpeed = 1000
+)
+
+type mode int
+
+const (
+	modeMain mode = iota
+	modeGoTo
+	modePicker
+)
+
+// tickMsg moves the clock while playing; gen ties it to one run of playback
+// so a tick that was in flight when the user paused is ignored.
+type tickMsg struct {
+	at  time.Time
+	gen int
+}
+
+// scenarioMsg carries a scenario loaded (or not) by a tea.Cmd.
+type scenarioMsg struct {
+	scenario Scenario
+	engine   *sim.Engine
+	err      error
+}
+
+// Model is the root model. It is a value; the engine it points at is the
+// one piece of shared state, and only Update moves it.
+type Model struct {
+	c        common
+	keys     keyMap
+	help     help.Model
+	builtins []Scenario
+	load     func(string) (Scenario, error)
+
+	sc     Scenario
+	eng    *sim.Engine
+	marks  *markIndex
+	start  algo.Instant // where the view's clock starts
+	end    algo.Instant // where playing stops: the last arrival plus a window
+	limit  int64
+	window time.Duration
+
+	playing  bool
+	speed    float64
+	carry    float64 // virtual milliseconds not yet applied
+	gen      int
+	lastTick time.Time
+
+	focus    int // index into the engine's clients; -1 follows the last request
+	timeline timeline
+	mode     mode
+	goTo     goToPrompt
+	picker   picker
+	status   string
+
+	snap snapshot
+}
+
+// New returns the root model showing opts.Scenario, paused at its start.
+func New(opts Options) (Model, error) {
+	eng, err := buildEngine(opts.Scenario)
+	if err != nil {
+		return Model{}, err
+	}
+	st := newStyles(true)
+	m := Model{
+		c:        common{styles: st},
+		keys:     newKeyMap(),
+		help:     help.New(),
+		builtins: opts.Builtins,
+		load:     opts.Load,
+		speed:    1,
+		focus:    -1,
+	}
+	m.help.Styles = st.help
+	m.goTo = newGoToPrompt(st)
+	m.picker = newPicker(opts.Builtins, opts.Load != nil, st)
+	m.setScenario(opts.Scenario, eng)
+	return m, nil
+}
+
+// buildEngine makes a scenario's engine, with the history the timeline needs.
+func buildEngine(sc Scenario) (*sim.Engine, error) {
+	if sc.NewEngine == nil {
+		return nil, fmt.Errorf("scenario %q has no traffic to replay", sc.Name)
+	}
+	e, err := sc.NewEngine(sim.Options{History: true})
+	if err != nil {
+		return nil, fmt.Errorf("scenario %q: %w", sc.Name, err)
+	}
+	if e == nil {
+		return nil, fmt.Errorf("scenario %q has no traffic to replay", sc.Name)
+	}
+	e.LastArrival() // found once, here rather than in the first Update that needs it
+	return e, nil
+}
+
+func (m *Model) setScenario(sc Scenario, eng *sim.Engine) {
+	m.sc, m.eng = sc, eng
+	m.marks = newMarkIndex(len(eng.Limiters()))
+	cfg := eng.Limiters()[0].Config()
+	m.limit = sc.Limit
+	if m.limit <= 0 {
+		m.limit = cfg.Limit
+	}
+	m.window = eng.Window()
+	m.start = startInstant(eng)
+	m.end = m.start
+	if eng.Len() > 0 {
+		m.end = eng.LastArrival().Add(m.window)
+	}
+	m.focus = -1
+	m.stop()
+	m.timeline = newTimeline(m.window)
+	m.status = ""
+	m.seekIndex(0)
+}
+
+// startInstant is where the view's clock starts: the engine's start when it
+// is within a window before the first arrival, and otherwise a second before
+// it, so pressing play does not spend hours of empty clock first.
+func startInstant(e *sim.Engine) algo.Instant {
+	s := e.Start()
+	if e.Len() == 0 {
+		return s
+	}
+	first := e.FirstArrival()
+	w := algo.Instant(e.Window() / time.Millisecond)
+	if s >= first || first-s > w {
+		s = max(0, floorTo(first, 1000)-1000)
+		if s >= first { // an arrival at midnight
+			s = first
+		}
+	}
+	return s
+}
+
+// Init asks the terminal for its background, to pick light or dark styles.
+func (m Model) Init() tea.Cmd { return tea.RequestBackgroundColor }
+
+// Update routes a message to the part of the view it concerns.
+func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.c.width, m.c.height = max(0, msg.Width), max(0, msg.Height)
+		m.help.SetWidth(m.c.width)
+		m.goTo = m.goTo.setWidth(m.c.width)
+		m.picker = m.picker.setWidth(m.c.width)
+		return m, nil
+	case tea.BackgroundColorMsg:
+		st := newStyles(msg.IsDark())
+		m.c.styles = st
+		m.help.Styles = st.help
+		m.goTo = m.goTo.setStyles(st)
+		m.picker = m.picker.setStyles(st)
+		return m, nil
+	case tickMsg:
+		return m.onTick(msg)
+	case scenarioMsg:
+		if msg.err != nil {
+			if m.mode == modePicker {
+				m.picker = m.picker.failed(msg.err)
+			} else {
+				m.status = msg.err.Error()
+			}
+			return m, nil
+		}
+		m.mode = modeMain
+		m.picker = m.picker.reset()
+		m.setScenario(msg.scenario, msg.engine)
+		return m, nil
+	case tea.KeyPressMsg:
+		if key.Matches(msg, m.keys.ForceQuit) {
+			return m, tea.Quit
+		}
+		switch m.mode {
+		case modeGoTo:
+			return m.updateGoTo(msg)
+		case modePicker:
+			return m.updatePicker(msg)
+		}
+		return m.updateMain(msg)
+	case tea.MouseClickMsg:
+		if m.mode == modeMain && msg.Button == tea.MouseLeft {
+			if t, ok := m.timelineInstantAt(msg.X, msg.Y); ok {
+				m.seek(t)
+			}
+		}
+		return m, nil
+	case tea.MouseWheelMsg:
+		if m.mode == modeMain {
+			switch msg.Button {
+			case tea.MouseWheelUp:
+				m.timeline = m.timeline.zoomIn()
+			case tea.MouseWheelDown:
+				m.timeline = m.timeline.zoomOut()
+			}
+		}
+		return m, nil
+	}
+	// Anything else (a text input's own messages) goes to the focused child.
+	var cmd tea.Cmd
+	switch m.mode {
+	case modeGoTo:
+		m.goTo, cmd = m.goTo.update(msg)
+	case modePicker:
+		m.picker, cmd = m.picker.update(msg)
+	}
+	return m, cmd
+}
+
+func (m Model) updateMain(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	m.status = ""
+	k := m.keys
+	switch {
+	case key.Matches(msg, k.Quit):
+		return m, tea.Quit
+	case key.Matches(msg, k.Play):
+		if m.playing {
+			m.stop()
+			return m, nil
+		}
+		if m.eng.Now() >= m.end {
+			m.seekIndex(0) // play again from the start
+		}
+		m.playing = true
+		m.gen++
+		m.lastTick = time.Time{}
+		m.carry = 0
+		return m, m.tick()
+	case key.Matches(msg, k.Next):
+		m.stop()
+		if _, ok := m.eng.Step(); ok {
+			m.refresh()
+		} else {
+			m.status = "that was the last request; g goes back to the start"
+		}
+	case key.Matches(msg, k.Prev):
+		m.stop()
+		switch n := m.eng.Processed(); {
+		case n > 0:
+			m.seekIndex(n - 1)
+		case m.eng.Now() != m.start:
+			m.seekIndex(0)
+		default:
+			m.status = "this is the start: no request yet"
+		}
+	case key.Matches(msg, k.NextEdge):
+		m.seek(m.nextEdge(m.eng.Now()))
+	case key.Matches(msg, k.PrevEdge):
+		m.seek(m.prevEdge(m.eng.Now()))
+	case key.Matches(msg, k.Faster):
+		m.speed = min(maxSpeed, m.speed*2)
+	case key.Matches(msg, k.Slower):
+		m.speed = max(minSpeed, m.speed/2)
+	case key.Matches(msg, k.ZoomIn):
+		m.timeline = m.timeline.zoomIn()
+	case key.Matches(msg, k.ZoomOut):
+		m.timeline = m.timeline.zoomOut()
+	case key.Matches(msg, k.Start):
+		m.seekIndex(0)
+	case key.Matches(msg, k.End):
+		m.seekIndex(m.eng.Len())
+	case key.Matches(msg, k.GoTo):
+		m.mode = modeGoTo
+		var cmd tea.Cmd
+		m.goTo, cmd = m.goTo.open(m.eng.Now())
+		return m, cmd
+	case key.Matches(msg, k.Open):
+		if len(m.builtins) == 0 && m.load == nil {
+			m.status = "there are no other scenarios to open"
+			return m, nil
+		}
+		m.mode = modePicker
+		m.picker = m.picker.reset()
+		return m, nil
+	case key.Matches(msg, k.Client):
+		if n := len(m.eng.Clients()); n > 0 {
+			m.focus++
+			if m.focus >= n {
+				m.focus = -1
+			}
+			m.refresh()
+		}
+	case key.Matches(msg, k.Help):
+		m.help.ShowAll = !m.help.ShowAll
+		if m.help.ShowAll {
+			m.keys.Help.SetHelp("?", "fewer keys")
+		} else {
+			m.keys.Help.SetHelp("?", "more keys")
+		}
+	}
+	return m, nil
+}
+
+func (m Model) updateGoTo(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	switch msg.String() {
+	case "esc":
+		m.mode = modeMain
+		m.goTo = m.goTo.close()
+		return m, nil
+	case "enter":
+		t, err := parseClock(m.goTo.value())
+		if err != nil {
+			m.goTo = m.goTo.fail(err)
+			return m, nil
+		}
+		m.mode = modeMain
+		m.goTo = m.goTo.close()
+		m.seek(t)
+		return m, nil
+	}
+	var cmd tea.Cmd
+	m.goTo, cmd = m.goTo.update(msg)
+	return m, cmd
+}
+
+func (m Model) updatePicker(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	p, act, cmd := m.picker.updateKey(msg)
+	m.picker = p
+	switch act.kind {
+	case pickCancel:
+		m.mode = modeMain
+	case pickBuiltin:
+		sc := act.scenario
+		return m, func() tea.Msg {
+			e, err := buildEngine(sc)
+			return scenarioMsg{scenario: sc, engine: e, err: err}
+		}
+	case pickFile:
+		load, path := m.load, act.path
+		return m, func() tea.Msg {
+			sc, err := load(path)
+			if err != nil {
+				return scenarioMsg{err: err}
+			}
+			e, err := buildEngine(sc)
+			return scenarioMsg{scenario: sc, engine: e, err: err}
+		}
+	}
+	return m, cmd
+}
+
+// tick schedules the next frame of playback.
+func (m Model) tick() tea.Cmd {
+	gen := m.gen
+	return tea.Tick(frame, func(t time.Time) tea.Msg { return tickMsg{at: t, gen: gen} })
+}
+
+// onTick moves the clock by speed × the real time since the last frame,
+// measured between the ticks' own timestamps.
+func (m Model) onTick(msg tickMsg) (tea.Model, tea.Cmd) {
+	if !m.playing || msg.gen != m.gen {
+		return m, nil
+	}
+	elapsed := frame
+	if !m.lastTick.IsZero() {
+		elapsed = min(max(msg.at.Sub(m.lastTick), 0), 10*frame)
+	}
+	m.lastTick = msg.at
+	ms := m.speed*float64(elapsed)/float64(time.Millisecond) + m.carry
+	whole := math.Floor(ms)
+	m.carry = ms - whole
+	target := m.eng.Now() + algo.Instant(whole)
+	if target >= m.end {
+		target = m.end
+		m.stop()
+	}
+	m.seek(target)
+	if !m.playing {
+		return m, nil
+	}
+	return m, m.tick()
+}
+
+// stop pauses playback; ticks already in flight are ignored.
+func (m *Model) stop() {
+	if m.playing {
+		m.playing = false
+	}
+	m.gen++
+}
+
+// Largest instant the clock is moved to: two days, past any scenario.
+const maxInstant = algo.Instant(48 * 3600 * 1000)
+
+func (m *Model) seek(t algo.Instant) {
+	m.eng.Seek(min(max(t, 0), maxInstant))
+	m.refresh()
+}
+
+// seekIndex decides exactly the first n arrivals; with none, the clock goes
+// to the view's start.
+func (m *Model) seekIndex(n int64) {
+	m.eng.SeekIndex(n)
+	if m.eng.Processed() == 0 {
+		m.eng.Seek(m.start)
+	}
+	m.refresh()
+}
+
+func (m Model) windowMs() int64 { return int64(m.window / time.Millisecond) }
+
+func (m Model) nextEdge(t algo.Instant) algo.Instant {
+	w := m.windowMs()
+	return floorTo(t, w) + algo.Instant(w)
+}
+
+func (m Model) prevEdge(t algo.Instant) algo.Instant {
+	w := algo.Instant(m.windowMs())
+	e := floorTo(t, int64(w))
+	if e == t {
+		e -= w
+	}
+	return max(e, 0)
+}
+
+// focusedClient is the client the lanes show and whether focus follows the
+// last request.
+func (m Model) focusedClient() (string, bool) {
+	clients := m.eng.Clients()
+	if m.focus >= 0 && m.focus < len(clients) {
+		return clients[m.focus], false
+	}
+	if r, ok := m.eng.Last(); ok {
+		return r.Arrival.Client, true
+	}
+	return "", true
+}
+
+// refresh reads the engine after it moved.
+func (m *Model) refresh() {
+	m.marks.sync(m.eng.History())
+	client, following := m.focusedClient()
+	m.snap = takeSnapshot(m.eng, client, following, m.sc.Captions)
+}
+
+// View renders the whole screen.
+func (m Model) View() tea.View {
+	v := tea.NewView(m.render())
+	v.AltScreen = true
+	v.MouseMode = tea.MouseModeCellMotion
+	v.WindowTitle = "windowlab — " + m.title()
+	return v
+}
+
+func (m Model) title() string {
+	if m.sc.Title != "" {
+		return m.sc.Title
+	}
+	if m.sc.Name != "" {
+		return m.sc.Name
+	}
+	return "scenario"
+}
+
+// Position reports the clock and how many arrivals are decided (for tests
+// and for main to read back the final model). It reads the model's own
+// snapshot, never the engine, so it is safe on a copy held elsewhere.
+func (m Model) Position() (now algo.Instant, processed int64) {
+	return m.snap.now, m.snap.processed
+}
+
+// Playing reports whether the clock is running.
+func (m Model) Playing() bool { return m.playing }
+
+func (m Model) render() string {
+	c := m.c
+	if c.tooSmall() {
+		msg := fmt.Sprintf("windowlab needs at least %d×%d, this one is %d×%d", minWidth, minHeight, c.width, c.height)
+		if c.width <= 0 || c.height <= 0 {
+			return msg
+		}
+		if wrapped := ansi.Wrap(msg, c.width, " "); lipgloss.Height(wrapped) <= c.height && c.width >= 20 {
+			msg = wrapped
+		} else {
+			msg = ansi.Truncate(msg, c.width, "…")
+		}
+		lines := strings.Split(lipgloss.Place(c.width, c.height, lipgloss.Center, lipgloss.Center, msg), "\n")
+		return strings.Join(fitHeight(lines, c.height), "\n")
+	}
+	header := m.headerView()
+	caption := m.captionView()
+	bottom := m.bottomView()
+	tl := m.timelineView()
+	bodyH := c.height - len(header) - len(caption) - len(tl) - len(bottom)
+	var body []string
+	if m.mode == modePicker {
+		body = m.picker.view(c, bodyH)
+	} else {
+		body = m.lanesView(bodyH)
+		if spare := bodyH - len(body); spare >= 4 {
+			body = append(body, "")
+			body = append(body, m.recentView(spare-1)...)
+		}
+	}
+	lines := make([]string, 0, c.height)
+	lines = append(lines, header...)
+	lines = append(lines, caption...)
+	lines = append(lines, fitHeight(body, bodyH)...)
+	lines = append(lines, tl...)
+	lines = append(lines, bottom...)
+	lines = fitHeight(lines, c.height)
+	for i, l := range lines {
+		l = strings.ReplaceAll(l, nbsp, " ")
+		lines[i] = l
+		if ansi.StringWidth(l) > c.width {
+			lines[i] = ansi.Truncate(l, c.width, "…")
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// fitHeight pads or cuts lines to exactly h.
+func fitHeight(lines []string, h int) []string {
+	if h <= 0 {
+		return nil
+	}
+	if len(lines) > h {
+		return lines[:h]
+	}
+	for len(lines) < h {
+		lines = append(lines, "")
+	}
+	return lines
+}
+
+// bottomView is the help bar, or the go-to-time prompt while it is open,
+// with a status line above when there is something to say.
+func (m Model) bottomView() []string {
+	var out []string
+	if m.status != "" {
+		out = append(out, m.c.styles.warn.Render(m.status))
+	}
+	if m.mode == modeGoTo {
+		return append(out, m.goTo.view(m.c)...)
+	}
+	if m.mode == modePicker {
+		return append(out, m.c.styles.faint.Render("↑/↓ choose · enter open · esc back"))
+	}
+	return append(out, strings.Split(m.help.View(m.keys), "\n")...)
+}
+
+// timelineInstantAt maps a click to the instant it points at.
+func (m Model) timelineInstantAt(x, y int) (algo.Instant, bool) {
+	if m.c.tooSmall() {
+		return 0, false
+	}
+	top := m.c.height - len(m.bottomView()) - m.timeline.height(len(m.eng.Limiters()))
+	if y < top+1 || y >= top+m.timeline.height(len(m.eng.Limiters())) {
+		return 0, false
+	}
+	return m.timeline.instantAt(x, m.c.width, m.eng.Now())
+}
