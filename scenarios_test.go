@@ -126,6 +126,12 @@ func TestCommandLine(t *testing.T) {
 		err := cmd.Execute()
 		return out.String(), exitCode(err)
 	}
+	t.Run("no command, not a terminal: the boundary-burst report", func(t *testing.T) {
+		out, code := run()
+		if code != 0 || !strings.Contains(out, "The boundary burst") || !strings.Contains(out, "200 requests allowed in 2 seconds") {
+			t.Errorf("exit %d, output:\n%s", code, out)
+		}
+	})
 	t.Run("run prints the lesson's line", func(t *testing.T) {
 		out, code := run("run", "boundary-burst")
 		if code != 0 || !strings.Contains(out, "fixed-window: 200 requests allowed in 2 seconds") {
