@@ -12,12 +12,14 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"charm.land/fang/v2"
 	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"windowlab/algo"
 	"windowlab/scenarios"
 	"windowlab/sim"
 	"windowlab/sim/report"
@@ -129,7 +131,7 @@ func rootCmd(stdout io.Writer) *cobra.Command {
 	root.SetOut(stdout)
 	root.SetFlagErrorFunc(unknownFlag)
 	root.SuggestionsMinimumDistance = 2
-	root.AddCommand(tuiCmd(), runCmd(), listCmd(), checkCmd())
+	root.AddCommand(tuiCmd(), runCmd(), listCmd(), checkCmd(), memoryCmd())
 	return root
 }
 
@@ -284,3 +286,40 @@ func checkCmd() *cobra.Command {
 		},
 	}
 }
+
+func memoryCmd() *cobra.Command {
+	q := report.MemoryQuestion{Kinds: []algo.Kind{algo.KindFixedWindow, algo.KindSlidingLog, algo.KindSlidingCounter}}
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "memory",
+		Short: "Work out the state each limiter keeps at worst, in process and in Redis",
+		Example: "  windowlab memory --limit 10000 --window 1h --clients 1000000   # the lesson's 10 billion timestamps\n" +
+			"  windowlab memory --limit 5 --window 15m --clients 50000 --json",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := (algo.Config{Limit: q.Limit, Window: q.Window}).Validate(); err != nil {
+				return invalid(fmt.Errorf("--limit/--window: %w", err))
+			}
+			if q.Clients < 1 || q.Clients > maxClients {
+				return invalid(fmt.Errorf("--clients %d is out of range: it must be from 1 to %d", q.Clients, maxClients))
+			}
+			if q.KeyBytes < 0 || q.KeyBytes > 1024 {
+				return invalid(fmt.Errorf("--key-bytes %d is out of range: it must be from 0 to 1024", q.KeyBytes))
+			}
+			if asJSON {
+				return report.MemoryJSON(cmd.OutOrStdout(), q)
+			}
+			return report.MemoryText(cmd.OutOrStdout(), q)
+		},
+	}
+	f := cmd.Flags()
+	f.Int64Var(&q.Limit, "limit", 10_000, "requests per window")
+	f.DurationVar(&q.Window, "window", time.Hour, "window length (Go duration: 1m, 1h)")
+	f.Int64Var(&q.Clients, "clients", 1_000_000, "active clients (keys)")
+	f.IntVar(&q.KeyBytes, "key-bytes", 12, "length of a client id in bytes")
+	f.BoolVar(&asJSON, "json", false, "print one JSON object instead of text")
+	return cmd
+}
+
+// maxClients bounds the calculator to figures that stay meaningful.
+const maxClients = 1_000_000_000_000

@@ -132,6 +132,16 @@ func TestCommandLine(t *testing.T) {
 			t.Errorf("exit %d, output:\n%s", code, out)
 		}
 	})
+	t.Run("memory: the lesson's 10 billion timestamps", func(t *testing.T) {
+		out, code := run("memory", "--limit", "10000", "--window", "1h", "--clients", "1000000")
+		if code != 0 || !strings.Contains(out, "10,000,000,000 timestamps") || !strings.Contains(out, "10 billion timestamps") ||
+			!strings.Contains(out, "2,000,000 counters") {
+			t.Errorf("exit %d, output:\n%s", code, out)
+		}
+		if _, code := run("memory", "--clients", "0"); code != 2 {
+			t.Errorf("--clients 0 exits %d, want 2", code)
+		}
+	})
 	t.Run("run prints the lesson's line", func(t *testing.T) {
 		out, code := run("run", "boundary-burst")
 		if code != 0 || !strings.Contains(out, "fixed-window: 200 requests allowed in 2 seconds") {

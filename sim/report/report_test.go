@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"math/big"
 	"strings"
 	"testing"
 	"time"
@@ -102,5 +103,27 @@ func TestTextReport(t *testing.T) {
 	}
 	if n := strings.Count(got, "\n#"); n != 200 {
 		t.Errorf("trace lists %d requests, want 200", n)
+	}
+}
+
+func TestBigNumbers(t *testing.T) {
+	ten := new(big.Int).Exp(big.NewInt(10), big.NewInt(10), nil)
+	if got := Thousands(ten); got != "10,000,000,000" {
+		t.Errorf("Thousands(1e10) = %q", got)
+	}
+	if got := Words(ten); got != "10 billion" {
+		t.Errorf("Words(1e10) = %q", got)
+	}
+	if got := Words(big.NewInt(2_500_000)); got != "2.5 million" {
+		t.Errorf("Words(2.5e6) = %q", got)
+	}
+	if got := Words(big.NewInt(999)); got != "999" {
+		t.Errorf("Words(999) = %q", got)
+	}
+	if got := SIBytes(big.NewInt(80_100_000_000)); got != "80.1 GB" {
+		t.Errorf("SIBytes(8.01e10) = %q", got)
+	}
+	if got := SIBytes(big.NewInt(999)); got != "999 B" {
+		t.Errorf("SIBytes(999) = %q", got)
 	}
 }
