@@ -1,5 +1,7 @@
 // Package algo holds the window-counting rate limiters of the lesson: the
-// fixed window, the sliding window log and the sliding window counter.
+// fixed window, the sliding window log and the sliding window counter, with
+// the rule variants real libraries use at their edges (Rules, Presets); and
+// the lesson's next step, the token bucket.
 //
 // Every limiter is a value you ask a question at an instant, in the shape of
 // golang.org/x/time/rate's AllowN(t, n): the time is always passed in and
@@ -103,6 +105,10 @@ func ParseKind(s string) (Kind, bool) {
 // Lesson lists the three algorithms of the lesson, in its order.
 var Lesson = []Kind{KindFixedWindow, KindSlidingLog, KindSlidingCounter}
 
+// All lists every algorithm New builds: the lesson's three, then the token
+// bucket, the lesson's next step.
+var All = []Kind{KindFixedWindow, KindSlidingLog, KindSlidingCounter, KindTokenBucket}
+
 // Config is what every window limiter is built from.
 type Config struct {
 	Limit  int64         // requests per window, at least 1
@@ -110,9 +116,18 @@ type Config struct {
 	// NoExpiry keeps state that can no longer affect a decision, the lesson's
 	// "forgetting to expire old windows": decisions are identical, memory only grows.
 	NoExpiry bool
+	// Burst is the token bucket's capacity in tokens; 0 means Limit. The
+	// bucket refills at Limit tokens per Window whatever its capacity.
+	// Window limiters ignore it.
+	Burst int64
+	// Rules are the window limiters' edge rules; the zero value is the
+	// lesson's. The token bucket ignores them.
+	Rules Rules
 }
 
-// Largest values a Config may hold; they keep every exact product inside int64.
+// Largest values a Config may hold. With the lesson's rules they keep every
+// exact product inside int64; counts that grow past the limit (Rules) are
+// compared in 128 bits.
 const (
 	MaxLimit  = 1_000_000_000
 	MaxWindow = 7 * 24 * time.Hour
@@ -129,7 +144,19 @@ func (c Config) Validate() error {
 	if c.Window%time.Millisecond != 0 {
 		return fmt.Errorf("window %v is not a whole number of milliseconds", c.Window)
 	}
-	return nil
+	if c.Burst < 0 || c.Burst > MaxLimit {
+		return fmt.Errorf("burst %d is out of range: it must be a whole number from 1 to %d, or 0 for the limit", c.Burst, MaxLimit)
+	}
+	return c.Rules.validate()
+}
+
+// Capacity is the token bucket's capacity in tokens: Burst, or Limit when
+// Burst is 0.
+func (c Config) Capacity() int64 {
+	if c.Burst > 0 {
+		return c.Burst
+	}
+	return c.Limit
 }
 
 // windowMs returns the window length in milliseconds.
@@ -181,6 +208,8 @@ func New(k Kind, c Config) (Limiter, error) {
 		return NewSlidingLog(c), nil
 	case KindSlidingCounter:
 		return NewSlidingCounter(c), nil
+	case KindTokenBucket:
+		return NewTokenBucket(c), nil
 	}
 	return nil, fmt.Errorf("unknown algorithm %v", k)
 }

@@ -156,8 +156,12 @@ func TestConfigValidate(t *testing.T) {
 			}
 		}
 	}
-	if _, err := New(KindTokenBucket, perMinute); err == nil {
-		t.Error("New(token-bucket) should fail: it is not a window limiter")
+	// The token bucket, the lesson's next step, is built by New too.
+	if l, err := New(KindTokenBucket, perMinute); err != nil || l.Kind() != KindTokenBucket || l.Config() != perMinute {
+		t.Errorf("New(token-bucket) = %v, %v", l, err)
+	}
+	if _, err := New(Kind(99), perMinute); err == nil {
+		t.Error("New(kind(99)) should fail")
 	}
 }
 

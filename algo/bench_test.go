@@ -62,7 +62,7 @@ func newWorkload(tb testing.TB, k Kind, s workloadSpec) *workload {
 }
 
 func BenchmarkAllow(b *testing.B) {
-	for _, k := range Lesson {
+	for _, k := range All {
 		b.Run(k.String(), func(b *testing.B) {
 			for _, s := range workloads {
 				b.Run(s.name, func(b *testing.B) {
@@ -88,7 +88,7 @@ func (w *workload) startAfterWarm() int {
 // Once warm, deciding a request allocates nothing, for a hot client and for
 // many clients, with windows rolling over and idle-client sweeps running.
 func TestAllowDoesNotAllocate(t *testing.T) {
-	for _, k := range Lesson {
+	for _, k := range All {
 		for _, s := range workloads {
 			w := newWorkload(t, k, s)
 			w.warm(3)
@@ -105,6 +105,45 @@ func TestAllowDoesNotAllocate(t *testing.T) {
 			if w.allowed == 0 || w.allowed == w.i-w.startAfterWarm() {
 				t.Errorf("%v/%s: %d of %d allowed; the workload should meet the limit", k, s.name,
 					w.allowed, w.i-w.startAfterWarm())
+			}
+		}
+	}
+}
+
+// The sliding counter under each preset: rounding and 128-bit comparisons
+// cost a few nanoseconds and allocate nothing.
+func BenchmarkAllowPresets(b *testing.B) {
+	for _, p := range Presets {
+		b.Run(p.Name, func(b *testing.B) {
+			for _, s := range workloads {
+				b.Run(s.name, func(b *testing.B) {
+					s.cfg.Rules = p.Rules
+					w := newWorkload(b, p.Kind, s)
+					w.warm(3)
+					b.ReportAllocs()
+					b.ResetTimer()
+					for b.Loop() {
+						w.next()
+					}
+				})
+			}
+		})
+	}
+}
+
+func TestPresetsDoNotAllocate(t *testing.T) {
+	for _, k := range Lesson {
+		for _, p := range Presets {
+			s := workloads[1]
+			s.cfg.Rules = p.Rules
+			w := newWorkload(t, k, s)
+			w.warm(2)
+			if allocs := testing.AllocsPerRun(100, func() {
+				for range 1000 {
+					w.next()
+				}
+			}); allocs != 0 {
+				t.Errorf("%v/%s: %v allocations per 1000 requests", k, p.Name, allocs)
 			}
 		}
 	}

@@ -8,6 +8,11 @@ package algo
 //
 // It allows iff the estimate is below the limit, decided exactly as
 // current·W + previous·(W − elapsed) < limit·W.
+//
+// Config.Rules may count rejected requests too, round the estimate (exactly,
+// on the integer numerator) and change the comparison; products are then
+// taken in 128 bits, since counts can grow past the limit. WindowStart does
+// not apply: the counter's two windows are always aligned to the clock.
 type SlidingCounter struct {
 	cfg     Config
 	w       int64
@@ -56,8 +61,8 @@ func (l *SlidingCounter) Allow(t Instant, client string) Decision {
 		l.roll(client, s, idx)
 	}
 	d := l.decide(t, idx, s.current, s.previous)
-	if d.Allowed {
-		s.current++
+	if d.Allowed || l.cfg.Rules.CountRejected {
+		s.current = satAdd(s.current, 1)
 	}
 	return d
 }
@@ -106,11 +111,12 @@ func (l *SlidingCounter) Peek(t Instant, client string) Decision {
 func (l *SlidingCounter) decide(t Instant, idx, current, previous int64) Decision {
 	start := idx * l.w
 	elapsed := int64(t) - start
-	// Both counts are of accepted requests, so at most Limit ≤ MaxLimit, and
-	// W ≤ MaxWindow in ms: every product here fits in int64.
-	allowed := current*l.w+previous*(l.w-elapsed) < l.cfg.Limit*l.w
+	// current·W + previous·(W − elapsed) against limit·W, in 128 bits: with
+	// the lesson's rules the counts stay at most Limit and every product would
+	// fit in int64, but counting rejected requests lets them grow past it.
+	allowed := l.cfg.Rules.admitsEstimate(current, previous, l.w-elapsed, l.w, l.cfg.Limit)
 	return Decision{
-		Kind: KindSlidingCounter, At: t, Limit: l.cfg.Limit, Window: l.cfg.Window,
+		Kind: KindSlidingCounter, At: t, Limit: l.cfg.Limit, Window: l.cfg.Window, Rules: l.cfg.Rules,
 		WindowStart: Instant(start), Count: current, Previous: previous,
 		Elapsed: Instant(elapsed).Sub(0), Allowed: allowed,
 	}

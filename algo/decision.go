@@ -13,15 +13,21 @@ type Decision struct {
 	Kind    Kind
 	At      Instant
 	Allowed bool
-	Limit   int64
-	Window  time.Duration
+	// Rules are the edge rules the window limiter decided by (the zero
+	// value, the lesson's, for the token bucket). Placed here, they fill
+	// Allowed's padding.
+	Rules  Rules
+	Limit  int64
+	Window time.Duration
 
-	// WindowStart is the start of the calendar window holding At
-	// (fixed window and sliding counter).
+	// WindowStart is the start of the calendar window holding At (fixed
+	// window and sliding counter), or of the client's own window under
+	// Rules.WindowStart = WindowFirstRequest (fixed window).
 	WindowStart Instant
 	// Count is what the limit was checked against, before this request:
 	// the fixed window's count in its window, the log's timestamps in
-	// (At−Window, At], the sliding counter's current-window count.
+	// (At−Window, At], the sliding counter's current-window count. These
+	// count accepted requests, or every request under Rules.CountRejected.
 	Count int64
 	// Oldest is the sliding log's oldest timestamp still in the window
 	// (meaningful when Count > 0); it leaves the window at Oldest+Window.
@@ -30,6 +36,12 @@ type Decision struct {
 	Previous int64
 	// Elapsed is At − WindowStart, for the sliding counter's overlap weight.
 	Elapsed time.Duration
+
+	// Tokens is the token bucket's level before this request, scaled by the
+	// window length in ms: one token is Window/1ms units (see TokensRat).
+	Tokens int64
+	// Capacity is the token bucket's capacity in tokens.
+	Capacity int64
 }
 
 // Current is the sliding counter's count for the current window.
@@ -48,10 +60,51 @@ func (d Decision) WeightRat() (num, den int64) {
 }
 
 // EstimateRat is current + previous × weight as an exact fraction over W;
-// the sliding counter allows iff num < Limit·den.
+// with the lesson's rules the sliding counter allows iff num < Limit·den.
+// It is exact while the counts are at most MaxInt64/W (always, unless
+// Rules.CountRejected lets them grow past 15 billion); EstimateBig always is.
 func (d Decision) EstimateRat() (num, den int64) {
 	wn, w := d.WeightRat()
 	return d.Count*w + d.Previous*wn, w
+}
+
+// EstimateBig is the sliding counter's exact estimate.
+func (d Decision) EstimateBig() *big.Rat {
+	wn, w := d.WeightRat()
+	est := new(big.Rat).SetFrac(new(big.Int).Mul(big.NewInt(d.Previous), big.NewInt(wn)), big.NewInt(w))
+	return est.Add(est, new(big.Rat).SetInt64(d.Count))
+}
+
+// Rounded is the sliding counter's estimate after its Rules' rounding, and
+// whether rounding applies (false under RoundExact, and for other kinds).
+func (d Decision) Rounded() (int64, bool) {
+	if d.Kind != KindSlidingCounter || d.Rules.Rounding == RoundExact {
+		return 0, false
+	}
+	wn, w := d.WeightRat()
+	return satAdd(d.Count, d.Rules.roundWeighted(d.Previous, wn, w)), true
+}
+
+// TokensRat is the token bucket's level before this request, in tokens, as
+// an exact fraction.
+func (d Decision) TokensRat() (num, den int64) {
+	return d.Tokens, int64(d.Window / time.Millisecond)
+}
+
+// NextToken is how long after At the token bucket's level, as this request
+// leaves it, next reaches a whole number of tokens: for a denied request,
+// when a request would next be allowed. Zero for other kinds.
+func (d Decision) NextToken() time.Duration {
+	w := int64(d.Window / time.Millisecond)
+	if d.Kind != KindTokenBucket || w <= 0 || d.Limit <= 0 {
+		return 0
+	}
+	after := d.Tokens
+	if d.Allowed {
+		after -= w
+	}
+	need := w - after%w // units to the next whole token, 1..W
+	return time.Duration((need+d.Limit-1)/d.Limit) * time.Millisecond
 }
 
 // Weight is the overlap weight, for display only.
@@ -86,9 +139,26 @@ func (d Decision) Explain() string {
 		d.comparison(&b, Decimal(d.Count, 1))
 	case KindSlidingCounter:
 		wn, w := d.WeightRat()
-		en, ew := d.EstimateRat()
-		fmt.Fprintf(&b, "%d + %d × %s = %s", d.Count, d.Previous, Decimal(wn, w), Decimal(en, ew))
-		d.comparison(&b, Decimal(en, ew))
+		est := decimalRat(d.EstimateBig())
+		fmt.Fprintf(&b, "%d + %d × %s = %s", d.Count, d.Previous, Decimal(wn, w), est)
+		if r, ok := d.Rounded(); ok {
+			how := "rounded"
+			if d.Rules.Rounding == RoundFloor {
+				how = "floored"
+			}
+			est = fmt.Sprintf("%d", r)
+			fmt.Fprintf(&b, ", %s %s", how, est)
+		}
+		d.comparison(&b, est)
+	case KindTokenBucket:
+		tn, tw := d.TokensRat()
+		level := Decimal(tn, tw)
+		fmt.Fprintf(&b, "bucket %s of %d %s", level, d.Capacity, plural(d.Capacity, "token", "tokens"))
+		if d.Allowed {
+			fmt.Fprintf(&b, " → allow (%s ≥ 1)", level)
+		} else {
+			fmt.Fprintf(&b, " → deny (%s < 1), next token in %v", level, d.NextToken())
+		}
 	default:
 		fmt.Fprintf(&b, "%d", d.Count)
 		d.comparison(&b, Decimal(d.Count, 1))
@@ -96,12 +166,26 @@ func (d Decision) Explain() string {
 	return b.String()
 }
 
+// comparison writes the verdict with the test it passed or failed.
 func (d Decision) comparison(b *strings.Builder, value string) {
-	op := "<"
-	if !d.Allowed {
-		op = "≥"
+	var op string
+	switch d.Rules.Compare {
+	case ComparePlusOneAtMost:
+		value += " + 1"
+		op = pick(d.Allowed, "≤", ">")
+	case CompareAtMost:
+		op = pick(d.Allowed, "≤", ">")
+	default:
+		op = pick(d.Allowed, "<", "≥")
 	}
 	fmt.Fprintf(b, " → %s (%s %s %d)", d.Verb(), value, op, d.Limit)
+}
+
+func pick(cond bool, yes, no string) string {
+	if cond {
+		return yes
+	}
+	return no
 }
 
 func plural(n int64, one, many string) string {
@@ -114,8 +198,9 @@ func plural(n int64, one, many string) string {
 // Decimal prints num/den exactly when it has at most six decimals, and
 // otherwise rounded, prefixed with ≈, to as many decimals as it takes to
 // differ from the nearest whole number (so ≈99.9999 never prints as 100).
-func Decimal(num, den int64) string {
-	r := new(big.Rat).SetFrac64(num, den)
+func Decimal(num, den int64) string { return decimalRat(new(big.Rat).SetFrac64(num, den)) }
+
+func decimalRat(r *big.Rat) string {
 	for places := 0; places <= 6; places++ {
 		s := r.FloatString(places)
 		back, _ := new(big.Rat).SetString(s)

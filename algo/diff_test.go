@@ -16,10 +16,14 @@ type ref struct {
 	kind     Kind
 	limit, w int64
 	noExpiry bool
+	rules    Rules
+	capacity int64 // token bucket, in tokens
 
 	last     Instant
 	started  bool
 	accepted []refReq
+	counted  []refReq           // what the window limiters count: accepted, or every request (Rules.CountRejected)
+	calls    []refReq           // every (clamped) Allow
 	lastCall map[string]Instant // latest (clamped) Allow per client, accepted or not
 }
 
@@ -29,13 +33,19 @@ type refReq struct {
 }
 
 func newRef(k Kind, c Config) *ref {
+	capacity := c.Burst
+	if capacity == 0 {
+		capacity = c.Limit
+	}
 	return &ref{kind: k, limit: c.Limit, w: int64(c.Window / time.Millisecond),
-		noExpiry: c.NoExpiry, lastCall: map[string]Instant{}}
+		noExpiry: c.NoExpiry, rules: c.Rules, capacity: capacity, lastCall: map[string]Instant{}}
 }
 
 func (r *ref) clone() *ref {
 	c := *r
 	c.accepted = append([]refReq(nil), r.accepted...)
+	c.counted = append([]refReq(nil), r.counted...)
+	c.calls = append([]refReq(nil), r.calls...)
 	c.lastCall = make(map[string]Instant, len(r.lastCall))
 	for k, v := range r.lastCall {
 		c.lastCall[k] = v
@@ -67,21 +77,112 @@ func (r *ref) see(t Instant) {
 	r.last, r.started = t, true
 }
 
+// fixedStarts lists the starts of the client's fixed windows, oldest first,
+// from its Allow calls: aligned windows ⌊t/W⌋·W, or (WindowFirstRequest) a
+// window at each call at or after the end of the one before.
+func (r *ref) fixedStarts(client string) []Instant {
+	var starts []Instant
+	for _, a := range r.calls {
+		if a.client != client {
+			continue
+		}
+		start := Instant(r.window(a.at) * r.w)
+		if r.rules.WindowStart == WindowFirstRequest {
+			start = a.at
+			if n := len(starts); n > 0 && a.at < starts[n-1]+Instant(r.w) {
+				start = starts[n-1]
+			}
+		}
+		if n := len(starts); n == 0 || starts[n-1] != start {
+			starts = append(starts, start)
+		}
+	}
+	return starts
+}
+
+// fixedStart is the start of the fixed window a request from client at t
+// falls in.
+func (r *ref) fixedStart(client string, t Instant) Instant {
+	if r.rules.WindowStart != WindowFirstRequest {
+		return Instant(r.window(t) * r.w)
+	}
+	if starts := r.fixedStarts(client); len(starts) > 0 && t < starts[len(starts)-1]+Instant(r.w) {
+		return starts[len(starts)-1]
+	}
+	return t
+}
+
+// admits applies the rules' comparison to v, the count or rounded estimate.
+func (r *ref) admits(v *big.Rat) bool {
+	l := new(big.Rat).SetInt64(r.limit)
+	switch r.rules.Compare {
+	case CompareLess:
+		return v.Cmp(l) < 0
+	case ComparePlusOneAtMost:
+		return new(big.Rat).Add(v, big.NewRat(1, 1)).Cmp(l) <= 0
+	case CompareAtMost:
+		return v.Cmp(l) <= 0
+	}
+	panic("unknown comparison")
+}
+
+// round rounds v ≥ 0 by the rules, by the definitions of floor and half up.
+func (r *ref) round(v *big.Rat) *big.Rat {
+	switch r.rules.Rounding {
+	case RoundFloor:
+		return new(big.Rat).SetInt(new(big.Int).Quo(v.Num(), v.Denom()))
+	case RoundHalfUp:
+		h := new(big.Rat).Add(v, big.NewRat(1, 2))
+		return new(big.Rat).SetInt(new(big.Int).Quo(h.Num(), h.Denom()))
+	}
+	return v
+}
+
+// bucket replays the client's accepted requests through a bucket of
+// rational tokens and returns its level at t, in tokens.
+func (r *ref) bucket(client string, t Instant) *big.Rat {
+	full := new(big.Rat).SetInt64(r.capacity)
+	level := new(big.Rat).Set(full)
+	refill := func(from, to Instant) {
+		level.Add(level, big.NewRat((int64(to)-int64(from))*r.limit, r.w))
+		if level.Cmp(full) > 0 {
+			level.Set(full)
+		}
+	}
+	var prev Instant
+	seen := false
+	for _, a := range r.accepted {
+		if a.client != client {
+			continue
+		}
+		if seen {
+			refill(prev, a.at)
+		}
+		level.Sub(level, big.NewRat(1, 1))
+		prev, seen = a.at, true
+	}
+	if seen && t > prev {
+		refill(prev, t)
+	}
+	return level
+}
+
 // decide answers a request from client at t (already clamped).
 func (r *ref) decide(t Instant, client string) Decision {
-	d := Decision{Kind: r.kind, At: t, Limit: r.limit, Window: time.Duration(r.w) * time.Millisecond}
+	d := Decision{Kind: r.kind, At: t, Limit: r.limit, Window: time.Duration(r.w) * time.Millisecond, Rules: r.rules}
 	c := r.window(t)
 	switch r.kind {
 	case KindFixedWindow:
-		for _, a := range r.accepted {
-			if a.client == client && r.window(a.at) == c {
+		start := r.fixedStart(client, t)
+		for _, a := range r.counted {
+			if a.client == client && a.at >= start && a.at < start+Instant(r.w) {
 				d.Count++
 			}
 		}
-		d.WindowStart = Instant(c * r.w)
-		d.Allowed = d.Count < r.limit
+		d.WindowStart = start
+		d.Allowed = r.admits(big.NewRat(d.Count, 1))
 	case KindSlidingLog:
-		for _, a := range r.accepted {
+		for _, a := range r.counted {
 			if a.client == client && a.at > t-Instant(r.w) && a.at <= t {
 				if d.Count == 0 || a.at < d.Oldest {
 					d.Oldest = a.at
@@ -89,9 +190,19 @@ func (r *ref) decide(t Instant, client string) Decision {
 				d.Count++
 			}
 		}
-		d.Allowed = d.Count < r.limit
+		d.Allowed = r.admits(big.NewRat(d.Count, 1))
+	case KindTokenBucket:
+		d.Rules = Rules{}
+		level := r.bucket(client, t)
+		units := new(big.Rat).Mul(level, big.NewRat(r.w, 1))
+		if !units.IsInt() {
+			panic("reference: a bucket level is not a whole number of units")
+		}
+		d.Tokens = units.Num().Int64()
+		d.Capacity = r.capacity
+		d.Allowed = level.Cmp(big.NewRat(1, 1)) >= 0
 	case KindSlidingCounter:
-		for _, a := range r.accepted {
+		for _, a := range r.counted {
 			if a.client != client {
 				continue
 			}
@@ -107,7 +218,7 @@ func (r *ref) decide(t Instant, client string) Decision {
 		d.Elapsed = time.Duration(elapsed) * time.Millisecond
 		est := big.NewRat(d.Previous*(r.w-elapsed), r.w)
 		est.Add(est, big.NewRat(d.Count, 1))
-		d.Allowed = est.Cmp(big.NewRat(r.limit, 1)) < 0
+		d.Allowed = r.admits(r.round(est))
 	}
 	return d
 }
@@ -119,6 +230,10 @@ func (r *ref) allow(t Instant, client string) Decision {
 	if d.Allowed {
 		r.accepted = append(r.accepted, refReq{client, t})
 	}
+	if d.Allowed || (r.rules.CountRejected && r.kind != KindTokenBucket) {
+		r.counted = append(r.counted, refReq{client, t})
+	}
+	r.calls = append(r.calls, refReq{client, t})
 	r.lastCall[client] = t
 	return d
 }
@@ -135,33 +250,44 @@ func (r *ref) memory(t Instant) (clients, entries int64) {
 	switch {
 	case r.noExpiry && r.kind == KindFixedWindow:
 		// One counter per (client, window) ever used.
-		pairs := map[refReq]bool{}
-		for _, a := range r.accepted {
-			pairs[refReq{a.client, Instant(r.window(a.at))}] = true
+		for client := range r.lastCall {
+			entries += int64(len(r.fixedStarts(client)))
 		}
-		return int64(len(r.lastCall)), int64(len(pairs))
+		return int64(len(r.lastCall)), entries
 	case r.noExpiry && r.kind == KindSlidingLog:
-		return int64(len(r.lastCall)), int64(len(r.accepted))
+		return int64(len(r.lastCall)), int64(len(r.counted))
+	case r.noExpiry && r.kind == KindTokenBucket:
+		return int64(len(r.lastCall)), int64(len(r.lastCall))
 	case r.noExpiry && r.kind == KindSlidingCounter:
 		// Two live counters per client, plus every non-empty window
 		// counter that fell out of use.
 		pairs := map[refReq]bool{}
-		for _, a := range r.accepted {
+		for _, a := range r.counted {
 			if w := r.window(a.at); w < r.window(r.lastCall[a.client])-1 {
 				pairs[refReq{a.client, Instant(w)}] = true
 			}
 		}
 		return int64(len(r.lastCall)), 2*int64(len(r.lastCall)) + int64(len(pairs))
 	case r.kind == KindFixedWindow:
-		for _, at := range r.lastCall {
-			if r.window(at) >= r.window(t) {
+		// A client's counter matters while its latest window holds t.
+		for client := range r.lastCall {
+			starts := r.fixedStarts(client)
+			if t < starts[len(starts)-1]+Instant(r.w) {
+				clients++
+			}
+		}
+		return clients, clients
+	case r.kind == KindTokenBucket:
+		// A bucket matters until it is full again.
+		for client := range r.lastCall {
+			if r.bucket(client, t).Cmp(big.NewRat(r.capacity, 1)) < 0 {
 				clients++
 			}
 		}
 		return clients, clients
 	case r.kind == KindSlidingLog:
 		per := map[string]int64{}
-		for _, a := range r.accepted {
+		for _, a := range r.counted {
 			if a.at > t-Instant(r.w) {
 				per[a.client]++
 				entries++
@@ -204,6 +330,13 @@ func sameEvidence(got, want Decision) string {
 		if got.WindowStart != want.WindowStart || got.Previous != want.Previous || got.Elapsed != want.Elapsed {
 			bad = append(bad, "WindowStart/Previous/Elapsed")
 		}
+	case KindTokenBucket:
+		if got.Tokens != want.Tokens || got.Capacity != want.Capacity {
+			bad = append(bad, "Tokens/Capacity")
+		}
+	}
+	if got.Rules != want.Rules {
+		bad = append(bad, "Rules")
 	}
 	if len(bad) == 0 {
 		return ""

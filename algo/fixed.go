@@ -6,6 +6,11 @@ import "unsafe"
 // ⌊t / W⌋ and allows while that window's count of accepted requests is
 // below the limit. Cheap and simple; lets up to twice the limit through
 // across a window edge.
+//
+// Config.Rules may count rejected requests too, change the comparison, or
+// start each client's window at its first request (WindowFirstRequest): the
+// window then runs [first, first + W), and the next starts at the client's
+// first request at or after its end.
 type FixedWindow struct {
 	cfg     Config
 	w       int64 // window length in ms
@@ -17,14 +22,14 @@ type FixedWindow struct {
 }
 
 type fixedState struct {
-	window int64 // window index ⌊t / W⌋
-	count  int64 // accepted requests in that window
+	start Instant // start of the client's current window
+	count int64   // requests counted in that window (accepted ones, unless Rules.CountRejected)
 }
 
 // retiredWindow is a counter a store without TTLs would still hold.
 type retiredWindow struct {
 	client string
-	window int64
+	window int64 // window index, or (fixed windows) start instant
 	count  int64
 }
 
@@ -41,43 +46,62 @@ func (l *FixedWindow) Memory() Memory { return l.mem }
 
 func (l *FixedWindow) Allow(t Instant, client string) Decision {
 	t = l.advance(t)
-	idx := floorDiv(int64(t), l.w)
 	s := l.clients.get(client)
+	start := l.windowStart(s, t)
 	if s == nil {
 		s = l.clients.add(client)
-		s.window = idx
+		s.start = start
 		l.mem.Clients++
 		l.mem.Entries++
 		l.mem.Bytes += clientBytes[fixedState](client)
-	} else if s.window != idx {
+	} else if s.start != start {
 		if l.cfg.NoExpiry {
-			l.retire(client, s.window, s.count)
+			l.retire(client, int64(s.start), s.count)
 		}
-		*s = fixedState{window: idx}
+		*s = fixedState{start: start}
 	}
-	d := l.decide(t, idx, s.count)
-	if d.Allowed {
-		s.count++
+	d := l.decide(t, start, s.count)
+	if d.Allowed || l.cfg.Rules.CountRejected {
+		s.count = satAdd(s.count, 1)
 	}
 	return d
+}
+
+// windowStart is the start of the window a request from the client at t
+// falls in; s is the client's state, or nil.
+func (l *FixedWindow) windowStart(s *fixedState, t Instant) Instant {
+	if l.cfg.Rules.WindowStart == WindowFirstRequest {
+		if s != nil && l.live(s, t) {
+			return s.start
+		}
+		return t
+	}
+	return Instant(floorDiv(int64(t), l.w) * l.w)
+}
+
+// live reports whether the client's window still holds t ≥ start:
+// t < start + W, computed without overflow.
+func (l *FixedWindow) live(s *fixedState, t Instant) bool {
+	return uint64(t)-uint64(s.start) < uint64(l.w)
 }
 
 func (l *FixedWindow) Peek(t Instant, client string) Decision {
 	if t < l.last {
 		t = l.last
 	}
-	idx := floorDiv(int64(t), l.w)
+	s := l.clients.get(client)
+	start := l.windowStart(s, t)
 	var count int64
-	if s := l.clients.get(client); s != nil && s.window == idx {
+	if s != nil && s.start == start {
 		count = s.count
 	}
-	return l.decide(t, idx, count)
+	return l.decide(t, start, count)
 }
 
-func (l *FixedWindow) decide(t Instant, idx, count int64) Decision {
+func (l *FixedWindow) decide(t, start Instant, count int64) Decision {
 	return Decision{
-		Kind: KindFixedWindow, At: t, Limit: l.cfg.Limit, Window: l.cfg.Window,
-		WindowStart: Instant(idx * l.w), Count: count, Allowed: count < l.cfg.Limit,
+		Kind: KindFixedWindow, At: t, Limit: l.cfg.Limit, Window: l.cfg.Window, Rules: l.cfg.Rules,
+		WindowStart: start, Count: count, Allowed: l.cfg.Rules.admitsCount(count, l.cfg.Limit),
 	}
 }
 
@@ -99,8 +123,8 @@ func (l *FixedWindow) retire(client string, window, count int64) {
 	l.mem.Bytes += retiredBytes
 }
 
-// Expire drops every client whose window has ended by t: its counter can
-// never be consulted again.
+// Expire drops every client whose window has ended by t (start + W ≤ t): its
+// counter can never be consulted again.
 func (l *FixedWindow) Expire(t Instant) {
 	if t > l.last {
 		l.last = t // t counts as seen, so no later request is decided on dropped state
@@ -108,9 +132,8 @@ func (l *FixedWindow) Expire(t Instant) {
 	if l.cfg.NoExpiry {
 		return
 	}
-	idx := floorDiv(int64(t), l.w)
 	l.clients.each(func(key string, s *fixedState) bool {
-		if s.window >= idx {
+		if t < s.start || l.live(s, t) {
 			return true
 		}
 		l.mem.Clients--
@@ -131,10 +154,9 @@ func (l *FixedWindow) MemoryAt(t Instant) Memory {
 	if l.cfg.NoExpiry {
 		return l.mem
 	}
-	idx := floorDiv(int64(t), l.w)
 	var m Memory
 	l.clients.each(func(key string, s *fixedState) bool {
-		if s.window >= idx {
+		if t < s.start || l.live(s, t) {
 			m.Clients++
 			m.Entries++
 			m.Bytes += clientBytes[fixedState](key)

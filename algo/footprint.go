@@ -75,7 +75,7 @@ func WorstCase(k Kind, c Config, clients int64, keyBytes int) (Footprint, error)
 		redisPerClient = RedisModel.SortedSetKeyWithTTL + c.Limit*member
 		f.RedisStructure = "one sorted set per client, a member per timestamp"
 	case KindTokenBucket:
-		f.PerClient = clientBytes[bucketFootprint](string(make([]byte, keyBytes)))
+		f.PerClient = clientBytes[bucketState](string(make([]byte, keyBytes)))
 		perClientEntries = 1
 		redisPerClient, f.RedisStructure = RedisModel.HashWithTTL, "one hash (tokens, last refill) per client, with a TTL"
 	default:
@@ -87,6 +87,3 @@ func WorstCase(k Kind, c Config, clients int64, keyBytes int) (Footprint, error)
 	f.RedisBytes = new(big.Int).Mul(n, big.NewInt(redisPerClient))
 	return f, nil
 }
-
-// bucketFootprint is a token bucket's state: its level and last refill.
-type bucketFootprint struct{ level, last int64 }

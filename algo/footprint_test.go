@@ -48,7 +48,7 @@ func TestMemoryMatchesTheHeap(t *testing.T) {
 	for i := range names {
 		names[i] = fmt.Sprintf("client-%07d", i)
 	}
-	for _, k := range Lesson {
+	for _, k := range All {
 		t.Run(k.String(), func(t *testing.T) {
 			var before, after runtime.MemStats
 			runtime.GC()

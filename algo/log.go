@@ -5,6 +5,10 @@ import "sort"
 // SlidingLog stores a timestamp for every accepted request and counts the
 // ones in the last window: at t, timestamps ≤ t − W have left it. Exact, with
 // no boundary effect; memory grows with the limit.
+//
+// With Config.Rules.CountRejected it stores a timestamp for every request, so
+// a client is allowed again only after a whole window without requests beyond
+// the limit; its memory then grows with the request rate, not the limit.
 type SlidingLog struct {
 	cfg     Config
 	w       int64
@@ -47,7 +51,7 @@ func (l *SlidingLog) Allow(t Instant, client string) Decision {
 	}
 	l.drop(s, t)
 	d := l.decide(t, s)
-	if d.Allowed {
+	if d.Allowed || l.cfg.Rules.CountRejected {
 		l.push(s, t)
 	}
 	return d
@@ -72,12 +76,12 @@ func (l *SlidingLog) inWindow(s *logState, t Instant) int {
 
 func (l *SlidingLog) decide(t Instant, s *logState) Decision {
 	first := l.inWindow(s, t)
-	d := Decision{Kind: KindSlidingLog, At: t, Limit: l.cfg.Limit, Window: l.cfg.Window,
+	d := Decision{Kind: KindSlidingLog, At: t, Limit: l.cfg.Limit, Window: l.cfg.Window, Rules: l.cfg.Rules,
 		Count: int64(len(s.ts) - first)}
 	if d.Count > 0 {
 		d.Oldest = s.ts[first]
 	}
-	d.Allowed = d.Count < l.cfg.Limit
+	d.Allowed = l.cfg.Rules.admitsCount(d.Count, l.cfg.Limit)
 	return d
 }
 

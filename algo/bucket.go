@@ -1,0 +1,142 @@
+package algo
+
+// TokenBucket gives each client a bucket of Capacity tokens (Config.Burst,
+// or Limit), starting full and refilling at Limit tokens per Window; a
+// request is allowed iff the bucket holds at least one whole token, and
+// takes it. Bursts up to the capacity pass at once, and there is no window
+// edge: the lesson's next step.
+//
+// The level is kept exactly as an integer scaled by the window length in
+// ms: one token is W units, the bucket gains Limit units per ms and holds at
+// most Capacity·W units (≤ MaxLimit·MaxWindow/1ms ≈ 6·10¹⁷, inside int64).
+// Refill is capped before it is multiplied, so no product overflows.
+type TokenBucket struct {
+	cfg     Config
+	w       int64 // units per token: the window length in ms
+	rate    int64 // units gained per ms: Limit
+	full    int64 // capacity in units: Capacity·W
+	clients table[bucketState]
+	last    Instant
+	sweep   sweeper
+	mem     Memory
+}
+
+type bucketState struct {
+	level int64   // units held at instant at
+	at    Instant // when level was last brought up to date
+}
+
+// bucketsPerClient is one bucket (level and instant) per client.
+const bucketsPerClient = 1
+
+// NewTokenBucket returns a token-bucket limiter; c must be valid.
+func NewTokenBucket(c Config) *TokenBucket {
+	w := c.windowMs()
+	return &TokenBucket{cfg: c, w: w, rate: c.Limit, full: c.Capacity() * w,
+		clients: newTable[bucketState](), last: minInstant}
+}
+
+func (l *TokenBucket) Kind() Kind     { return KindTokenBucket }
+func (l *TokenBucket) Config() Config { return l.cfg }
+func (l *TokenBucket) Memory() Memory { return l.mem }
+
+// levelAt is the bucket's level at t; none is gained before s.at.
+func (l *TokenBucket) levelAt(s *bucketState, t Instant) int64 {
+	if t <= s.at {
+		return s.level
+	}
+	elapsed := uint64(t) - uint64(s.at) // exact for any two instants, t > s.at
+	room := uint64(l.full - s.level)
+	rate := uint64(l.rate)
+	if elapsed >= (room+rate-1)/rate { // elapsed·rate ≥ room
+		return l.full
+	}
+	// elapsed < ⌈room/rate⌉, so elapsed·rate < room + rate: no overflow.
+	return s.level + int64(elapsed)*l.rate
+}
+
+func (l *TokenBucket) Allow(t Instant, client string) Decision {
+	if t < l.last {
+		t = l.last
+	}
+	l.last = t
+	if l.sweep.due(t, l.w) {
+		l.Expire(t)
+	}
+	s := l.clients.get(client)
+	if s == nil {
+		s = l.clients.add(client)
+		s.level = l.full
+		l.mem.Clients++
+		l.mem.Entries += bucketsPerClient
+		l.mem.Bytes += clientBytes[bucketState](client)
+	} else {
+		s.level = l.levelAt(s, t)
+	}
+	s.at = t
+	d := l.decide(t, s.level)
+	if d.Allowed {
+		s.level -= l.w
+	}
+	return d
+}
+
+func (l *TokenBucket) Peek(t Instant, client string) Decision {
+	if t < l.last {
+		t = l.last
+	}
+	level := l.full
+	if s := l.clients.get(client); s != nil {
+		level = l.levelAt(s, t)
+	}
+	return l.decide(t, level)
+}
+
+func (l *TokenBucket) decide(t Instant, level int64) Decision {
+	return Decision{
+		Kind: KindTokenBucket, At: t, Limit: l.cfg.Limit, Window: l.cfg.Window,
+		Tokens: level, Capacity: l.cfg.Capacity(), Allowed: level >= l.w,
+	}
+}
+
+// Expire drops every client whose bucket is full again at t: a new bucket
+// would be created full, so dropping it changes no decision.
+func (l *TokenBucket) Expire(t Instant) {
+	if t > l.last {
+		l.last = t // t counts as seen, so no later request is decided on dropped state
+	}
+	if l.cfg.NoExpiry {
+		return
+	}
+	l.clients.each(func(key string, s *bucketState) bool {
+		if l.levelAt(s, t) < l.full {
+			return true
+		}
+		l.mem.Clients--
+		l.mem.Entries -= bucketsPerClient
+		l.mem.Bytes -= clientBytes[bucketState](key)
+		return false
+	})
+}
+
+func (l *TokenBucket) Clone() Limiter {
+	c := *l
+	c.clients = l.clients.clone(nil)
+	return &c
+}
+
+func (l *TokenBucket) MemoryAt(t Instant) Memory {
+	if l.cfg.NoExpiry {
+		return l.mem
+	}
+	var m Memory
+	l.clients.each(func(key string, s *bucketState) bool {
+		if l.levelAt(s, t) < l.full {
+			m.Clients++
+			m.Entries += bucketsPerClient
+			m.Bytes += clientBytes[bucketState](key)
+		}
+		return true
+	})
+	return m
+}

@@ -1,0 +1,347 @@
+package algo
+
+import (
+	"fmt"
+	"math/bits"
+	"strings"
+)
+
+// Rules are the decisions a window limiter makes at its edges, where real
+// libraries differ while computing the same count or estimate. The zero value
+// is the lesson's rules: only accepted requests are counted, the estimate is
+// compared exactly, a request is allowed while the count is below the limit,
+// and fixed windows are aligned to the clock.
+//
+// The token bucket has no windows and ignores Rules.
+type Rules struct {
+	// CountRejected counts every request, not only accepted ones (fixed
+	// window and sliding counter: the counters; sliding log: a timestamp for
+	// every request), so a client that keeps hammering stays blocked. Counts
+	// can then exceed the limit without bound; every comparison stays exact.
+	CountRejected bool
+	// Rounding is applied to the sliding counter's estimate before it is
+	// compared. Counts of the fixed window and log are whole already.
+	Rounding Rounding
+	// Compare is the test a request must pass to be allowed.
+	Compare Compare
+	// WindowStart is where a fixed window begins (fixed window only).
+	WindowStart WindowStart
+}
+
+// Rounding is how the sliding counter's estimate is rounded before comparing.
+// The current window's count is a whole number, so rounding the estimate
+// current + previous × weight is the same as rounding the weighted previous
+// count alone and adding the current count: Floor is also the "floor the
+// weighted previous count" rule.
+type Rounding uint8
+
+const (
+	RoundExact  Rounding = iota // no rounding: the exact fraction is compared
+	RoundFloor                  // ⌊estimate⌋
+	RoundHalfUp                 // ⌊estimate + ½⌋: halves round up (Go's math.Round for positive values)
+)
+
+// Compare is the test that allows a request, given the count or (rounded)
+// estimate v of what is already there.
+type Compare uint8
+
+const (
+	CompareLess          Compare = iota // v < limit: the lesson's rule
+	ComparePlusOneAtMost                // v + 1 ≤ limit: the request itself is counted and must fit
+	CompareAtMost                       // v ≤ limit: denied only once the count already exceeds the limit
+)
+
+// WindowStart is where a fixed window begins.
+type WindowStart uint8
+
+const (
+	// WindowAligned windows are the multiples of W since midnight
+	// (calendar minutes for W = 1m).
+	WindowAligned WindowStart = iota
+	// WindowFirstRequest starts a client's window at its first request; it
+	// runs for W, and the next one starts at the client's first request at
+	// or after its end.
+	WindowFirstRequest
+)
+
+func (r Rounding) String() string {
+	switch r {
+	case RoundExact:
+		return "exact"
+	case RoundFloor:
+		return "floor"
+	case RoundHalfUp:
+		return "round"
+	}
+	return fmt.Sprintf("rounding(%d)", uint8(r))
+}
+
+func (c Compare) String() string {
+	switch c {
+	case CompareLess:
+		return "< limit"
+	case ComparePlusOneAtMost:
+		return "+ 1 ≤ limit"
+	case CompareAtMost:
+		return "≤ limit"
+	}
+	return fmt.Sprintf("compare(%d)", uint8(c))
+}
+
+func (w WindowStart) String() string {
+	switch w {
+	case WindowAligned:
+		return "aligned"
+	case WindowFirstRequest:
+		return "first-request"
+	}
+	return fmt.Sprintf("window-start(%d)", uint8(w))
+}
+
+// validate reports an out-of-range setting.
+func (r Rules) validate() error {
+	if r.Rounding > RoundHalfUp {
+		return fmt.Errorf("rules: unknown rounding %d; use exact, floor or round", r.Rounding)
+	}
+	if r.Compare > CompareAtMost {
+		return fmt.Errorf("rules: unknown comparison %d; use < limit, + 1 ≤ limit or ≤ limit", r.Compare)
+	}
+	if r.WindowStart > WindowFirstRequest {
+		return fmt.Errorf("rules: unknown window start %d; use aligned or first-request", r.WindowStart)
+	}
+	return nil
+}
+
+// String describes the settings that differ from the lesson's, for example
+// "count rejected, floor, estimate + 1 ≤ limit"; "" for the lesson's rules.
+func (r Rules) String() string {
+	var parts []string
+	if r.CountRejected {
+		parts = append(parts, "count rejected")
+	}
+	if r.Rounding != RoundExact {
+		parts = append(parts, r.Rounding.String())
+	}
+	if r.Compare != CompareLess {
+		parts = append(parts, "estimate "+r.Compare.String())
+	}
+	if r.WindowStart != WindowAligned {
+		parts = append(parts, "window from first request")
+	}
+	return strings.Join(parts, ", ")
+}
+
+// Name is the preset these rules are ("httprate", …), "" for the lesson's
+// rules, and otherwise their description (Rules.String).
+func (r Rules) Name() string {
+	if p, ok := presetFor(r); ok {
+		return p.Name
+	}
+	return r.String()
+}
+
+// RulesName is c.Rules.Name(): "" for the lesson's rules, a preset's name,
+// or a description of custom rules.
+func (c Config) RulesName() string { return c.Rules.Name() }
+
+// Preset is a named set of Rules reproducing the documented behaviour of a
+// well-known limiter, checked against its public source or documentation.
+type Preset struct {
+	Name   string // as the CLI and scenario files spell it
+	Title  string // the project
+	Kind   Kind   // the algorithm the project implements
+	Rules  Rules
+	Rule   string // the exact rule, in words
+	Source string // where it was verified
+}
+
+// The presets. Each rule below was read in the cited source; where a library
+// computes in floating point, windowlab computes the same rule exactly.
+var (
+	// PresetHTTPRate is go-chi/httprate's sliding window counter. Handler
+	// computes rate = prevCount·(W − diff)/W + currCount in float64
+	// (calculateRate), rounds it with math.Round (half away from zero) and
+	// denies when rate + increment > limit, increment being 1 per request;
+	// only an allowed request increments the counter (IncrementBy runs after
+	// the deny branch). Windows are time.Now().UTC().Truncate(windowLength).
+	//
+	// Source: github.com/go-chi/httprate limiter.go at commit
+	// 6556a110e55c3cb66461cafc139984af1d33cda1: lines 102 (rate :=
+	// int(math.Round(rateFloat))), 109 (if rate+increment > limit {), 118
+	// (IncrementBy), 142–143 (diff, rate).
+	PresetHTTPRate = Preset{
+		Name: "httprate", Title: "go-chi/httprate", Kind: KindSlidingCounter,
+		Rules: Rules{Rounding: RoundHalfUp, Compare: ComparePlusOneAtMost},
+		Rule:  "round(current + previous × weight) + 1 ≤ limit; only allowed requests are counted",
+		Source: "github.com/go-chi/httprate limiter.go @6556a110e55c3cb66461cafc139984af1d33cda1 " +
+			"L102 `rate := int(math.Round(rateFloat))`, L109 `if rate+increment > limit {`, L118 IncrementBy after the deny branch",
+	}
+
+	// PresetUpstash is @upstash/ratelimit's slidingWindow. Its Lua script
+	// floors the weighted previous count and denies when
+	// floor((1 − (now % window)/window) · previous) + current ≥ limit,
+	// returning before INCRBY, so rejected requests are not counted. Windows
+	// are Math.floor(now / windowSize), aligned to the clock.
+	//
+	// Source: github.com/upstash/ratelimit-js src/lua-scripts/single.ts at
+	// commit e00d2224b06e31d63dcbcf6ffe103955c2066371, slidingWindowLimitScript,
+	// lines 44–51.
+	PresetUpstash = Preset{
+		Name: "upstash", Title: "upstash/ratelimit", Kind: KindSlidingCounter,
+		Rules: Rules{Rounding: RoundFloor},
+		Rule:  "current + ⌊previous × weight⌋ < limit; only allowed requests are counted",
+		Source: "github.com/upstash/ratelimit-js src/lua-scripts/single.ts @e00d2224b06e31d63dcbcf6ffe103955c2066371 " +
+			"L46 `requestsInPreviousWindow = math.floor(( 1 - percentageInCurrent ) * requestsInPreviousWindow)`, " +
+			"L47 `if requestsInPreviousWindow + requestsInCurrentWindow >= tokens then return -1`, L51 INCRBY after it",
+	}
+
+	// PresetCloudflare2017 is the sliding window of Cloudflare's 2017 post
+	// "Counting things, a lot of different things": "Every request that
+	// matches the rule is counted per client IP address" and "Once that
+	// counter exceeds a threshold, further requests are not allowed"; the
+	// rate is 42 × ((60 − 15)/60) + 18 = 49.5 with no rounding. So every
+	// request is counted and a request is denied once the estimate of those
+	// before it exceeds the limit. Not modelled: the post's asynchronous
+	// increments and its mitigation that, once started, lasts a set time.
+	//
+	// Source: https://blog.cloudflare.com/counting-things-a-lot-of-different-things/
+	// (2017-06-07), the opening list and "Sliding windows to the rescue".
+	PresetCloudflare2017 = Preset{
+		Name: "cloudflare-2017", Title: "Cloudflare (2017 blog post)", Kind: KindSlidingCounter,
+		Rules: Rules{CountRejected: true, Compare: CompareAtMost},
+		Rule:  "current + previous × weight ≤ limit, exact; every request is counted",
+		Source: "https://blog.cloudflare.com/counting-things-a-lot-of-different-things/ — " +
+			"\"Every request that matches the rule is counted\", \"Once that counter exceeds a threshold, further requests are not allowed\", " +
+			"\"rate = 42 * ((60-15)/60) + 18 = 49.5 requests\"",
+	}
+
+	// PresetExpressRateLimit is express-rate-limit with its default
+	// MemoryStore: a fixed window per client that starts at the client's
+	// first request (resetTime = now + windowMs, reset once resetTime ≤ now),
+	// every request increments the hit count before the check, and a request
+	// is denied when totalHits > limit, totalHits including itself.
+	//
+	// Source: github.com/express-rate-limit/express-rate-limit
+	// source/memory-store.ts at commit 658c2015a6562135458adf0d96138a46043c79b8
+	// (increment, resetClient) and source/rate-limit.ts at commit
+	// c45ecb914afc56fa195a2a8da18bf0e0ea6e1cdf (store.increment(key) before
+	// `if (totalHits > limit)`).
+	PresetExpressRateLimit = Preset{
+		Name: "express-rate-limit", Title: "express-rate-limit (MemoryStore)", Kind: KindFixedWindow,
+		Rules: Rules{CountRejected: true, Compare: ComparePlusOneAtMost, WindowStart: WindowFirstRequest},
+		Rule:  "count + 1 ≤ limit in a window that starts at the client's first request; every request is counted",
+		Source: "github.com/express-rate-limit/express-rate-limit source/memory-store.ts @658c2015a6562135458adf0d96138a46043c79b8 " +
+			"increment(): `if (client.resetTime.getTime() <= now) this.resetClient(client, now)`, `client.totalHits++`; " +
+			"resetClient(): `client.resetTime.setTime(now + this.windowMs)`; source/rate-limit.ts @c45ecb914afc56fa195a2a8da18bf0e0ea6e1cdf " +
+			"`await config.store.increment(key)` then `if (totalHits > limit)`",
+	}
+)
+
+// Presets lists the named rule sets, sliding counters first.
+var Presets = []Preset{PresetHTTPRate, PresetUpstash, PresetCloudflare2017, PresetExpressRateLimit}
+
+// ParseRules returns the rules named name: "" or "lesson" for the lesson's,
+// otherwise a preset's name.
+func ParseRules(name string) (Rules, bool) {
+	if name == "" || name == "lesson" {
+		return Rules{}, true
+	}
+	for _, p := range Presets {
+		if p.Name == name {
+			return p.Rules, true
+		}
+	}
+	return Rules{}, false
+}
+
+func presetFor(r Rules) (Preset, bool) {
+	for _, p := range Presets {
+		if p.Rules == r {
+			return p, true
+		}
+	}
+	return Preset{}, false
+}
+
+// admitsCount applies the comparison to a whole count n.
+func (r Rules) admitsCount(n, limit int64) bool {
+	if r.Compare == CompareAtMost {
+		return n <= limit
+	}
+	// For a whole n, n + 1 ≤ limit is n < limit.
+	return n < limit
+}
+
+// roundWeighted rounds previous × wn / w by r.Rounding (not RoundExact),
+// exactly in 128 bits. The result is at most previous.
+func (r Rules) roundWeighted(previous, wn, w int64) int64 {
+	p := mul64(uint64(previous), uint64(wn))
+	if r.Rounding == RoundHalfUp {
+		// ⌊p/w + ½⌋ = ⌊(2p + w) / 2w⌋
+		return int64(p.add(p).add(u128{lo: uint64(w)}).div(2 * uint64(w)))
+	}
+	return int64(p.div(uint64(w)))
+}
+
+// admitsEstimate decides the sliding counter: the estimate is
+// current + previous × wn / w, with 0 ≤ wn ≤ w, rounded and compared by r.
+// Every product is taken in 128 bits, so any counts up to MaxInt64 are exact.
+func (r Rules) admitsEstimate(current, previous, wn, w, limit int64) bool {
+	if r.Rounding != RoundExact {
+		return r.admitsCount(satAdd(current, r.roundWeighted(previous, wn, w)), limit)
+	}
+	// Compare estimate·w = current·w + previous·wn with limit·w.
+	v := mul64(uint64(current), uint64(w)).add(mul64(uint64(previous), uint64(wn)))
+	lw := mul64(uint64(limit), uint64(w))
+	switch r.Compare {
+	case ComparePlusOneAtMost:
+		return v.add(u128{lo: uint64(w)}).cmp(lw) <= 0
+	case CompareAtMost:
+		return v.cmp(lw) <= 0
+	}
+	return v.cmp(lw) < 0
+}
+
+// satAdd is a + b for non-negative a and b, saturating at MaxInt64.
+func satAdd(a, b int64) int64 {
+	if s := a + b; s >= a {
+		return s
+	}
+	return 1<<63 - 1
+}
+
+// u128 is an unsigned 128-bit integer, for exact products of counts and
+// window lengths.
+type u128 struct{ hi, lo uint64 }
+
+func mul64(a, b uint64) u128 {
+	hi, lo := bits.Mul64(a, b)
+	return u128{hi, lo}
+}
+
+func (x u128) add(y u128) u128 {
+	lo, c := bits.Add64(x.lo, y.lo, 0)
+	hi, _ := bits.Add64(x.hi, y.hi, c)
+	return u128{hi, lo}
+}
+
+func (x u128) cmp(y u128) int {
+	switch {
+	case x.hi < y.hi:
+		return -1
+	case x.hi > y.hi:
+		return 1
+	case x.lo < y.lo:
+		return -1
+	case x.lo > y.lo:
+		return 1
+	}
+	return 0
+}
+
+// div is ⌊x / d⌋ for d > 0. The quotient must fit in 64 bits (x.hi < d),
+// as it does for every caller here: bits.Div64 panics otherwise.
+func (x u128) div(d uint64) uint64 {
+	q, _ := bits.Div64(x.hi, x.lo, d)
+	return q
+}
