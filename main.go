@@ -288,7 +288,7 @@ func checkCmd() *cobra.Command {
 }
 
 func memoryCmd() *cobra.Command {
-	q := report.MemoryQuestion{Kinds: []algo.Kind{algo.KindFixedWindow, algo.KindSlidingLog, algo.KindSlidingCounter}}
+	q := report.MemoryQuestion{Kinds: algo.All}
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "memory",

@@ -25,6 +25,8 @@ var builtinOrder = []string{
 	"sliding-log-memory",
 	"forgotten-ttl",
 	"random-traffic",
+	"presets-cloudflare-example",
+	"token-bucket",
 }
 
 // DefaultBuiltin is the scenario to show when none is named.

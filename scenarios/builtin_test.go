@@ -21,7 +21,7 @@ func TestBuiltinsParseInTeachingOrder(t *testing.T) {
 		}
 	}
 	want := []string{"boundary-burst", "check-yourself-1", "worked-example", "steady-stream",
-		"sliding-log-memory", "forgotten-ttl", "random-traffic"}
+		"sliding-log-memory", "forgotten-ttl", "random-traffic", "presets-cloudflare-example", "token-bucket"}
 	if !slices.Equal(names, want) || !slices.Equal(BuiltinNames(), want) {
 		t.Errorf("built-ins = %v, want %v", names, want)
 	}
@@ -67,7 +67,7 @@ func TestBuiltinsTeachTheLesson(t *testing.T) {
 			t.Fatal(err)
 		}
 		e.RunToEnd()
-		if got := e.Stats()[slices.Index(s.Algorithms, tc.kind)].Allowed; got != tc.allow {
+		if got := e.Stats()[slices.Index(s.Algorithms, algo.Algorithm{Kind: tc.kind})].Allowed; got != tc.allow {
 			t.Errorf("%s: %v allows %d, want %d", tc.name, tc.kind, got, tc.allow)
 		}
 	}

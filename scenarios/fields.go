@@ -341,24 +341,33 @@ func (d *decoder) list(o *object, k string) ([]ast.Node, bool) {
 	return seq.Values, true
 }
 
-// algorithmNames are the names a scenario may use, in the lesson's order.
-func algorithmNames() []string {
-	names := make([]string, len(algo.Lesson))
+// algorithmNames are the names a scenario may use: the kinds in the
+// lesson's order, then the presets ("sliding-counter/httprate").
+func algorithmNames() []string { return algo.AlgorithmNames() }
+
+// lessonAlgorithms are the lesson's three, replayed when a file names none.
+func lessonAlgorithms() []algo.Algorithm {
+	out := make([]algo.Algorithm, len(algo.Lesson))
 	for i, k := range algo.Lesson {
-		names[i] = k.String()
+		out[i] = algo.Algorithm{Kind: k}
 	}
-	return names
+	return out
 }
 
 // algorithm reads one algorithm name at node v.
-func (d *decoder) algorithm(v, at ast.Node, field string) (algo.Kind, bool) {
+func (d *decoder) algorithm(v, at ast.Node, field string) (algo.Algorithm, bool) {
 	s, isStr := v.(*ast.StringNode)
 	if !isStr {
 		d.at(at, field, "expected an algorithm name (%s), got %s", quoteList(algorithmNames(), "or"), describe(v))
-		return 0, false
+		return algo.Algorithm{}, false
 	}
-	if k, ok := algo.ParseKind(s.Value); ok && slices.Contains(algo.Lesson, k) {
-		return k, true
+	a, err := algo.ParseAlgorithm(s.Value)
+	if err == nil {
+		return a, true
+	}
+	if strings.Contains(err.Error(), " reproduces ") {
+		d.at(at, field, "%v", err)
+		return algo.Algorithm{}, false
 	}
 	names := algorithmNames()
 	hint := ""
@@ -373,14 +382,14 @@ func (d *decoder) algorithm(v, at ast.Node, field string) (algo.Kind, bool) {
 		}
 	}
 	d.at(at, field, "unknown algorithm %q; %svalid ones are %s", truncate(s.Value), hint, quoteList(names, "and"))
-	return 0, false
+	return algo.Algorithm{}, false
 }
 
 // replayed reads an algorithm that the scenario must be replaying.
-func (d *decoder) replayed(o *object, k string, s *Scenario) (algo.Kind, bool) {
+func (d *decoder) replayed(o *object, k string, s *Scenario) (algo.Algorithm, bool) {
 	v, at := o.value(k)
 	if at == nil {
-		return 0, false
+		return algo.Algorithm{}, false
 	}
 	kind, ok := d.algorithm(v, at, join(o.path, k))
 	if ok && !slices.Contains(s.Algorithms, kind) {
@@ -389,7 +398,7 @@ func (d *decoder) replayed(o *object, k string, s *Scenario) (algo.Kind, bool) {
 			names[i] = a.String()
 		}
 		d.at(at, join(o.path, k), "%s is not replayed by this scenario; its algorithms are %s", kind, quoteList(names, "and"))
-		return 0, false
+		return algo.Algorithm{}, false
 	}
 	return kind, ok
 }

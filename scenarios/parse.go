@@ -249,7 +249,7 @@ func (d *decoder) checkTokens(tokens token.Tokens) bool {
 }
 
 var topFields = []string{"name", "title", "description", "limit", "window", "expiry", "algorithms",
-	"start", "traffic", "captions", "questions", "expect"}
+	"start", "speed", "traffic", "captions", "questions", "expect"}
 
 // scenario reads the top-level mapping.
 func (d *decoder) scenario(root ast.Node) *Scenario {
@@ -258,7 +258,7 @@ func (d *decoder) scenario(root ast.Node) *Scenario {
 		return nil
 	}
 	base := filepath.Base(d.file)
-	s := &Scenario{File: d.file, Name: slugify(strings.TrimSuffix(base, filepath.Ext(base))), Algorithms: slices.Clone(algo.Lesson)}
+	s := &Scenario{File: d.file, Name: slugify(strings.TrimSuffix(base, filepath.Ext(base))), Algorithms: lessonAlgorithms()}
 
 	if o.has("name") {
 		if name, ok := d.text(o, "name"); ok {
@@ -290,6 +290,10 @@ func (d *decoder) scenario(root ast.Node) *Scenario {
 	if o.has("expiry") {
 		expiry, _ := d.boolean(o, "expiry")
 		s.Config.NoExpiry = !expiry
+	}
+
+	if o.has("speed") {
+		s.Speed, _ = d.speed(o, "speed")
 	}
 
 	if o.has("algorithms") {
@@ -354,12 +358,12 @@ func (d *decoder) scenario(root ast.Node) *Scenario {
 }
 
 // algorithms reads the algorithms list: known names, each once, at least one.
-func (d *decoder) algorithms(items []ast.Node, o *object) []algo.Kind {
-	var kinds []algo.Kind
+func (d *decoder) algorithms(items []ast.Node, o *object) []algo.Algorithm {
+	var kinds []algo.Algorithm
 	if len(items) == 0 {
 		_, at := o.value("algorithms")
 		d.at(at, "algorithms", "the list is empty; leave it out for all three, or name some of %s", quoteList(algorithmNames(), "and"))
-		return slices.Clone(algo.Lesson)
+		return lessonAlgorithms()
 	}
 	for i, item := range items {
 		field := fmt.Sprintf("algorithms[%d]", i)
@@ -374,7 +378,7 @@ func (d *decoder) algorithms(items []ast.Node, o *object) []algo.Kind {
 		kinds = append(kinds, k)
 	}
 	if len(kinds) == 0 {
-		return slices.Clone(algo.Lesson)
+		return lessonAlgorithms()
 	}
 	return kinds
 }
@@ -539,6 +543,33 @@ func (d *decoder) traffic(path string, n ast.Node) (Traffic, bool) {
 	return t, len(d.errs) == nerr
 }
 
+// Playback speeds a scenario may ask for, as the interactive view allows.
+const (
+	minSpeed = 0.1
+	maxSpeed = 1000
+)
+
+// speed reads the starting playback speed: a number from 0.1 to 1000.
+func (d *decoder) speed(o *object, k string) (float64, bool) {
+	v, at := o.value(k)
+	field := join(o.path, k)
+	want := "use a playback speed from 0.1 to 1000 (times real time), such as speed: 60"
+	if !isNumber(v) {
+		d.at(at, field, "expected a number, got %s; %s", describe(v), want)
+		return 0, false
+	}
+	r, ok := d.decimal(o, k)
+	if !ok {
+		return 0, false
+	}
+	f, _ := r.Float64()
+	if f < minSpeed || f > maxSpeed {
+		d.at(at, field, "%s is out of range; %s", v.GetToken().Value, want)
+		return 0, false
+	}
+	return f, true
+}
+
 // rate reads requests per second: a positive number or a string like "50/s".
 func (d *decoder) rate(o *object, k string) (float64, bool) {
 	v, at := o.value(k)
@@ -574,7 +605,7 @@ func (d *decoder) rate(o *object, k string) (float64, bool) {
 	return r, true
 }
 
-var captionFields = []string{"at", "text", "until"}
+var captionFields = []string{"at", "text", "until", "pause"}
 
 func (d *decoder) caption(path string, n ast.Node) (Caption, bool) {
 	var c Caption
@@ -593,6 +624,9 @@ func (d *decoder) caption(path string, n ast.Node) (Caption, bool) {
 		c.Text, _ = d.text(o, "text")
 	} else {
 		d.missing(o, "text", "give the caption's text")
+	}
+	if o.has("pause") {
+		c.Pause, _ = d.boolean(o, "pause")
 	}
 	if o.has("until") {
 		if until, ok := d.clock(o, "until"); ok {
@@ -682,7 +716,11 @@ func (d *decoder) expectation(path string, n ast.Node, s *Scenario) (Expectation
 	case len(s.Algorithms) == 1:
 		e.Algorithm, kindOK = s.Algorithms[0], true
 	default:
-		d.missing(o, "algorithm", "name the limiter to check: "+quoteList(algorithmNames(), "or"))
+		names := make([]string, len(s.Algorithms))
+		for i, a := range s.Algorithms {
+			names[i] = a.String()
+		}
+		d.missing(o, "algorithm", "name the limiter to check: "+quoteList(names, "or"))
 	}
 	if o.has("at") {
 		e.At, e.HasAt = d.clock(o, "at")
@@ -704,7 +742,7 @@ func (d *decoder) expectation(path string, n ast.Node, s *Scenario) (Expectation
 	e.LiveEntries = count("live_entries")
 	if o.has("last") {
 		v, _ := o.value("last")
-		e.Last = d.lastCheck(join(path, "last"), v, e.Algorithm, kindOK)
+		e.Last = d.lastCheck(join(path, "last"), v, e.Algorithm.Kind, kindOK)
 	}
 	checks := 0
 	for _, k := range expectFields[2:] {

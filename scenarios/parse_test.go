@@ -65,7 +65,7 @@ func TestMinimalForm(t *testing.T) {
 	if s.Config != (algo.Config{Limit: 100, Window: time.Minute}) {
 		t.Errorf("Config = %+v", s.Config)
 	}
-	if !slices.Equal(s.Algorithms, algo.Lesson) {
+	if !slices.Equal(s.Algorithms, lessonAlgorithms()) {
 		t.Errorf("Algorithms = %v, want the lesson's three", s.Algorithms)
 	}
 	if s.Start != algo.Clock(12, 0, 0, 0) {
@@ -105,7 +105,7 @@ expect:
 	if s.Config != (algo.Config{Limit: 5, Window: 90 * time.Second, NoExpiry: true}) {
 		t.Errorf("Config = %+v", s.Config)
 	}
-	if !slices.Equal(s.Algorithms, []algo.Kind{algo.KindSlidingCounter, algo.KindFixedWindow}) {
+	if !slices.Equal(s.Algorithms, []algo.Algorithm{{Kind: algo.KindSlidingCounter}, {Kind: algo.KindFixedWindow}}) {
 		t.Errorf("Algorithms = %v", s.Algorithms)
 	}
 	if s.Start != algo.Clock(11, 58, 30, 0) {
@@ -124,7 +124,7 @@ expect:
 	}
 	q := s.Questions
 	if len(q) != 1 || q[0].Answer != "200" || !slices.Equal(q[0].Choices, []string{"100", "200"}) ||
-		!q[0].HasAt || !q[0].HasAlgorithm || q[0].Algorithm != algo.KindFixedWindow {
+		!q[0].HasAt || !q[0].HasAlgorithm || q[0].Algorithm != (algo.Algorithm{Kind: algo.KindFixedWindow}) {
 		t.Errorf("Questions = %+v", q)
 	}
 	e := s.Expect

@@ -40,9 +40,10 @@ type Scenario struct {
 	Description string
 	File        string // as given to Parse or Load, used in every message
 	Config      algo.Config
-	Algorithms  []algo.Kind  // which limiters to replay, in display order
-	Start       algo.Instant // where the clock starts: a window edge at or before the first arrival unless set
-	Traffic     []Traffic    // in file order, which is also the order of same-instant requests
+	Algorithms  []algo.Algorithm // which limiters to replay, in display order
+	Start       algo.Instant     // where the clock starts: a window edge at or before the first arrival unless set
+	Speed       float64          // the interactive view's starting playback speed, × real time; 0 means 1×
+	Traffic     []Traffic        // in file order, which is also the order of same-instant requests
 	Captions    []Caption
 	Questions   []Question
 	Expect      []Expectation
@@ -96,12 +97,14 @@ type Traffic struct {
 }
 
 // Caption is a line of commentary shown from At (until Until, or until the
-// next caption when Until is zero).
+// next caption when Until is zero). A pausing caption stops a playing clock
+// at At, so a teacher can talk over the moment before going on.
 type Caption struct {
 	Line  int
 	At    algo.Instant
 	Until algo.Instant
 	Text  string
+	Pause bool
 }
 
 // Question is a check-yourself question. When HasAt is set, At is the
@@ -115,7 +118,7 @@ type Question struct {
 	Explain      string
 	At           algo.Instant
 	HasAt        bool
-	Algorithm    algo.Kind
+	Algorithm    algo.Algorithm
 	HasAlgorithm bool
 }
 
@@ -125,7 +128,7 @@ type Question struct {
 // A nil field is not checked.
 type Expectation struct {
 	Line, Column int
-	Algorithm    algo.Kind
+	Algorithm    algo.Algorithm
 	At           algo.Instant
 	HasAt        bool
 
@@ -233,8 +236,8 @@ func (s *Scenario) Source() sim.Source { return newSource(s) }
 // Limiters returns fresh limiters, one per algorithm, in s.Algorithms order.
 func (s *Scenario) Limiters() []algo.Limiter {
 	ls := make([]algo.Limiter, len(s.Algorithms))
-	for i, k := range s.Algorithms {
-		l, err := algo.New(k, s.Config)
+	for i, a := range s.Algorithms {
+		l, err := a.New(s.Config)
 		if err != nil {
 			// Parse validated the config and the algorithm names.
 			panic(fmt.Sprintf("scenarios: %s: %v", s.File, err))

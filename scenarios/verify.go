@@ -16,7 +16,7 @@ type Failure struct {
 	File         string
 	Line, Column int    // of the expectation in the file
 	Field        string // the check, such as expect[2].last.weight
-	Algorithm    algo.Kind
+	Algorithm    algo.Algorithm
 	At           algo.Instant
 	HasAt        bool
 	Want, Got    string

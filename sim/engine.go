@@ -24,7 +24,8 @@ type Record struct {
 
 // Stats are one limiter's running figures.
 type Stats struct {
-	Kind    algo.Kind
+	Kind      algo.Kind
+	Algorithm algo.Algorithm // the kind and its rules: "sliding-counter/httprate"
 	Allowed int64
 	Denied  int64
 	// MaxInWindow is the most requests admitted to one client in any
@@ -132,7 +133,7 @@ func New(src Source, limiters []algo.Limiter, opts Options) (*Engine, error) {
 		last:        Record{Decisions: make([]algo.Decision, len(limiters))},
 	}
 	for i, l := range limiters {
-		e.stats[i].Kind = l.Kind()
+		e.stats[i].Kind, e.stats[i].Algorithm = l.Kind(), algo.Of(l)
 		e.admitted[i] = newAdmittedLog(window)
 	}
 	e.fetch()

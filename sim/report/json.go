@@ -81,6 +81,10 @@ func JSON(w io.Writer, h Header, e *sim.Engine) error {
 	bw.Write(sc)
 	bw.WriteString(",\n\"requests\":[")
 	enc := json.NewEncoder(bw)
+	var names []string
+	for _, l := range e.Limiters() {
+		names = append(names, algo.Of(l).String())
+	}
 	for r, ok := e.Step(); ok; r, ok = e.Step() {
 		if r.Index > 0 {
 			bw.WriteString(",")
@@ -88,8 +92,8 @@ func JSON(w io.Writer, h Header, e *sim.Engine) error {
 		bw.WriteString("\n")
 		req := jsonRequest{Index: r.Index, AtMs: int64(r.Arrival.At), At: r.Arrival.At.String(),
 			Client: r.Arrival.Client, Decisions: make(map[string]jsonDecision, len(r.Decisions))}
-		for _, d := range r.Decisions {
-			req.Decisions[d.Kind.String()] = decisionJSON(d)
+		for i, d := range r.Decisions {
+			req.Decisions[names[i]] = decisionJSON(d)
 		}
 		if err := enc.Encode(req); err != nil {
 			return err
@@ -99,7 +103,7 @@ func JSON(w io.Writer, h Header, e *sim.Engine) error {
 	var algos []jsonAlgorithm
 	for _, s := range e.Stats() {
 		algos = append(algos, jsonAlgorithm{
-			Name: s.Kind.String(), Allowed: s.Allowed, Denied: s.Denied,
+			Name: s.Algorithm.String(), Allowed: s.Allowed, Denied: s.Denied,
 			MaxInWindow: s.MaxInWindow, MaxInWindowClient: s.MaxInWindowClient,
 			MaxInWindowFirstMs: int64(s.MaxInWindowFirst), MaxInWindowLastMs: int64(s.MaxInWindowLast),
 			Summary:    LessonLine(s, h.Limit, h.Window),

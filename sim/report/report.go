@@ -58,13 +58,15 @@ func Text(w io.Writer, h Header, e *sim.Engine, trace bool) error {
 
 func writeTrace(w *bufio.Writer, e *sim.Engine) error {
 	width := 0
+	var names []string
 	for _, l := range e.Limiters() {
-		width = max(width, len(l.Kind().String()))
+		names = append(names, algo.Of(l).String())
+		width = max(width, len(names[len(names)-1]))
 	}
 	for r, ok := e.Step(); ok; r, ok = e.Step() {
 		fmt.Fprintf(w, "#%d  %s  %s\n", r.Index+1, r.Arrival.At, r.Arrival.Client)
-		for _, d := range r.Decisions {
-			fmt.Fprintf(w, "    %-*s  %s  %s\n", width, d.Kind, Mark(d.Allowed), d.Explain())
+		for i, d := range r.Decisions {
+			fmt.Fprintf(w, "    %-*s  %s  %s\n", width, names[i], Mark(d.Allowed), d.Explain())
 		}
 	}
 	_, err := fmt.Fprintln(w)
@@ -88,7 +90,7 @@ func writeSummary(w io.Writer, h Header, stats []sim.Stats) {
 		}
 		fmt.Fprintln(tw)
 	}
-	row("", func(s sim.Stats) string { return s.Kind.String() })
+	row("", func(s sim.Stats) string { return s.Algorithm.String() })
 	row("allowed", func(s sim.Stats) string { return fmt.Sprint(s.Allowed) })
 	row("denied", func(s sim.Stats) string { return fmt.Sprint(s.Denied) })
 	row("most in one window", func(s sim.Stats) string { return fmt.Sprint(s.MaxInWindow) })
@@ -97,7 +99,7 @@ func writeSummary(w io.Writer, h Header, stats []sim.Stats) {
 	tw.Flush()
 	fmt.Fprintln(w)
 	for _, s := range stats {
-		fmt.Fprintf(w, "%s: %s\n", s.Kind, LessonLine(s, h.Limit, h.Window))
+		fmt.Fprintf(w, "%s: %s\n", s.Algorithm, LessonLine(s, h.Limit, h.Window))
 	}
 	if h.NoExpiry {
 		fmt.Fprintln(w, "expiry is off: every window counter and timestamp stays in memory forever.")
