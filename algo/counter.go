@@ -57,38 +57,56 @@ func (l *SlidingCounter) Allow(t Instant, client string) Decision {
 		l.mem.Clients++
 		l.mem.Entries += countersPerClient
 		l.mem.Bytes += clientBytes[counterState](client)
-	} else {
-		l.roll(client, s, idx)
+	} else if l.cfg.NoExpiry {
+		l.retireRolled(client, s, idx)
 	}
-	d := l.decide(t, idx, s.current, s.previous)
-	if d.Allowed || l.cfg.Rules.CountRejected {
+	current, previous, allowed := s.allow(t, idx, l.w, l.cfg.Limit, l.cfg.Rules)
+	return l.decision(t, idx, current, previous, allowed)
+}
+
+// allow decides one request at t, in window idx = ⌊t / W⌋, from the client
+// whose state s is (the zero value for a client with no requests): it rolls
+// the counters forward, compares the estimate, and counts the request if the
+// rules say so. The keyed and the dense sliding counters both decide here.
+func (s *counterState) allow(t Instant, idx, w, limit int64, r Rules) (current, previous int64, allowed bool) {
+	s.roll(idx)
+	allowed = r.admitsEstimate(s.current, s.previous, w-(int64(t)-idx*w), w, limit)
+	current, previous = s.current, s.previous
+	if allowed || r.CountRejected {
 		s.current = satAdd(s.current, 1)
 	}
-	return d
+	return current, previous, allowed
 }
 
 // roll moves a client's counters forward to window idx.
-func (l *SlidingCounter) roll(client string, s *counterState, idx int64) {
-	switch {
-	case idx == s.window:
+func (s *counterState) roll(idx int64) {
+	switch idx {
+	case s.window:
 		return
-	case idx == s.window+1:
-		if l.cfg.NoExpiry && s.previous > 0 {
-			l.retire(client, s.window-1, s.previous)
-		}
+	case s.window + 1:
 		s.previous, s.current = s.current, 0
 	default:
-		if l.cfg.NoExpiry {
-			if s.previous > 0 {
-				l.retire(client, s.window-1, s.previous)
-			}
-			if s.current > 0 {
-				l.retire(client, s.window, s.current)
-			}
-		}
 		s.previous, s.current = 0, 0
 	}
 	s.window = idx
+}
+
+// retireRolled keeps, with expiry off, the counters a roll to idx drops.
+func (l *SlidingCounter) retireRolled(client string, s *counterState, idx int64) {
+	switch idx {
+	case s.window:
+	case s.window + 1:
+		if s.previous > 0 {
+			l.retire(client, s.window-1, s.previous)
+		}
+	default:
+		if s.previous > 0 {
+			l.retire(client, s.window-1, s.previous)
+		}
+		if s.current > 0 {
+			l.retire(client, s.window, s.current)
+		}
+	}
 }
 
 func (l *SlidingCounter) Peek(t Instant, client string) Decision {
@@ -109,16 +127,19 @@ func (l *SlidingCounter) Peek(t Instant, client string) Decision {
 }
 
 func (l *SlidingCounter) decide(t Instant, idx, current, previous int64) Decision {
-	start := idx * l.w
-	elapsed := int64(t) - start
 	// current·W + previous·(W − elapsed) against limit·W, in 128 bits: with
 	// the lesson's rules the counts stay at most Limit and every product would
 	// fit in int64, but counting rejected requests lets them grow past it.
-	allowed := l.cfg.Rules.admitsEstimate(current, previous, l.w-elapsed, l.w, l.cfg.Limit)
+	allowed := l.cfg.Rules.admitsEstimate(current, previous, l.w-(int64(t)-idx*l.w), l.w, l.cfg.Limit)
+	return l.decision(t, idx, current, previous, allowed)
+}
+
+func (l *SlidingCounter) decision(t Instant, idx, current, previous int64, allowed bool) Decision {
+	start := idx * l.w
 	return Decision{
 		Kind: KindSlidingCounter, At: t, Limit: l.cfg.Limit, Window: l.cfg.Window, Rules: l.cfg.Rules,
 		WindowStart: Instant(start), Count: current, Previous: previous,
-		Elapsed: Instant(elapsed).Sub(0), Allowed: allowed,
+		Elapsed: Instant(int64(t) - start).Sub(0), Allowed: allowed,
 	}
 }
 

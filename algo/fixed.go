@@ -47,61 +47,80 @@ func (l *FixedWindow) Memory() Memory { return l.mem }
 func (l *FixedWindow) Allow(t Instant, client string) Decision {
 	t = l.advance(t)
 	s := l.clients.get(client)
-	start := l.windowStart(s, t)
 	if s == nil {
-		s = l.clients.add(client)
-		s.start = start
+		s = l.clients.add(client) // the zero state is a client with no requests
 		l.mem.Clients++
 		l.mem.Entries++
 		l.mem.Bytes += clientBytes[fixedState](client)
-	} else if s.start != start {
-		if l.cfg.NoExpiry {
+	} else if l.cfg.NoExpiry {
+		if start := s.windowStart(t, l.w, l.cfg.Rules); start != s.start {
 			l.retire(client, int64(s.start), s.count)
 		}
+	}
+	start, count, allowed := s.allow(t, l.w, l.cfg.Limit, l.cfg.Rules)
+	return l.decision(t, start, count, allowed)
+}
+
+// allow decides one request at t from the client whose state s is (the zero
+// value for a client with no requests): it moves s to the window holding t,
+// compares that window's count, and counts the request if the rules say so.
+// The keyed and the dense fixed windows both decide here.
+func (s *fixedState) allow(t Instant, w, limit int64, r Rules) (start Instant, count int64, allowed bool) {
+	start = s.windowStart(t, w, r)
+	if s.start != start {
 		*s = fixedState{start: start}
 	}
-	d := l.decide(t, start, s.count)
-	if d.Allowed || l.cfg.Rules.CountRejected {
+	allowed = r.admitsCount(s.count, limit)
+	count = s.count
+	if allowed || r.CountRejected {
 		s.count = satAdd(s.count, 1)
 	}
-	return d
+	return start, count, allowed
 }
 
 // windowStart is the start of the window a request from the client at t
-// falls in; s is the client's state, or nil.
-func (l *FixedWindow) windowStart(s *fixedState, t Instant) Instant {
-	if l.cfg.Rules.WindowStart == WindowFirstRequest {
-		if s != nil && l.live(s, t) {
+// falls in. A state with no count is a client with no requests: every
+// request is counted or, under the lesson's comparisons, allowed first.
+func (s *fixedState) windowStart(t Instant, w int64, r Rules) Instant {
+	if r.WindowStart == WindowFirstRequest {
+		if s.count > 0 && s.live(t, w) {
 			return s.start
 		}
 		return t
 	}
-	return Instant(floorDiv(int64(t), l.w) * l.w)
+	return Instant(floorDiv(int64(t), w) * w)
 }
 
 // live reports whether the client's window still holds t ≥ start:
 // t < start + W, computed without overflow.
-func (l *FixedWindow) live(s *fixedState, t Instant) bool {
-	return uint64(t)-uint64(s.start) < uint64(l.w)
+func (s *fixedState) live(t Instant, w int64) bool {
+	return uint64(t)-uint64(s.start) < uint64(w)
 }
 
 func (l *FixedWindow) Peek(t Instant, client string) Decision {
 	if t < l.last {
 		t = l.last
 	}
-	s := l.clients.get(client)
-	start := l.windowStart(s, t)
+	var s fixedState
+	if p := l.clients.get(client); p != nil {
+		s = *p
+	}
+	start := s.windowStart(t, l.w, l.cfg.Rules)
 	var count int64
-	if s != nil && s.start == start {
+	if s.start == start {
 		count = s.count
 	}
 	return l.decide(t, start, count)
 }
 
 func (l *FixedWindow) decide(t, start Instant, count int64) Decision {
+	return l.decision(t, start, count, l.cfg.Rules.admitsCount(count, l.cfg.Limit))
+}
+
+func (l *FixedWindow) decision(t, start Instant, count int64, allowed bool) Decision {
 	return Decision{
 		Kind: KindFixedWindow, At: t, Limit: l.cfg.Limit, Window: l.cfg.Window, Rules: l.cfg.Rules,
-		WindowStart: start, Count: count, Allowed: l.cfg.Rules.admitsCount(count, l.cfg.Limit),
+		WindowStart: start, Count: count, Allowed: allowed,
 	}
 }
 
@@ -133,7 +152,7 @@ func (l *FixedWindow) Expire(t Instant) {
 		return
 	}
 	l.clients.each(func(key string, s *fixedState) bool {
-		if t < s.start || l.live(s, t) {
+		if t < s.start || s.live(t, l.w) {
 			return true
 		}
 		l.mem.Clients--
@@ -156,7 +175,7 @@ func (l *FixedWindow) MemoryAt(t Instant) Memory {
 	}
 	var m Memory
 	l.clients.each(func(key string, s *fixedState) bool {
-		if t < s.start || l.live(s, t) {
+		if t < s.start || s.live(t, l.w) {
 			m.Clients++
 			m.Entries++
 			m.Bytes += clientBytes[fixedState](key)

@@ -49,12 +49,41 @@ func (l *SlidingLog) Allow(t Instant, client string) Decision {
 		l.mem.Clients++
 		l.mem.Bytes += clientBytes[logState](client)
 	}
-	l.drop(s, t)
-	d := l.decide(t, s)
-	if d.Allowed || l.cfg.Rules.CountRejected {
-		l.push(s, t)
+	entries, capacity := len(s.ts)-s.head, cap(s.ts)
+	count, oldest, allowed := s.allow(t, l.w, l.cfg.Limit, l.cfg.Rules, l.cfg.NoExpiry)
+	l.mem.Entries += int64(len(s.ts) - s.head - entries)
+	l.mem.Bytes += int64(cap(s.ts)-capacity) * timestampBytes
+	return l.decision(t, count, oldest, allowed)
+}
+
+// allow decides one request at t from the client whose queue s is (the zero
+// value for a client with no requests): it drops the timestamps that have
+// left the window (unless noExpiry), counts those in (t − W, t], and records
+// t if the rules say so. The keyed and the dense logs both decide here.
+func (s *logState) allow(t Instant, w, limit int64, r Rules, noExpiry bool) (count int64, oldest Instant, allowed bool) {
+	edge := t - Instant(w)
+	first := s.head
+	if noExpiry {
+		first = s.inWindow(edge)
+	} else {
+		// Each timestamp leaves once: a scan from the head costs O(1) amortised.
+		for first < len(s.ts) && s.ts[first] <= edge {
+			first++
+		}
+		s.head = first
+		if first == len(s.ts) {
+			s.ts, s.head, first = s.ts[:0], 0, 0
+		}
 	}
-	return d
+	count = int64(len(s.ts) - first)
+	if count > 0 {
+		oldest = s.ts[first]
+	}
+	allowed = r.admitsCount(count, limit)
+	if allowed || r.CountRejected {
+		s.push(t)
+	}
+	return count, oldest, allowed
 }
 
 func (l *SlidingLog) Peek(t Instant, client string) Decision {
@@ -68,21 +97,27 @@ func (l *SlidingLog) Peek(t Instant, client string) Decision {
 }
 
 // inWindow returns the index of the first timestamp inside (t − W, t].
-func (l *SlidingLog) inWindow(s *logState, t Instant) int {
-	edge := t - Instant(l.w)
+func (l *SlidingLog) inWindow(s *logState, t Instant) int { return s.inWindow(t - Instant(l.w)) }
+
+// inWindow returns the index of the first timestamp after edge.
+func (s *logState) inWindow(edge Instant) int {
 	live := s.ts[s.head:]
 	return s.head + sort.Search(len(live), func(i int) bool { return live[i] > edge })
 }
 
 func (l *SlidingLog) decide(t Instant, s *logState) Decision {
 	first := l.inWindow(s, t)
-	d := Decision{Kind: KindSlidingLog, At: t, Limit: l.cfg.Limit, Window: l.cfg.Window, Rules: l.cfg.Rules,
-		Count: int64(len(s.ts) - first)}
-	if d.Count > 0 {
-		d.Oldest = s.ts[first]
+	count := int64(len(s.ts) - first)
+	var oldest Instant
+	if count > 0 {
+		oldest = s.ts[first]
 	}
-	d.Allowed = l.cfg.Rules.admitsCount(d.Count, l.cfg.Limit)
-	return d
+	return l.decision(t, count, oldest, l.cfg.Rules.admitsCount(count, l.cfg.Limit))
+}
+
+func (l *SlidingLog) decision(t Instant, count int64, oldest Instant, allowed bool) Decision {
+	return Decision{Kind: KindSlidingLog, At: t, Limit: l.cfg.Limit, Window: l.cfg.Window, Rules: l.cfg.Rules,
+		Count: count, Oldest: oldest, Allowed: allowed}
 }
 
 // drop removes timestamps that have left the window (unless expiry is off).
@@ -98,16 +133,13 @@ func (l *SlidingLog) drop(s *logState, t Instant) {
 	}
 }
 
-func (l *SlidingLog) push(s *logState, t Instant) {
+func (s *logState) push(t Instant) {
 	if len(s.ts) == cap(s.ts) && s.head > 0 {
 		// Reuse the room left by expired timestamps before growing.
 		n := copy(s.ts, s.ts[s.head:])
 		s.ts, s.head = s.ts[:n], 0
 	}
-	before := cap(s.ts)
 	s.ts = append(s.ts, t)
-	l.mem.Entries++
-	l.mem.Bytes += int64(cap(s.ts)-before) * timestampBytes
 }
 
 // Expire drops timestamps that have left the window at t, and clients left

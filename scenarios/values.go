@@ -10,59 +10,14 @@ import (
 	"windowlab/algo"
 )
 
-// clockHint is the valid form of a clock time, quoted in every clock error.
-const clockHint = "use HH:MM:SS or HH:MM:SS.mmm"
-
-// parseClock reads a time of day, HH:MM:SS or HH:MM:SS.mmm (one to three
-// fraction digits, read as a decimal fraction of a second). The returned
-// message completes "<value> is not a clock time; ...".
+// parseClock reads a time of day (algo.ParseClock). The returned message
+// completes "<value> is not a clock time; ...".
 func parseClock(s string) (algo.Instant, string) {
-	parts := strings.Split(s, ":")
-	if len(parts) != 3 {
-		return 0, clockHint + `, for example "12:00:59"`
+	t, err := algo.ParseClock(s)
+	if err != nil {
+		return 0, err.Error()
 	}
-	sec, frac, hasFrac := strings.Cut(parts[2], ".")
-	h, okH := digits(parts[0], 1, 2)
-	m, okM := digits(parts[1], 2, 2)
-	sv, okS := digits(sec, 2, 2)
-	if !okH || !okM || !okS {
-		return 0, clockHint + ` with two digits for minutes and seconds, for example "12:00:59"`
-	}
-	ms := 0
-	if hasFrac {
-		f, ok := digits(frac, 1, 3)
-		if !ok {
-			return 0, clockHint + " with one to three digits of milliseconds after the point"
-		}
-		for range 3 - len(frac) {
-			f *= 10
-		}
-		ms = f
-	}
-	switch {
-	case h > 23:
-		return 0, clockHint + " with hours 00–23"
-	case m > 59:
-		return 0, clockHint + " with minutes 00–59"
-	case sv > 59:
-		return 0, clockHint + " with seconds 00–59"
-	}
-	return algo.Clock(h, m, sv, ms), ""
-}
-
-// digits parses s as a decimal number of min to max ASCII digits.
-func digits(s string, min, max int) (int, bool) {
-	if len(s) < min || len(s) > max {
-		return 0, false
-	}
-	n := 0
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return 0, false
-		}
-		n = n*10 + int(s[i]-'0')
-	}
-	return n, true
+	return t, ""
 }
 
 // allDigits reports whether s is one or more ASCII digits.

@@ -26,8 +26,8 @@ type Record struct {
 type Stats struct {
 	Kind      algo.Kind
 	Algorithm algo.Algorithm // the kind and its rules: "sliding-counter/httprate"
-	Allowed int64
-	Denied  int64
+	Allowed   int64
+	Denied    int64
 	// MaxInWindow is the most requests admitted to one client in any
 	// half-open interval one window long: the lesson's "200 in 2 seconds".
 	MaxInWindow       int64

@@ -10,64 +10,17 @@ import (
 	"windowlab/sim/report"
 )
 
-// clockHint is quoted in every error about a typed time.
-const clockHint = "type HH:MM:SS or HH:MM:SS.mmm, for example 12:00:59"
-
-// parseClock reads a time of day typed by the user: HH:MM:SS with an
-// optional .mmm (one to three digits, a decimal fraction of a second).
+// parseClock reads a time of day typed by the user (algo.ParseClock).
 func parseClock(s string) (algo.Instant, error) {
 	s = strings.TrimSpace(s)
-	bad := func(why string) (algo.Instant, error) {
-		if s == "" {
-			return 0, fmt.Errorf("no time typed; %s", clockHint)
-		}
-		return 0, fmt.Errorf("%q is not a time of day%s; %s", s, why, clockHint)
+	if s == "" {
+		return 0, fmt.Errorf("no time typed; type HH:MM:SS or HH:MM:SS.mmm, for example 12:00:59")
 	}
-	parts := strings.Split(s, ":")
-	if len(parts) != 3 {
-		return bad("")
+	t, err := algo.ParseClock(s)
+	if err != nil {
+		return 0, fmt.Errorf("not a time: %q; %v", s, err)
 	}
-	sec, frac, hasFrac := strings.Cut(parts[2], ".")
-	h, okH := digits(parts[0], 1, 2)
-	m, okM := digits(parts[1], 2, 2)
-	sv, okS := digits(sec, 2, 2)
-	if !okH || !okM || !okS {
-		return bad("")
-	}
-	ms := 0
-	if hasFrac {
-		f, ok := digits(frac, 1, 3)
-		if !ok {
-			return bad(" (one to three digits after the point)")
-		}
-		for range 3 - len(frac) {
-			f *= 10
-		}
-		ms = f
-	}
-	switch {
-	case h > 23:
-		return bad(" (hours go from 00 to 23)")
-	case m > 59:
-		return bad(" (minutes go from 00 to 59)")
-	case sv > 59:
-		return bad(" (seconds go from 00 to 59)")
-	}
-	return algo.Clock(h, m, sv, ms), nil
-}
-
-func digits(s string, lo, hi int) (int, bool) {
-	if len(s) < lo || len(s) > hi {
-		return 0, false
-	}
-	n := 0
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return 0, false
-		}
-		n = n*10 + int(s[i]-'0')
-	}
-	return n, true
+	return t, nil
 }
 
 // span prints a duration on the virtual clock: 59s, 1m, 250ms.

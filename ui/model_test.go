@@ -51,7 +51,7 @@ func TestGoToTimeRejectsNonsense(t *testing.T) {
 	before, _ := m.Position()
 	m = update(t, m, goTo("12:61:00")...)
 	out := screen(m)
-	if !strings.Contains(out, `"12:61:00" is not a time of day (minutes go from 00 to 59)`) {
+	if !strings.Contains(out, `not a time: "12:61:00"; use HH:MM:SS or HH:MM:SS.mmm with minutes 00–59`) {
 		t.Fatalf("no inline error:\n%s", out)
 	}
 	if now, _ := m.Position(); now != before {

@@ -1,0 +1,107 @@
+package algo
+
+// Dense limiters keep each client's state at an index of a slice instead of
+// behind a string key: for a simulation that numbers its clients 0 … n−1,
+// such as the accuracy lab (sim/lab). They decide through the same per-client
+// code as the keyed limiters (fixedState.allow, logState.allow,
+// counterState.allow), so a client's decisions are identical to the keyed
+// limiter's for the same instants.
+//
+// Each client's instants must not go backwards; different clients are
+// independent, so a caller may replay one client's whole stream, then the
+// next. Nothing is swept: an idle client keeps its few bytes, and a stale
+// state decides exactly as no state would. Config.NoExpiry changes nothing
+// here, since it changes no decision, only what a store holds.
+
+// Verdict is a dense limiter's answer to one request: the decision and the
+// counts it was made on, the part of a Decision the accuracy lab reads.
+type Verdict struct {
+	Allowed bool
+	// Count is what the limit was checked against, before this request: the
+	// fixed window's count in its window, the log's timestamps in
+	// (t − W, t], the sliding counter's current-window count.
+	Count int64
+	// Previous is the sliding counter's count for the window before.
+	Previous int64
+	// Elapsed is the sliding counter's time since its window began, in ms.
+	Elapsed int64
+}
+
+// DenseFixedWindow is a FixedWindow for clients numbered 0 … n−1.
+type DenseFixedWindow struct {
+	limit, w int64
+	rules    Rules
+	states   []fixedState
+}
+
+// NewDenseFixedWindow returns a fixed window for clients clients; c must be
+// valid (Config.Validate).
+func NewDenseFixedWindow(c Config, clients int) *DenseFixedWindow {
+	return &DenseFixedWindow{limit: c.Limit, w: c.windowMs(), rules: c.Rules, states: make([]fixedState, clients)}
+}
+
+// Allow decides one request from client at t and records it if counted.
+func (l *DenseFixedWindow) Allow(t Instant, client int) Verdict {
+	_, count, allowed := l.states[client].allow(t, l.w, l.limit, l.rules)
+	return Verdict{Allowed: allowed, Count: count}
+}
+
+// Forget drops a client's state, as if it had sent no request.
+func (l *DenseFixedWindow) Forget(client int) { l.states[client] = fixedState{} }
+
+// Clients is how many client ids the limiter holds.
+func (l *DenseFixedWindow) Clients() int { return len(l.states) }
+
+// DenseSlidingCounter is a SlidingCounter for clients numbered 0 … n−1.
+type DenseSlidingCounter struct {
+	limit, w int64
+	rules    Rules
+	states   []counterState
+}
+
+// NewDenseSlidingCounter returns a sliding counter for clients clients; c
+// must be valid.
+func NewDenseSlidingCounter(c Config, clients int) *DenseSlidingCounter {
+	return &DenseSlidingCounter{limit: c.Limit, w: c.windowMs(), rules: c.Rules, states: make([]counterState, clients)}
+}
+
+// Allow decides one request from client at t and records it if counted.
+func (l *DenseSlidingCounter) Allow(t Instant, client int) Verdict {
+	idx := floorDiv(int64(t), l.w)
+	current, previous, allowed := l.states[client].allow(t, idx, l.w, l.limit, l.rules)
+	return Verdict{Allowed: allowed, Count: current, Previous: previous, Elapsed: int64(t) - idx*l.w}
+}
+
+// Forget drops a client's state, as if it had sent no request.
+func (l *DenseSlidingCounter) Forget(client int) { l.states[client] = counterState{} }
+
+// Clients is how many client ids the limiter holds.
+func (l *DenseSlidingCounter) Clients() int { return len(l.states) }
+
+// DenseSlidingLog is a SlidingLog for clients numbered 0 … n−1.
+type DenseSlidingLog struct {
+	limit, w int64
+	rules    Rules
+	states   []logState
+}
+
+// NewDenseSlidingLog returns a sliding log for clients clients; c must be valid.
+func NewDenseSlidingLog(c Config, clients int) *DenseSlidingLog {
+	return &DenseSlidingLog{limit: c.Limit, w: c.windowMs(), rules: c.Rules, states: make([]logState, clients)}
+}
+
+// Allow decides one request from client at t and records it if counted.
+func (l *DenseSlidingLog) Allow(t Instant, client int) Verdict {
+	count, _, allowed := l.states[client].allow(t, l.w, l.limit, l.rules, false)
+	return Verdict{Allowed: allowed, Count: count}
+}
+
+// Forget drops a client's timestamps, as if it had sent no request. The
+// queue's room is kept for the next client to use that id.
+func (l *DenseSlidingLog) Forget(client int) {
+	s := &l.states[client]
+	s.ts, s.head = s.ts[:0], 0
+}
+
+// Clients is how many client ids the limiter holds.
+func (l *DenseSlidingLog) Clients() int { return len(l.states) }
