@@ -14,6 +14,13 @@ import (
 func (m Model) headerView() []string {
 	st, s := m.c.styles, m.snap
 	left := st.appName.Render("windowlab · ") + st.title.Render(m.title())
+	switch {
+	case m.mode == modeQuiz:
+		left = st.appName.Render(fmt.Sprintf("question %d of %d · ", m.quiz.index+1, len(m.quiz.questions))) + st.title.Render(m.title())
+	case len(m.lesson) > 0:
+		// The step first: when the line is short, the title's tail gives way.
+		left = st.appName.Render(fmt.Sprintf("step %d of %d · ", m.step+1, len(m.lesson))) + st.title.Render(m.title())
+	}
 	state := st.playing.Render("▶ " + speedText(m.speed))
 	if !m.playing {
 		state = st.paused.Render("❚❚ paused") + st.faint.Render(" · "+speedText(m.speed))
@@ -57,9 +64,24 @@ func spread(left, right string, w int, keepRight bool) string {
 	return left + strings.Repeat(" ", w-ansi.StringWidth(left)-rw) + right
 }
 
-// captionView is the scenario's caption for the current instant, at most two
-// lines.
+// captionLines is the most lines a caption may take: two, and in a lesson
+// (whose captions carry the teaching) four.
+func (m Model) captionLines() int {
+	if len(m.lesson) > 0 || m.presenter {
+		return 4
+	}
+	return 2
+}
+
+// captionView is the scenario's caption for the current instant, or while
+// a quiz answer is revealed, the verdict and its proof.
 func (m Model) captionView() []string {
+	if m.mode == modeQuiz {
+		if m.quiz.phase != quizRevealed {
+			return nil
+		}
+		return m.revealView()
+	}
 	if len(m.sc.Captions) == 0 && (m.snap.processed > 0 || m.playing) {
 		return nil
 	}
@@ -72,9 +94,9 @@ func (m Model) captionView() []string {
 		return []string{""}
 	}
 	lines := strings.Split(ansi.Wrap("» "+text, m.c.width, " "), "\n")
-	if len(lines) > 2 {
-		lines = lines[:2]
-		lines[1] = ansi.Truncate(lines[1], m.c.width-1, "") + "…"
+	if most := m.captionLines(); len(lines) > most {
+		lines = lines[:most]
+		lines[most-1] = ansi.Truncate(lines[most-1], m.c.width-1, "") + "…"
 	}
 	for i, l := range lines {
 		lines[i] = st.caption.Render(l)

@@ -18,9 +18,16 @@ type keyMap struct {
 	GoTo      key.Binding
 	Open      key.Binding
 	Client    key.Binding
+	NextStep  key.Binding
+	PrevStep  key.Binding
+	Quiz      key.Binding
 	Help      key.Binding
 	Quit      key.Binding
 	ForceQuit key.Binding
+
+	// hasQuestions puts the quiz key in the help: it still answers without
+	// them, to say there are none.
+	hasQuestions bool
 }
 
 func newKeyMap() keyMap {
@@ -39,14 +46,48 @@ func newKeyMap() keyMap {
 		GoTo:      key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "go to time")),
 		Open:      key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "open scenario")),
 		Client:    key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "next client")),
+		NextStep:  key.NewBinding(key.WithKeys("n"), key.WithHelp("n/p", "next/previous step"), key.WithDisabled()),
+		PrevStep:  key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "previous step"), key.WithDisabled()),
+		Quiz:      key.NewBinding(key.WithKeys("k"), key.WithHelp("k", "check yourself")),
 		Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "more keys")),
 		Quit:      key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
 		ForceQuit: key.NewBinding(key.WithKeys("ctrl+c")),
 	}
 }
 
+// setLesson turns the step keys (n, p) on for a guided lesson.
+func (k *keyMap) setLesson(on bool) {
+	k.NextStep.SetEnabled(on)
+	k.PrevStep.SetEnabled(on)
+}
+
+// setQuestions offers the quiz key when the scenario has questions.
+func (k *keyMap) setQuestions(on bool) { k.hasQuestions = on }
+
+// quizHelp is the quiz key when the help should offer it.
+func (k keyMap) quizHelp() []key.Binding {
+	if k.hasQuestions {
+		return []key.Binding{k.Quiz}
+	}
+	return nil
+}
+
+func join(parts ...[]key.Binding) []key.Binding {
+	var out []key.Binding
+	for _, p := range parts {
+		out = append(out, p...)
+	}
+	return out
+}
+
 func (k keyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Play, k.Next, k.Prev, k.NextEdge, k.GoTo, k.Open, k.Help, k.Quit}
+	if k.NextStep.Enabled() {
+		// A lesson: stepping through it matters more than the rest.
+		return join([]key.Binding{k.Play, k.NextStep}, k.quizHelp(), []key.Binding{k.Next, k.Prev, k.NextEdge, k.Help, k.Quit})
+	}
+	// The quiz key, when the scenario has questions, comes early: it is
+	// the one a student looks for.
+	return join([]key.Binding{k.Play}, k.quizHelp(), []key.Binding{k.Next, k.Prev, k.NextEdge, k.GoTo, k.Open, k.Help, k.Quit})
 }
 
 func (k keyMap) FullHelp() [][]key.Binding {
@@ -54,6 +95,6 @@ func (k keyMap) FullHelp() [][]key.Binding {
 		{k.Play, k.Faster, k.Slower, k.Start, k.End},
 		{k.Next, k.Prev, k.NextEdge, k.PrevEdge, k.GoTo},
 		{k.ZoomIn, k.ZoomOut, k.Client, k.Open},
-		{k.Help, k.Quit},
+		join([]key.Binding{k.NextStep, k.PrevStep}, k.quizHelp(), []key.Binding{k.Help, k.Quit}),
 	}
 }

@@ -50,6 +50,9 @@ func (m Model) lanes() []lane {
 	for i, now := range s.peek {
 		stat := s.stats[i]
 		l := lane{index: i, kind: now.Kind, title: now.Kind.Title()}
+		if qi, ok := m.quizLane(); ok && qi == i {
+			l.title += " ◀ the question"
+		}
 		counts := st.allowed.Render("✓ "+thousands(stat.Allowed)+" allowed") + "  " +
 			st.denied.Render("✗ "+thousands(stat.Denied)+" denied")
 		memory := report.Entries(stat.Kind, stat.Memory.Entries) + st.faint.Render(", "+report.Bytes(stat.Memory.Bytes))
@@ -75,6 +78,12 @@ func (m Model) lanes() []lane {
 			l.fields = append(l.fields, field{"now", m.ifNow(now), 0})
 		}
 		l.fields = append(l.fields, field{"most", m.most(i), 1})
+		if qi, ok := m.quizLane(); ok && qi != i {
+			// Revealing an answer: the other lanes give way to the question's.
+			for j := range l.fields {
+				l.fields[j].prio += 3
+			}
+		}
 		if _, wide := m.columnWidth(); wide {
 			// Beside a title in a narrow box they would wrap; give them their own lines.
 			l.right = ""
@@ -115,9 +124,29 @@ func (m Model) ifNow(d algo.Decision) string {
 	return m.c.styles.label.Render("a request now: ") + explain(d)
 }
 
-// gaugeWidth is the length of every bar in a lane.
+// gaugeWidth is the length of every bar in a lane: in presenter mode, the
+// lane's whole width.
 func (m Model) gaugeWidth() int {
+	if m.presenter {
+		return max(m.laneTextWidth(), 16)
+	}
 	return 16
+}
+
+// presenterRows is how tall a presenter's gauges are on a screen of at
+// least presenterHeight lines; on a smaller one they keep to a line.
+const (
+	presenterRows   = 3
+	presenterHeight = 36
+)
+
+// tall stacks a one-line gauge into rows, as many as the screen has room for.
+func (m Model) tall(bar string) string {
+	rows := 1
+	if m.c.height >= presenterHeight {
+		rows = presenterRows
+	}
+	return strings.TrimSuffix(strings.Repeat(bar+"\n", rows), "\n")
 }
 
 func (m Model) fixedFields(d algo.Decision) []field {
@@ -131,6 +160,12 @@ func (m Model) fixedFields(d algo.Decision) []field {
 	}
 	window := st.label.Render("window ") + d.WindowStart.Short() + "–" + d.WindowEnd().Short() +
 		st.label.Render(" resets in"+nbsp) + span(d.WindowEnd().Sub(d.At))
+	if m.presenter {
+		return []field{
+			{"now", count + m.c.styles.faint.Render(" · ") + window + "\n" + m.tall(bar), 0},
+			{"", m.ifNow(d), 3},
+		}
+	}
 	return []field{
 		{"now", bar + " " + count + m.sep() + window, 0},
 		{"", m.ifNow(d), 3},
@@ -142,7 +177,12 @@ func (m Model) logFields(d algo.Decision, window []algo.Instant) []field {
 	from, to := d.At.Add(-d.Window), d.At
 	left, right := "("+from.Short()+" ", " "+to.Short()+"]"
 	cells := m.laneTextWidth() - ansi.StringWidth(left) - ansi.StringWidth(right) - 2
-	strip := left + "▕" + logStrip(st, window, from, to, max(cells, 4)) + "▏" + right
+	cellsText := logStrip(st, window, from, to, max(cells, 4))
+	strip := left + "▕" + cellsText + "▏" + right
+	if m.presenter && m.c.height >= presenterHeight {
+		pad := strings.Repeat(" ", ansi.StringWidth(left))
+		strip = pad + "▕" + cellsText + "▏\n" + strip
+	}
 	var held string
 	if d.Count == 0 {
 		held = fmt.Sprintf("no timestamps in the last %s", report.Duration(d.Window))
@@ -166,6 +206,11 @@ func (m Model) counterFields(d algo.Decision) []field {
 	wn, w := d.WeightRat()
 	weight := st.label.Render("overlap ") + gauge(st, wn, w, m.gaugeWidth(), false) + " " + st.value.Render(algo.Decimal(wn, w)) +
 		st.faint.Render(" "+glue("= 1 − "+span(d.Elapsed)+"/"+report.Duration(d.Window)))
+	if m.presenter {
+		weight = st.label.Render("overlap ") + st.value.Render(algo.Decimal(wn, w)) +
+			st.faint.Render(" "+glue("= 1 − "+span(d.Elapsed)+"/"+report.Duration(d.Window))) + "\n" +
+			m.tall(gauge(st, wn, w, m.gaugeWidth(), false))
+	}
 	return []field{
 		{"now", counts, 0},
 		{"", weight, 0},

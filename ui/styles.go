@@ -52,7 +52,10 @@ type glyphs struct {
 	tick, edgeTick, cursorTick          string
 }
 
-func newStyles(isDark bool) *styles {
+// newStyles builds the styles for a background; presenter trades subtlety
+// for contrast, for a projector and the back of a room: no faint text,
+// everything that labels or explains in bold.
+func newStyles(isDark, presenter bool) *styles {
 	ld := lipgloss.LightDark(isDark)
 	c := func(light, dark string) lipgloss.Style {
 		return lipgloss.NewStyle().Foreground(ld(lipgloss.Color(light), lipgloss.Color(dark)))
@@ -84,7 +87,25 @@ func newStyles(isDark bool) *styles {
 		c("#BC4C00", "#FFA657").Bold(true), // sliding counter
 		c("#116329", "#56D364").Bold(true), // token bucket
 	}
+	if presenter {
+		strong := c("#1F2328", "#F0F6FC")
+		s.appName = strong.Bold(true)
+		s.faint = strong.Bold(true)
+		s.label = strong.Bold(true)
+		s.caption = strong.Bold(true)
+		s.allowed = s.allowed.Bold(true)
+		s.edge = c("#57606A", "#C9D1D9").Bold(true)
+		s.gaugeOff = c("#AFB8C1", "#6E7681")
+	}
 	s.help = help.DefaultStyles(isDark)
+	if presenter {
+		s.help.ShortKey = s.help.ShortKey.Bold(true).Foreground(s.label.GetForeground())
+		s.help.ShortDesc = s.label.UnsetBold()
+		s.help.ShortSeparator = s.label
+		s.help.FullKey = s.help.ShortKey
+		s.help.FullDesc = s.help.ShortDesc
+		s.help.FullSeparator = s.label
+	}
 	cur := func(st lipgloss.Style) lipgloss.Style { return st.Inherit(s.cursor).Reverse(true) }
 	s.g = glyphs{
 		ok: s.allowed.Render("✓"), no: s.denied.Render("✗"), both: s.mixed.Render("±"), edge: s.edge.Render("│"),

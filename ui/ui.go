@@ -27,10 +27,11 @@ import (
 )
 
 // Caption is a line of the scenario's commentary, shown from At until the
-// next caption.
+// next caption. A pausing caption stops a playing clock at At.
 type Caption struct {
-	At   algo.Instant
-	Text string
+	At    algo.Instant
+	Text  string
+	Pause bool
 }
 
 // Scenario is what the view replays. The ui does not read scenario files:
@@ -43,6 +44,11 @@ type Scenario struct {
 	Limit    int64
 	Window   time.Duration
 	Captions []Caption // sorted by At
+	// Speed is the playback speed to start at (0 means 1×).
+	Speed float64
+	// Questions are the scenario's check-yourself questions, opened with k;
+	// their Scenario is left nil (it is this one).
+	Questions []Question
 	// NewEngine builds a fresh engine at the scenario's start. The view calls
 	// it with History set, because the timeline draws the engine's marks;
 	// fields it does not set (such as Start) are the scenario's to choose.
@@ -56,6 +62,16 @@ type Options struct {
 	// Load reads a scenario file for "open a file…"; nil hides that entry.
 	// It runs inside a tea.Cmd, never in Update.
 	Load func(path string) (Scenario, error)
+	// Lesson, when set, makes the view a guided lesson: one scenario per
+	// step, n and p move between them, and Scenario is ignored.
+	Lesson []Scenario
+	// Quiz, when set, opens the view on these questions; QuizTitle says
+	// which set they are (such as "seed 1").
+	Quiz      []Question
+	QuizTitle string
+	// Presenter draws for the back of a room: taller, wider gauges and
+	// high-contrast text.
+	Presenter bool
 	// ProgramOptions are passed to tea.NewProgram by Run (tests pin the size,
 	// input, output and colour profile here).
 	ProgramOptions []tea.ProgramOption
@@ -63,16 +79,25 @@ type Options struct {
 
 // Run shows the view until the user quits or ctx ends.
 func Run(ctx context.Context, opts Options) error {
+	_, err := RunFinal(ctx, opts)
+	return err
+}
+
+// RunFinal is Run, returning the final model (to read a quiz's score).
+func RunFinal(ctx context.Context, opts Options) (Model, error) {
 	m, err := New(opts)
 	if err != nil {
-		return err
+		return Model{}, err
 	}
 	popts := append([]tea.ProgramOption{tea.WithContext(ctx)}, opts.ProgramOptions...)
-	_, err = tea.NewProgram(m, popts...).Run()
+	final, err := tea.NewProgram(m, popts...).Run()
 	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
-		return ctx.Err()
+		return m, ctx.Err()
 	}
-	return err
+	if fm, ok := final.(Model); ok {
+		m = fm
+	}
+	return m, err
 }
 
 // frame is how often the clock moves while playing: about 30 frames a second.
@@ -90,6 +115,7 @@ const (
 	modeMain mode = iota
 	modeGoTo
 	modePicker
+	modeQuiz
 )
 
 // tickMsg moves the clock while playing; gen ties it to one run of playback
@@ -137,28 +163,71 @@ type Model struct {
 	status   string
 
 	snap snapshot
+
+	presenter bool
+	// The guided lesson: a scenario and a ready engine per step.
+	lesson        []Scenario
+	lessonEngines []*sim.Engine
+	step          int
+
+	quiz quiz
 }
 
-// New returns the root model showing opts.Scenario, paused at its start.
+// New returns the root model showing opts.Scenario (or the lesson's first
+// step, or the quiz's first question), paused at its start.
 func New(opts Options) (Model, error) {
-	eng, err := buildEngine(opts.Scenario)
-	if err != nil {
-		return Model{}, err
+	first := opts.Scenario
+	var lessonEngines []*sim.Engine
+	if len(opts.Lesson) > 0 {
+		// A lesson is a handful of small scenarios: ready them all now, so
+		// n and p switch instantly.
+		for _, sc := range opts.Lesson {
+			e, err := buildEngine(sc)
+			if err != nil {
+				return Model{}, err
+			}
+			lessonEngines = append(lessonEngines, e)
+		}
+		first = opts.Lesson[0]
 	}
-	st := newStyles(true)
+	if len(opts.Quiz) > 0 && first.NewEngine == nil {
+		if opts.Quiz[0].Scenario == nil {
+			return Model{}, errors.New("the quiz's first question has no scenario")
+		}
+		first = *opts.Quiz[0].Scenario
+	}
+	var eng *sim.Engine
+	if len(lessonEngines) > 0 {
+		eng = lessonEngines[0]
+	} else {
+		var err error
+		if eng, err = buildEngine(first); err != nil {
+			return Model{}, err
+		}
+	}
+	st := newStyles(true, opts.Presenter)
 	m := Model{
-		c:        common{styles: st},
-		keys:     newKeyMap(),
-		help:     help.New(),
-		builtins: opts.Builtins,
-		load:     opts.Load,
-		speed:    1,
-		focus:    -1,
+		c:             common{styles: st},
+		keys:          newKeyMap(),
+		help:          help.New(),
+		builtins:      opts.Builtins,
+		load:          opts.Load,
+		speed:         1,
+		focus:         -1,
+		presenter:     opts.Presenter,
+		lesson:        opts.Lesson,
+		lessonEngines: lessonEngines,
 	}
+	m.keys.setLesson(len(opts.Lesson) > 0)
 	m.help.Styles = st.help
 	m.goTo = newGoToPrompt(st)
 	m.picker = newPicker(opts.Builtins, opts.Load != nil, st)
-	m.setScenario(opts.Scenario, eng)
+	m.quiz = newQuiz(st)
+	m.setScenario(first, eng)
+	if len(opts.Quiz) > 0 {
+		m.quiz = m.quiz.start(opts.Quiz, opts.QuizTitle, false)
+		m.mode = modeQuiz
+	}
 	return m, nil
 }
 
@@ -194,9 +263,14 @@ func (m *Model) setScenario(sc Scenario, eng *sim.Engine) {
 	}
 	m.focus = -1
 	m.stop()
+	m.speed = 1
+	if sc.Speed > 0 {
+		m.speed = min(max(sc.Speed, minSpeed), maxSpeed)
+	}
 	m.timeline = newTimeline(m.window)
 	m.status = ""
 	m.seekIndex(0)
+	m.keys.setQuestions(len(sc.Questions) > 0)
 }
 
 // startInstant is where the view's clock starts: the engine's start when it
@@ -231,14 +305,17 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.picker = m.picker.setWidth(m.c.width)
 		return m, nil
 	case tea.BackgroundColorMsg:
-		st := newStyles(msg.IsDark())
+		st := newStyles(msg.IsDark(), m.presenter)
 		m.c.styles = st
 		m.help.Styles = st.help
 		m.goTo = m.goTo.setStyles(st)
 		m.picker = m.picker.setStyles(st)
+		m.quiz = m.quiz.setStyles(st)
 		return m, nil
 	case tickMsg:
 		return m.onTick(msg)
+	case revealMsg:
+		return m.onReveal(msg)
 	case scenarioMsg:
 		if msg.err != nil {
 			if m.mode == modePicker {
@@ -261,17 +338,19 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m.updateGoTo(msg)
 		case modePicker:
 			return m.updatePicker(msg)
+		case modeQuiz:
+			return m.updateQuiz(msg)
 		}
 		return m.updateMain(msg)
 	case tea.MouseClickMsg:
-		if m.mode == modeMain && msg.Button == tea.MouseLeft {
+		if m.showsLanes() && msg.Button == tea.MouseLeft {
 			if t, ok := m.timelineInstantAt(msg.X, msg.Y); ok {
 				m.seek(t)
 			}
 		}
 		return m, nil
 	case tea.MouseWheelMsg:
-		if m.mode == modeMain {
+		if m.showsLanes() {
 			switch msg.Button {
 			case tea.MouseWheelUp:
 				m.timeline = m.timeline.zoomIn()
@@ -288,6 +367,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.goTo, cmd = m.goTo.update(msg)
 	case modePicker:
 		m.picker, cmd = m.picker.update(msg)
+	case modeQuiz:
+		m.quiz, cmd = m.quiz.update(msg)
 	}
 	return m, cmd
 }
@@ -306,11 +387,7 @@ func (m Model) updateMain(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		if m.eng.Now() >= m.end {
 			m.seekIndex(0) // play again from the start
 		}
-		m.playing = true
-		m.gen++
-		m.lastTick = time.Time{}
-		m.carry = 0
-		return m, m.tick()
+		return m, m.play()
 	case key.Matches(msg, k.Next):
 		m.stop()
 		if _, ok := m.eng.Step(); ok {
@@ -365,6 +442,20 @@ func (m Model) updateMain(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			}
 			m.refresh()
 		}
+	case key.Matches(msg, k.NextStep):
+		m.goToStep(m.step + 1)
+	case key.Matches(msg, k.PrevStep):
+		m.goToStep(m.step - 1)
+	case key.Matches(msg, k.Quiz):
+		if len(m.sc.Questions) == 0 {
+			m.status = "this scenario has no questions; windowlab quiz has plenty"
+			return m, nil
+		}
+		m.stop()
+		m.quiz = m.quiz.start(m.sc.Questions, m.title(), true)
+		m.quiz.saved = savedView{sc: m.sc, eng: m.eng, processed: m.eng.Processed(), now: m.eng.Now()}
+		m.mode = modeQuiz
+		return m, nil
 	case key.Matches(msg, k.Help):
 		m.help.ShowAll = !m.help.ShowAll
 		if m.help.ShowAll {
@@ -424,6 +515,15 @@ func (m Model) updatePicker(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	return m, cmd
 }
 
+// play starts the clock from where it stands.
+func (m *Model) play() tea.Cmd {
+	m.playing = true
+	m.gen++
+	m.lastTick = time.Time{}
+	m.carry = 0
+	return m.tick()
+}
+
 // tick schedules the next frame of playback.
 func (m Model) tick() tea.Cmd {
 	gen := m.gen
@@ -444,16 +544,66 @@ func (m Model) onTick(msg tickMsg) (tea.Model, tea.Cmd) {
 	ms := m.speed*float64(elapsed)/float64(time.Millisecond) + m.carry
 	whole := math.Floor(ms)
 	m.carry = ms - whole
-	target := m.eng.Now() + algo.Instant(whole)
+	now := m.eng.Now()
+	target := now + algo.Instant(whole)
 	if target >= m.end {
 		target = m.end
 		m.stop()
+		if m.mode == modeMain && len(m.lesson) > 0 && m.step < len(m.lesson)-1 {
+			m.status = "end of this step: n goes on to the next"
+		}
+	}
+	if at, ok := m.stopBetween(now, target); ok {
+		target = at
+		m.stop()
+		if m.mode == modeMain {
+			m.status = "paused at the caption: space goes on"
+		}
 	}
 	m.seek(target)
 	if !m.playing {
 		return m, nil
 	}
 	return m, m.tick()
+}
+
+// stopBetween is the first instant in (from, to] where playing must stop:
+// a pausing caption, or while a quiz answer is being proved, the instant
+// that proves it.
+func (m Model) stopBetween(from, to algo.Instant) (algo.Instant, bool) {
+	if m.mode == modeQuiz {
+		if at, ok := m.quiz.proofInstant(); ok && from < at && at <= to {
+			return at, true
+		}
+		return 0, false
+	}
+	for _, c := range m.sc.Captions {
+		if c.Pause && from < c.At && c.At <= to {
+			return c.At, true
+		}
+	}
+	return 0, false
+}
+
+// goToStep shows step i of the lesson from its start.
+func (m *Model) goToStep(i int) {
+	switch {
+	case len(m.lesson) == 0:
+		return
+	case i < 0:
+		m.status = "this is the first step"
+		return
+	case i >= len(m.lesson):
+		m.status = "this is the last step; p goes back"
+		return
+	}
+	m.step = i
+	m.setScenario(m.lesson[i], m.lessonEngines[i])
+}
+
+// showsLanes reports whether the lanes and timeline are on screen.
+func (m Model) showsLanes() bool {
+	return m.mode == modeMain || (m.mode == modeQuiz && m.quiz.phase == quizRevealed)
 }
 
 // stop pauses playback; ticks already in flight are ignored.
@@ -547,6 +697,9 @@ func (m Model) Position() (now algo.Instant, processed int64) {
 // Playing reports whether the clock is running.
 func (m Model) Playing() bool { return m.playing }
 
+// Step reports the lesson step on screen (0-based) and how many there are.
+func (m Model) Step() (int, int) { return m.step, len(m.lesson) }
+
 func (m Model) render() string {
 	c := m.c
 	if c.tooSmall() {
@@ -568,11 +721,16 @@ func (m Model) render() string {
 	tl := m.timelineView()
 	bodyH := c.height - len(header) - len(caption) - len(tl) - len(bottom)
 	var body []string
-	if m.mode == modePicker {
+	if m.mode == modeQuiz && m.quiz.phase != quizRevealed {
+		header = m.quiz.headerView(c)
+		caption, tl = nil, nil
+		bodyH = c.height - len(header) - len(bottom)
+		body = m.quiz.view(c, bodyH)
+	} else if m.mode == modePicker {
 		body = m.picker.view(c, bodyH)
 	} else {
 		body = m.lanesView(bodyH)
-		if spare := bodyH - len(body); spare >= 4 {
+		if spare := bodyH - len(body); spare >= 4 && !m.presenter {
 			body = append(body, "")
 			body = append(body, m.recentView(spare-1)...)
 		}
@@ -620,6 +778,9 @@ func (m Model) bottomView() []string {
 	}
 	if m.mode == modePicker {
 		return append(out, m.c.styles.faint.Render("↑/↓ choose · enter open · esc back"))
+	}
+	if m.mode == modeQuiz {
+		return append(out, m.c.styles.faint.Render(m.quiz.keysText()))
 	}
 	return append(out, strings.Split(m.help.View(m.keys), "\n")...)
 }

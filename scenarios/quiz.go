@@ -1,0 +1,418 @@
+package scenarios
+
+import (
+	"fmt"
+	"math/big"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"time"
+
+	"windowlab/algo"
+	"windowlab/sim"
+)
+
+// QuizKind says where a quiz question comes from, and for a generated one,
+// which of the lesson's questions it is a variation on.
+type QuizKind uint8
+
+const (
+	FromScenario QuizKind = iota // a scenario file's questions block
+	FromLesson                   // the lesson's own check-yourself questions
+	GenThrough                   // how many of two bursts around an edge get through
+	GenEstimate                  // the sliding counter's estimate at an instant
+	GenVerdict                   // whether the sliding counter allows a request
+	GenWeight                    // the overlap weight at an instant
+)
+
+// QuizItem is one question and the scenario whose replay proves its answer.
+type QuizItem struct {
+	Question
+	Kind     QuizKind
+	From     string // where the question comes from, in words: "the lesson", "generated", a scenario's name
+	Scenario *Scenario
+}
+
+// Quiz is a list of questions, deterministic for its seed.
+type Quiz struct {
+	Seed  uint64
+	Items []QuizItem
+}
+
+// quizStream is the second half of the quiz's PCG seed.
+const quizStream = 0x5851f42d4c957f2d
+
+// LessonQuiz returns the lesson's two check-yourself questions: the bursts
+// at 12:00:58 and 12:01:02, and what the 0.75 represents. They live in the
+// built-in scenarios that replay them.
+func LessonQuiz() []QuizItem {
+	var items []QuizItem
+	for _, name := range []string{"check-yourself-1", "worked-example"} {
+		s, err := Builtin(name)
+		if err != nil {
+			panic(err) // embedded; a test keeps this from shipping
+		}
+		items = append(items, QuizItem{Question: s.Questions[0], Kind: FromLesson, From: "the lesson", Scenario: s})
+	}
+	return items
+}
+
+// QuestionsOf returns a scenario's questions block as quiz items.
+func QuestionsOf(s *Scenario) []QuizItem {
+	items := make([]QuizItem, len(s.Questions))
+	for i, q := range s.Questions {
+		items[i] = QuizItem{Question: q, Kind: FromScenario, From: s.Name, Scenario: s}
+	}
+	return items
+}
+
+// NewQuiz puts items in a quiz: the choices of every multiple-choice
+// question are shuffled, the same way for the same seed, so the right
+// answer is not always the first.
+func NewQuiz(seed uint64, items []QuizItem) Quiz {
+	rng := rand.New(rand.NewPCG(seed, quizStream^1))
+	out := make([]QuizItem, len(items))
+	for i, it := range items {
+		if len(it.Choices) > 0 {
+			it.Choices = slices.Clone(it.Choices)
+			rng.Shuffle(len(it.Choices), func(a, b int) { it.Choices[a], it.Choices[b] = it.Choices[b], it.Choices[a] })
+		}
+		out[i] = it
+	}
+	return Quiz{Seed: seed, Items: out}
+}
+
+// Generate returns count new questions of the lesson's kinds with new
+// numbers, the same for the same seed. Every answer is read from a replay
+// of the question's own scenario: the generator picks the traffic and asks
+// the engine, it never works an answer out itself.
+func Generate(seed uint64, count int) ([]QuizItem, error) {
+	rng := rand.New(rand.NewPCG(seed, quizStream))
+	kinds := []QuizKind{GenThrough, GenEstimate, GenWeight, GenVerdict}
+	items := make([]QuizItem, 0, count)
+	made := map[QuizKind]int{}
+	for i := 0; len(items) < count; i++ {
+		if i > 100*count+100 {
+			return items, fmt.Errorf("generated only %d of %d questions", len(items), count)
+		}
+		kind := kinds[len(items)%len(kinds)]
+		it, ok, err := generate(rng, kind, len(items)+1, made[kind])
+		if err != nil {
+			return items, err
+		}
+		if ok {
+			items = append(items, it)
+			made[kind]++
+		}
+	}
+	return items, nil
+}
+
+// Windows and limits the generator picks from: the lesson's minute most often.
+var (
+	genWindows = []time.Duration{10 * time.Second, 30 * time.Second, time.Minute, time.Minute, time.Minute, 2 * time.Minute, 5 * time.Minute}
+	genLimits  = []int64{10, 20, 30, 50, 60, 100}
+)
+
+// draft is a generated scenario before it is parsed: the same YAML a
+// teacher would write.
+type draft struct {
+	limit  int64
+	window time.Duration
+	start  algo.Instant
+	lines  []string // traffic entries
+}
+
+func (d *draft) burst(at algo.Instant, n int64) {
+	d.lines = append(d.lines, fmt.Sprintf("  - {at: %q, count: %d}", at.Short(), n))
+}
+
+func (d *draft) parse(num int, title string) (*Scenario, error) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "name: question-%d\ntitle: %q\n", num, title)
+	fmt.Fprintf(&b, "limit: %d\nwindow: %s\nstart: %q\ntraffic:\n", d.limit, windowText(d.window), d.start.Short())
+	b.WriteString(strings.Join(d.lines, "\n") + "\n")
+	return Parse(fmt.Sprintf("generated/question-%d.yaml", num), []byte(b.String()))
+}
+
+// windowText is a window in the format's duration syntax: 1m, 30s, 1h.
+func windowText(w time.Duration) string {
+	switch {
+	case w%time.Hour == 0:
+		return fmt.Sprintf("%dh", w/time.Hour)
+	case w%time.Minute == 0:
+		return fmt.Sprintf("%dm", w/time.Minute)
+	}
+	return fmt.Sprintf("%ds", w/time.Second)
+}
+
+// perWindow is "per minute", "per 30 seconds".
+func perWindow(w time.Duration) string {
+	switch w {
+	case time.Minute:
+		return "per minute"
+	case time.Hour:
+		return "per hour"
+	case time.Second:
+		return "per second"
+	}
+	if w%time.Minute == 0 {
+		return fmt.Sprintf("per %d minutes", w/time.Minute)
+	}
+	return fmt.Sprintf("per %d seconds", w/time.Second)
+}
+
+// windowWords is "calendar minutes", "10 s windows aligned to the clock (…)".
+func windowWords(w time.Duration, edge algo.Instant) string {
+	if w == time.Minute {
+		return "one-minute windows (calendar minutes)"
+	}
+	return fmt.Sprintf("%s windows aligned to the clock (one of them starts at %s)", seconds(w), edge.Short())
+}
+
+// seconds is a span in words: "15 s", "1 min 30 s".
+func seconds(d time.Duration) string {
+	s := int64(d / time.Second)
+	if d%time.Second != 0 {
+		return d.String()
+	}
+	if s >= 60 && s%60 == 0 {
+		return fmt.Sprintf("%d min", s/60)
+	}
+	if s > 60 {
+		return fmt.Sprintf("%d min %d s", s/60, s%60)
+	}
+	return fmt.Sprintf("%d s", s)
+}
+
+// aligned explains where the windows fall, for windows that are not the
+// calendar minute everybody assumes.
+func aligned(w time.Duration, edge algo.Instant) string {
+	if w == time.Minute {
+		return ""
+	}
+	return fmt.Sprintf(" Windows are %s long and aligned to the clock: one of them starts at %s.", seconds(w), edge.Short())
+}
+
+func pickOf[T any](rng *rand.Rand, xs []T) T { return xs[rng.IntN(len(xs))] }
+
+// between returns a whole number from lo to hi inclusive.
+func between(rng *rand.Rand, lo, hi int64) int64 {
+	if hi <= lo {
+		return lo
+	}
+	return lo + rng.Int64N(hi-lo+1)
+}
+
+// edgeIn picks a window edge in the working day.
+func edgeIn(rng *rand.Rand, w time.Duration) algo.Instant {
+	hour := algo.Clock(int(between(rng, 9, 16)), 0, 0, 0)
+	per := int64(time.Hour / w)
+	return hour + algo.Instant(between(rng, 1, per-1)*int64(w/time.Millisecond))
+}
+
+func sec(n int64) algo.Instant { return algo.Instant(n * 1000) }
+
+// generate makes one question of kind; ok is false when the numbers drawn
+// make a poor question (an answer with too many decimals, say), and the
+// caller draws again.
+// nth counts the questions of this kind made so far.
+func generate(rng *rand.Rand, kind QuizKind, num, nth int) (QuizItem, bool, error) {
+	w := pickOf(rng, genWindows)
+	limit := pickOf(rng, genLimits)
+	ws := int64(w / time.Second)
+	edge := edgeIn(rng, w)
+	d := &draft{limit: limit, window: w}
+	it := QuizItem{Kind: kind, From: "generated"}
+
+	switch kind {
+	case GenThrough:
+		k := algo.Algorithm{Kind: pickOf(rng, algo.Lesson)}
+		before := between(rng, 1, ws/2)
+		after := between(rng, 0, ws/2)
+		t1, t2 := edge-sec(before), edge+sec(after)
+		b1 := between(rng, limit/2, limit)
+		b2 := between(rng, limit/2, limit+limit/4)
+		d.start = t1 - sec(2)
+		d.burst(t1, b1)
+		d.burst(t2, b2)
+		s, err := d.parse(num, fmt.Sprintf("Two bursts around %s", edge.Short()))
+		if err != nil {
+			return it, false, err
+		}
+		e, li, err := replay(s, k)
+		if err != nil {
+			return it, false, err
+		}
+		e.Seek(t1)
+		first := e.Stats()[li].Allowed
+		e.RunToEnd()
+		total := e.Stats()[li].Allowed
+		rec, _ := e.Last()
+		it.Scenario = s
+		it.Ask = fmt.Sprintf("A %s allows %d requests %s. A client sends %d requests at %s and %d more at %s. How many get through?%s",
+			strings.ToLower(k.Title()), limit, perWindow(w), b1, t1.Short(), b2, t2.Short(), aligned(w, edge))
+		it.Answer = fmt.Sprint(total)
+		it.Explain = fmt.Sprintf("%d of the first burst and %d of the second are allowed. The last request at %s: %s.",
+			first, total-first, t2.Short(), rec.Decisions[li].Explain())
+		it.At, it.HasAt = t2, true
+		it.Algorithm, it.HasAlgorithm = k, true
+		return it, true, nil
+
+	case GenEstimate, GenVerdict, GenWeight:
+		k := algo.Algorithm{Kind: algo.KindSlidingCounter}
+		prevAt := edge - sec(between(rng, 1, ws-1))
+		p := between(rng, limit/3, limit)
+		elapsed := between(rng, 1, ws-1)
+		at := edge + sec(elapsed)
+		d.start = edge - sec(ws)
+		d.burst(prevAt, p)
+		if kind != GenWeight {
+			gap := between(rng, 1, min(elapsed, 3))
+			c := between(rng, limit/5, limit/2)
+			if kind == GenVerdict {
+				c = between(rng, limit/2, limit+limit/2)
+			}
+			d.burst(at-sec(gap), c)
+		}
+		d.burst(at, 1)
+		s, err := d.parse(num, fmt.Sprintf("A request at %s", at.Short()))
+		if err != nil {
+			return it, false, err
+		}
+		e, li, err := replay(s, k)
+		if err != nil {
+			return it, false, err
+		}
+		e.RunToEnd()
+		rec, _ := e.Last()
+		dec := rec.Decisions[li]
+		wn, wd := dec.WeightRat()
+		weight := big.NewRat(wn, wd)
+		it.Scenario = s
+		it.At, it.HasAt = at, true
+		it.Algorithm, it.HasAlgorithm = k, true
+		overlap := fmt.Sprintf("%s is %s into the window %s–%s. The %d s before it start at %s and cover the last %d s of the previous window's %d: weight %s.",
+			at.Short(), seconds(dec.Elapsed), dec.WindowStart.Short(), dec.WindowEnd().Short(),
+			ws, at.Add(-w).Short(), int64((w-dec.Elapsed)/time.Second), ws, ratText(weight))
+		if !decimalPlaces(weight, 3) {
+			return it, false, nil // a weight such as 131/300 makes arithmetic, not understanding
+		}
+		state := fmt.Sprintf("A sliding window counter allows %d requests %s. The previous window (%s–%s) counted %d requests and the current one has counted %d so far. A request arrives at %s.",
+			limit, perWindow(w), dec.WindowStart.Add(-w).Short(), dec.WindowStart.Short(), dec.Previous, dec.Current(), at.Short())
+		switch kind {
+		case GenEstimate:
+			est := dec.EstimateBig()
+			if !decimalPlaces(est, 2) {
+				return it, false, nil
+			}
+			it.Ask = state + " What estimate does the counter compare with the limit?"
+			it.Answer = ratText(est)
+			it.Explain = overlap + " " + dec.Explain() + "."
+		case GenVerdict:
+			// Alternate the verdicts, so "allowed" is not always right.
+			if want := nth%2 == 0; dec.Allowed != want {
+				return it, false, nil
+			}
+			if !decimalPlaces(dec.EstimateBig(), 2) {
+				return it, false, nil
+			}
+			it.Ask = state + " Is it allowed?"
+			it.Choices = []string{"Allowed", "Denied"}
+			it.Answer = "Denied"
+			if dec.Allowed {
+				it.Answer = "Allowed"
+			}
+			it.Explain = overlap + " " + dec.Explain() + "."
+		case GenWeight:
+			it.Ask = fmt.Sprintf("A sliding window counter counts requests in %s. A request arrives at %s. By what weight does the counter multiply the previous window's count? Give a decimal or a fraction.",
+				windowWords(w, edge), at.Short())
+			it.Answer = ratText(weight)
+			it.Explain = overlap
+		}
+		return it, true, nil
+	}
+	return it, false, fmt.Errorf("no generator for question kind %d", kind)
+}
+
+// replay returns a fresh engine over s and the index of limiter k in it.
+func replay(s *Scenario, k algo.Algorithm) (*sim.Engine, int, error) {
+	e, err := s.Engine(sim.Options{ForwardOnly: true})
+	if err != nil {
+		return nil, 0, err
+	}
+	li := slices.Index(s.Algorithms, k)
+	if li < 0 {
+		return nil, 0, fmt.Errorf("%s: does not replay %s", s.File, k)
+	}
+	return e, li, nil
+}
+
+// decimalPlaces reports whether r is written exactly with at most n decimals.
+func decimalPlaces(r *big.Rat, n int) bool {
+	scaled := new(big.Rat).Mul(r, new(big.Rat).SetInt(new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(n)), nil)))
+	return scaled.IsInt()
+}
+
+// Proof replays the item's scenario to the instant that proves its answer
+// and writes what the engine decided there: the limiter's totals and the
+// arithmetic of its last decision. It is empty for a question with neither
+// an instant nor an algorithm.
+func (it QuizItem) Proof() (string, error) {
+	if it.Scenario == nil || (!it.HasAt && !it.HasAlgorithm) {
+		return "", nil
+	}
+	e, err := it.Scenario.Engine(sim.Options{ForwardOnly: true})
+	if err != nil {
+		return "", err
+	}
+	when := "over the whole replay"
+	if it.HasAt {
+		e.Seek(it.At)
+		when = "by " + it.At.Short()
+	} else {
+		e.RunToEnd()
+	}
+	kinds := it.Scenario.Algorithms
+	if it.HasAlgorithm {
+		kinds = []algo.Algorithm{it.Algorithm}
+	}
+	var parts []string
+	rec, hasLast := e.Last()
+	for _, k := range kinds {
+		li := slices.Index(it.Scenario.Algorithms, k)
+		st := e.Stats()[li]
+		p := fmt.Sprintf("%s %s: %d allowed, %d denied", k, when, st.Allowed, st.Denied)
+		if hasLast {
+			p += fmt.Sprintf("; last request (%s, %s): %s", rec.Arrival.Client, rec.Arrival.At.Short(), rec.Decisions[li].Explain())
+		}
+		parts = append(parts, p)
+	}
+	return strings.Join(parts, "\n"), nil
+}
+
+// MaxQuizCount bounds how many questions one quiz may generate.
+const MaxQuizCount = 200
+
+// MakeQuiz assembles a quiz: the questions of sources (or, with none, the
+// lesson's two check-yourself questions), then count generated ones.
+func MakeQuiz(seed uint64, count int, sources []*Scenario) (Quiz, error) {
+	if count < 0 || count > MaxQuizCount {
+		return Quiz{}, fmt.Errorf("--count %d is out of range; ask for 0 to %d generated questions", count, MaxQuizCount)
+	}
+	var items []QuizItem
+	if len(sources) == 0 {
+		items = LessonQuiz()
+	}
+	for _, s := range sources {
+		if len(s.Questions) == 0 {
+			return Quiz{}, fmt.Errorf("%s has no questions; add a questions: block (see the README) or leave it out", s.File)
+		}
+		items = append(items, QuestionsOf(s)...)
+	}
+	generated, err := Generate(seed, count)
+	if err != nil {
+		return Quiz{}, err
+	}
+	return NewQuiz(seed, append(items, generated...)), nil
+}

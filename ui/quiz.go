@@ -1,0 +1,497 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"windowlab/algo"
+	"windowlab/sim"
+)
+
+// Question is a check-yourself question and the scenario that proves its
+// answer: after an answer the view replays Scenario up to At and points at
+// Algorithm's lane, where the arithmetic of the deciding request shows.
+type Question struct {
+	Ask     string
+	Choices []string // empty for a typed answer
+	Answer  string   // for a multiple-choice question, one of Choices
+	Explain string
+	At      algo.Instant
+	HasAt   bool
+	// Algorithm is the limiter the answer is about, when HasAlgorithm.
+	Algorithm    algo.Algorithm
+	HasAlgorithm bool
+	From         string    // where the question comes from, in words
+	Scenario     *Scenario // nil: the scenario on screen
+}
+
+type quizPhase int
+
+const (
+	quizAsking quizPhase = iota
+	quizRevealed
+	quizDone
+)
+
+// savedView is where the scenario view was when k opened its questions.
+type savedView struct {
+	sc        Scenario
+	eng       *sim.Engine
+	processed int64
+	now       algo.Instant
+}
+
+// revealMsg carries the engine of the scenario that proves question index.
+type revealMsg struct {
+	index  int
+	sc     Scenario
+	engine *sim.Engine
+	err    error
+}
+
+// quiz asks questions one at a time and keeps the score.
+type quiz struct {
+	title     string
+	questions []Question
+	index     int
+	phase     quizPhase
+	input     textinput.Model
+	choice    int
+	err       string
+	given     []string
+	right     []bool
+	fromView  bool // opened with k: leaving returns to the scenario
+	saved     savedView
+	st        *styles
+}
+
+func newQuiz(st *styles) quiz {
+	in := textinput.New()
+	in.Prompt = "your answer › "
+	in.CharLimit = 40
+	q := quiz{input: in}
+	return q.setStyles(st)
+}
+
+func (q quiz) setStyles(st *styles) quiz {
+	q.st = st
+	s := textinput.DefaultStyles(st.isDark)
+	s.Cursor.Blink = false // a still cursor: no timer behind the question
+	s.Focused.Prompt = st.title
+	q.input.SetStyles(s)
+	return q
+}
+
+// start begins a quiz on questions.
+func (q quiz) start(questions []Question, title string, fromView bool) quiz {
+	q.title, q.questions, q.fromView = title, questions, fromView
+	q.given = make([]string, len(questions))
+	q.right = make([]bool, len(questions))
+	q.index = 0
+	return q.ask()
+}
+
+// ask shows the current question, with an empty answer.
+func (q quiz) ask() quiz {
+	q.phase, q.choice, q.err = quizAsking, 0, ""
+	q.input.Reset()
+	q.input.Focus()
+	return q
+}
+
+func (q quiz) current() Question {
+	if q.index < len(q.questions) {
+		return q.questions[q.index]
+	}
+	return Question{}
+}
+
+func (q quiz) typed() bool { return len(q.current().Choices) == 0 }
+
+// proofInstant is where the replay stops while an answer is revealed.
+func (q quiz) proofInstant() (algo.Instant, bool) {
+	if q.phase != quizRevealed {
+		return 0, false
+	}
+	c := q.current()
+	return c.At, c.HasAt
+}
+
+// score is how many were answered right, and how many answered so far.
+func (q quiz) score() (right, answered int) {
+	answered = q.index
+	if q.phase != quizAsking {
+		answered++
+	}
+	answered = min(answered, len(q.questions))
+	for _, r := range q.right[:answered] {
+		if r {
+			right++
+		}
+	}
+	return right, answered
+}
+
+func (q quiz) update(msg tea.Msg) (quiz, tea.Cmd) {
+	if q.phase != quizAsking || !q.typed() {
+		return q, nil
+	}
+	var cmd tea.Cmd
+	before := q.input.Value()
+	q.input, cmd = q.input.Update(msg)
+	if q.input.Value() != before {
+		q.err = ""
+	}
+	return q, cmd
+}
+
+// QuizScore reports the quiz's score: right answers, questions answered and
+// questions in all (all zero when there is no quiz).
+func (m Model) QuizScore() (right, answered, total int) {
+	right, answered = m.quiz.score()
+	return right, answered, len(m.quiz.questions)
+}
+
+func (m Model) updateQuiz(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	q := m.quiz
+	switch q.phase {
+	case quizAsking:
+		switch msg.String() {
+		case "esc":
+			return m.leaveQuiz()
+		case "enter":
+			return m.submit()
+		}
+		if !q.typed() {
+			n := len(q.current().Choices)
+			switch s := msg.String(); {
+			case s == "up" || s == "k":
+				q.choice = (q.choice + n - 1) % n
+			case s == "down" || s == "j" || s == "tab":
+				q.choice = (q.choice + 1) % n
+			case len(s) == 1 && s[0] >= '1' && s[0] <= '9' && int(s[0]-'1') < n:
+				q.choice = int(s[0] - '1')
+			case s == "q":
+				return m.leaveQuiz()
+			}
+			m.quiz = q
+			return m, nil
+		}
+		var cmd tea.Cmd
+		m.quiz, cmd = q.update(msg)
+		return m, cmd
+	case quizRevealed:
+		m.status = ""
+		k := m.keys
+		switch {
+		case msg.String() == "enter" || msg.String() == "n":
+			m.stop()
+			q.index++
+			if q.index >= len(q.questions) {
+				q.phase = quizDone
+				m.quiz = q
+				return m, nil
+			}
+			m.quiz = q.ask()
+			return m, nil
+		case msg.String() == "esc":
+			return m.leaveQuiz()
+		case key.Matches(msg, k.Quit):
+			if m.quiz.fromView {
+				return m.leaveQuiz()
+			}
+			return m, tea.Quit
+		case key.Matches(msg, k.Play):
+			if m.playing {
+				m.stop()
+				return m, nil
+			}
+			return m, m.prove()
+		case key.Matches(msg, k.Next, k.Prev, k.NextEdge, k.PrevEdge, k.ZoomIn, k.ZoomOut, k.Faster, k.Slower, k.Start, k.End):
+			next, cmd := m.updateMain(msg)
+			return next, cmd
+		}
+		return m, nil
+	}
+	// The score.
+	switch msg.String() {
+	case "q", "enter", "esc":
+		if q.fromView {
+			return m.leaveQuiz()
+		}
+		return m, tea.Quit
+	}
+	return m, nil
+}
+
+// submit checks the answer and starts the replay that proves it.
+func (m Model) submit() (tea.Model, tea.Cmd) {
+	q := m.quiz
+	cur := q.current()
+	given := strings.TrimSpace(q.input.Value())
+	if !q.typed() {
+		given = cur.Choices[q.choice]
+	}
+	if given == "" {
+		q.err = "type an answer first (a number such as 200 or 0.75)"
+		m.quiz = q
+		return m, nil
+	}
+	q.given[q.index] = given
+	q.right[q.index] = given == cur.Answer || (q.typed() && answerMatches(cur.Answer, given))
+	q.phase = quizRevealed
+	q.input.Blur()
+	m.quiz = q
+	if cur.Scenario == nil {
+		if q.fromView {
+			m.setScenario(q.saved.sc, q.saved.eng)
+		}
+		return m, m.prove()
+	}
+	sc, index := *cur.Scenario, q.index
+	return m, func() tea.Msg {
+		e, err := buildEngine(sc)
+		return revealMsg{index: index, sc: sc, engine: e, err: err}
+	}
+}
+
+// onReveal shows the scenario that proves the answer and replays it.
+func (m Model) onReveal(msg revealMsg) (tea.Model, tea.Cmd) {
+	if m.mode != modeQuiz || m.quiz.phase != quizRevealed || msg.index != m.quiz.index {
+		return m, nil // the student has moved on
+	}
+	if msg.err != nil {
+		m.status = msg.err.Error()
+		return m, nil
+	}
+	m.setScenario(msg.sc, msg.engine)
+	return m, m.prove()
+}
+
+// proofSeconds is about how long the replay to the proving moment takes.
+const proofSeconds = 3
+
+// prove replays the scenario from its start to the question's instant, at
+// a speed that gets there in a few seconds; a question with no instant
+// shows the end of the replay.
+func (m *Model) prove() tea.Cmd {
+	cur := m.quiz.current()
+	if !cur.HasAt {
+		m.seekIndex(m.eng.Len())
+		return nil
+	}
+	m.seekIndex(0)
+	span := float64(cur.At-m.eng.Now()) / 1000
+	if span <= 0 {
+		m.seek(cur.At)
+		return nil
+	}
+	m.speed = 1
+	for m.speed*proofSeconds < span && m.speed < maxSpeed {
+		m.speed = min(m.speed*2, maxSpeed)
+	}
+	return m.play()
+}
+
+// leaveQuiz returns to the scenario the quiz was opened from, or for the
+// quiz command, shows the score.
+func (m Model) leaveQuiz() (tea.Model, tea.Cmd) {
+	m.stop()
+	if !m.quiz.fromView {
+		m.quiz.phase = quizDone
+		return m, nil
+	}
+	s := m.quiz.saved
+	m.setScenario(s.sc, s.eng)
+	m.eng.SeekIndex(s.processed)
+	m.seek(s.now)
+	m.mode = modeMain
+	return m, nil
+}
+
+// quizLane is the lane of the limiter the revealed question is about.
+func (m Model) quizLane() (int, bool) {
+	if m.mode != modeQuiz || m.quiz.phase != quizRevealed {
+		return 0, false
+	}
+	cur := m.quiz.current()
+	if !cur.HasAlgorithm {
+		return 0, false
+	}
+	for i, l := range m.eng.Limiters() {
+		if algo.Of(l) == cur.Algorithm {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// headerView is the quiz's own header while a question is asked.
+func (q quiz) headerView(c common) []string {
+	st := q.st
+	left := st.appName.Render("windowlab · ") + st.title.Render("check yourself")
+	if q.title != "" {
+		left += st.faint.Render(" · " + q.title)
+	}
+	right, answered := q.score()
+	pos := fmt.Sprintf("question %d of %d", min(q.index+1, len(q.questions)), len(q.questions))
+	if q.phase == quizDone {
+		pos = "done"
+	}
+	score := st.label.Render(pos+" · score ") + st.value.Render(fmt.Sprintf("%d/%d", right, answered))
+	return []string{spread(left, score, c.width, true), ""}
+}
+
+// textWidth is the measure questions are set at: the screen, up to a
+// comfortable line length.
+func textWidth(c common) int { return min(c.width, 100) }
+
+// view is the question being asked, or the score.
+func (q quiz) view(c common, h int) []string {
+	st := q.st
+	w := textWidth(c)
+	if q.phase == quizDone {
+		return q.scoreView(c, h)
+	}
+	cur := q.current()
+	var out []string
+	from := ""
+	if cur.From != "" {
+		from = st.faint.Render(" · " + cur.From)
+	}
+	out = append(out, st.title.Render(fmt.Sprintf("Question %d", q.index+1))+from, "")
+	for _, l := range strings.Split(ansi.Wrap(cur.Ask, w, " "), "\n") {
+		out = append(out, st.value.Render(l))
+	}
+	out = append(out, "")
+	if q.typed() {
+		out = append(out, q.input.View())
+	} else {
+		for i, choice := range cur.Choices {
+			mark, style := "  ", st.label.UnsetBold()
+			if i == q.choice {
+				mark, style = "▸ ", st.selected
+			}
+			prefix := fmt.Sprintf("%s%d  ", mark, i+1)
+			lines := strings.Split(ansi.Wrap(choice, w-len([]rune(prefix)), " "), "\n")
+			for j, l := range lines {
+				p := prefix
+				if j > 0 {
+					p = strings.Repeat(" ", len([]rune(prefix)))
+				}
+				out = append(out, style.Render(p+l))
+			}
+		}
+	}
+	if q.err != "" {
+		out = append(out, "", st.err.Render(q.err))
+	}
+	return fitHeight(out, h)
+}
+
+func (q quiz) scoreView(c common, h int) []string {
+	st := q.st
+	right, answered := q.score()
+	out := []string{st.title.Render(fmt.Sprintf("You answered %d of %d right", right, len(q.questions))), ""}
+	if answered < len(q.questions) {
+		out[0] += st.faint.Render(fmt.Sprintf(" (%d not answered)", len(q.questions)-answered))
+	}
+	for i, question := range q.questions {
+		if i >= answered {
+			break
+		}
+		mark := st.g.markOK
+		detail := question.Answer
+		if !q.right[i] {
+			mark = st.g.markNo
+			detail = "you said " + q.given[i] + "; the answer is " + question.Answer
+		}
+		line := fmt.Sprintf("%s %2d. %s", mark, i+1, ansi.Truncate(question.Ask, max(c.width/2, 20), "…"))
+		out = append(out, ansi.Truncate(line+st.faint.Render(" — "+detail), c.width, "…"))
+	}
+	return fitHeight(out, h)
+}
+
+// revealView takes the caption's place while an answer is revealed: the
+// verdict, the explanation, and the decision that proves it.
+func (m Model) revealView() []string {
+	st, q, w := m.c.styles, m.quiz, m.c.width
+	cur := q.current()
+	var text []string
+	add := func(s string, style func(...string) string, most int) {
+		lines := strings.Split(ansi.Wrap(s, w, " "), "\n")
+		if len(lines) > most {
+			lines = lines[:most]
+			lines[most-1] = ansi.Truncate(lines[most-1], w-1, "") + "…"
+		}
+		for _, l := range lines {
+			text = append(text, style(l))
+		}
+	}
+	if q.right[q.index] {
+		add(fmt.Sprintf("✓ Right: %s", cur.Answer), st.allowed.Bold(true).Render, 2)
+	} else {
+		add(fmt.Sprintf("✗ Not quite: you answered %s; the answer is %s", q.given[q.index], cur.Answer), st.denied.Render, 3)
+	}
+	if cur.Explain != "" {
+		add(cur.Explain, st.caption.Render, 3)
+	}
+	add(m.proofText(), st.value.Render, 2)
+	return text
+}
+
+// proofText is what the engine shows at the question's instant: the
+// limiter's totals and the arithmetic of its last decision.
+func (m Model) proofText() string {
+	cur, s := m.quiz.current(), m.snap
+	if cur.HasAt && s.now < cur.At {
+		return fmt.Sprintf("▶ replaying to %s, the moment that proves it…", cur.At.Short())
+	}
+	i, ok := m.quizLane()
+	if !ok || i >= len(s.stats) {
+		if cur.HasAt {
+			return fmt.Sprintf("At %s: see the lanes below.", cur.At.Short())
+		}
+		return "The whole replay is below."
+	}
+	when := "Over the whole replay"
+	if cur.HasAt {
+		when = "By " + cur.At.Short()
+	}
+	st := s.stats[i]
+	text := fmt.Sprintf("%s the %s allowed %d and denied %d", when, strings.ToLower(cur.Algorithm.Kind.Title()), st.Allowed, st.Denied)
+	if s.hasLast {
+		text += "; its last decision: " + s.last.Decisions[i].Explain()
+	}
+	return text + "."
+}
+
+// keysText is the quiz's help line.
+func (q quiz) keysText() string {
+	leave := "esc see your score · ctrl+c quit"
+	if q.fromView {
+		leave = "esc back to the scenario"
+	}
+	switch q.phase {
+	case quizAsking:
+		if q.typed() {
+			return "type your answer · enter check · " + leave
+		}
+		return fmt.Sprintf("↑/↓ or 1–%d choose · enter check · %s", len(q.current().Choices), leave)
+	case quizRevealed:
+		next := "enter next question"
+		if q.index == len(q.questions)-1 {
+			next = "enter see your score"
+		}
+		return next + " · space replay · ←/→ step · " + leave
+	}
+	if q.fromView {
+		return "enter back to the scenario"
+	}
+	return "q quit"
+}

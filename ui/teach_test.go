@@ -1,0 +1,304 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/exp/golden"
+
+	"windowlab/algo"
+)
+
+// lessonSteps are two hand-built steps: the boundary burst with pausing
+// captions, then the worked example.
+func lessonSteps() []Scenario {
+	burst := boundaryBurst()
+	burst.Title = "The fixed window: 200 requests in 2 seconds"
+	burst.Captions = []Caption{
+		{At: algo.Clock(12, 0, 58, 0), Text: "Limit 100 a minute, one counter per calendar minute. Press space."},
+		{At: algo.Clock(12, 0, 59, 0), Text: "100 at 12:00:59: the counter reaches 100 and all are allowed.", Pause: true},
+		{At: algo.Clock(12, 1, 0, 0), Text: "A new minute, a new counter: 100 more allowed, 200 in 2 seconds.", Pause: true},
+	}
+	return []Scenario{burst, workedExample()}
+}
+
+func newLesson(t testing.TB, w, h int, presenter bool) Model {
+	t.Helper()
+	m, err := New(Options{Lesson: lessonSteps(), Presenter: presenter})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return update(t, m, tea.WindowSizeMsg{Width: w, Height: h})
+}
+
+// playFor sends ticks a frame apart until the clock stops or n frames pass.
+func playFor(t testing.TB, m Model, n int) Model {
+	t.Helper()
+	at := time.Unix(1000, 0)
+	for i := 0; i < n && m.Playing(); i++ {
+		m = update(t, m, tickMsg{at: at.Add(time.Duration(i) * frame), gen: m.gen})
+	}
+	return m
+}
+
+func TestLessonStepsWithNAndP(t *testing.T) {
+	m := newLesson(t, 80, 24, false)
+	if s := screen(m); !strings.Contains(s, "step 1 of 2 · The fixed window") {
+		t.Fatalf("header:\n%s", s)
+	}
+	m = update(t, m, press("space")...)
+	m = update(t, m, press("n")...)
+	if i, n := m.Step(); i != 1 || n != 2 || m.Playing() {
+		t.Fatalf("n: step %d of %d, playing %v; want step 2, paused", i+1, n, m.Playing())
+	}
+	if now, done := m.Position(); done != 0 || now != algo.Clock(12, 0, 29, 0) {
+		t.Fatalf("step 2 starts at %v with %d decided", now, done)
+	}
+	if s := screen(m); !strings.Contains(s, "step 2 of 2 · Worked example") {
+		t.Fatalf("header:\n%s", s)
+	}
+	m = update(t, m, press("n")...)
+	if i, _ := m.Step(); i != 1 || !strings.Contains(screen(m), "this is the last step") {
+		t.Fatalf("n past the end: step %d\n%s", i+1, screen(m))
+	}
+	m = update(t, m, press("p", "p")...)
+	if i, _ := m.Step(); i != 0 || !strings.Contains(screen(m), "this is the first step") {
+		t.Fatalf("p p: step %d\n%s", i+1, screen(m))
+	}
+	// Outside a lesson n and p do nothing.
+	plain := newModel(t, boundaryBurst(), 80, 24)
+	if a, b := screen(plain), screen(update(t, plain, press("n", "p")...)); a != b {
+		t.Fatal("n and p changed a scenario outside a lesson")
+	}
+}
+
+func TestPlayingStopsAtAPausingCaption(t *testing.T) {
+	m := newLesson(t, 80, 24, false)
+	m = update(t, m, press("space")...)
+	m = playFor(t, m, 1000)
+	if now, n := m.Position(); m.Playing() || now != algo.Clock(12, 0, 59, 0) || n != 100 {
+		t.Fatalf("stopped at %v with %d decided, playing %v; want paused at the caption at 12:00:59 with 100", now, n, m.Playing())
+	}
+	s := screen(m)
+	if !strings.Contains(s, "paused at the caption: space goes on") || !strings.Contains(s, "100 at 12:00:59") {
+		t.Fatalf("frame at the pause:\n%s", s)
+	}
+	// Space goes on, to the next pausing caption.
+	m = update(t, m, press("space")...)
+	if !m.Playing() {
+		t.Fatal("space at a pause did not play")
+	}
+	m = playFor(t, m, 1000)
+	if now, n := m.Position(); m.Playing() || now != algo.Clock(12, 1, 0, 0) || n != 200 {
+		t.Fatalf("stopped at %v with %d decided; want the caption at 12:01:00 with 200", now, n)
+	}
+	// Past the last pause it plays to the end.
+	m = update(t, m, press("space")...)
+	m = playFor(t, m, 100_000)
+	if now, _ := m.Position(); m.Playing() || now != algo.Clock(12, 2, 0, 0) {
+		t.Fatalf("stopped at %v; want the end, 12:02:00", now)
+	}
+}
+
+func TestScenarioSpeed(t *testing.T) {
+	sc := boundaryBurst()
+	sc.Speed = 60
+	m := newModel(t, sc, 80, 24)
+	if m.speed != 60 || !strings.Contains(screen(m), "60×") {
+		t.Fatalf("speed %v", m.speed)
+	}
+}
+
+func TestPresenterDrawsBigGauges(t *testing.T) {
+	m := newLesson(t, 160, 45, true)
+	m = update(t, m, goTo("12:00:59")...)
+	s := screen(m)
+	full := strings.Repeat("█", 40)
+	if strings.Count(s, full) < presenterRows {
+		t.Fatalf("no tall, wide gauge:\n%s", s)
+	}
+	checkFrame(t, s, 160, 45)
+	if m.c.styles.faint.GetFaint() || m.c.styles.label.GetBold() != true {
+		t.Error("presenter styles should be bold and never faint")
+	}
+}
+
+// quizQuestions are the lesson's two questions over the hand-built scenarios.
+func quizQuestions() []Question {
+	cy := boundaryBurst()
+	cy.Title = "Check yourself"
+	we := workedExample()
+	return []Question{
+		{
+			Ask:    "A fixed window allows 100 requests per minute. A client sends 100 requests at 12:00:59 and 100 more at 12:01:00. How many get through?",
+			Answer: "200", Explain: "The two bursts fall in different windows, each within its own limit.",
+			At: algo.Clock(12, 1, 0, 0), HasAt: true, Algorithm: algo.Algorithm{Kind: algo.KindFixedWindow}, HasAlgorithm: true,
+			From: "the lesson", Scenario: &cy,
+		},
+		{
+			Ask: "The sliding counter multiplies the previous window by 0.75. What does 0.75 represent?",
+			Choices: []string{
+				"The share of the current window that has already passed",
+				"The share of the previous window that still falls inside the last 60 seconds",
+				"The fraction of the limit the client has used",
+			},
+			Answer:  "The share of the previous window that still falls inside the last 60 seconds",
+			Explain: "At 12:01:15 the last 60 seconds reach back to 12:00:15: 45 of the previous window's 60 seconds.",
+			At:      algo.Clock(12, 1, 15, 0), HasAt: true, Algorithm: algo.Algorithm{Kind: algo.KindSlidingCounter}, HasAlgorithm: true,
+			From: "the lesson", Scenario: &we,
+		},
+	}
+}
+
+func newQuizModel(t testing.TB, w, h int) Model {
+	t.Helper()
+	m, err := New(Options{Quiz: quizQuestions(), QuizTitle: "seed 1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return update(t, m, tea.WindowSizeMsg{Width: w, Height: h})
+}
+
+// answer presses enter and runs the reveal's command, then plays the replay
+// to the proving moment.
+func answer(t testing.TB, m Model) Model {
+	t.Helper()
+	next, cmd := m.Update(keyMsg("enter"))
+	m = next.(Model)
+	if cmd != nil {
+		if msg, ok := runCmd(cmd).(revealMsg); ok {
+			next, cmd = m.Update(msg)
+			m = next.(Model)
+		}
+	}
+	return playFor(t, m, 10_000)
+}
+
+func TestQuizTypedAnswer(t *testing.T) {
+	m := newQuizModel(t, 80, 24)
+	if s := screen(m); !strings.Contains(s, "Question 1") || !strings.Contains(s, "your answer ›") {
+		t.Fatalf("first question:\n%s", s)
+	}
+	// Enter on nothing asks for an answer.
+	m = update(t, m, press("enter")...)
+	if !strings.Contains(screen(m), "type an answer first") || m.quiz.phase != quizAsking {
+		t.Fatalf("empty answer:\n%s", screen(m))
+	}
+	m = update(t, m, typeText(" 200 ")...)
+	m = answer(t, m)
+	if right, answered, total := m.QuizScore(); right != 1 || answered != 1 || total != 2 {
+		t.Fatalf("score %d/%d of %d", right, answered, total)
+	}
+	if now, n := m.Position(); now != algo.Clock(12, 1, 0, 0) || n != 200 || m.Playing() {
+		t.Fatalf("the proof stopped at %v with %d decided (playing %v); want 12:01:00, 200", now, n, m.Playing())
+	}
+	s := screen(m)
+	for _, want := range []string{"✓ Right: 200", "By 12:01:00 the fixed window allowed 200 and denied 0", "holds 99 → allow (99 < 100)", "◀ the question"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("reveal lacks %q:\n%s", want, s)
+		}
+	}
+	// The choice question: digits pick, enter checks.
+	m = update(t, m, press("enter")...)
+	if s := screen(m); !strings.Contains(s, "Question 2") || !strings.Contains(s, "▸ 1") {
+		t.Fatalf("second question:\n%s", s)
+	}
+	m = update(t, m, press("3")...)
+	m = answer(t, m)
+	if right, answered, _ := m.QuizScore(); right != 1 || answered != 2 {
+		t.Fatalf("a wrong choice scored: %d/%d", right, answered)
+	}
+	if s := screen(m); !strings.Contains(s, "✗ Not quite") || !strings.Contains(s, "30 + 84 × 0.75 = 93") {
+		t.Fatalf("wrong-answer reveal:\n%s", s)
+	}
+	m = update(t, m, press("enter")...)
+	if s := screen(m); !strings.Contains(s, "You answered 1 of 2 right") {
+		t.Fatalf("score screen:\n%s", s)
+	}
+}
+
+func TestQuizFromTheScenarioView(t *testing.T) {
+	sc := boundaryBurst()
+	qs := quizQuestions()
+	qs[0].Scenario = nil
+	sc.Questions = qs[:1]
+	m := newModel(t, sc, 80, 24)
+	m = update(t, m, goTo("12:00:59")...)
+	before := screen(m)
+	if !strings.Contains(before, "k check yourself") {
+		t.Fatalf("help does not offer k:\n%s", before)
+	}
+	m = update(t, m, press("k")...)
+	m = update(t, m, typeText("100")...)
+	m = answer(t, m)
+	if s := screen(m); !strings.Contains(s, "✗ Not quite: you answered 100; the answer is 200") {
+		t.Fatalf("reveal:\n%s", s)
+	}
+	m = update(t, m, press("esc")...)
+	if m.mode != modeMain || screen(m) != before {
+		t.Fatalf("esc should return to the scenario as it was:\n%s", screen(m))
+	}
+	// A scenario without questions says so.
+	plain := newModel(t, workedExample(), 80, 24)
+	if s := screen(update(t, plain, press("k")...)); !strings.Contains(s, "this scenario has no questions") {
+		t.Fatalf("k without questions:\n%s", s)
+	}
+}
+
+func TestAnswerMatches(t *testing.T) {
+	for _, c := range []struct {
+		want, got string
+		ok        bool
+	}{
+		{"200", "200", true}, {"200", " 200 ", true}, {"200", "200.0", true}, {"200", "1,000", false},
+		{"0.75", "3/4", true}, {"0.75", ".75", true}, {"0.75", "0.750", true}, {"0.75", "0.7", false},
+		{"10 billion", "10,000,000,000", true}, {"10 billion", "10000000000", true}, {"10 billion", "1 billion", false},
+		{"96.67", "96.67", true}, {"93", "ninety-three", false}, {"200", "", false},
+		{"Allowed", " allowed.", true}, {"Allowed", "Denied", false},
+	} {
+		if got := answerMatches(c.want, c.got); got != c.ok {
+			t.Errorf("answerMatches(%q, %q) = %v, want %v", c.want, c.got, got, c.ok)
+		}
+	}
+}
+
+// TestGoldenTeaching pins a quiz question, its reveal and a lesson step.
+func TestGoldenTeaching(t *testing.T) {
+	frames := map[string]func(t *testing.T, w, h int) Model{
+		"quiz-question": func(t *testing.T, w, h int) Model {
+			m := newQuizModel(t, w, h)
+			return update(t, m, typeText("200")...)
+		},
+		"quiz-reveal": func(t *testing.T, w, h int) Model {
+			m := newQuizModel(t, w, h)
+			return answer(t, update(t, m, typeText("200")...))
+		},
+		"quiz-choice": func(t *testing.T, w, h int) Model {
+			m := newQuizModel(t, w, h)
+			m = answer(t, update(t, m, typeText("200")...))
+			return update(t, m, press("enter", "down")...)
+		},
+		"lesson-step": func(t *testing.T, w, h int) Model {
+			m := newLesson(t, w, h, false)
+			return playFor(t, update(t, m, press("space")...), 1000)
+		},
+		"lesson-presenter": func(t *testing.T, w, h int) Model {
+			m := newLesson(t, w, h, true)
+			return playFor(t, update(t, m, press("space")...), 1000)
+		},
+	}
+	for name, build := range frames {
+		t.Run(name, func(t *testing.T) {
+			for _, sz := range sizes {
+				t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
+					out := screen(build(t, sz[0], sz[1]))
+					checkFrame(t, out, sz[0], sz[1])
+					golden.RequireEqual(t, out)
+				})
+			}
+		})
+	}
+}
