@@ -22,8 +22,10 @@ import (
 	"windowlab/algo"
 	"windowlab/scenarios"
 	"windowlab/sim"
+	"windowlab/sim/lab"
 	"windowlab/sim/report"
 	"windowlab/ui"
+	"windowlab/ui/labprogress"
 )
 
 // Exit codes, documented in the README.
@@ -131,7 +133,7 @@ func rootCmd(stdout io.Writer) *cobra.Command {
 	root.SetOut(stdout)
 	root.SetFlagErrorFunc(unknownFlag)
 	root.SuggestionsMinimumDistance = 2
-	root.AddCommand(tuiCmd(), runCmd(), listCmd(), checkCmd(), memoryCmd())
+	root.AddCommand(tuiCmd(), lessonCmd(), quizCmd(), runCmd(), listCmd(), checkCmd(), memoryCmd(), labCmd())
 	return root
 }
 
@@ -168,34 +170,131 @@ func tuiCmd() *cobra.Command {
 }
 
 func runUI(ctx context.Context, s *scenarios.Scenario) error {
-	var builtins []ui.Scenario
-	for _, b := range scenarios.Builtins() {
-		builtins = append(builtins, toUI(b))
-	}
-	err := ui.Run(ctx, ui.Options{
-		Scenario: toUI(s),
-		Builtins: builtins,
-		Load: func(path string) (ui.Scenario, error) {
-			s, err := scenarios.Load(path)
-			if err != nil {
-				return ui.Scenario{}, err
-			}
-			return toUI(s), nil
-		},
-	})
-	if errors.Is(err, context.Canceled) {
-		return nil // ctrl+c from outside the view is a normal way to leave
-	}
+	_, err := showUI(ctx, ui.Options{Scenario: toUI(s)})
 	return err
+}
+
+// showUI runs the view with the built-ins and file loading every mode
+// offers, and returns the final model.
+func showUI(ctx context.Context, opts ui.Options) (ui.Model, error) {
+	for _, b := range scenarios.Builtins() {
+		opts.Builtins = append(opts.Builtins, toUI(b))
+	}
+	opts.Load = func(path string) (ui.Scenario, error) {
+		s, err := scenarios.Load(path)
+		if err != nil {
+			return ui.Scenario{}, err
+		}
+		return toUI(s), nil
+	}
+	m, err := ui.RunFinal(ctx, opts)
+	if errors.Is(err, context.Canceled) {
+		return m, nil // ctrl+c from outside the view is a normal way to leave
+	}
+	return m, err
 }
 
 // toUI hands the view what it shows; the view never sees the file format.
 func toUI(s *scenarios.Scenario) ui.Scenario {
-	u := ui.Scenario{Name: s.Name, Title: s.Title, Limit: s.Config.Limit, Window: s.Config.Window, NewEngine: s.Engine}
+	u := ui.Scenario{Name: s.Name, Title: s.Title, Limit: s.Config.Limit, Window: s.Config.Window,
+		Speed: s.Speed, NewEngine: s.Engine}
 	for _, c := range s.Captions {
-		u.Captions = append(u.Captions, ui.Caption{At: c.At, Text: c.Text})
+		u.Captions = append(u.Captions, ui.Caption{At: c.At, Text: c.Text, Pause: c.Pause})
+	}
+	for _, q := range s.Questions {
+		u.Questions = append(u.Questions, toUIQuestion(q, s.Name))
 	}
 	return u
+}
+
+func toUIQuestion(q scenarios.Question, from string) ui.Question {
+	return ui.Question{Ask: q.Ask, Choices: q.Choices, Answer: q.Answer, Explain: q.Explain,
+		At: q.At, HasAt: q.HasAt, Algorithm: q.Algorithm, HasAlgorithm: q.HasAlgorithm, From: from}
+}
+
+func lessonCmd() *cobra.Command {
+	var presenter bool
+	cmd := &cobra.Command{
+		Use:   "lesson",
+		Short: "A guided lesson in six steps, from the bouncer's tally to the key takeaways",
+		Long: "lesson walks through window-counting limiters one step at a time, each step a scenario\n" +
+			"with captions. Captions marked to pause stop the clock; space goes on; n and p move\n" +
+			"between steps. --presenter draws bigger gauges in high contrast, for a projector.",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			var steps []ui.Scenario
+			for _, s := range scenarios.Lesson() {
+				steps = append(steps, toUI(s))
+			}
+			_, err := showUI(cmd.Context(), ui.Options{Lesson: steps, Presenter: presenter})
+			return err
+		},
+	}
+	cmd.Flags().BoolVar(&presenter, "presenter", false, "bigger gauges and high contrast, readable from the back of a room")
+	return cmd
+}
+
+func quizCmd() *cobra.Command {
+	var (
+		seed      uint64
+		count     int
+		handout   bool
+		presenter bool
+	)
+	cmd := &cobra.Command{
+		Use:   "quiz [SCENARIO|FILE...]",
+		Short: "Check yourself: the lesson's two questions, then new ones answered by the engine",
+		Long: "quiz asks the lesson's two check-yourself questions, then --count new questions of the\n" +
+			"same kinds whose answers come from replaying them. After each answer the scenario replays\n" +
+			"to the moment that proves it. The same --seed gives the same questions, so a class can\n" +
+			"share a set. Given scenarios or files, it asks their questions blocks instead of the\n" +
+			"lesson's (and generates only when --count is given).",
+		Example: "  windowlab quiz\n" +
+			"  windowlab quiz --seed 7 --count 5\n" +
+			"  windowlab quiz --seed 1 --print > handout.txt\n" +
+			"  windowlab quiz worked-example my-class.yaml",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if !cmd.Flags().Changed("seed") {
+				seed = uint64(time.Now().UnixNano()%99_999) + 1 // a short number a student can read out
+			}
+			if len(args) > 0 && !cmd.Flags().Changed("count") {
+				count = 0
+			}
+			var sources []*scenarios.Scenario
+			for _, a := range args {
+				s, err := scenarios.Resolve(a)
+				if err != nil {
+					return invalid(err)
+				}
+				sources = append(sources, s)
+			}
+			q, err := scenarios.MakeQuiz(seed, count, sources)
+			if err != nil {
+				return invalid(err)
+			}
+			if handout {
+				return scenarios.WriteHandout(cmd.OutOrStdout(), q)
+			}
+			var questions []ui.Question
+			for _, it := range q.Items {
+				uq := toUIQuestion(it.Question, it.From)
+				sc := toUI(it.Scenario)
+				uq.Scenario = &sc
+				questions = append(questions, uq)
+			}
+			m, err := showUI(cmd.Context(), ui.Options{Quiz: questions, QuizTitle: fmt.Sprintf("seed %d", seed), Presenter: presenter})
+			if right, answered, total := m.QuizScore(); err == nil && answered > 0 {
+				fmt.Fprintf(cmd.OutOrStdout(), "You answered %d of %d right (%d asked; windowlab quiz --seed %d asks them again).\n",
+					right, answered, total, seed)
+			}
+			return err
+		},
+	}
+	cmd.Flags().Uint64Var(&seed, "seed", 0, "the seed of the generated questions (default: a new one each time)")
+	cmd.Flags().IntVar(&count, "count", 10, "how many generated questions to ask")
+	cmd.Flags().BoolVar(&handout, "print", false, "print the questions and an answer key as text, for a handout")
+	cmd.Flags().BoolVar(&presenter, "presenter", false, "bigger gauges and high contrast, readable from the back of a room")
+	return cmd
 }
 
 func runCmd() *cobra.Command {
@@ -323,3 +422,87 @@ func memoryCmd() *cobra.Command {
 
 // maxClients bounds the calculator to figures that stay meaningful.
 const maxClients = 1_000_000_000_000
+
+func labCmd() *cobra.Command {
+	o := lab.DefaultOptions
+	var (
+		requests = "10M"
+		sources  = "270000"
+		model    = o.Model.Rates.String()
+		rules    = o.Rules.Name()
+		bursts   = "off"
+		asJSON   bool
+	)
+	cmd := &cobra.Command{
+		Use:   "lab",
+		Short: "Rerun Cloudflare's accuracy test of the sliding counter on synthetic traffic, at their scale",
+		Long: "lab generates seeded traffic for many sources (heavy-tailed rates: most far below the limit,\n" +
+			"a few above it), decides every request with the sliding window counter, the fixed window and\n" +
+			"the exact sliding log, and reports Cloudflare's four figures beside theirs: requests decided\n" +
+			"unlike the log, the mean relative difference from the exact count, sources allowed while above\n" +
+			"the threshold and sources limited while below it. The same options and seed give the same\n" +
+			"figures. ctrl+c stops it and prints the figures of the sources finished so far.",
+		Example: "  windowlab lab\n" +
+			"  windowlab lab --requests 400M               # Cloudflare's 400 million requests\n" +
+			"  windowlab lab --rules lesson --bursts 10s/50s --seed 7\n" +
+			"  windowlab lab --model lognormal --sigma 2 --json",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			var err error
+			if o.Requests, err = lab.ParseCount(requests); err != nil {
+				return invalid(fmt.Errorf("--requests: %w", err))
+			}
+			n, err := lab.ParseCount(sources)
+			if err != nil {
+				return invalid(fmt.Errorf("--sources: %w", err))
+			}
+			o.Sources = int(n)
+			var ok bool
+			if o.Model.Rates, ok = lab.ParseDistribution(model); !ok {
+				return invalid(fmt.Errorf("--model: %q is not a model; use pareto or lognormal", model))
+			}
+			if o.Rules, ok = algo.ParseRules(rules); !ok {
+				names := []string{"lesson"}
+				for _, p := range algo.Presets {
+					names = append(names, p.Name)
+				}
+				return invalid(fmt.Errorf("--rules: %q is not a rule set; use %s", rules, strings.Join(names, ", ")))
+			}
+			if o.Model.On, o.Model.Off, err = lab.ParseBursts(bursts); err != nil {
+				return invalid(fmt.Errorf("--bursts: %w", err))
+			}
+			run, err := lab.Start(cmd.Context(), o)
+			var oe lab.OptionError
+			if errors.As(err, &oe) {
+				return invalid(fmt.Errorf("--%s: %s", oe.Option, oe.Problem))
+			} else if err != nil {
+				return invalid(err)
+			}
+			show := labprogress.Options{Out: cmd.ErrOrStderr()}
+			if f, ok := show.Out.(*os.File); ok && term.IsTerminal(f.Fd()) {
+				show.Terminal = true
+				show.Width, _, _ = term.GetSize(f.Fd())
+			}
+			labprogress.Show(run, show)
+			if asJSON {
+				return lab.JSON(cmd.OutOrStdout(), run.Wait())
+			}
+			return lab.Text(cmd.OutOrStdout(), run.Wait())
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&requests, "requests", requests, "requests in all, with an optional K, M or G suffix (400M is Cloudflare's scale)")
+	f.StringVar(&sources, "sources", sources, "distinct sources (clients)")
+	f.Int64Var(&o.Limit, "limit", o.Limit, "requests per window")
+	f.DurationVar(&o.Window, "window", o.Window, "window length (Go duration: 1m, 10s)")
+	f.StringVar(&rules, "rules", rules, "the rules all three limiters decide by: lesson or a preset (cloudflare-2017, httprate, upstash, express-rate-limit)")
+	f.StringVar(&model, "model", model, "the distribution of the sources' rates: pareto or lognormal")
+	f.Float64Var(&o.Model.Alpha, "alpha", o.Model.Alpha, "Pareto shape: smaller is a heavier tail")
+	f.Float64Var(&o.Model.Sigma, "sigma", o.Model.Sigma, "log-normal spread (standard deviation of ln rate)")
+	f.Float64Var(&o.Model.Median, "median", o.Model.Median, "the median source's rate, in limits per window (0.02: 2% of the limit)")
+	f.StringVar(&bursts, "bursts", bursts, "on/off bursts as mean ON/OFF periods, like 10s/50s, or off")
+	f.Uint64Var(&o.Seed, "seed", o.Seed, "the seed of the traffic")
+	f.IntVar(&o.Workers, "workers", 0, "goroutines deciding sources (default one per core)")
+	f.BoolVar(&asJSON, "json", false, "print one JSON object instead of text")
+	return cmd
+}

@@ -1,0 +1,49 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// windowlab quiz --print: the handout, end to end.
+func TestQuizPrint(t *testing.T) {
+	run := func(args ...string) (string, int) {
+		var out bytes.Buffer
+		cmd := rootCmd(&out)
+		cmd.SetErr(&out)
+		cmd.SetArgs(args)
+		err := cmd.Execute()
+		return out.String(), exitCode(err)
+	}
+	out, code := run("quiz", "--seed", "1", "--print")
+	if code != 0 {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	for _, want := range []string{
+		"windowlab quiz · seed 1 · 12 questions",
+		"100 requests\n   at 12:00:58 and 100 more at 12:01:02. How many get through?",
+		"What does 0.75\n   represent?",
+		"Answer key (seed 1)",
+		"1. 200\n",
+		"The share of the previous window that still falls inside the last 60",
+		"30 + 84 × 0.75 = 93 → allow (93 < 100)",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("handout lacks %q", want)
+		}
+	}
+	if again, _ := run("quiz", "--seed", "1", "--print"); again != out {
+		t.Error("the same seed printed a different handout")
+	}
+	out, code = run("quiz", "--seed", "1", "--print", "steady-stream")
+	if code != 0 || !strings.Contains(out, "2 questions") || !strings.Contains(out, "(from steady-stream)") {
+		t.Errorf("questions from a built-in: exit %d\n%s", code, out)
+	}
+	if _, code := run("quiz", "--count", "-1", "--print"); code != 2 {
+		t.Errorf("--count -1 exits %d, want 2", code)
+	}
+	if _, code := run("lesson", "extra"); code != 2 {
+		t.Errorf("lesson with an argument exits %d, want 2", code)
+	}
+}

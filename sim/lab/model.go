@@ -1,0 +1,365 @@
+package lab
+
+import (
+	"fmt"
+	"math"
+	"math/bits"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"time"
+
+	"windowlab/algo"
+)
+
+// Model is the synthetic traffic the lab generates, a documented and seeded
+// stand-in for Cloudflare's real traffic:
+//
+//   - Each source s draws its rate r_s, in limits per window, from a
+//     heavy-tailed distribution: Pareto with shape Alpha, or log-normal with
+//     spread Sigma, either scaled so that the median source sends Median
+//     limits per window. Most sources sit far below the limit; the tail
+//     crosses it.
+//   - The requested total is divided among the sources in proportion to
+//     their rates (largest remainders, exactly), and the run lasts as long as
+//     the sources need to send it at those rates: D = total / (limit · Σ r_s)
+//     windows. So --requests changes how long the traffic runs, not how
+//     busy each source is.
+//   - A source's n requests arrive at n independent uniform instants in
+//     [0, D) (a Poisson process conditioned on its count), whole
+//     milliseconds, in order.
+//   - With bursts (On > 0), each source alternates on and off periods of
+//     exponential lengths with means On and Off, starting in a random phase,
+//     and sends only while on: the same n requests, squeezed into its on
+//     time, at a higher rate.
+//
+// Every draw comes from a PCG seeded by (seed, source, purpose), so a
+// source's traffic does not depend on the others, on the order in which the
+// sources are processed, or on how many workers there are.
+type Model struct {
+	Rates  Distribution
+	Alpha  float64 // Pareto shape (tail index): P(r > x) ∝ x^−Alpha
+	Sigma  float64 // log-normal: standard deviation of ln r
+	Median float64 // the median source's rate, in limits per window
+	// On and Off are the mean on and off periods of bursts; On = 0 means a
+	// steady Poisson stream.
+	On, Off time.Duration
+}
+
+// Distribution is the family the sources' rates are drawn from.
+type Distribution uint8
+
+const (
+	Pareto Distribution = iota
+	LogNormal
+)
+
+func (d Distribution) String() string {
+	switch d {
+	case Pareto:
+		return "pareto"
+	case LogNormal:
+		return "lognormal"
+	}
+	return fmt.Sprintf("distribution(%d)", uint8(d))
+}
+
+// ParseDistribution is the inverse of Distribution.String.
+func ParseDistribution(s string) (Distribution, bool) {
+	for _, d := range []Distribution{Pareto, LogNormal} {
+		if d.String() == s {
+			return d, true
+		}
+	}
+	return 0, false
+}
+
+// DefaultModel is the model the command runs unless told otherwise.
+var DefaultModel = Model{Rates: Pareto, Alpha: 1.5, Sigma: 1.5, Median: 0.02}
+
+// String describes the model in one line, parameters included.
+func (m Model) String() string {
+	var s string
+	switch m.Rates {
+	case Pareto:
+		s = fmt.Sprintf("Pareto rates (α = %g)", m.Alpha)
+	case LogNormal:
+		s = fmt.Sprintf("log-normal rates (σ = %g)", m.Sigma)
+	default:
+		s = m.Rates.String()
+	}
+	s += fmt.Sprintf(", median source at %s of the limit, Poisson arrivals", percent(m.Median))
+	if m.On > 0 {
+		s += fmt.Sprintf(", on/off bursts (mean on %v, off %v)", m.On, m.Off)
+	} else {
+		s += ", no bursts"
+	}
+	return s
+}
+
+// Bounds of the model's parameters.
+const (
+	MinAlpha, MaxAlpha   = 1.01, 10.0 // at most 1 the mean rate is infinite
+	MinSigma, MaxSigma   = 0.0, 5.0
+	MinMedian, MaxMedian = 1e-6, 100.0
+	MaxPeriod            = 24 * time.Hour
+)
+
+func (m Model) validate() error {
+	switch m.Rates {
+	case Pareto:
+		if !(m.Alpha >= MinAlpha && m.Alpha <= MaxAlpha) {
+			return OptionError{"alpha", fmt.Sprintf("%g is out of range: the Pareto shape must be from %g to %g", m.Alpha, MinAlpha, MaxAlpha)}
+		}
+	case LogNormal:
+		if !(m.Sigma >= MinSigma && m.Sigma <= MaxSigma) {
+			return OptionError{"sigma", fmt.Sprintf("%g is out of range: it must be from %g to %g", m.Sigma, MinSigma, MaxSigma)}
+		}
+	default:
+		return OptionError{"model", fmt.Sprintf("%v is not a model; use pareto or lognormal", m.Rates)}
+	}
+	if !(m.Median >= MinMedian && m.Median <= MaxMedian) {
+		return OptionError{"median", fmt.Sprintf("%g is out of range: the median source's rate, in limits per window, must be from %g to %g", m.Median, MinMedian, MaxMedian)}
+	}
+	if m.On < 0 || m.Off < 0 || m.On > MaxPeriod || m.Off > MaxPeriod || (m.On == 0) != (m.Off == 0) ||
+		(m.On > 0 && (m.On < time.Millisecond || m.Off < time.Millisecond)) {
+		return OptionError{"bursts", fmt.Sprintf("on %v, off %v: both must be from 1ms to %v, or both 0 for no bursts", m.On, m.Off, MaxPeriod)}
+	}
+	return nil
+}
+
+// The purposes a source's random streams are drawn for.
+const (
+	streamRate uint64 = iota + 1
+	streamArrivals
+	streamBursts
+)
+
+// sourcePCG seeds the generator of one source's stream: independent of
+// every other source's, so sources can be generated in any order.
+func sourcePCG(seed uint64, source int, stream uint64) rand.PCG {
+	return *rand.NewPCG(splitmix(seed^stream<<56), splitmix(splitmix(seed)^uint64(source)<<8^stream))
+}
+
+// splitmix is SplitMix64's finaliser: nearby inputs give unrelated outputs.
+func splitmix(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
+	x = (x ^ x>>27) * 0x94d049bb133111eb
+	return x ^ x>>31
+}
+
+// rate draws source s's rate, in limits per window.
+func (m Model) rate(seed uint64, s int) float64 {
+	pcg := sourcePCG(seed, s, streamRate)
+	r := rand.New(&pcg)
+	switch m.Rates {
+	case LogNormal:
+		return m.Median * math.Exp(m.Sigma*r.NormFloat64())
+	default:
+		// Median at x_m·2^(1/α); 1 − U is in (0, 1], so the power is finite.
+		xm := m.Median / math.Pow(2, 1/m.Alpha)
+		return xm * math.Pow(1-r.Float64(), -1/m.Alpha)
+	}
+}
+
+// plan is what every source's traffic is generated from.
+type plan struct {
+	model    Model
+	seed     uint64
+	counts   []int64 // requests per source
+	rates    []float64
+	duration int64 // D, in ms: every arrival is in [0, D)
+}
+
+// newPlan draws every source's rate and divides total among them.
+func newPlan(m Model, seed uint64, sources int, total int64, limit int64, windowMs int64) plan {
+	p := plan{model: m, seed: seed, rates: make([]float64, sources)}
+	var sum float64
+	for s := range p.rates {
+		p.rates[s] = m.rate(seed, s)
+		sum += p.rates[s]
+	}
+	p.counts = apportion(p.rates, total)
+	// D windows, at limit·Σr requests a window, hold the total.
+	p.duration = max(1, int64(math.Round(float64(total)/(float64(limit)*sum)*float64(windowMs))))
+	return p
+}
+
+// apportion divides total among the sources in proportion to their rates,
+// exactly: quotas of integer weights in 128 bits, then one more to the
+// largest remainders (ties to the lower source).
+func apportion(rates []float64, total int64) []int64 {
+	top := slices.Max(rates)
+	weights := make([]uint64, len(rates))
+	var sum uint64
+	for i, r := range rates {
+		weights[i] = uint64(r / top * (1 << 40)) // at most 2^40 each, 2^64 / 2^40 sources at most
+		sum += weights[i]
+	}
+	counts := make([]int64, len(rates))
+	rems := make([]uint64, len(rates))
+	var given int64
+	for i, w := range weights {
+		hi, lo := bits.Mul64(uint64(total), w)
+		q, r := bits.Div64(hi, lo, sum)
+		counts[i], rems[i] = int64(q), r
+		given += int64(q)
+	}
+	order := make([]int32, len(rates))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(a, b int32) int {
+		if rems[a] != rems[b] {
+			if rems[a] > rems[b] {
+				return -1
+			}
+			return 1
+		}
+		return int(a - b)
+	})
+	for _, i := range order[:total-given] {
+		counts[i]++
+	}
+	return counts
+}
+
+// arrivals generates one source's instants in order, without keeping them:
+// n uniform instants in [0, D) are the normalised partial sums of n + 1
+// exponential spacings, so a first pass sums the spacings and a second,
+// replaying the same draws, emits the instants.
+type arrivals struct {
+	pcg   rand.PCG
+	rng   *rand.Rand
+	left  int64   // instants still to emit
+	acc   float64 // partial sum of spacings
+	scale float64 // length of the axis / total of the spacings
+	end   algo.Instant
+	burst bursts
+}
+
+func newArrivals() *arrivals {
+	a := &arrivals{}
+	a.rng = rand.New(&a.pcg)
+	a.burst.rng = rand.New(&a.burst.pcg)
+	return a
+}
+
+// reset positions the generator at the start of source s's n requests.
+func (a *arrivals) reset(p *plan, s int, n int64) {
+	a.pcg = sourcePCG(p.seed, s, streamArrivals)
+	length := float64(p.duration)
+	bursty := p.model.On > 0
+	if bursty {
+		a.burst.reset(p, s)
+		if on := a.burst.onTime(length); on > 0 {
+			length = on
+		} else {
+			bursty = false // never on inside the run: send steadily instead
+		}
+	}
+	a.burst.active = bursty
+	start := a.pcg
+	var total float64
+	for range n + 1 {
+		total += a.rng.ExpFloat64()
+	}
+	a.pcg = start
+	a.left, a.acc, a.scale, a.end = n, 0, length/total, algo.Instant(p.duration-1)
+}
+
+// next returns the next instant; call it exactly n times.
+func (a *arrivals) next() algo.Instant {
+	a.left--
+	a.acc += a.rng.ExpFloat64()
+	x := a.acc * a.scale
+	if a.burst.active {
+		x = a.burst.real(x)
+	}
+	return min(algo.Instant(x), a.end)
+}
+
+// bursts maps a position on a source's on-time axis to real time, walking
+// its on and off periods lazily; the periods are drawn from their own
+// stream, so the same periods come back on every walk.
+type bursts struct {
+	pcg, start rand.PCG
+	rng        *rand.Rand
+	on, off    float64 // mean periods, ms
+	startsOff  bool
+	active     bool
+	realStart  float64 // real start of the current on period
+	axisStart  float64 // its start on the on-time axis
+	length     float64 // its length
+}
+
+func (b *bursts) reset(p *plan, s int) {
+	b.pcg = sourcePCG(p.seed, s, streamBursts)
+	b.on, b.off = float64(p.model.On/time.Millisecond), float64(p.model.Off/time.Millisecond)
+	// Random phase: off first with the share of time spent off.
+	b.startsOff = b.rng.Float64()*(b.on+b.off) >= b.on
+	b.start = b.pcg
+}
+
+// rewind goes back to the first on period.
+func (b *bursts) rewind() {
+	b.pcg = b.start
+	b.realStart, b.axisStart = 0, 0
+	if b.startsOff {
+		b.realStart = b.off * b.rng.ExpFloat64()
+	}
+	b.length = b.on * b.rng.ExpFloat64()
+}
+
+// advance moves to the next on period.
+func (b *bursts) advance() {
+	b.realStart += b.length + b.off*b.rng.ExpFloat64()
+	b.axisStart += b.length
+	b.length = b.on * b.rng.ExpFloat64()
+}
+
+// onTime is the source's time on inside [0, d), leaving the walk rewound.
+func (b *bursts) onTime(d float64) float64 {
+	var on float64
+	for b.rewind(); b.realStart < d; b.advance() {
+		on += min(b.length, d-b.realStart)
+	}
+	b.rewind()
+	return on
+}
+
+// real maps x on the on-time axis (non-decreasing from call to call) to
+// real time.
+func (b *bursts) real(x float64) float64 {
+	for x >= b.axisStart+b.length {
+		b.advance()
+	}
+	return b.realStart + (x - b.axisStart)
+}
+
+func percent(share float64) string {
+	return fmt.Sprintf("%s%%", trimFloat(share*100))
+}
+
+// trimFloat prints v with up to four significant digits.
+func trimFloat(v float64) string { return fmt.Sprintf("%.4g", v) }
+
+// ParseBursts reads the bursts option: "off" (or "" or "0") for none, or
+// ON/OFF mean periods in Go duration syntax, like "10s/50s".
+func ParseBursts(s string) (on, off time.Duration, err error) {
+	if s == "" || s == "off" || s == "0" {
+		return 0, 0, nil
+	}
+	a, b, ok := strings.Cut(s, "/")
+	if ok {
+		on, err = time.ParseDuration(a)
+		if err == nil {
+			off, err = time.ParseDuration(b)
+		}
+	}
+	if !ok || err != nil {
+		return 0, 0, fmt.Errorf("%q is not on/off periods; use ON/OFF durations like 10s/50s, or off", s)
+	}
+	return on, off, nil
+}

@@ -1,0 +1,352 @@
+package lab
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"windowlab/algo"
+)
+
+// Result is an experiment's figures: complete, or for the sources finished
+// before it was stopped.
+type Result struct {
+	Options  Options
+	Duration time.Duration // the virtual time the traffic spans, [0, D)
+	Complete bool
+	Totals
+}
+
+func (r *Run) collect(chunks []Totals) Result {
+	res := Result{Options: r.opts, Duration: time.Duration(r.plan.duration) * time.Millisecond}
+	for i := range chunks {
+		res.Totals.add(&chunks[i]) // in chunk order, whatever the worker count
+	}
+	res.Complete = res.Sources == int64(r.opts.Sources)
+	return res
+}
+
+// WrongShare is the share of requests approximation i decided unlike the log.
+func (r Result) WrongShare(i int) float64 {
+	a := r.Approx[i]
+	return share(a.WronglyAllowed+a.WronglyLimited, r.Requests)
+}
+
+// MeanRelative is approximation i's mean |estimate − exact| / exact.
+func (r Result) MeanRelative(i int) float64 {
+	a := r.Approx[i]
+	if a.RelativeCount == 0 {
+		return 0
+	}
+	return a.RelativeSum / float64(a.RelativeCount)
+}
+
+func share(n, of int64) float64 {
+	if of == 0 {
+		return 0
+	}
+	return float64(n) / float64(of)
+}
+
+// Cloudflare's published figures, from "Counting things, a lot of different
+// things" (2017-06-07), measured on their real traffic.
+var Cloudflare = struct {
+	Requests, Sources  int64
+	WrongShare         float64 // requests wrongly allowed or rate limited
+	MeanRelative       float64 // average difference between the real and the approximate rate
+	AllowedAbove       int64   // sources allowed despite being above the threshold
+	AllowedAboveAtMost float64 // … all of them less than this far above
+	LimitedBelow       int64   // sources below the threshold that were limited
+	Source             string
+}{
+	Requests: 400_000_000, Sources: 270_000,
+	WrongShare: 0.00003, MeanRelative: 0.06, AllowedAbove: 3, AllowedAboveAtMost: 0.15, LimitedBelow: 0,
+	Source: "https://blog.cloudflare.com/counting-things-a-lot-of-different-things/",
+}
+
+// Definitions are the figures' definitions, written out with every report.
+var Definitions = []struct{ Term, Meaning string }{
+	{"exact count", "the sliding log's count at the request's instant t: the requests it counts in (t − W, t], before this one"},
+	{"estimate", "the sliding counter's current + previous × (W − elapsed) / W; the fixed window's count in its calendar window"},
+	{"decided unlike the log", "a request the approximation allowed and the log limited (wrongly allowed), or the reverse (wrongly limited), as a share of all requests"},
+	{"mean relative difference", "the mean of |estimate − exact count| / exact count over every decision with an exact count above 0"},
+	{"above the threshold", "a source the exact log limited at least once: it sent more in some window than the rules let through"},
+	{"allowed while above", "a source above the threshold that the approximation never limited; the figure in brackets is how far above the limit the busiest of them went (most requests in one window ÷ limit − 1)"},
+	{"limited while below", "a source the exact log never limited that the approximation limited at least once"},
+}
+
+// Text writes the figures beside Cloudflare's, with the model, its
+// parameters, the seed and the definitions.
+func Text(w io.Writer, r Result) error {
+	o := r.Options
+	b := &strings.Builder{}
+	fmt.Fprintf(b, "The sliding window counter and the fixed window against the exact sliding log\n\n")
+	if !r.Complete {
+		fmt.Fprintf(b, "STOPPED EARLY: %s of %s sources decided; the figures are for those only.\n\n",
+			FormatCount(r.Sources), FormatCount(int64(o.Sources)))
+	}
+	fmt.Fprintf(b, "traffic    %s sources (%s sent requests), %s requests over %s of virtual time\n",
+		FormatCount(r.Sources), FormatCount(r.ActiveSources), FormatCount(r.Requests), roundDuration(r.Duration))
+	fmt.Fprintf(b, "model      %s; seed %d\n", o.Model, o.Seed)
+	fmt.Fprintf(b, "limit      %d requests per %s; rules: %s\n", o.Limit, shortDuration(o.Window), rulesText(o.Rules))
+	fmt.Fprintf(b, "exact log  limited %s requests (%s); %s sources above the threshold\n",
+		FormatCount(r.ExactLimited), percentOf(share(r.ExactLimited, r.Requests)), FormatCount(r.SourcesAbove))
+	fmt.Fprintf(b, "busiest    %s requests in one window from one source (%s the limit)\n\n", FormatCount(r.Peak), times(r.Peak, o.Limit))
+
+	c, f := r.Approx[counterIdx], r.Approx[fixedIdx]
+	writeTable(b, [][]string{
+		{"", "sliding counter", "fixed window", "Cloudflare 2017 (theirs)"},
+		{"requests decided unlike the log", percentOf(r.WrongShare(counterIdx)), percentOf(r.WrongShare(fixedIdx)), percentOf(Cloudflare.WrongShare)},
+		{"  wrongly allowed", countShare(c.WronglyAllowed, r.Requests), countShare(f.WronglyAllowed, r.Requests), ""},
+		{"  wrongly limited", countShare(c.WronglyLimited, r.Requests), countShare(f.WronglyLimited, r.Requests), ""},
+		{"mean relative difference from the exact count", percentOf(r.MeanRelative(counterIdx)), percentOf(r.MeanRelative(fixedIdx)), percentOf(Cloudflare.MeanRelative)},
+		{"sources allowed while above the threshold", allowedAbove(c, o.Limit), allowedAbove(f, o.Limit),
+			fmt.Sprintf("%d (all < %s above)", Cloudflare.AllowedAbove, percentOf(Cloudflare.AllowedAboveAtMost))},
+		{"sources limited while below the threshold", FormatCount(c.LimitedBelow), FormatCount(f.LimitedBelow), FormatCount(Cloudflare.LimitedBelow)},
+	})
+
+	fmt.Fprintf(b, "\nCloudflare's figures are theirs, measured on %s requests from %s sources of their real traffic:\n%s (2017).\n",
+		Abbreviate(Cloudflare.Requests), FormatCount(Cloudflare.Sources), Cloudflare.Source)
+	b.WriteString("windowlab's come from the synthetic traffic above; the same options and seed give the same figures.\n\nDefinitions\n")
+	for _, d := range Definitions {
+		fmt.Fprintf(b, "  %-25s %s\n", d.Term, d.Meaning)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// writeTable writes rows with the first column aligned left and the others
+// right, three spaces apart.
+func writeTable(b *strings.Builder, rows [][]string) {
+	widths := make([]int, len(rows[0]))
+	for _, row := range rows {
+		for i, cell := range row {
+			widths[i] = max(widths[i], utf8.RuneCountInString(cell))
+		}
+	}
+	for _, row := range rows {
+		line := fmt.Sprintf("%-*s", widths[0], row[0]) // fmt counts widths in runes
+		for i, cell := range row[1:] {
+			line += "   " + fmt.Sprintf("%*s", widths[i+1], cell)
+		}
+		b.WriteString(strings.TrimRight(line, " ") + "\n")
+	}
+}
+
+// shortDuration prints 1m rather than 1m0s.
+func shortDuration(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
+}
+
+func rulesText(r algo.Rules) string {
+	name := r.Name()
+	if name == "" {
+		return "the lesson's (estimate < limit; only allowed requests are counted)"
+	}
+	for _, p := range algo.Presets {
+		if p.Rules == r {
+			return fmt.Sprintf("%s (%s)", p.Name, p.Rule)
+		}
+	}
+	return name
+}
+
+func allowedAbove(a ApproxTotals, limit int64) string {
+	if a.AllowedAbove == 0 {
+		return "0"
+	}
+	return fmt.Sprintf("%s (≤ %s above)", FormatCount(a.AllowedAbove), percentOf(float64(a.PeakAllowedAbove)/float64(limit)-1))
+}
+
+func countShare(n, of int64) string {
+	return fmt.Sprintf("%s (%s)", FormatCount(n), percentOf(share(n, of)))
+}
+
+// percentOf prints a share as a percentage with two significant digits, or
+// more decimals for small shares: 0.0031%, 5.7%, 31%.
+func percentOf(v float64) string {
+	p := v * 100
+	switch {
+	case p == 0:
+		return "0%"
+	case p >= 10:
+		return strconv.FormatFloat(p, 'f', 0, 64) + "%"
+	}
+	return strconv.FormatFloat(p, 'g', 2, 64) + "%"
+}
+
+func times(n, limit int64) string {
+	return strconv.FormatFloat(float64(n)/float64(limit), 'g', 3, 64) + "×"
+}
+
+func roundDuration(d time.Duration) time.Duration {
+	if d >= time.Minute {
+		return d.Round(time.Second)
+	}
+	return d.Round(time.Millisecond)
+}
+
+// JSON writes the result as one object.
+func JSON(w io.Writer, r Result) error {
+	o := r.Options
+	type approx struct {
+		Name                string  `json:"name"`
+		Limited             int64   `json:"limited"`
+		WronglyAllowed      int64   `json:"wrongly_allowed"`
+		WronglyLimited      int64   `json:"wrongly_limited"`
+		WrongShare          float64 `json:"wrong_share"`
+		MeanRelative        float64 `json:"mean_relative_difference"`
+		RelativeDecisions   int64   `json:"relative_decisions"`
+		SourcesAllowedAbove int64   `json:"sources_allowed_above"`
+		PeakAllowedAbove    int64   `json:"peak_allowed_above"`
+		SourcesLimitedBelow int64   `json:"sources_limited_below"`
+	}
+	type model struct {
+		Rates  string  `json:"rates"`
+		Alpha  float64 `json:"alpha,omitempty"`
+		Sigma  float64 `json:"sigma,omitempty"`
+		Median float64 `json:"median"`
+		OnMs   int64   `json:"burst_on_ms,omitempty"`
+		OffMs  int64   `json:"burst_off_ms,omitempty"`
+		Text   string  `json:"description"`
+	}
+	m := model{Rates: o.Model.Rates.String(), Median: o.Model.Median, Text: o.Model.String(),
+		OnMs: o.Model.On.Milliseconds(), OffMs: o.Model.Off.Milliseconds()}
+	if o.Model.Rates == Pareto {
+		m.Alpha = o.Model.Alpha
+	} else {
+		m.Sigma = o.Model.Sigma
+	}
+	out := struct {
+		Complete         bool              `json:"complete"`
+		Seed             uint64            `json:"seed"`
+		Model            model             `json:"model"`
+		Limit            int64             `json:"limit"`
+		WindowMs         int64             `json:"window_ms"`
+		Rules            string            `json:"rules"`
+		Sources          int64             `json:"sources"`
+		SourcesRequested int               `json:"sources_requested"`
+		ActiveSources    int64             `json:"active_sources"`
+		Requests         int64             `json:"requests"`
+		RequestsAsked    int64             `json:"requests_requested"`
+		DurationMs       int64             `json:"duration_ms"`
+		ExactLimited     int64             `json:"exact_limited"`
+		SourcesAbove     int64             `json:"sources_above"`
+		Peak             int64             `json:"peak"`
+		Approximations   []approx          `json:"approximations"`
+		Cloudflare       any               `json:"cloudflare"`
+		Definitions      map[string]string `json:"definitions"`
+	}{
+		Complete: r.Complete, Seed: o.Seed, Model: m, Limit: o.Limit, WindowMs: o.Window.Milliseconds(),
+		Rules: rulesName(o.Rules), Sources: r.Sources, SourcesRequested: o.Sources, ActiveSources: r.ActiveSources,
+		Requests: r.Requests, RequestsAsked: o.Requests, DurationMs: r.Duration.Milliseconds(),
+		ExactLimited: r.ExactLimited, SourcesAbove: r.SourcesAbove, Peak: r.Peak,
+		Cloudflare: map[string]any{
+			"requests": Cloudflare.Requests, "sources": Cloudflare.Sources, "wrong_share": Cloudflare.WrongShare,
+			"mean_relative_difference": Cloudflare.MeanRelative, "sources_allowed_above": Cloudflare.AllowedAbove,
+			"allowed_above_less_than": Cloudflare.AllowedAboveAtMost, "sources_limited_below": Cloudflare.LimitedBelow,
+			"source": Cloudflare.Source,
+		},
+		Definitions: map[string]string{},
+	}
+	for i, k := range Approximations {
+		a := r.Approx[i]
+		out.Approximations = append(out.Approximations, approx{
+			Name: k.String(), Limited: a.Limited, WronglyAllowed: a.WronglyAllowed, WronglyLimited: a.WronglyLimited,
+			WrongShare: r.WrongShare(i), MeanRelative: r.MeanRelative(i), RelativeDecisions: a.RelativeCount,
+			SourcesAllowedAbove: a.AllowedAbove, PeakAllowedAbove: a.PeakAllowedAbove, SourcesLimitedBelow: a.LimitedBelow,
+		})
+	}
+	for _, d := range Definitions {
+		out.Definitions[d.Term] = d.Meaning
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
+func rulesName(r algo.Rules) string {
+	if n := r.Name(); n != "" {
+		return n
+	}
+	return "lesson"
+}
+
+// ParseCount reads a request or source count: digits with an optional
+// suffix K (thousand), M (million), G or B (billion), any case, and
+// optional _ or , separators: "400M", "270k", "1.5G", "10_000_000".
+func ParseCount(s string) (int64, error) {
+	t := strings.NewReplacer("_", "", ",", "").Replace(strings.TrimSpace(s))
+	mult := 1.0
+	if n := len(t); n > 0 {
+		switch t[n-1] {
+		case 'k', 'K':
+			mult = 1e3
+		case 'm', 'M':
+			mult = 1e6
+		case 'g', 'G', 'b', 'B':
+			mult = 1e9
+		}
+		if mult != 1 {
+			t = t[:n-1]
+		}
+	}
+	if mult == 1 {
+		n, err := strconv.ParseInt(t, 10, 64)
+		if err != nil || n < 0 {
+			return 0, fmt.Errorf("%q is not a count; use a whole number with an optional K, M or G suffix, like 400M", s)
+		}
+		return n, nil
+	}
+	v, err := strconv.ParseFloat(t, 64)
+	if err != nil || v < 0 || v*mult > 1e18 || strings.ContainsAny(t, "eE") {
+		return 0, fmt.Errorf("%q is not a count; use a whole number with an optional K, M or G suffix, like 400M", s)
+	}
+	n := v * mult
+	if n != float64(int64(n)) {
+		return 0, fmt.Errorf("%q is not a whole number of requests", s)
+	}
+	return int64(n), nil
+}
+
+// FormatCount prints n with thousands separators: 400,000,000.
+func FormatCount(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
+
+// Abbreviate prints n with the largest suffix that keeps it whole: 400M, 270K.
+func Abbreviate(n int64) string {
+	for _, u := range []struct {
+		v int64
+		s string
+	}{{1e9, "G"}, {1e6, "M"}, {1e3, "K"}} {
+		if n >= u.v && n%u.v == 0 {
+			return strconv.FormatInt(n/u.v, 10) + u.s
+		}
+	}
+	return strconv.FormatInt(n, 10)
+}

@@ -1,0 +1,114 @@
+// Package labprogress shows how far a `windowlab lab` run has got: a bar
+// redrawn in place with the rate and the time left on a terminal, plain
+// lines now and then otherwise. It only reads the run's counters; the run
+// decides nothing here, and ctrl+c reaches it through its context.
+package labprogress
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"time"
+
+	"charm.land/bubbles/v2/progress"
+	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/ansi"
+
+	"windowlab/sim/lab"
+)
+
+// Options say where to show progress and how.
+type Options struct {
+	Out      io.Writer // standard error, so results on standard output stay clean
+	Terminal bool      // Out is a terminal: redraw a bar in place
+	Width    int       // the terminal's width in columns (0: 80)
+	// Every is the time between plain lines (default 5s); the bar redraws
+	// ten times a second.
+	Every time.Duration
+}
+
+// Show reports r's progress until it is done, then writes a final line with
+// how long it took. It returns when r is done.
+func Show(r *lab.Run, o Options) {
+	start := time.Now()
+	if o.Every <= 0 {
+		o.Every = 5 * time.Second
+	}
+	if o.Width <= 0 {
+		o.Width = 80
+	}
+	out := o.Out
+	tick := o.Every
+	var bar progress.Model
+	if o.Terminal {
+		out = colorprofile.NewWriter(o.Out, os.Environ()) // honours NO_COLOR and the terminal's colours
+		tick = 100 * time.Millisecond
+		bar = progress.New(progress.WithDefaultBlend(), progress.WithFillCharacters('█', '░'), progress.WithWidth(max(20, min(40, o.Width-52))))
+	}
+	t := time.NewTicker(tick)
+	defer t.Stop()
+	for {
+		select {
+		case <-r.Done():
+			p := r.Progress()
+			elapsed := time.Since(start)
+			line := fmt.Sprintf("lab: %s requests from %s sources in %s (%s requests/s)",
+				lab.FormatCount(p.Requests), lab.FormatCount(p.Sources), elapsed.Round(10*time.Millisecond), rate(p.Requests, elapsed))
+			if p.Sources < p.TotalSources {
+				line = fmt.Sprintf("lab: stopped after %s of %s sources (%s requests) in %s",
+					lab.FormatCount(p.Sources), lab.FormatCount(p.TotalSources), lab.FormatCount(p.Requests), elapsed.Round(10*time.Millisecond))
+			}
+			if o.Terminal {
+				fmt.Fprint(out, "\r"+ansi.EraseLineRight)
+			}
+			fmt.Fprintln(out, line)
+			return
+		case <-t.C:
+			p := r.Progress()
+			elapsed := time.Since(start)
+			if o.Terminal {
+				fmt.Fprint(out, "\r"+ansi.Truncate(bar.ViewAs(fraction(p))+ansi.ResetStyle+"  "+status(p, elapsed), o.Width-1, "…")+ansi.EraseLineRight)
+			} else {
+				fmt.Fprintln(out, "lab: "+status(p, elapsed))
+			}
+		}
+	}
+}
+
+func fraction(p lab.Progress) float64 {
+	if p.TotalRequests == 0 {
+		return 0
+	}
+	return min(1, float64(p.Requests)/float64(p.TotalRequests))
+}
+
+// status is "123.4M of 400M requests · 31.2M/s · 9s left".
+func status(p lab.Progress, elapsed time.Duration) string {
+	s := fmt.Sprintf("%s of %s requests · %s/s", short(p.Requests), short(p.TotalRequests), rate(p.Requests, elapsed))
+	if p.Requests > 0 && p.Requests < p.TotalRequests {
+		left := time.Duration(float64(elapsed) * float64(p.TotalRequests-p.Requests) / float64(p.Requests))
+		s += " · " + left.Round(time.Second).String() + " left"
+	}
+	return s
+}
+
+func rate(n int64, elapsed time.Duration) string {
+	if elapsed <= 0 {
+		return "–"
+	}
+	return short(int64(float64(n) / elapsed.Seconds()))
+}
+
+// short prints a count with one decimal and a K, M or G suffix.
+func short(n int64) string {
+	switch {
+	case n >= 1e9:
+		return strconv.FormatFloat(float64(n)/1e9, 'f', 1, 64) + "G"
+	case n >= 1e6:
+		return strconv.FormatFloat(float64(n)/1e6, 'f', 1, 64) + "M"
+	case n >= 1e4:
+		return strconv.FormatFloat(float64(n)/1e3, 'f', 1, 64) + "K"
+	}
+	return strconv.FormatInt(n, 10)
+}

@@ -1,0 +1,36 @@
+package labprogress
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"windowlab/sim/lab"
+)
+
+// Off a terminal: plain lines, then the final one with the totals.
+func TestPlainLines(t *testing.T) {
+	o := lab.DefaultOptions
+	o.Sources, o.Requests = 1000, 100_000
+	r, err := lab.Start(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	Show(r, Options{Out: &out, Every: time.Millisecond})
+	last := strings.TrimSpace(out.String())
+	last = last[strings.LastIndex(last, "\n")+1:]
+	if !strings.HasPrefix(last, "lab: 100,000 requests from 1,000 sources in ") || strings.Contains(out.String(), "\x1b[") {
+		t.Errorf("output:\n%q", out.String())
+	}
+}
+
+// The status line: counts, rate and the time left, from the counters alone.
+func TestStatus(t *testing.T) {
+	p := lab.Progress{Requests: 100_000_000, TotalRequests: 400_000_000}
+	if got, want := status(p, 2*time.Second), "100.0M of 400.0M requests · 50.0M/s · 6s left"; got != want {
+		t.Errorf("status = %q, want %q", got, want)
+	}
+}
