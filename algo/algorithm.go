@@ -25,13 +25,13 @@ func (a Algorithm) String() string {
 	return a.Kind.String()
 }
 
-// Title is the name in words: "Sliding window counter (go-chi/httprate)".
+// Title is the name in words: "Sliding window counter · go-chi/httprate".
 func (a Algorithm) Title() string {
 	if p, ok := presetFor(a.Rules); ok {
-		return a.Kind.Title() + " (" + p.Title + ")"
+		return a.Kind.Title() + " · " + p.Title
 	}
 	if s := a.Rules.String(); s != "" {
-		return a.Kind.Title() + " (" + s + ")"
+		return a.Kind.Title() + " · " + s
 	}
 	return a.Kind.Title()
 }

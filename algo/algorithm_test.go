@@ -15,7 +15,7 @@ func TestParseAlgorithmRoundTrips(t *testing.T) {
 			t.Errorf("ParseAlgorithm(%q).String() = %q", name, a.String())
 		}
 	}
-	if a, _ := ParseAlgorithm("sliding-counter/httprate"); a.Rules != PresetHTTPRate.Rules || a.Title() != "Sliding window counter (go-chi/httprate)" {
+	if a, _ := ParseAlgorithm("sliding-counter/httprate"); a.Rules != PresetHTTPRate.Rules || a.Title() != "Sliding window counter · go-chi/httprate" {
 		t.Errorf("sliding-counter/httprate parsed as %+v, %q", a, a.Title())
 	}
 	for bad, want := range map[string]string{

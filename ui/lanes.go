@@ -49,7 +49,7 @@ func (m Model) lanes() []lane {
 	out := make([]lane, 0, len(s.peek))
 	for i, now := range s.peek {
 		stat := s.stats[i]
-		l := lane{index: i, kind: now.Kind, title: now.Kind.Title()}
+		l := lane{index: i, kind: now.Kind, title: algo.Algorithm{Kind: now.Kind, Rules: now.Rules}.Title()}
 		if qi, ok := m.quizLane(); ok && qi == i {
 			l.title += " ◀ the question"
 		}
@@ -74,6 +74,8 @@ func (m Model) lanes() []lane {
 			l.fields = append(l.fields, m.logFields(now, s.window[i])...)
 		case algo.KindSlidingCounter:
 			l.fields = append(l.fields, m.counterFields(now)...)
+		case algo.KindTokenBucket:
+			l.fields = append(l.fields, m.bucketFields(now)...)
 		default:
 			l.fields = append(l.fields, field{"now", m.ifNow(now), 0})
 		}
@@ -215,6 +217,32 @@ func (m Model) counterFields(d algo.Decision) []field {
 		{"now", counts, 0},
 		{"", weight, 0},
 		{"", m.ifNow(d), 2},
+	}
+}
+
+// bucketFields show the token bucket's level now against its capacity and
+// how long until the next whole token.
+func (m Model) bucketFields(d algo.Decision) []field {
+	st := m.c.styles
+	tn, w := d.TokensRat()
+	capacity := d.Capacity * w
+	bar := gauge(st, tn, capacity, m.gaugeWidth(), false)
+	level := st.value.Render(algo.Decimal(tn, w)) + st.label.Render(fmt.Sprintf(" of %d tokens", d.Capacity))
+	refill := st.label.Render("refills ") + fmt.Sprintf("%d per %s", d.Limit, report.Duration(d.Window))
+	if tn < capacity {
+		refill += st.faint.Render(" · ") + st.label.Render("next token in"+nbsp) + span(d.NextToken())
+	} else {
+		refill += st.faint.Render(" · full")
+	}
+	if m.presenter {
+		return []field{
+			{"now", level + m.sep() + refill + "\n" + m.tall(bar), 0},
+			{"", m.ifNow(d), 3},
+		}
+	}
+	return []field{
+		{"now", bar + " " + level + m.sep() + refill, 0},
+		{"", m.ifNow(d), 3},
 	}
 }
 

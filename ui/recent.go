@@ -78,7 +78,7 @@ func (m Model) recentView(h int) []string {
 		b.WriteString("  " + g.mark.At.String() + "  " + fmt.Sprintf("%-*s", nameW, clients[g.mark.Client]))
 		b.WriteString("  " + st.faint.Render(fmt.Sprintf("%*s", countW, counts[i])))
 		for k, l := range ls {
-			b.WriteString("   " + st.kind(int(l.Kind())).UnsetBold().Render(shortKind(l.Kind())) + " " + m.mark(g.mark.Allowed&(1<<k) != 0))
+			b.WriteString("   " + st.kind(int(l.Kind())).UnsetBold().Render(shortName(l)) + " " + m.mark(g.mark.Allowed&(1<<k) != 0))
 		}
 		out = append(out, b.String())
 	}

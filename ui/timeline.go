@@ -183,7 +183,7 @@ func (m Model) timelineView() []string {
 	}
 	for k, l := range ls {
 		var b strings.Builder
-		b.WriteString(st.kind(int(l.Kind())).Render(fmt.Sprintf("%-*s", tlLabelWidth-1, shortKind(l.Kind()))) + " ")
+		b.WriteString(st.kind(int(l.Kind())).Render(fmt.Sprintf("%-*s", tlLabelWidth-1, ansi.Truncate(shortName(l), tlLabelWidth-1, "…"))) + " ")
 		for i := range cells {
 			total := int64(bounds[i+1] - bounds[i])
 			a := allowed[i][k]
@@ -219,8 +219,12 @@ func timeText(t algo.Instant, cell algo.Instant) string {
 	return t.Short()
 }
 
-func shortKind(k algo.Kind) string {
-	switch k {
+// shortName labels a limiter's row: its kind in a word, or its preset's name.
+func shortName(l algo.Limiter) string {
+	if n := l.Config().RulesName(); n != "" {
+		return n
+	}
+	switch k := l.Kind(); k {
 	case algo.KindFixedWindow:
 		return "fixed"
 	case algo.KindSlidingLog:
@@ -229,8 +233,9 @@ func shortKind(k algo.Kind) string {
 		return "counter"
 	case algo.KindTokenBucket:
 		return "bucket"
+	default:
+		return k.String()
 	}
-	return k.String()
 }
 
 // spreadCols is spread, but drops the left side's tail rather than the right.
