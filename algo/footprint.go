@@ -87,3 +87,24 @@ func WorstCase(k Kind, c Config, clients int64, keyBytes int) (Footprint, error)
 	f.RedisBytes = new(big.Int).Mul(n, big.NewInt(redisPerClient))
 	return f, nil
 }
+
+// RedisBytes is what live state m of kind k would take in Redis, by the
+// same measured model as WorstCase: what the view shows beside its own bytes.
+func RedisBytes(k Kind, m Memory) int64 {
+	switch k {
+	case KindFixedWindow, KindSlidingCounter:
+		return m.Entries * RedisModel.StringWithTTL
+	case KindTokenBucket:
+		return m.Clients * RedisModel.HashWithTTL
+	case KindSlidingLog:
+		if m.Clients == 0 {
+			return 0
+		}
+		member := RedisModel.SkiplistMember
+		if m.Entries/m.Clients <= RedisModel.ListpackMaxMembers {
+			member = RedisModel.ListpackMember
+		}
+		return m.Clients*RedisModel.SortedSetKeyWithTTL + m.Entries*member
+	}
+	return 0
+}

@@ -56,6 +56,9 @@ func (m Model) lanes() []lane {
 		counts := st.allowed.Render("✓ "+thousands(stat.Allowed)+" allowed") + "  " +
 			st.denied.Render("✗ "+thousands(stat.Denied)+" denied")
 		memory := report.Entries(stat.Kind, stat.Memory.Entries) + st.faint.Render(", "+report.Bytes(stat.Memory.Bytes))
+		if redis := algo.RedisBytes(stat.Kind, stat.Memory); redis > 0 && m.redisShown() {
+			memory += " " + st.faint.Render(glue("(Redis ≈"+report.Bytes(redis)+")"))
+		}
 		l.right = counts + st.faint.Render(" · ") + st.label.Render("holds ") + memory
 
 		last := st.faint.Render("no request yet")
@@ -94,6 +97,14 @@ func (m Model) lanes() []lane {
 		out = append(out, l)
 	}
 	return out
+}
+
+// redisShown is whether lanes have room to add what their state would take
+// in Redis: in boxes side by side, where memory has a line of its own, or
+// on a terminal wide enough to keep it beside the counts.
+func (m Model) redisShown() bool {
+	_, wide := m.columnWidth()
+	return wide || m.c.width >= 110
 }
 
 // nbsp joins words that should not be wrapped apart; render turns it back
