@@ -20,6 +20,7 @@ import (
 	"github.com/goccy/go-yaml/token"
 
 	"windowlab/algo"
+	"windowlab/sim/report"
 )
 
 // Parse reads a scenario from data; file names it in messages and gives
@@ -89,7 +90,7 @@ func (d *decoder) result() error {
 func (d *decoder) document(data []byte) ast.Node {
 	if len(data) > MaxFileSize {
 		d.add(0, 0, "", "the file is %s bytes; a scenario file may be at most 1 MiB (%s bytes)",
-			formatCount(int64(len(data))), formatCount(MaxFileSize))
+			report.Count(int64(len(data))), report.Count(MaxFileSize))
 		return nil
 	}
 	if !utf8.Valid(data) {
@@ -274,7 +275,7 @@ func (d *decoder) scenario(root ast.Node) *Scenario {
 
 	configOK := true
 	if o.has("limit") {
-		s.Config.Limit, configOK = d.integer(o, "limit", 1, algo.MaxLimit, "use a whole number of requests per window from 1 to "+formatCount(algo.MaxLimit))
+		s.Config.Limit, configOK = d.integer(o, "limit", 1, algo.MaxLimit, "use a whole number of requests per window from 1 to "+report.Count(algo.MaxLimit))
 	} else {
 		d.missing(o, "limit", "give the requests allowed per window, such as limit: 100")
 		configOK = false
@@ -405,7 +406,7 @@ func (d *decoder) trafficList(s *Scenario, items []ast.Node, o *object) bool {
 		total += t.expected()
 		if total > MaxRequests {
 			d.at(item, path, "brings the scenario to about %s requests; a scenario may make at most %s in all",
-				formatCount(int64(total)), formatCount(MaxRequests))
+				report.Count(int64(total)), report.Count(MaxRequests))
 			ok = false
 			total = math.Inf(-1) // report the crossing once
 		}
@@ -435,7 +436,7 @@ func (d *decoder) traffic(path string, n ast.Node) (Traffic, bool) {
 	}
 	t.Line, _ = nodePos(n)
 	nerr := len(d.errs)
-	countRange := "use a whole number from 1 to " + formatCount(MaxRequests)
+	countRange := "use a whole number from 1 to " + report.Count(MaxRequests)
 
 	// Work out the shape, rejecting fields that belong to another one.
 	hasRange := o.has("from") || o.has("to")
@@ -521,13 +522,13 @@ func (d *decoder) traffic(path string, n ast.Node) (Traffic, bool) {
 		if len(d.errs) == nerr && t.expected() > MaxRequests {
 			_, at := o.value("every")
 			d.at(at, join(path, "every"), "one request every %v from %s to %s makes %s requests; a scenario may make at most %s",
-				t.Every, t.From.Short(), t.To.Short(), formatCount(int64(t.expected())), formatCount(MaxRequests))
+				t.Every, t.From.Short(), t.To.Short(), report.Count(int64(t.expected())), report.Count(MaxRequests))
 		}
 	case Random:
 		t.Rate, _ = d.rate(o, "rate")
 		t.Clients = 1
 		if o.has("clients") {
-			c, _ := d.integer(o, "clients", 1, MaxClients, "use a whole number from 1 to "+formatCount(MaxClients))
+			c, _ := d.integer(o, "clients", 1, MaxClients, "use a whole number from 1 to "+report.Count(MaxClients))
 			t.Clients = int(c)
 		}
 		t.Seed = 1
@@ -537,7 +538,7 @@ func (d *decoder) traffic(path string, n ast.Node) (Traffic, bool) {
 		if len(d.errs) == nerr && t.expected() > MaxRequests {
 			_, at := o.value("rate")
 			d.at(at, join(path, "rate"), "%s requests a second from %s to %s makes about %s requests; a scenario may make at most %s",
-				rateText(t.Rate), t.From.Short(), t.To.Short(), formatCount(int64(t.expected())), formatCount(MaxRequests))
+				rateText(t.Rate), t.From.Short(), t.To.Short(), report.Count(int64(t.expected())), report.Count(MaxRequests))
 		}
 	}
 	return t, len(d.errs) == nerr

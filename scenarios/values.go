@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"windowlab/algo"
+	"windowlab/sim/report"
 )
 
 // parseClock reads a time of day (algo.ParseClock). The returned message
@@ -84,27 +85,9 @@ func parseRate(s string) (float64, string) {
 // rateText prints a rate without exponents: 1,000,000 or 0.5.
 func rateText(r float64) string {
 	if r == math.Trunc(r) && r < 1e15 {
-		return formatCount(int64(r))
+		return report.Count(int64(r))
 	}
 	return strconv.FormatFloat(r, 'f', -1, 64)
-}
-
-// formatCount prints n with thousands separators, as the limits are quoted.
-func formatCount(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	for i, r := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
 }
 
 // isSlug reports whether s is lower-case letters and digits in runs joined

@@ -58,23 +58,3 @@ func floorTo(t algo.Instant, unit int64) algo.Instant {
 	}
 	return algo.Instant(q * unit)
 }
-
-// thousands prints n with thousands separated: 1,000,000.
-func thousands(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	neg := strings.HasPrefix(s, "-")
-	if neg {
-		s = s[1:]
-	}
-	var b strings.Builder
-	if neg {
-		b.WriteByte('-')
-	}
-	for i, r := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}

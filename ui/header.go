@@ -31,7 +31,7 @@ func (m Model) headerView() []string {
 	var b strings.Builder
 	b.WriteString(st.label.Render("limit ") + st.value.Render(fmt.Sprintf("%d per %s", m.limit, report.Duration(m.window))))
 	b.WriteString(st.faint.Render(" · "))
-	b.WriteString(st.label.Render("request ") + st.value.Render(thousands(s.processed)+"/"+thousands(s.total)))
+	b.WriteString(st.label.Render("request ") + st.value.Render(report.Count(s.processed)+"/"+report.Count(s.total)))
 	if s.client != "" {
 		b.WriteString(st.faint.Render(" · "))
 		b.WriteString(st.label.Render("client ") + st.value.Render(s.client))

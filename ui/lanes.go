@@ -53,8 +53,8 @@ func (m Model) lanes() []lane {
 		if qi, ok := m.quizLane(); ok && qi == i {
 			l.title += " ◀ the question"
 		}
-		counts := st.allowed.Render("✓ "+thousands(stat.Allowed)+" allowed") + "  " +
-			st.denied.Render("✗ "+thousands(stat.Denied)+" denied")
+		counts := st.allowed.Render("✓ "+report.Count(stat.Allowed)+" allowed") + "  " +
+			st.denied.Render("✗ "+report.Count(stat.Denied)+" denied")
 		memory := report.Entries(stat.Kind, stat.Memory.Entries) + st.faint.Render(", "+report.Bytes(stat.Memory.Bytes))
 		if redis := algo.RedisBytes(stat.Kind, stat.Memory); redis > 0 && m.redisShown() {
 			memory += " " + st.faint.Render(glue("(Redis ≈"+report.Bytes(redis)+")"))

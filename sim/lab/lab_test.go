@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"windowlab/sim/report"
 
 	"windowlab/algo"
 	"windowlab/sim"
@@ -459,7 +460,7 @@ func TestParseCount(t *testing.T) {
 			t.Errorf("ParseCount(%q) = %d, want an error", s, n)
 		}
 	}
-	if FormatCount(400_000_000) != "400,000,000" || Abbreviate(400_000_000) != "400M" || Abbreviate(270_000) != "270K" {
+	if report.Count(400_000_000) != "400,000,000" || Abbreviate(400_000_000) != "400M" || Abbreviate(270_000) != "270K" {
 		t.Error("formatting counts")
 	}
 }

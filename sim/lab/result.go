@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+	"windowlab/sim/report"
 
 	"windowlab/algo"
 )
@@ -87,15 +88,15 @@ func Text(w io.Writer, r Result) error {
 	fmt.Fprintf(b, "The sliding window counter and the fixed window against the exact sliding log\n\n")
 	if !r.Complete {
 		fmt.Fprintf(b, "STOPPED EARLY: %s of %s sources decided; the figures are for those only.\n\n",
-			FormatCount(r.Sources), FormatCount(int64(o.Sources)))
+			report.Count(r.Sources), report.Count(int64(o.Sources)))
 	}
 	fmt.Fprintf(b, "traffic    %s sources (%s sent requests), %s requests over %s of virtual time\n",
-		FormatCount(r.Sources), FormatCount(r.ActiveSources), FormatCount(r.Requests), roundDuration(r.Duration))
+		report.Count(r.Sources), report.Count(r.ActiveSources), report.Count(r.Requests), roundDuration(r.Duration))
 	fmt.Fprintf(b, "model      %s; seed %d\n", o.Model, o.Seed)
-	fmt.Fprintf(b, "limit      %d requests per %s; rules: %s\n", o.Limit, shortDuration(o.Window), rulesText(o.Rules))
+	fmt.Fprintf(b, "limit      %d requests per %s; rules: %s\n", o.Limit, report.Duration(o.Window), rulesText(o.Rules))
 	fmt.Fprintf(b, "exact log  limited %s requests (%s); %s sources above the threshold\n",
-		FormatCount(r.ExactLimited), percentOf(share(r.ExactLimited, r.Requests)), FormatCount(r.SourcesAbove))
-	fmt.Fprintf(b, "busiest    %s requests in one window from one source (%s the limit)\n\n", FormatCount(r.Peak), times(r.Peak, o.Limit))
+		report.Count(r.ExactLimited), percentOf(share(r.ExactLimited, r.Requests)), report.Count(r.SourcesAbove))
+	fmt.Fprintf(b, "busiest    %s requests in one window from one source (%s the limit)\n\n", report.Count(r.Peak), times(r.Peak, o.Limit))
 
 	c, f := r.Approx[counterIdx], r.Approx[fixedIdx]
 	writeTable(b, [][]string{
@@ -106,11 +107,11 @@ func Text(w io.Writer, r Result) error {
 		{"mean relative difference from the exact count", percentOf(r.MeanRelative(counterIdx)), percentOf(r.MeanRelative(fixedIdx)), percentOf(Cloudflare.MeanRelative)},
 		{"sources allowed while above the threshold", allowedAbove(c, o.Limit), allowedAbove(f, o.Limit),
 			fmt.Sprintf("%d (all < %s above)", Cloudflare.AllowedAbove, percentOf(Cloudflare.AllowedAboveAtMost))},
-		{"sources limited while below the threshold", FormatCount(c.LimitedBelow), FormatCount(f.LimitedBelow), FormatCount(Cloudflare.LimitedBelow)},
+		{"sources limited while below the threshold", report.Count(c.LimitedBelow), report.Count(f.LimitedBelow), report.Count(Cloudflare.LimitedBelow)},
 	})
 
 	fmt.Fprintf(b, "\nCloudflare's figures are theirs, measured on %s requests from %s sources of their real traffic:\n%s (2017).\n",
-		Abbreviate(Cloudflare.Requests), FormatCount(Cloudflare.Sources), Cloudflare.Source)
+		Abbreviate(Cloudflare.Requests), report.Count(Cloudflare.Sources), Cloudflare.Source)
 	b.WriteString("windowlab's come from the synthetic traffic above; the same options and seed give the same figures.\n\nDefinitions\n")
 	for _, d := range Definitions {
 		fmt.Fprintf(b, "  %-25s %s\n", d.Term, d.Meaning)
@@ -137,18 +138,6 @@ func writeTable(b *strings.Builder, rows [][]string) {
 	}
 }
 
-// shortDuration prints 1m rather than 1m0s.
-func shortDuration(d time.Duration) string {
-	s := d.String()
-	if strings.HasSuffix(s, "m0s") {
-		s = strings.TrimSuffix(s, "0s")
-	}
-	if strings.HasSuffix(s, "h0m") {
-		s = strings.TrimSuffix(s, "0m")
-	}
-	return s
-}
-
 func rulesText(r algo.Rules) string {
 	name := r.Name()
 	if name == "" {
@@ -166,11 +155,11 @@ func allowedAbove(a ApproxTotals, limit int64) string {
 	if a.AllowedAbove == 0 {
 		return "0"
 	}
-	return fmt.Sprintf("%s (≤ %s above)", FormatCount(a.AllowedAbove), percentOf(float64(a.PeakAllowedAbove)/float64(limit)-1))
+	return fmt.Sprintf("%s (≤ %s above)", report.Count(a.AllowedAbove), percentOf(float64(a.PeakAllowedAbove)/float64(limit)-1))
 }
 
 func countShare(n, of int64) string {
-	return fmt.Sprintf("%s (%s)", FormatCount(n), percentOf(share(n, of)))
+	return fmt.Sprintf("%s (%s)", report.Count(n), percentOf(share(n, of)))
 }
 
 // percentOf prints a share as a percentage with two significant digits, or
@@ -318,24 +307,6 @@ func ParseCount(s string) (int64, error) {
 		return 0, fmt.Errorf("%q is not a whole number of requests", s)
 	}
 	return int64(n), nil
-}
-
-// FormatCount prints n with thousands separators: 400,000,000.
-func FormatCount(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
 }
 
 // Abbreviate prints n with the largest suffix that keeps it whole: 400M, 270K.

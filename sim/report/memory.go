@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math/big"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -125,10 +126,17 @@ func unitName(k algo.Kind, n *big.Int) string {
 }
 
 // Thousands writes n with commas: 10,000,000,000.
-func Thousands(n *big.Int) string {
-	s := n.String()
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
+func Thousands(n *big.Int) string { return commas(n.String()) }
+
+// Count writes n with commas: 400,000,000.
+func Count(n int64) string { return commas(strconv.FormatInt(n, 10)) }
+
+// commas groups the digits of a decimal integer in threes.
+func commas(s string) string {
+	sign := ""
+	if strings.HasPrefix(s, "-") {
+		sign, s = "-", s[1:]
+	}
 	var b strings.Builder
 	for i, r := range s {
 		if i > 0 && (len(s)-i)%3 == 0 {
@@ -136,10 +144,7 @@ func Thousands(n *big.Int) string {
 		}
 		b.WriteRune(r)
 	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
+	return sign + b.String()
 }
 
 // Words says a large count the way the lesson does: "10 billion".

@@ -10,6 +10,7 @@ import (
 	"os"
 	"strconv"
 	"time"
+	"windowlab/sim/report"
 
 	"charm.land/bubbles/v2/progress"
 	"github.com/charmbracelet/colorprofile"
@@ -54,10 +55,10 @@ func Show(r *lab.Run, o Options) {
 			p := r.Progress()
 			elapsed := time.Since(start)
 			line := fmt.Sprintf("lab: %s requests from %s sources in %s (%s requests/s)",
-				lab.FormatCount(p.Requests), lab.FormatCount(p.Sources), elapsed.Round(10*time.Millisecond), rate(p.Requests, elapsed))
+				report.Count(p.Requests), report.Count(p.Sources), elapsed.Round(10*time.Millisecond), rate(p.Requests, elapsed))
 			if p.Sources < p.TotalSources {
 				line = fmt.Sprintf("lab: stopped after %s of %s sources (%s requests) in %s",
-					lab.FormatCount(p.Sources), lab.FormatCount(p.TotalSources), lab.FormatCount(p.Requests), elapsed.Round(10*time.Millisecond))
+					report.Count(p.Sources), report.Count(p.TotalSources), report.Count(p.Requests), elapsed.Round(10*time.Millisecond))
 			}
 			if o.Terminal {
 				fmt.Fprint(out, "\r"+ansi.EraseLineRight)
