@@ -150,27 +150,33 @@ func (p picker) view(c common, h int) []string {
 	if p.canOpen {
 		rows = append(rows, p.row(len(p.items), "open a file…"))
 	}
-	// Keep the cursor in view when the list is longer than the room.
-	room := max(h-6, 1)
-	from := 0
-	if p.cursor >= room {
-		from = p.cursor - room + 1
-	}
-	to := min(from+room, len(rows))
-	lines = append(lines, rows[from:to]...)
+	var tail []string
 	if p.typing {
-		lines = append(lines, "", p.path.View())
+		tail = append(tail, "", p.path.View())
 	}
 	switch {
 	case p.busy:
-		lines = append(lines, "", st.faint.Render("loading…"))
+		tail = append(tail, "", st.faint.Render("loading…"))
 	case p.err != "":
-		lines = append(lines, "")
+		tail = append(tail, "")
 		for _, l := range strings.Split(ansi.Wrap(p.err, max(c.width-6, 10), " "), "\n") {
-			lines = append(lines, st.err.Render(l))
+			tail = append(tail, st.err.Render(l))
 		}
 	}
-	return lines
+	// Keep the cursor in view when the list is longer than the room, and
+	// say how many rows are out of sight.
+	room := max(h-len(lines)-len(tail), 1)
+	from, to := 0, len(rows)
+	if len(rows) > room {
+		room = max(room-1, 1)
+		from = max(p.cursor-room+1, 0)
+		to = min(from+room, len(rows))
+	}
+	lines = append(lines, rows[from:to]...)
+	if hidden := len(rows) - (to - from); hidden > 0 {
+		lines = append(lines, st.faint.Render(fmt.Sprintf("  … %d more (↑/↓)", hidden)))
+	}
+	return append(lines, tail...)
 }
 
 func (p picker) row(i int, text string) string {
