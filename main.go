@@ -177,6 +177,10 @@ func runUI(ctx context.Context, s *scenarios.Scenario) error {
 // showUI runs the view with the built-ins and file loading every mode
 // offers, and returns the final model.
 func showUI(ctx context.Context, opts ui.Options) (ui.Model, error) {
+	if !term.IsTerminal(os.Stdout.Fd()) {
+		return ui.Model{}, invalid(errors.New("the interactive view needs a terminal, and standard output is not one;\n" +
+			"for text, try `windowlab run SCENARIO --trace`, or `windowlab quiz --print` for the questions"))
+	}
 	for _, b := range scenarios.Builtins() {
 		opts.Builtins = append(opts.Builtins, toUI(b))
 	}
@@ -188,10 +192,13 @@ func showUI(ctx context.Context, opts ui.Options) (ui.Model, error) {
 		return toUI(s), nil
 	}
 	m, err := ui.RunFinal(ctx, opts)
-	if errors.Is(err, context.Canceled) {
+	switch {
+	case errors.Is(err, context.Canceled):
 		return m, nil // ctrl+c from outside the view is a normal way to leave
+	case err != nil:
+		return m, invalid(fmt.Errorf("the interactive view could not run here: %w", err))
 	}
-	return m, err
+	return m, nil
 }
 
 // toUI hands the view what it shows; the view never sees the file format.

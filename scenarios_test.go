@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/x/term"
+
 	"windowlab/algo"
 	"windowlab/scenarios"
 	"windowlab/sim"
@@ -214,6 +216,17 @@ func TestCommandLine(t *testing.T) {
 		before, _ := os.ReadFile(p)
 		if string(before) != "limit: 100\nwindow: 1m\ntraffic:\n  - {at: \"12:60:00\"}\n" {
 			t.Error("the user's file was changed")
+		}
+	})
+	t.Run("the view without a terminal says what to use instead", func(t *testing.T) {
+		if term.IsTerminal(os.Stdout.Fd()) {
+			t.Skip("standard output is a terminal here")
+		}
+		for _, args := range [][]string{{"tui"}, {"lesson"}, {"quiz"}} {
+			out, code := run(args...)
+			if code != 2 || !strings.Contains(out, "needs a terminal") || !strings.Contains(out, "windowlab run") {
+				t.Errorf("%v: exit %d, output:\n%s", args, code, out)
+			}
 		}
 	})
 	t.Run("unknown command exits 2 with a suggestion", func(t *testing.T) {
