@@ -107,7 +107,7 @@ func (d *decoder) object(path string, n ast.Node, known []string) *object {
 			d.at(kv.Key, path, "%s cannot be a field name; use one of %s", describe(kv.Key), quoteList(known, "or"))
 			continue
 		}
-		field := join(path, key.Value)
+		field := join(path, fieldName(key.Value))
 		if first, dup := o.vals[key.Value]; dup {
 			line, col := nodePos(first)
 			d.at(kv.Key, field, "duplicate key; it is already set at line %d, column %d, so remove one of them", line, col)
@@ -124,6 +124,15 @@ func (d *decoder) object(path string, n ast.Node, known []string) *object {
 		o.vals[key.Value] = kv
 	}
 	return o
+}
+
+// fieldName is a key as a message shows it: as written, unless it holds a
+// line break or another unprintable character, or runs long; then quoted.
+func fieldName(key string) string {
+	if utf8.RuneCountInString(key) > 40 || strings.IndexFunc(key, func(r rune) bool { return !unicode.IsPrint(r) }) >= 0 {
+		return strconv.Quote(truncate(key))
+	}
+	return key
 }
 
 func (o *object) has(k string) bool { return o.vals[k] != nil }
@@ -153,16 +162,36 @@ func (d *decoder) text(o *object, k string) (string, bool) {
 	if at == nil {
 		return "", false
 	}
+	var s string
 	switch n := v.(type) {
 	case *ast.StringNode:
-		return n.Value, true
+		s = n.Value
 	case *ast.LiteralNode:
-		return n.Value.Value, true
+		s = n.Value.Value
 	case *ast.IntegerNode, *ast.FloatNode, *ast.BoolNode:
-		return n.GetToken().Value, true
+		s = n.GetToken().Value
+	default:
+		d.at(at, join(o.path, k), "expected text, got %s", describe(v))
+		return "", false
 	}
-	d.at(at, join(o.path, k), "expected text, got %s", describe(v))
-	return "", false
+	if !d.printable(at, join(o.path, k), s) {
+		return "", false
+	}
+	return s, true
+}
+
+// printable reports whether text s, shown on a terminal, is free of escape
+// and other control characters (which would reach the terminal as commands:
+// clearing the screen, setting its title), reporting the first at n if not.
+// Tabs and line breaks are text.
+func (d *decoder) printable(n ast.Node, field, s string) bool {
+	i := strings.IndexFunc(s, func(r rune) bool { return unicode.IsControl(r) && r != '\n' && r != '\t' })
+	if i < 0 {
+		return true
+	}
+	r, _ := utf8.DecodeRuneInString(s[i:])
+	d.at(n, field, "contains the control character %U, which a terminal would take as a command; remove it", r)
+	return false
 }
 
 // name reads a client name or prefix: printable, trimmed, 1–64 characters.

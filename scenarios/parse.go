@@ -89,8 +89,7 @@ func (d *decoder) result() error {
 // or nil after recording why there is none.
 func (d *decoder) document(data []byte) ast.Node {
 	if len(data) > MaxFileSize {
-		d.add(0, 0, "", "the file is %s bytes; a scenario file may be at most 1 MiB (%s bytes)",
-			report.Count(int64(len(data))), report.Count(MaxFileSize))
+		d.add(0, 0, "", "%s", tooLarge(int64(len(data))))
 		return nil
 	}
 	if !utf8.Valid(data) {
@@ -271,6 +270,9 @@ func (d *decoder) scenario(root ast.Node) *Scenario {
 		}
 	}
 	s.Title, _ = d.text(o, "title")
+	// A title is one line of the view's header and of the report, even
+	// when written as a block (title: >) that ends in a line break.
+	s.Title = strings.Join(strings.Fields(s.Title), " ")
 	s.Description, _ = d.text(o, "description")
 
 	configOK := true
@@ -396,6 +398,7 @@ func (d *decoder) trafficList(s *Scenario, items []ast.Node, o *object) bool {
 	}
 	ok := true
 	var total float64
+	var clients int64
 	for i, item := range items {
 		path := fmt.Sprintf("traffic[%d]", i)
 		t, entryOK := d.traffic(path, item)
@@ -409,6 +412,17 @@ func (d *decoder) trafficList(s *Scenario, items []ast.Node, o *object) bool {
 				report.Count(int64(total)), report.Count(MaxRequests))
 			ok = false
 			total = math.Inf(-1) // report the crossing once
+		}
+		if t.Shape == Random {
+			// Each random client's name is built once for the replay, so the
+			// clients, not the requests, bound its memory.
+			clients += int64(t.Clients)
+			if clients > MaxClients {
+				d.at(item, path, "brings the scenario to %s clients of random traffic; a scenario may have at most %s in all",
+					report.Count(clients), report.Count(MaxClients))
+				ok = false
+				clients = math.MinInt64 / 2 // report the crossing once
+			}
 		}
 		s.Traffic = append(s.Traffic, t)
 	}
@@ -683,6 +697,9 @@ func (d *decoder) question(path string, n ast.Node, s *Scenario) (Question, bool
 				c = v.GetToken().Value
 			default:
 				d.at(item, field, "expected text, got %s", describe(item))
+				continue
+			}
+			if !d.printable(item, field, c) {
 				continue
 			}
 			if slices.Contains(q.Choices, c) {

@@ -21,6 +21,7 @@ import (
 
 	"windowlab/algo"
 	"windowlab/sim"
+	"windowlab/sim/report"
 )
 
 // Limits on what one file may ask for. They keep a typo from turning into
@@ -28,7 +29,7 @@ import (
 const (
 	MaxFileSize = 1 << 20    // bytes in one scenario file
 	MaxRequests = 50_000_000 // requests in one scenario, all traffic entries together
-	MaxClients  = 1_000_000  // clients of one random traffic entry
+	MaxClients  = 1_000_000  // clients of random traffic in one scenario, all entries together
 	maxDepth    = 16         // nesting of lists and mappings; the format needs 4
 )
 
@@ -164,7 +165,19 @@ func Load(path string) (*Scenario, error) {
 	if err != nil {
 		return nil, fileError(path, cleanOSError(err))
 	}
+	if len(data) > MaxFileSize {
+		// Only the first MiB and a byte were read: say how big the file is.
+		if info, err := f.Stat(); err == nil && info.Mode().IsRegular() && info.Size() > MaxFileSize {
+			return nil, fileError(path, tooLarge(info.Size()))
+		}
+	}
 	return Parse(path, data)
+}
+
+// tooLarge is the message for a file of size bytes, over MaxFileSize.
+func tooLarge(size int64) string {
+	return fmt.Sprintf("the file is %s bytes; a scenario file may be at most 1 MiB (%s bytes)",
+		report.Count(size), report.Count(MaxFileSize))
 }
 
 // cleanOSError drops the path from an *os.PathError, since the message is
