@@ -53,3 +53,12 @@ func (a admittedLog) clone() admittedLog {
 	}
 	return c
 }
+
+// bytes is what the queues hold: 8 bytes a slot, plus each queue's header.
+func (a admittedLog) bytes() int64 {
+	n := int64(len(a.queues)) * 32
+	for _, q := range a.queues {
+		n += int64(cap(q.ts)) * 8
+	}
+	return n
+}

@@ -65,6 +65,12 @@ const MaxLimiters = 32
 // most Len/maxCheckpoints·2 arrivals.
 const maxCheckpoints = 64
 
+// checkpointBudget bounds the bytes all checkpoints hold together: a
+// replay whose state keeps growing (a huge limit, every request admitted)
+// stops adding checkpoints once they would hold more, and steps back more
+// slowly rather than running out of memory.
+const checkpointBudget = 256 << 20
+
 // Engine replays a Source through limiters. It is not safe for concurrent use.
 type Engine struct {
 	opts     Options
@@ -89,6 +95,8 @@ type Engine struct {
 
 	checkpoints []checkpoint // sorted by n; checkpoints[0] is the start
 	every       int64
+	budget      int64 // checkpointBudget, lowered by tests
+	budgetSpent bool  // a checkpoint was refused: make no more
 
 	lastArrival    algo.Instant
 	hasLastArrival bool
@@ -105,6 +113,7 @@ type checkpoint struct {
 	admitted []admittedLog
 	last     Record
 	hasLast  bool
+	bytes    int64 // what its copies of the state hold
 }
 
 // New returns an engine at the start of src. The limiters must be fresh and
@@ -130,6 +139,7 @@ func New(src Source, limiters []algo.Limiter, opts Options) (*Engine, error) {
 		admitted:    make([]admittedLog, len(limiters)),
 		clientIndex: make(map[string]int32),
 		every:       1024,
+		budget:      checkpointBudget,
 		last:        Record{Decisions: make([]algo.Decision, len(limiters))},
 	}
 	for i, l := range limiters {
@@ -346,7 +356,23 @@ func (e *Engine) snapshot() checkpoint {
 }
 
 func (e *Engine) addCheckpoint() {
-	e.checkpoints = append(e.checkpoints, e.snapshot())
+	if e.budgetSpent {
+		return
+	}
+	cp := e.snapshot()
+	for _, l := range e.limiters {
+		cp.bytes += l.Memory().Bytes
+	}
+	for _, a := range e.admitted {
+		cp.bytes += a.bytes()
+	}
+	if e.checkpointBytes()+cp.bytes > e.budget {
+		// Over the budget: keep the earlier, smaller checkpoints and add no
+		// more; stepping back past them replays further instead.
+		e.budgetSpent = true
+		return
+	}
+	e.checkpoints = append(e.checkpoints, cp)
 	if len(e.checkpoints) <= maxCheckpoints {
 		return
 	}
@@ -359,6 +385,14 @@ func (e *Engine) addCheckpoint() {
 	}
 	clear(e.checkpoints[len(kept):])
 	e.checkpoints = kept
+}
+
+func (e *Engine) checkpointBytes() int64 {
+	var n int64
+	for _, cp := range e.checkpoints {
+		n += cp.bytes
+	}
+	return n
 }
 
 // jump moves to the latest checkpoint that ok accepts (the start always

@@ -244,3 +244,30 @@ func BenchmarkSeekBack(b *testing.B) {
 		e.SeekIndex(int64(len(arrivals)) - 1 - int64(i*7919)%int64(len(arrivals)))
 	}
 }
+
+// A replay whose state grows with every request (a limit nothing reaches)
+// keeps its checkpoints within the byte budget, and stepping back from far
+// along is still exact.
+func TestCheckpointsKeepToTheirBudget(t *testing.T) {
+	arrivals := make([]Arrival, 20_000)
+	for i := range arrivals {
+		arrivals[i] = Arrival{At: algo.Instant(i), Client: "ann"}
+	}
+	straight := newEngine(t, arrivals, 1_000_000, time.Hour, Options{})
+	straight.SeekIndex(2_345)
+	want := view(straight)
+
+	e := newEngine(t, arrivals, 1_000_000, time.Hour, Options{})
+	e.budget = 200_000 // bytes: a few checkpoints of a log of thousands of timestamps
+	e.RunToEnd()
+	if got := e.checkpointBytes(); got > e.budget {
+		t.Fatalf("checkpoints hold %d bytes, budget %d", got, e.budget)
+	}
+	if len(e.checkpoints) < 2 {
+		t.Fatalf("only %d checkpoints kept: the budget should thin them, not drop them all", len(e.checkpoints))
+	}
+	e.SeekIndex(2_345)
+	if got := view(e); !reflect.DeepEqual(got, want) {
+		t.Fatalf("after seeking back within a thinned set of checkpoints:\n got %+v\nwant %+v", got, want)
+	}
+}
