@@ -16,8 +16,7 @@ type TokenBucket struct {
 	rate    int64 // units gained per ms: Limit
 	full    int64 // capacity in units: Capacity·W
 	clients table[bucketState]
-	last    Instant
-	sweep   sweeper
+	clock   clock
 	mem     Memory
 }
 
@@ -33,7 +32,7 @@ const bucketsPerClient = 1
 func NewTokenBucket(c Config) *TokenBucket {
 	w := c.windowMs()
 	return &TokenBucket{cfg: c, w: w, rate: c.Limit, full: c.Capacity() * w,
-		clients: newTable[bucketState](), last: minInstant}
+		clients: newTable[bucketState](), clock: newClock()}
 }
 
 func (l *TokenBucket) Kind() Kind     { return KindTokenBucket }
@@ -56,11 +55,8 @@ func (l *TokenBucket) levelAt(s *bucketState, t Instant) int64 {
 }
 
 func (l *TokenBucket) Allow(t Instant, client string) Decision {
-	if t < l.last {
-		t = l.last
-	}
-	l.last = t
-	if l.sweep.due(t, l.w) {
+	t, sweep := l.clock.advance(t, l.w)
+	if sweep {
 		l.Expire(t)
 	}
 	s := l.clients.get(client)
@@ -82,9 +78,7 @@ func (l *TokenBucket) Allow(t Instant, client string) Decision {
 }
 
 func (l *TokenBucket) Peek(t Instant, client string) Decision {
-	if t < l.last {
-		t = l.last
-	}
+	t = l.clock.at(t)
 	level := l.full
 	if s := l.clients.get(client); s != nil {
 		level = l.levelAt(s, t)
@@ -102,9 +96,7 @@ func (l *TokenBucket) decide(t Instant, level int64) Decision {
 // Expire drops every client whose bucket is full again at t: a new bucket
 // would be created full, so dropping it changes no decision.
 func (l *TokenBucket) Expire(t Instant) {
-	if t > l.last {
-		l.last = t // t counts as seen, so no later request is decided on dropped state
-	}
+	l.clock.seen(t)
 	if l.cfg.NoExpiry {
 		return
 	}

@@ -18,8 +18,7 @@ type SlidingCounter struct {
 	w       int64
 	clients table[counterState]
 	retired []retiredWindow // with expiry off: every window that fell out of use
-	last    Instant
-	sweep   sweeper
+	clock   clock
 	mem     Memory
 }
 
@@ -34,7 +33,7 @@ const countersPerClient = 2
 
 // NewSlidingCounter returns a sliding-counter limiter; c must be valid.
 func NewSlidingCounter(c Config) *SlidingCounter {
-	return &SlidingCounter{cfg: c, w: c.windowMs(), clients: newTable[counterState](), last: minInstant}
+	return &SlidingCounter{cfg: c, w: c.windowMs(), clients: newTable[counterState](), clock: newClock()}
 }
 
 func (l *SlidingCounter) Kind() Kind     { return KindSlidingCounter }
@@ -42,11 +41,8 @@ func (l *SlidingCounter) Config() Config { return l.cfg }
 func (l *SlidingCounter) Memory() Memory { return l.mem }
 
 func (l *SlidingCounter) Allow(t Instant, client string) Decision {
-	if t < l.last {
-		t = l.last
-	}
-	l.last = t
-	if l.sweep.due(t, l.w) {
+	t, sweep := l.clock.advance(t, l.w)
+	if sweep {
 		l.Expire(t)
 	}
 	idx := floorDiv(int64(t), l.w)
@@ -110,9 +106,7 @@ func (l *SlidingCounter) retireRolled(client string, s *counterState, idx int64)
 }
 
 func (l *SlidingCounter) Peek(t Instant, client string) Decision {
-	if t < l.last {
-		t = l.last
-	}
+	t = l.clock.at(t)
 	idx := floorDiv(int64(t), l.w)
 	var current, previous int64
 	if s := l.clients.get(client); s != nil {
@@ -152,9 +146,7 @@ func (l *SlidingCounter) retire(client string, window, count int64) {
 // Expire drops clients whose current window is older than the previous
 // window at t: both their counters now weigh nothing.
 func (l *SlidingCounter) Expire(t Instant) {
-	if t > l.last {
-		l.last = t // t counts as seen, so no later request is decided on dropped state
-	}
+	l.clock.seen(t)
 	if l.cfg.NoExpiry {
 		return
 	}

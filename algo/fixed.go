@@ -16,8 +16,7 @@ type FixedWindow struct {
 	w       int64 // window length in ms
 	clients table[fixedState]
 	retired []retiredWindow // with expiry off: every finished window, forever
-	last    Instant
-	sweep   sweeper
+	clock   clock
 	mem     Memory
 }
 
@@ -37,7 +36,7 @@ const retiredBytes = int64(unsafe.Sizeof(retiredWindow{}))
 
 // NewFixedWindow returns a fixed-window limiter; c must be valid (Config.Validate).
 func NewFixedWindow(c Config) *FixedWindow {
-	return &FixedWindow{cfg: c, w: c.windowMs(), clients: newTable[fixedState](), last: minInstant}
+	return &FixedWindow{cfg: c, w: c.windowMs(), clients: newTable[fixedState](), clock: newClock()}
 }
 
 func (l *FixedWindow) Kind() Kind     { return KindFixedWindow }
@@ -98,9 +97,7 @@ func (s *fixedState) live(t Instant, w int64) bool {
 }
 
 func (l *FixedWindow) Peek(t Instant, client string) Decision {
-	if t < l.last {
-		t = l.last
-	}
+	t = l.clock.at(t)
 	var s fixedState
 	if p := l.clients.get(client); p != nil {
 		s = *p
@@ -124,13 +121,10 @@ func (l *FixedWindow) decision(t, start Instant, count int64, allowed bool) Deci
 	}
 }
 
-// advance keeps the clock monotonic and sweeps idle clients once per window.
+// advance reads t on the clock and sweeps idle clients when a sweep is due.
 func (l *FixedWindow) advance(t Instant) Instant {
-	if t < l.last {
-		t = l.last
-	}
-	l.last = t
-	if l.sweep.due(t, l.w) {
+	t, sweep := l.clock.advance(t, l.w)
+	if sweep {
 		l.Expire(t)
 	}
 	return t
@@ -145,9 +139,7 @@ func (l *FixedWindow) retire(client string, window, count int64) {
 // Expire drops every client whose window has ended by t (start + W ≤ t): its
 // counter can never be consulted again.
 func (l *FixedWindow) Expire(t Instant) {
-	if t > l.last {
-		l.last = t // t counts as seen, so no later request is decided on dropped state
-	}
+	l.clock.seen(t)
 	if l.cfg.NoExpiry {
 		return
 	}

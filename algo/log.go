@@ -13,8 +13,7 @@ type SlidingLog struct {
 	cfg     Config
 	w       int64
 	clients table[logState]
-	last    Instant
-	sweep   sweeper
+	clock   clock
 	mem     Memory
 }
 
@@ -28,7 +27,7 @@ const timestampBytes = 8
 
 // NewSlidingLog returns a sliding-log limiter; c must be valid.
 func NewSlidingLog(c Config) *SlidingLog {
-	return &SlidingLog{cfg: c, w: c.windowMs(), clients: newTable[logState](), last: minInstant}
+	return &SlidingLog{cfg: c, w: c.windowMs(), clients: newTable[logState](), clock: newClock()}
 }
 
 func (l *SlidingLog) Kind() Kind     { return KindSlidingLog }
@@ -36,11 +35,8 @@ func (l *SlidingLog) Config() Config { return l.cfg }
 func (l *SlidingLog) Memory() Memory { return l.mem }
 
 func (l *SlidingLog) Allow(t Instant, client string) Decision {
-	if t < l.last {
-		t = l.last
-	}
-	l.last = t
-	if l.sweep.due(t, l.w) {
+	t, sweep := l.clock.advance(t, l.w)
+	if sweep {
 		l.Expire(t)
 	}
 	s := l.clients.get(client)
@@ -87,9 +83,7 @@ func (s *logState) allow(t Instant, w, limit int64, r Rules, noExpiry bool) (cou
 }
 
 func (l *SlidingLog) Peek(t Instant, client string) Decision {
-	if t < l.last {
-		t = l.last
-	}
+	t = l.clock.at(t)
 	if s := l.clients.get(client); s != nil {
 		return l.decide(t, s)
 	}
@@ -145,9 +139,7 @@ func (s *logState) push(t Instant) {
 // Expire drops timestamps that have left the window at t, and clients left
 // with none.
 func (l *SlidingLog) Expire(t Instant) {
-	if t > l.last {
-		l.last = t // t counts as seen, so no later request is decided on dropped state
-	}
+	l.clock.seen(t)
 	if l.cfg.NoExpiry {
 		return
 	}

@@ -498,7 +498,7 @@ func TestPropTokenBucketBoundIsReached(t *testing.T) {
 		for _, a := range drawTraffic(t, w, 40) {
 			l.Allow(a.at, propClients[a.client])
 		}
-		x := l.(*TokenBucket).last + Instant(rapid.Int64Range(0, 2*w).Draw(t, "later"))
+		x := l.(*TokenBucket).clock.last + Instant(rapid.Int64Range(0, 2*w).Draw(t, "later"))
 		var n int64
 		for range limit {
 			if l.Allow(x, "fresh").Allowed {

@@ -97,20 +97,35 @@ func floorDiv(a, b int64) int64 {
 	return q
 }
 
-// sweeper runs a full expiry sweep at most once per window of virtual time,
-// so clients that went quiet do not hold memory, at amortised O(1) cost.
-type sweeper struct {
-	next Instant
-	set  bool
+// clock is a limiter's view of time: instants never go backwards (an
+// earlier one is read as the latest seen, so state stays consistent), and a
+// full expiry sweep falls due at most once per window of virtual time, so
+// clients that went quiet do not hold memory, at amortised O(1) cost.
+type clock struct {
+	last      Instant
+	nextSweep Instant
+	swept     bool
 }
 
-// due reports whether a sweep is due at t and schedules the next one at the
-// window edge after t.
-func (s *sweeper) due(t Instant, windowMs int64) bool {
-	if s.set && t < s.next {
-		return false
+// newClock is the clock of a limiter that has seen nothing: minInstant, so a
+// first request at a negative instant is not clamped to 0.
+func newClock() clock { return clock{last: minInstant} }
+
+// at is t, or the latest instant seen when t is earlier.
+func (c *clock) at(t Instant) Instant { return max(t, c.last) }
+
+// seen records t as seen: no later request is decided on state dropped at t.
+func (c *clock) seen(t Instant) { c.last = c.at(t) }
+
+// advance records t as seen and returns it, clamped, with whether a sweep
+// is due; the next one is scheduled at the window edge after t.
+func (c *clock) advance(t Instant, windowMs int64) (Instant, bool) {
+	t = c.at(t)
+	c.last = t
+	if c.swept && t < c.nextSweep {
+		return t, false
 	}
-	s.next = Instant((floorDiv(int64(t), windowMs) + 1) * windowMs)
-	s.set = true
-	return true
+	c.nextSweep = Instant((floorDiv(int64(t), windowMs) + 1) * windowMs)
+	c.swept = true
+	return t, true
 }
