@@ -3,8 +3,10 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -241,4 +243,27 @@ func TestCommandLine(t *testing.T) {
 			t.Errorf("exit %d, want 2", code)
 		}
 	})
+}
+
+// The README's scenario examples are files a reader will copy: each must
+// load and hold its expectations.
+func TestReadmeExamples(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks := regexp.MustCompile("(?s)```yaml\n(.*?)```").FindAllSubmatch(readme, -1)
+	if len(blocks) < 2 {
+		t.Fatalf("found %d yaml examples in the README, want at least 2", len(blocks))
+	}
+	for i, b := range blocks {
+		s, err := scenarios.Parse(fmt.Sprintf("README.md example %d", i+1), b[1])
+		if err != nil {
+			t.Errorf("example %d: %v", i+1, err)
+			continue
+		}
+		for _, f := range s.Verify() {
+			t.Errorf("example %d: %v", i+1, f)
+		}
+	}
 }
