@@ -47,10 +47,7 @@ func newPicker(items []Scenario, canOpen bool, st *styles) picker {
 
 func (p picker) setStyles(st *styles) picker {
 	p.st = st
-	s := textinput.DefaultStyles(st.isDark)
-	s.Cursor.Blink = false
-	s.Focused.Prompt = st.title
-	p.path.SetStyles(s)
+	p.path.SetStyles(st.inputStyles())
 	return p
 }
 

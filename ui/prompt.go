@@ -27,10 +27,7 @@ func newGoToPrompt(st *styles) goToPrompt {
 
 func (p goToPrompt) setStyles(st *styles) goToPrompt {
 	p.st = st
-	s := textinput.DefaultStyles(st.isDark)
-	s.Cursor.Blink = false // a still cursor: no timer running behind a paused clock
-	s.Focused.Prompt = st.title
-	p.input.SetStyles(s)
+	p.input.SetStyles(st.inputStyles())
 	return p
 }
 

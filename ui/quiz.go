@@ -80,10 +80,7 @@ func newQuiz(st *styles) quiz {
 
 func (q quiz) setStyles(st *styles) quiz {
 	q.st = st
-	s := textinput.DefaultStyles(st.isDark)
-	s.Cursor.Blink = false // a still cursor: no timer behind the question
-	s.Focused.Prompt = st.title
-	q.input.SetStyles(s)
+	q.input.SetStyles(st.inputStyles())
 	return q
 }
 

@@ -3,6 +3,8 @@ package ui
 import (
 	"image/color"
 
+	"charm.land/bubbles/v2/textinput"
+
 	"charm.land/bubbles/v2/help"
 	"charm.land/lipgloss/v2"
 )
@@ -124,4 +126,13 @@ func (s *styles) kind(i int) lipgloss.Style {
 		return s.kinds[i]
 	}
 	return s.title
+}
+
+// inputStyles are the styles of every text prompt: a still cursor, so no
+// blink timer runs behind a paused clock or a question, and a bold prompt.
+func (s *styles) inputStyles() textinput.Styles {
+	in := textinput.DefaultStyles(s.isDark)
+	in.Cursor.Blink = false
+	in.Focused.Prompt = s.title
+	return in
 }
