@@ -12,6 +12,8 @@ package algo
 import (
 	"fmt"
 	"time"
+
+	"windowlab/human"
 )
 
 // Instant is a point on the virtual clock, in milliseconds since midnight.
@@ -90,6 +92,18 @@ func (k Kind) Title() string {
 		return "Token bucket"
 	}
 	return k.String()
+}
+
+// Unit names what the algorithm keeps in memory, in its own terms: the
+// sliding log's timestamps, the token bucket's buckets, the others' counters.
+func (k Kind) Unit() human.Noun {
+	switch k {
+	case KindSlidingLog:
+		return human.Noun{One: "timestamp", Many: "timestamps"}
+	case KindTokenBucket:
+		return human.Noun{One: "bucket", Many: "buckets"}
+	}
+	return human.Noun{One: "counter", Many: "counters"}
 }
 
 // ParseKind is the inverse of Kind.String.

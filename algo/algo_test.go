@@ -2,7 +2,6 @@ package algo
 
 import (
 	"math/big"
-	"strings"
 	"testing"
 	"time"
 )
@@ -93,6 +92,15 @@ func TestKindNames(t *testing.T) {
 	}
 	if len(Lesson) != 3 || Lesson[0] != KindFixedWindow || Lesson[1] != KindSlidingLog || Lesson[2] != KindSlidingCounter {
 		t.Errorf("Lesson = %v", Lesson)
+	}
+	units := map[Kind]string{KindFixedWindow: "1 counter", KindSlidingLog: "1 timestamp", KindSlidingCounter: "1 counter", KindTokenBucket: "1 bucket"}
+	for k, one := range units {
+		if got := k.Unit().Of(1); got != one {
+			t.Errorf("%v.Unit().Of(1) = %q, want %q", k, got, one)
+		}
+	}
+	if got := KindSlidingLog.Unit().Of(2); got != "2 timestamps" {
+		t.Errorf("KindSlidingLog.Unit().Of(2) = %q", got)
 	}
 }
 
@@ -537,68 +545,6 @@ func TestPeekBackwardsIsClamped(t *testing.T) {
 		}
 		if d := l.Peek(3000, "new"); d.At != 5100 || d.Count != 0 || !d.Allowed {
 			t.Errorf("%v: Peek(3000, new) = %+v", k, d)
-		}
-	}
-}
-
-func TestDecimal(t *testing.T) {
-	cases := []struct {
-		num, den int64
-		want     string
-	}{
-		{3, 4, "0.75"},
-		{93, 1, "93"},
-		{93 * 60_000, 60_000, "93"},
-		{99, 2, "49.5"},
-		{0, 7, "0"},
-		{-3, 4, "-0.75"},
-		{1, 8, "0.125"},
-		{1, 1_000_000, "0.000001"},
-		{1, 3, "≈0.333"},
-		{2, 3, "≈0.667"},
-		{200, 3, "≈66.667"},
-		{1, 128, "≈0.008"},                // 0.0078125 has seven decimals
-		{1, 3_000_000, "≈0.0000003"},      // rounds to 0 at three places
-		{2_999_999, 30_000, "≈99.99997"},  // 99.9999666…
-		{1_999_999, 20_000, "99.99995"},   // exact, five decimals
-		{599_999, 6_000, "≈99.9998"},      // 99.999833…
-		{3_000_001, 30_000, "≈100.00003"}, // 100.0000333…
-	}
-	for _, c := range cases {
-		if got := Decimal(c.num, c.den); got != c.want {
-			t.Errorf("Decimal(%d, %d) = %q, want %q", c.num, c.den, got, c.want)
-		}
-	}
-}
-
-// Every exact Decimal is exactly num/den; every ≈ one is close to it and is
-// never a whole number.
-func TestDecimalProperties(t *testing.T) {
-	for den := int64(1); den <= 300; den++ {
-		for _, base := range []int64{0, 1, 15, 93, 100} {
-			for off := int64(-3); off <= 3; off++ {
-				num := base*den + off
-				got := Decimal(num, den)
-				r := big.NewRat(num, den)
-				s, approx := strings.CutPrefix(got, "≈")
-				v, ok := new(big.Rat).SetString(s)
-				if !ok {
-					t.Fatalf("Decimal(%d, %d) = %q does not parse", num, den, got)
-				}
-				if !approx {
-					if v.Cmp(r) != 0 {
-						t.Errorf("Decimal(%d, %d) = %q is not exact", num, den, got)
-					}
-					continue
-				}
-				if v.IsInt() {
-					t.Errorf("Decimal(%d, %d) = %q prints a whole number for a fraction", num, den, got)
-				}
-				diff := new(big.Rat).Sub(v, r)
-				if diff.Abs(diff).Cmp(big.NewRat(1, 2000)) > 0 {
-					t.Errorf("Decimal(%d, %d) = %q is off by %s", num, den, got, diff.FloatString(8))
-				}
-			}
 		}
 	}
 }

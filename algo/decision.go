@@ -5,7 +5,12 @@ import (
 	"math/big"
 	"strings"
 	"time"
+
+	"windowlab/human"
 )
+
+// tokens counts a token bucket's capacity.
+var tokens = human.Noun{One: "token", Many: "tokens"}
 
 // Decision is one limiter's answer to one request, with its evidence: enough
 // to write out the lesson's arithmetic without recomputing anything.
@@ -128,19 +133,19 @@ func (d Decision) Explain() string {
 	switch d.Kind {
 	case KindFixedWindow:
 		fmt.Fprintf(&b, "window %s–%s holds %d", d.WindowStart.Short(), d.WindowEnd().Short(), d.Count)
-		d.comparison(&b, Decimal(d.Count, 1))
+		d.comparison(&b, human.Decimal(d.Count, 1))
 	case KindSlidingLog:
 		if d.Count == 0 {
 			fmt.Fprintf(&b, "no timestamps after %s", d.At.Add(-d.Window).Short())
 		} else {
-			fmt.Fprintf(&b, "%d %s after %s, oldest %s", d.Count, plural(d.Count, "timestamp", "timestamps"),
+			fmt.Fprintf(&b, "%s after %s, oldest %s", KindSlidingLog.Unit().Of(d.Count),
 				d.At.Add(-d.Window).Short(), d.Oldest.Short())
 		}
-		d.comparison(&b, Decimal(d.Count, 1))
+		d.comparison(&b, human.Decimal(d.Count, 1))
 	case KindSlidingCounter:
 		wn, w := d.WeightRat()
-		est := decimalRat(d.EstimateBig())
-		fmt.Fprintf(&b, "%d + %d × %s = %s", d.Count, d.Previous, Decimal(wn, w), est)
+		est := human.DecimalRat(d.EstimateBig())
+		fmt.Fprintf(&b, "%d + %d × %s = %s", d.Count, d.Previous, human.Decimal(wn, w), est)
 		if r, ok := d.Rounded(); ok {
 			how := "rounded"
 			if d.Rules.Rounding == RoundFloor {
@@ -152,8 +157,8 @@ func (d Decision) Explain() string {
 		d.comparison(&b, est)
 	case KindTokenBucket:
 		tn, tw := d.TokensRat()
-		level := Decimal(tn, tw)
-		fmt.Fprintf(&b, "bucket %s of %d %s", level, d.Capacity, plural(d.Capacity, "token", "tokens"))
+		level := human.Decimal(tn, tw)
+		fmt.Fprintf(&b, "bucket %s of %s", level, tokens.Of(d.Capacity))
 		if d.Allowed {
 			fmt.Fprintf(&b, " → allow (%s ≥ 1)", level)
 		} else {
@@ -161,7 +166,7 @@ func (d Decision) Explain() string {
 		}
 	default:
 		fmt.Fprintf(&b, "%d", d.Count)
-		d.comparison(&b, Decimal(d.Count, 1))
+		d.comparison(&b, human.Decimal(d.Count, 1))
 	}
 	return b.String()
 }
@@ -186,34 +191,4 @@ func pick(cond bool, yes, no string) string {
 		return yes
 	}
 	return no
-}
-
-func plural(n int64, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
-// Decimal prints num/den exactly when it has at most six decimals, and
-// otherwise rounded, prefixed with ≈, to as many decimals as it takes to
-// differ from the nearest whole number (so ≈99.9999 never prints as 100).
-func Decimal(num, den int64) string { return decimalRat(new(big.Rat).SetFrac64(num, den)) }
-
-func decimalRat(r *big.Rat) string {
-	for places := 0; places <= 6; places++ {
-		s := r.FloatString(places)
-		back, _ := new(big.Rat).SetString(s)
-		if back.Cmp(r) == 0 {
-			return s
-		}
-	}
-	for places := 3; ; places++ {
-		s := r.FloatString(places)
-		trimmed := strings.TrimRight(strings.TrimRight(s, "0"), ".")
-		if !strings.Contains(trimmed, ".") && places < 12 {
-			continue // rounded to a whole number it is not: show more
-		}
-		return "≈" + trimmed
-	}
 }

@@ -19,7 +19,7 @@ import (
 	"github.com/goccy/go-yaml/token"
 
 	"windowlab/algo"
-	"windowlab/sim/report"
+	"windowlab/human"
 )
 
 // nodePos is where a node starts: for a block mapping its first key, for
@@ -261,7 +261,7 @@ func (d *decoder) integer(o *object, k string, lo, hi int64, rng string) (int64,
 		d.at(at, field, "%d is too small; %s", n, rng)
 		return 0, false
 	case n > hi:
-		d.at(at, field, "%s is too large; %s", report.Count(n), rng)
+		d.at(at, field, "%s is too large; %s", human.Int(n), rng)
 		return 0, false
 	}
 	return n, true

@@ -20,7 +20,7 @@ import (
 	"github.com/goccy/go-yaml/token"
 
 	"windowlab/algo"
-	"windowlab/sim/report"
+	"windowlab/human"
 )
 
 // Parse reads a scenario from data; file names it in messages and gives
@@ -277,7 +277,7 @@ func (d *decoder) scenario(root ast.Node) *Scenario {
 
 	configOK := true
 	if o.has("limit") {
-		s.Config.Limit, configOK = d.integer(o, "limit", 1, algo.MaxLimit, "use a whole number of requests per window from 1 to "+report.Count(algo.MaxLimit))
+		s.Config.Limit, configOK = d.integer(o, "limit", 1, algo.MaxLimit, "use a whole number of requests per window from 1 to "+human.Int(algo.MaxLimit))
 	} else {
 		d.missing(o, "limit", "give the requests allowed per window, such as limit: 100")
 		configOK = false
@@ -409,7 +409,7 @@ func (d *decoder) trafficList(s *Scenario, items []ast.Node, o *object) bool {
 		total += t.expected()
 		if total > MaxRequests {
 			d.at(item, path, "brings the scenario to about %s requests; a scenario may make at most %s in all",
-				report.Count(int64(total)), report.Count(MaxRequests))
+				human.Int(int64(total)), human.Int(MaxRequests))
 			ok = false
 			total = math.Inf(-1) // report the crossing once
 		}
@@ -419,7 +419,7 @@ func (d *decoder) trafficList(s *Scenario, items []ast.Node, o *object) bool {
 			clients += int64(t.Clients)
 			if clients > MaxClients {
 				d.at(item, path, "brings the scenario to %s clients of random traffic; a scenario may have at most %s in all",
-					report.Count(clients), report.Count(MaxClients))
+					human.Int(clients), human.Int(MaxClients))
 				ok = false
 				clients = math.MinInt64 / 2 // report the crossing once
 			}
@@ -450,7 +450,7 @@ func (d *decoder) traffic(path string, n ast.Node) (Traffic, bool) {
 	}
 	t.Line, _ = nodePos(n)
 	nerr := len(d.errs)
-	countRange := "use a whole number from 1 to " + report.Count(MaxRequests)
+	countRange := "use a whole number from 1 to " + human.Int(MaxRequests)
 
 	// Work out the shape, rejecting fields that belong to another one.
 	hasRange := o.has("from") || o.has("to")
@@ -536,13 +536,13 @@ func (d *decoder) traffic(path string, n ast.Node) (Traffic, bool) {
 		if len(d.errs) == nerr && t.expected() > MaxRequests {
 			_, at := o.value("every")
 			d.at(at, join(path, "every"), "one request every %v from %s to %s makes %s requests; a scenario may make at most %s",
-				t.Every, t.From.Short(), t.To.Short(), report.Count(int64(t.expected())), report.Count(MaxRequests))
+				t.Every, t.From.Short(), t.To.Short(), human.Int(int64(t.expected())), human.Int(MaxRequests))
 		}
 	case Random:
 		t.Rate, _ = d.rate(o, "rate")
 		t.Clients = 1
 		if o.has("clients") {
-			c, _ := d.integer(o, "clients", 1, MaxClients, "use a whole number from 1 to "+report.Count(MaxClients))
+			c, _ := d.integer(o, "clients", 1, MaxClients, "use a whole number from 1 to "+human.Int(MaxClients))
 			t.Clients = int(c)
 		}
 		t.Seed = 1
@@ -552,7 +552,7 @@ func (d *decoder) traffic(path string, n ast.Node) (Traffic, bool) {
 		if len(d.errs) == nerr && t.expected() > MaxRequests {
 			_, at := o.value("rate")
 			d.at(at, join(path, "rate"), "%s requests a second from %s to %s makes about %s requests; a scenario may make at most %s",
-				rateText(t.Rate), t.From.Short(), t.To.Short(), report.Count(int64(t.expected())), report.Count(MaxRequests))
+				human.Number(t.Rate), t.From.Short(), t.To.Short(), human.Int(int64(t.expected())), human.Int(MaxRequests))
 		}
 	}
 	return t, len(d.errs) == nerr

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"windowlab/algo"
+	"windowlab/human"
 	"windowlab/sim"
 )
 
@@ -130,20 +131,9 @@ func (d *draft) burst(at algo.Instant, n int64) {
 func (d *draft) parse(num int, title string) (*Scenario, error) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "name: question-%d\ntitle: %q\n", num, title)
-	fmt.Fprintf(&b, "limit: %d\nwindow: %s\nstart: %q\ntraffic:\n", d.limit, windowText(d.window), d.start.Short())
+	fmt.Fprintf(&b, "limit: %d\nwindow: %s\nstart: %q\ntraffic:\n", d.limit, human.Duration(d.window), d.start.Short())
 	b.WriteString(strings.Join(d.lines, "\n") + "\n")
 	return Parse(fmt.Sprintf("generated/question-%d.yaml", num), []byte(b.String()))
-}
-
-// windowText is a window in the format's duration syntax: 1m, 30s, 1h.
-func windowText(w time.Duration) string {
-	switch {
-	case w%time.Hour == 0:
-		return fmt.Sprintf("%dh", w/time.Hour)
-	case w%time.Minute == 0:
-		return fmt.Sprintf("%dm", w/time.Minute)
-	}
-	return fmt.Sprintf("%ds", w/time.Second)
 }
 
 // perWindow is "per minute", "per 30 seconds".
@@ -167,22 +157,7 @@ func windowWords(w time.Duration, edge algo.Instant) string {
 	if w == time.Minute {
 		return "one-minute windows (calendar minutes)"
 	}
-	return fmt.Sprintf("%s windows aligned to the clock (one of them starts at %s)", seconds(w), edge.Short())
-}
-
-// seconds is a span in words: "15 s", "1 min 30 s".
-func seconds(d time.Duration) string {
-	s := int64(d / time.Second)
-	if d%time.Second != 0 {
-		return d.String()
-	}
-	if s >= 60 && s%60 == 0 {
-		return fmt.Sprintf("%d min", s/60)
-	}
-	if s > 60 {
-		return fmt.Sprintf("%d min %d s", s/60, s%60)
-	}
-	return fmt.Sprintf("%d s", s)
+	return fmt.Sprintf("%s windows aligned to the clock (one of them starts at %s)", human.Spoken(w), edge.Short())
 }
 
 // aligned explains where the windows fall, for windows that are not the
@@ -191,7 +166,7 @@ func aligned(w time.Duration, edge algo.Instant) string {
 	if w == time.Minute {
 		return ""
 	}
-	return fmt.Sprintf(" Windows are %s long and aligned to the clock: one of them starts at %s.", seconds(w), edge.Short())
+	return fmt.Sprintf(" Windows are %s long and aligned to the clock: one of them starts at %s.", human.Spoken(w), edge.Short())
 }
 
 func pickOf[T any](rng *rand.Rand, xs []T) T { return xs[rng.IntN(len(xs))] }
@@ -293,8 +268,8 @@ func generate(rng *rand.Rand, kind QuizKind, num, nth int) (QuizItem, bool, erro
 		it.At, it.HasAt = at, true
 		it.Algorithm, it.HasAlgorithm = k, true
 		overlap := fmt.Sprintf("%s is %s into the window %s–%s. The %d s before it start at %s and cover the last %d s of the previous window's %d: weight %s.",
-			at.Short(), seconds(dec.Elapsed), dec.WindowStart.Short(), dec.WindowEnd().Short(),
-			ws, at.Add(-w).Short(), int64((w-dec.Elapsed)/time.Second), ws, ratText(weight))
+			at.Short(), human.Spoken(dec.Elapsed), dec.WindowStart.Short(), dec.WindowEnd().Short(),
+			ws, at.Add(-w).Short(), int64((w-dec.Elapsed)/time.Second), ws, human.Exact(weight))
 		if !decimalPlaces(weight, 3) {
 			return it, false, nil // a weight such as 131/300 makes arithmetic, not understanding
 		}
@@ -307,7 +282,7 @@ func generate(rng *rand.Rand, kind QuizKind, num, nth int) (QuizItem, bool, erro
 				return it, false, nil
 			}
 			it.Ask = state + " What estimate does the counter compare with the limit?"
-			it.Answer = ratText(est)
+			it.Answer = human.Exact(est)
 			it.Explain = overlap + " " + dec.Explain() + "."
 		case GenVerdict:
 			// Alternate the verdicts, so "allowed" is not always right.
@@ -327,7 +302,7 @@ func generate(rng *rand.Rand, kind QuizKind, num, nth int) (QuizItem, bool, erro
 		case GenWeight:
 			it.Ask = fmt.Sprintf("A sliding window counter counts requests in %s. A request arrives at %s. By what weight does the counter multiply the previous window's count? Give a decimal or a fraction.",
 				windowWords(w, edge), at.Short())
-			it.Answer = ratText(weight)
+			it.Answer = human.Exact(weight)
 			it.Explain = overlap
 		}
 		return it, true, nil

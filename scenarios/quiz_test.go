@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"windowlab/algo"
+	"windowlab/human"
 	"windowlab/sim"
 )
 
@@ -71,7 +72,7 @@ func independentAnswer(t *testing.T, it QuizItem) string {
 	case GenThrough:
 		return big.NewInt(allowed).String()
 	case GenEstimate:
-		return ratText(last.EstimateBig())
+		return human.Exact(last.EstimateBig())
 	case GenVerdict:
 		if last.Allowed {
 			return "Allowed"
@@ -79,7 +80,7 @@ func independentAnswer(t *testing.T, it QuizItem) string {
 		return "Denied"
 	case GenWeight:
 		n, w := last.WeightRat()
-		return ratText(big.NewRat(n, w))
+		return human.Exact(big.NewRat(n, w))
 	}
 	t.Fatalf("kind %d is not generated", it.Kind)
 	return ""

@@ -20,8 +20,8 @@ import (
 	"time"
 
 	"windowlab/algo"
+	"windowlab/human"
 	"windowlab/sim"
-	"windowlab/sim/report"
 )
 
 // Limits on what one file may ask for. They keep a typo from turning into
@@ -177,7 +177,7 @@ func Load(path string) (*Scenario, error) {
 // tooLarge is the message for a file of size bytes, over MaxFileSize.
 func tooLarge(size int64) string {
 	return fmt.Sprintf("the file is %s bytes; a scenario file may be at most 1 MiB (%s bytes)",
-		report.Count(size), report.Count(MaxFileSize))
+		human.Int(size), human.Int(MaxFileSize))
 }
 
 // cleanOSError drops the path from an *os.PathError, since the message is

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"windowlab/algo"
-	"windowlab/sim/report"
+	"windowlab/human"
 )
 
 // parseClock reads a time of day (algo.ParseClock). The returned message
@@ -42,7 +42,7 @@ func parseDuration(s string, min, max time.Duration) (time.Duration, string) {
 	case d < min:
 		return 0, fmt.Sprintf("%s is too short; use at least %v", s, min)
 	case d > max:
-		return 0, fmt.Sprintf("%s is too long; use at most %s", s, durationText(max)+maxNote(max))
+		return 0, fmt.Sprintf("%s is too long; use at most %s", s, human.Duration(max)+maxNote(max))
 	case d%time.Millisecond != 0:
 		return 0, fmt.Sprintf("%s is not a whole number of milliseconds; the clock ticks in milliseconds", s)
 	}
@@ -57,17 +57,6 @@ func maxNote(d time.Duration) string {
 	return ""
 }
 
-// durationText prints a limit the way a user would write it (168h, not 168h0m0s).
-func durationText(d time.Duration) string {
-	switch {
-	case d%time.Hour == 0:
-		return fmt.Sprintf("%dh", d/time.Hour)
-	case d%time.Minute == 0:
-		return fmt.Sprintf("%dm", d/time.Minute)
-	}
-	return d.String()
-}
-
 // rateUnits are the per-unit suffixes a rate string may use.
 var rateUnits = map[string]float64{"ms": 1000, "s": 1, "m": 1.0 / 60, "h": 1.0 / 3600}
 
@@ -80,14 +69,6 @@ func parseRate(s string) (float64, string) {
 		return 0, fmt.Sprintf("%q is not a rate; use requests per second as a number, or a string such as \"50/s\", \"3000/m\" or \"2/h\"", s)
 	}
 	return f * per, ""
-}
-
-// rateText prints a rate without exponents: 1,000,000 or 0.5.
-func rateText(r float64) string {
-	if r == math.Trunc(r) && r < 1e15 {
-		return report.Count(int64(r))
-	}
-	return strconv.FormatFloat(r, 'f', -1, 64)
 }
 
 // isSlug reports whether s is lower-case letters and digits in runs joined

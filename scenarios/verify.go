@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"windowlab/algo"
+	"windowlab/human"
 	"windowlab/sim"
 )
 
@@ -105,7 +106,7 @@ func (s *Scenario) Verify() []Failure {
 				return
 			}
 			if got := big.NewRat(num, den); want.Cmp(got) != 0 {
-				fail(field, ratText(want), ratText(got))
+				fail(field, human.Exact(want), human.Exact(got))
 			}
 		}
 		wn, wd := dec.WeightRat()
@@ -121,22 +122,4 @@ func (s *Scenario) Verify() []Failure {
 		checkInstant("last.window_start", c.WindowStart, dec.WindowStart)
 	}
 	return fails
-}
-
-// ratText prints r exactly: as a decimal when it has a finite one (its
-// denominator is 2^a·5^b), else as a fraction such as 2/3.
-func ratText(r *big.Rat) string {
-	den := new(big.Int).Set(r.Denom())
-	places := 0
-	for _, p := range []int64{2, 5} {
-		n, m := 0, new(big.Int)
-		for q := big.NewInt(p); m.Mod(den, q).Sign() == 0; n++ {
-			den.Quo(den, q)
-		}
-		places = max(places, n)
-	}
-	if den.IsInt64() && den.Int64() == 1 {
-		return r.FloatString(places)
-	}
-	return r.RatString()
 }

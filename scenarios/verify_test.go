@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"math/big"
 	"slices"
 	"strings"
 	"testing"
@@ -44,10 +45,10 @@ expect:
 	}
 }
 
-func TestRatText(t *testing.T) {
+func TestExpectedFractionsAreExact(t *testing.T) {
 	s := mustParse(t, "x.yaml", "limit: 1\nwindow: 1m\ntraffic: [{at: \"12:00:00\"}]\nexpect:\n  - {algorithm: sliding-counter, last: {weight: \"2/3\", estimate: 1.5}}\n")
 	l := s.Expect[0].Last
-	if ratText(l.Weight) != "2/3" || ratText(l.Estimate) != "1.5" {
-		t.Errorf("ratText = %s, %s", ratText(l.Weight), ratText(l.Estimate))
+	if l.Weight.Cmp(big.NewRat(2, 3)) != 0 || l.Estimate.Cmp(big.NewRat(3, 2)) != 0 {
+		t.Errorf("weight %v, estimate %v; want exactly 2/3 and 3/2", l.Weight, l.Estimate)
 	}
 }

@@ -6,7 +6,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"windowlab/sim/report"
+	"windowlab/human"
 )
 
 // headerView is two lines: the scenario and the clock, then the limit, the
@@ -29,9 +29,9 @@ func (m Model) headerView() []string {
 	line1 := spread(left, right, m.c.width, true)
 
 	var b strings.Builder
-	b.WriteString(st.label.Render("limit ") + st.value.Render(fmt.Sprintf("%d per %s", m.limit, report.Duration(m.window))))
+	b.WriteString(st.label.Render("limit ") + st.value.Render(fmt.Sprintf("%d per %s", m.limit, human.Duration(m.window))))
 	b.WriteString(st.faint.Render(" · "))
-	b.WriteString(st.label.Render("request ") + st.value.Render(report.Count(s.processed)+"/"+report.Count(s.total)))
+	b.WriteString(st.label.Render("request ") + st.value.Render(human.Int(s.processed)+"/"+human.Int(s.total)))
 	if s.client != "" {
 		b.WriteString(st.faint.Render(" · "))
 		b.WriteString(st.label.Render("client ") + st.value.Render(s.client))

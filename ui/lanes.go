@@ -8,7 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"windowlab/algo"
-	"windowlab/sim/report"
+	"windowlab/human"
 )
 
 // field is one labelled line of a lane; fields with a higher prio are
@@ -53,11 +53,11 @@ func (m Model) lanes() []lane {
 		if qi, ok := m.quizLane(); ok && qi == i {
 			l.title += " ◀ the question"
 		}
-		counts := st.allowed.Render("✓ "+report.Count(stat.Allowed)+" allowed") + "  " +
-			st.denied.Render("✗ "+report.Count(stat.Denied)+" denied")
-		memory := report.Entries(stat.Kind, stat.Memory.Entries) + st.faint.Render(", "+report.Bytes(stat.Memory.Bytes))
+		counts := st.allowed.Render("✓ "+human.Int(stat.Allowed)+" allowed") + "  " +
+			st.denied.Render("✗ "+human.Int(stat.Denied)+" denied")
+		memory := stat.Kind.Unit().Of(stat.Memory.Entries) + st.faint.Render(", "+human.Bytes(stat.Memory.Bytes))
 		if redis := algo.RedisBytes(stat.Kind, stat.Memory); redis > 0 && m.redisShown() {
-			memory += " " + st.faint.Render(glue("(Redis ≈"+report.Bytes(redis)+")"))
+			memory += " " + st.faint.Render(glue("(Redis ≈"+human.Bytes(redis)+")"))
 		}
 		l.right = counts + st.faint.Render(" · ") + st.label.Render("holds ") + memory
 
@@ -172,7 +172,7 @@ func (m Model) fixedFields(d algo.Decision) []field {
 		count = st.value.Render(count)
 	}
 	window := st.label.Render("window ") + d.WindowStart.Short() + "–" + d.WindowEnd().Short() +
-		st.label.Render(" resets in"+nbsp) + span(d.WindowEnd().Sub(d.At))
+		st.label.Render(" resets in"+nbsp) + human.Duration(d.WindowEnd().Sub(d.At))
 	if m.presenter {
 		return []field{
 			{"now", count + m.c.styles.faint.Render(" · ") + window + "\n" + m.tall(bar), 0},
@@ -198,11 +198,11 @@ func (m Model) logFields(d algo.Decision, window []algo.Instant) []field {
 	}
 	var held string
 	if d.Count == 0 {
-		held = fmt.Sprintf("no timestamps in the last %s", report.Duration(d.Window))
+		held = fmt.Sprintf("no timestamps in the last %s", human.Duration(d.Window))
 	} else {
-		held = st.value.Render(fmt.Sprintf("%d/%d", d.Count, d.Limit)) + " in the last " + report.Duration(d.Window) +
+		held = st.value.Render(fmt.Sprintf("%d/%d", d.Count, d.Limit)) + " in the last " + human.Duration(d.Window) +
 			st.faint.Render(" · ") + st.label.Render("oldest ") + d.Oldest.Short() +
-			st.label.Render(" leaves at ") + d.Leaves().Short() + st.faint.Render(", in"+nbsp+span(d.Leaves().Sub(d.At)))
+			st.label.Render(" leaves at ") + d.Leaves().Short() + st.faint.Render(", in"+nbsp+human.Duration(d.Leaves().Sub(d.At)))
 	}
 	return []field{
 		{"now", strip, 0},
@@ -217,11 +217,11 @@ func (m Model) counterFields(d algo.Decision) []field {
 	counts := st.label.Render("previous"+nbsp) + glue(prevStart.Short()+"–"+d.WindowStart.Short()+" = ") + st.value.Render(fmt.Sprint(d.Previous)) +
 		m.sep() + st.label.Render("current"+nbsp) + glue(d.WindowStart.Short()+"–"+d.WindowEnd().Short()+" = ") + st.value.Render(fmt.Sprint(d.Current()))
 	wn, w := d.WeightRat()
-	weight := st.label.Render("overlap ") + gauge(st, wn, w, m.gaugeWidth(), false) + " " + st.value.Render(algo.Decimal(wn, w)) +
-		st.faint.Render(" "+glue("= 1 − "+span(d.Elapsed)+"/"+report.Duration(d.Window)))
+	weight := st.label.Render("overlap ") + gauge(st, wn, w, m.gaugeWidth(), false) + " " + st.value.Render(human.Decimal(wn, w)) +
+		st.faint.Render(" "+glue("= 1 − "+human.Duration(d.Elapsed)+"/"+human.Duration(d.Window)))
 	if m.presenter {
-		weight = st.label.Render("overlap ") + st.value.Render(algo.Decimal(wn, w)) +
-			st.faint.Render(" "+glue("= 1 − "+span(d.Elapsed)+"/"+report.Duration(d.Window))) + "\n" +
+		weight = st.label.Render("overlap ") + st.value.Render(human.Decimal(wn, w)) +
+			st.faint.Render(" "+glue("= 1 − "+human.Duration(d.Elapsed)+"/"+human.Duration(d.Window))) + "\n" +
 			m.tall(gauge(st, wn, w, m.gaugeWidth(), false))
 	}
 	return []field{
@@ -238,10 +238,10 @@ func (m Model) bucketFields(d algo.Decision) []field {
 	tn, w := d.TokensRat()
 	capacity := d.Capacity * w
 	bar := gauge(st, tn, capacity, m.gaugeWidth(), false)
-	level := st.value.Render(algo.Decimal(tn, w)) + st.label.Render(fmt.Sprintf(" of %d tokens", d.Capacity))
-	refill := st.label.Render("refills ") + fmt.Sprintf("%d per %s", d.Limit, report.Duration(d.Window))
+	level := st.value.Render(human.Decimal(tn, w)) + st.label.Render(fmt.Sprintf(" of %d tokens", d.Capacity))
+	refill := st.label.Render("refills ") + fmt.Sprintf("%d per %s", d.Limit, human.Duration(d.Window))
 	if tn < capacity {
-		refill += st.faint.Render(" · ") + st.label.Render("next token in"+nbsp) + span(d.NextToken())
+		refill += st.faint.Render(" · ") + st.label.Render("next token in"+nbsp) + human.Duration(d.NextToken())
 	} else {
 		refill += st.faint.Render(" · full")
 	}
@@ -261,19 +261,19 @@ func (m Model) bucketFields(d algo.Decision) []field {
 // any interval one window long, with the warning when it beats the limit.
 func (m Model) most(i int) string {
 	st, s := m.c.styles, m.snap.stats[i]
-	w := report.Duration(m.window)
+	w := human.Duration(m.window)
 	switch {
 	case s.MaxInWindow == 0:
 		return st.faint.Render("nothing admitted yet")
 	case s.MaxInWindow <= m.limit:
 		return fmt.Sprintf("at most %d admitted in any %s", s.MaxInWindow, w) + st.faint.Render(" — within the limit")
 	}
-	text := fmt.Sprintf("%d admitted %s (%s–%s", s.MaxInWindow, report.Span(s.MaxInWindowFirst, s.MaxInWindowLast),
+	text := fmt.Sprintf("%d admitted %s (%s–%s", s.MaxInWindow, human.Span(int64(s.MaxInWindowFirst), int64(s.MaxInWindowLast)),
 		s.MaxInWindowFirst.Short(), s.MaxInWindowLast.Short())
 	if s.MaxInWindowClient != m.snap.client {
 		text += ", " + s.MaxInWindowClient
 	}
-	return st.warn.Render("⚠ " + text + ") — " + report.Times(s.MaxInWindow, m.limit))
+	return st.warn.Render("⚠ " + text + ") — " + human.Times(s.MaxInWindow, m.limit))
 }
 
 // gauge draws n out of total as a bar of width cells. A count that reaches

@@ -8,7 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"windowlab/algo"
-	"windowlab/sim/report"
+	"windowlab/human"
 )
 
 // zoomLevels are the timeline's cell sizes, finest first.
@@ -98,7 +98,7 @@ func (m Model) timelineView() []string {
 
 	// Legend, with what the count column shows.
 	cursorSpan := floorTo(now, int64(cell))
-	perCell := report.Duration(time.Duration(cell) * time.Millisecond)
+	perCell := human.Duration(time.Duration(cell) * time.Millisecond)
 	key := st.allowed.Render("✓") + st.faint.Render(" allowed ") + st.denied.Render("✗") + st.faint.Render(" denied ") +
 		st.mixed.Render("±") + st.faint.Render(" both ") + st.edge.Render("┃") + st.faint.Render(" window edge")
 	legend := st.title.Render("timeline") + st.faint.Render(" · all clients · ") + perCell + st.faint.Render(" per cell (z/Z zoom) · ") + key
@@ -205,7 +205,7 @@ func (m Model) timelineView() []string {
 		if cursor >= 0 && cursor < cells {
 			total, a = int64(bounds[cursor+1]-bounds[cursor]), allowed[cursor][k]
 		}
-		b.WriteString("  " + st.allowed.Render(fmt.Sprintf("✓%-5s", compact(a))) + " " + st.denied.Render(fmt.Sprintf("✗%-5s", compact(total-a))))
+		b.WriteString("  " + st.allowed.Render(fmt.Sprintf("✓%-5s", human.Compact(a))) + " " + st.denied.Render(fmt.Sprintf("✗%-5s", human.Compact(total-a))))
 		lines = append(lines, b.String())
 	}
 	return lines

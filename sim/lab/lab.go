@@ -20,9 +20,9 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-	"windowlab/sim/report"
 
 	"windowlab/algo"
+	"windowlab/human"
 )
 
 // Options are one experiment's parameters.
@@ -70,10 +70,10 @@ func (o Options) Validate() error {
 		return OptionError{name, err.Error()}
 	}
 	if o.Sources < 1 || o.Sources > MaxSources {
-		return OptionError{"sources", fmt.Sprintf("%d is out of range: it must be from 1 to %s", o.Sources, report.Count(MaxSources))}
+		return OptionError{"sources", fmt.Sprintf("%d is out of range: it must be from 1 to %s", o.Sources, human.Int(MaxSources))}
 	}
 	if o.Requests < 1 || o.Requests > MaxRequests {
-		return OptionError{"requests", fmt.Sprintf("%d is out of range: it must be from 1 to %s (%s)", o.Requests, report.Count(MaxRequests), Abbreviate(MaxRequests))}
+		return OptionError{"requests", fmt.Sprintf("%d is out of range: it must be from 1 to %s (%s)", o.Requests, human.Int(MaxRequests), human.Abbrev(MaxRequests))}
 	}
 	if o.Workers < 0 || o.Workers > MaxWorkers {
 		return OptionError{"workers", fmt.Sprintf("%d is out of range: it must be from 1 to %d, or 0 for one per core", o.Workers, MaxWorkers)}

@@ -88,7 +88,9 @@ func (m Model) String() string {
 	default:
 		s = m.Rates.String()
 	}
-	s += fmt.Sprintf(", median source at %s of the limit, Poisson arrivals", percent(m.Median))
+	// The median is a parameter, echoed to four significant digits as
+	// given, not a measured share rounded for reading.
+	s += fmt.Sprintf(", median source at %.4g%% of the limit, Poisson arrivals", m.Median*100)
 	if m.On > 0 {
 		s += fmt.Sprintf(", on/off bursts (mean on %v, off %v)", m.On, m.Off)
 	} else {
@@ -337,13 +339,6 @@ func (b *bursts) real(x float64) float64 {
 	}
 	return b.realStart + (x - b.axisStart)
 }
-
-func percent(share float64) string {
-	return fmt.Sprintf("%s%%", trimFloat(share*100))
-}
-
-// trimFloat prints v with up to four significant digits.
-func trimFloat(v float64) string { return fmt.Sprintf("%.4g", v) }
 
 // ParseBursts reads the bursts option: "off" (or "" or "0") for none, or
 // ON/OFF mean periods in Go duration syntax, like "10s/50s".

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
-	"windowlab/sim/report"
 
 	"windowlab/algo"
+	"windowlab/human"
 )
 
 // Result is an experiment's figures: complete, or for the sources finished
@@ -88,30 +88,30 @@ func Text(w io.Writer, r Result) error {
 	fmt.Fprintf(b, "The sliding window counter and the fixed window against the exact sliding log\n\n")
 	if !r.Complete {
 		fmt.Fprintf(b, "STOPPED EARLY: %s of %s sources decided; the figures are for those only.\n\n",
-			report.Count(r.Sources), report.Count(int64(o.Sources)))
+			human.Int(r.Sources), human.Int(int64(o.Sources)))
 	}
 	fmt.Fprintf(b, "traffic    %s sources (%s sent requests), %s requests over %s of virtual time\n",
-		report.Count(r.Sources), report.Count(r.ActiveSources), report.Count(r.Requests), roundDuration(r.Duration))
+		human.Int(r.Sources), human.Int(r.ActiveSources), human.Int(r.Requests), roundDuration(r.Duration))
 	fmt.Fprintf(b, "model      %s; seed %d\n", o.Model, o.Seed)
-	fmt.Fprintf(b, "limit      %d requests per %s; rules: %s\n", o.Limit, report.Duration(o.Window), rulesText(o.Rules))
+	fmt.Fprintf(b, "limit      %d requests per %s; rules: %s\n", o.Limit, human.Duration(o.Window), rulesText(o.Rules))
 	fmt.Fprintf(b, "exact log  limited %s requests (%s); %s sources above the threshold\n",
-		report.Count(r.ExactLimited), percentOf(share(r.ExactLimited, r.Requests)), report.Count(r.SourcesAbove))
-	fmt.Fprintf(b, "busiest    %s requests in one window from one source (%s the limit)\n\n", report.Count(r.Peak), times(r.Peak, o.Limit))
+		human.Int(r.ExactLimited), human.Percent(share(r.ExactLimited, r.Requests)), human.Int(r.SourcesAbove))
+	fmt.Fprintf(b, "busiest    %s requests in one window from one source (%s)\n\n", human.Int(r.Peak), human.Times(r.Peak, o.Limit))
 
 	c, f := r.Approx[counterIdx], r.Approx[fixedIdx]
 	writeTable(b, [][]string{
 		{"", "sliding counter", "fixed window", "Cloudflare 2017 (theirs)"},
-		{"requests decided unlike the log", percentOf(r.WrongShare(counterIdx)), percentOf(r.WrongShare(fixedIdx)), percentOf(Cloudflare.WrongShare)},
+		{"requests decided unlike the log", human.Percent(r.WrongShare(counterIdx)), human.Percent(r.WrongShare(fixedIdx)), human.Percent(Cloudflare.WrongShare)},
 		{"  wrongly allowed", countShare(c.WronglyAllowed, r.Requests), countShare(f.WronglyAllowed, r.Requests), ""},
 		{"  wrongly limited", countShare(c.WronglyLimited, r.Requests), countShare(f.WronglyLimited, r.Requests), ""},
-		{"mean relative difference from the exact count", percentOf(r.MeanRelative(counterIdx)), percentOf(r.MeanRelative(fixedIdx)), percentOf(Cloudflare.MeanRelative)},
+		{"mean relative difference from the exact count", human.Percent(r.MeanRelative(counterIdx)), human.Percent(r.MeanRelative(fixedIdx)), human.Percent(Cloudflare.MeanRelative)},
 		{"sources allowed while above the threshold", allowedAbove(c, o.Limit), allowedAbove(f, o.Limit),
-			fmt.Sprintf("%d (all < %s above)", Cloudflare.AllowedAbove, percentOf(Cloudflare.AllowedAboveAtMost))},
-		{"sources limited while below the threshold", report.Count(c.LimitedBelow), report.Count(f.LimitedBelow), report.Count(Cloudflare.LimitedBelow)},
+			fmt.Sprintf("%d (all < %s above)", Cloudflare.AllowedAbove, human.Percent(Cloudflare.AllowedAboveAtMost))},
+		{"sources limited while below the threshold", human.Int(c.LimitedBelow), human.Int(f.LimitedBelow), human.Int(Cloudflare.LimitedBelow)},
 	})
 
 	fmt.Fprintf(b, "\nCloudflare's figures are theirs, measured on %s requests from %s sources of their real traffic:\n%s (2017).\n",
-		Abbreviate(Cloudflare.Requests), report.Count(Cloudflare.Sources), Cloudflare.Source)
+		human.Abbrev(Cloudflare.Requests), human.Int(Cloudflare.Sources), Cloudflare.Source)
 	b.WriteString("windowlab's come from the synthetic traffic above; the same options and seed give the same figures.\n\nDefinitions\n")
 	for _, d := range Definitions {
 		fmt.Fprintf(b, "  %-25s %s\n", d.Term, d.Meaning)
@@ -155,28 +155,11 @@ func allowedAbove(a ApproxTotals, limit int64) string {
 	if a.AllowedAbove == 0 {
 		return "0"
 	}
-	return fmt.Sprintf("%s (≤ %s above)", report.Count(a.AllowedAbove), percentOf(float64(a.PeakAllowedAbove)/float64(limit)-1))
+	return fmt.Sprintf("%s (≤ %s above)", human.Int(a.AllowedAbove), human.Percent(float64(a.PeakAllowedAbove)/float64(limit)-1))
 }
 
 func countShare(n, of int64) string {
-	return fmt.Sprintf("%s (%s)", report.Count(n), percentOf(share(n, of)))
-}
-
-// percentOf prints a share as a percentage with two significant digits, or
-// more decimals for small shares: 0.0031%, 5.7%, 31%.
-func percentOf(v float64) string {
-	p := v * 100
-	switch {
-	case p == 0:
-		return "0%"
-	case p >= 10:
-		return strconv.FormatFloat(p, 'f', 0, 64) + "%"
-	}
-	return strconv.FormatFloat(p, 'g', 2, 64) + "%"
-}
-
-func times(n, limit int64) string {
-	return strconv.FormatFloat(float64(n)/float64(limit), 'g', 3, 64) + "×"
+	return fmt.Sprintf("%s (%s)", human.Int(n), human.Percent(share(n, of)))
 }
 
 func roundDuration(d time.Duration) time.Duration {
@@ -307,17 +290,4 @@ func ParseCount(s string) (int64, error) {
 		return 0, fmt.Errorf("%q is not a whole number of requests", s)
 	}
 	return int64(n), nil
-}
-
-// Abbreviate prints n with the largest suffix that keeps it whole: 400M, 270K.
-func Abbreviate(n int64) string {
-	for _, u := range []struct {
-		v int64
-		s string
-	}{{1e9, "G"}, {1e6, "M"}, {1e3, "K"}} {
-		if n >= u.v && n%u.v == 0 {
-			return strconv.FormatInt(n/u.v, 10) + u.s
-		}
-	}
-	return strconv.FormatInt(n, 10)
 }

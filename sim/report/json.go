@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"windowlab/algo"
+	"windowlab/human"
 	"windowlab/sim"
 )
 
@@ -75,7 +76,7 @@ func JSON(w io.Writer, h Header, e *sim.Engine) error {
 	e.SeekIndex(0)
 	sc, _ := json.Marshal(jsonScenario{
 		Name: h.Name, Title: h.Title, Limit: h.Limit, WindowMs: int64(h.Window / time.Millisecond),
-		Window: Duration(h.Window), Expiry: !h.NoExpiry, Requests: e.Len(),
+		Window: human.Duration(h.Window), Expiry: !h.NoExpiry, Requests: e.Len(),
 	})
 	bw.WriteString(`{"scenario":`)
 	bw.Write(sc)

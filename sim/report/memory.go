@@ -5,12 +5,11 @@ import (
 	"fmt"
 	"io"
 	"math/big"
-	"strconv"
-	"strings"
 	"text/tabwriter"
 	"time"
 
 	"windowlab/algo"
+	"windowlab/human"
 )
 
 // MemoryQuestion is what the memory calculator is asked.
@@ -43,19 +42,19 @@ func MemoryText(w io.Writer, q MemoryQuestion) error {
 		return err
 	}
 	fmt.Fprintf(w, "Worst case: %s clients, each at its limit of %s per %s\n\n",
-		Thousands(big.NewInt(q.Clients)), Thousands(big.NewInt(q.Limit)), Duration(q.Window))
+		human.Int(q.Clients), human.Int(q.Limit), human.Duration(q.Window))
 	tw := tabwriter.NewWriter(w, 0, 0, 3, ' ', 0)
 	fmt.Fprintln(tw, "\tstate kept at worst\tin windowlab's memory\tin Redis\t")
 	for _, f := range fs {
-		fmt.Fprintf(tw, "%s\t%s %s\t%s\t%s\t\n", f.Kind, Thousands(f.Entries), unitName(f.Kind, f.Entries),
-			SIBytes(f.Bytes), SIBytes(f.RedisBytes))
+		fmt.Fprintf(tw, "%s\t%s %s\t%s\t%s\t\n", f.Kind, human.BigInt(f.Entries), unitName(f.Kind, f.Entries),
+			human.SIBytes(f.Bytes), human.SIBytes(f.RedisBytes))
 	}
 	tw.Flush()
 	fmt.Fprintln(w)
 	for _, f := range fs {
 		if f.Kind == algo.KindSlidingLog {
 			fmt.Fprintf(w, "The sliding log keeps %s timestamps: its memory grows with the limit, not with the number of active clients.\n",
-				Words(f.Entries))
+				human.Words(f.Entries))
 		}
 		if f.Kind == algo.KindSlidingCounter {
 			fmt.Fprintln(w, "The sliding counter keeps two counters per client, whatever the limit.")
@@ -108,78 +107,10 @@ func MemoryJSON(w io.Writer, q MemoryQuestion) error {
 	return enc.Encode(doc)
 }
 
+// unitName is the word for a footprint's entries: "timestamps", "counter".
 func unitName(k algo.Kind, n *big.Int) string {
-	one := n.Cmp(big.NewInt(1)) == 0
-	switch {
-	case k == algo.KindSlidingLog && one:
-		return "timestamp"
-	case k == algo.KindSlidingLog:
-		return "timestamps"
-	case k == algo.KindTokenBucket && one:
-		return "bucket"
-	case k == algo.KindTokenBucket:
-		return "buckets"
-	case one:
-		return "counter"
+	if n.Cmp(big.NewInt(1)) == 0 {
+		return k.Unit().One
 	}
-	return "counters"
-}
-
-// Thousands writes n with commas: 10,000,000,000.
-func Thousands(n *big.Int) string { return commas(n.String()) }
-
-// Count writes n with commas: 400,000,000.
-func Count(n int64) string { return commas(strconv.FormatInt(n, 10)) }
-
-// commas groups the digits of a decimal integer in threes.
-func commas(s string) string {
-	sign := ""
-	if strings.HasPrefix(s, "-") {
-		sign, s = "-", s[1:]
-	}
-	var b strings.Builder
-	for i, r := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
-	}
-	return sign + b.String()
-}
-
-// Words says a large count the way the lesson does: "10 billion".
-func Words(n *big.Int) string {
-	for _, u := range []struct {
-		name string
-		exp  int64
-	}{{"trillion", 12}, {"billion", 9}, {"million", 6}} {
-		unit := new(big.Int).Exp(big.NewInt(10), big.NewInt(u.exp), nil)
-		if n.Cmp(unit) >= 0 {
-			return ratString(new(big.Rat).SetFrac(n, unit)) + " " + u.name
-		}
-	}
-	return Thousands(n)
-}
-
-// ratString prints r with at most one decimal, without a trailing .0.
-func ratString(r *big.Rat) string {
-	s := r.FloatString(1)
-	return strings.TrimSuffix(s, ".0")
-}
-
-// SIBytes prints a byte count in decimal units (kB, MB, GB, TB), as storage
-// is sold and as Redis's INFO reports it in its human fields.
-func SIBytes(n *big.Int) string {
-	units := []string{"B", "kB", "MB", "GB", "TB", "PB", "EB"}
-	r := new(big.Rat).SetInt(n)
-	thousand := big.NewRat(1000, 1)
-	i := 0
-	for i < len(units)-1 && r.Cmp(thousand) >= 0 {
-		r.Quo(r, thousand)
-		i++
-	}
-	if i == 0 {
-		return n.String() + " B"
-	}
-	return r.FloatString(1) + " " + units[i]
+	return k.Unit().Many
 }

@@ -10,11 +10,11 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"strings"
 	"text/tabwriter"
 	"time"
 
 	"windowlab/algo"
+	"windowlab/human"
 	"windowlab/sim"
 )
 
@@ -37,7 +37,7 @@ func Text(w io.Writer, h Header, e *sim.Engine, trace bool) error {
 		title = h.Name
 	}
 	fmt.Fprintf(bw, "%s\n", title)
-	fmt.Fprintf(bw, "limit %d per %s, %s from %s", h.Limit, Duration(h.Window), count(e.Len(), "request", "requests"), e.FirstArrival().Short())
+	fmt.Fprintf(bw, "limit %d per %s, %s from %s", h.Limit, human.Duration(h.Window), requests.Of(e.Len()), e.FirstArrival().Short())
 	if e.Len() > 1 {
 		fmt.Fprintf(bw, " to %s", e.LastArrival().Short())
 	}
@@ -94,8 +94,8 @@ func writeSummary(w io.Writer, h Header, stats []sim.Stats) {
 	row("allowed", func(s sim.Stats) string { return fmt.Sprint(s.Allowed) })
 	row("denied", func(s sim.Stats) string { return fmt.Sprint(s.Denied) })
 	row("most in one window", func(s sim.Stats) string { return fmt.Sprint(s.MaxInWindow) })
-	row("peak memory", func(s sim.Stats) string { return Entries(s.Kind, s.PeakMemory.Entries) })
-	row("", func(s sim.Stats) string { return Bytes(s.PeakMemory.Bytes) })
+	row("peak memory", func(s sim.Stats) string { return s.Kind.Unit().Of(s.PeakMemory.Entries) })
+	row("", func(s sim.Stats) string { return human.Bytes(s.PeakMemory.Bytes) })
 	tw.Flush()
 	fmt.Fprintln(w)
 	for _, s := range stats {
@@ -111,79 +111,15 @@ func LessonLine(s sim.Stats, limit int64, window time.Duration) string {
 	if s.MaxInWindow == 0 {
 		return "allowed nothing."
 	}
-	span := Span(s.MaxInWindowFirst, s.MaxInWindowLast)
+	span := human.Span(int64(s.MaxInWindowFirst), int64(s.MaxInWindowLast))
 	if s.MaxInWindow <= limit {
 		return fmt.Sprintf("at most %d allowed to one client in any %s: the limit of %d held.",
-			s.MaxInWindow, Duration(window), limit)
+			s.MaxInWindow, human.Duration(window), limit)
 	}
 	return fmt.Sprintf("%s allowed %s (%s, %s–%s), %s.",
-		count(s.MaxInWindow, "request", "requests"), span, s.MaxInWindowClient,
-		s.MaxInWindowFirst.Short(), s.MaxInWindowLast.Short(), Times(s.MaxInWindow, limit))
+		requests.Of(s.MaxInWindow), span, s.MaxInWindowClient,
+		s.MaxInWindowFirst.Short(), s.MaxInWindowLast.Short(), human.Times(s.MaxInWindow, limit))
 }
 
-// Span says how long a burst took the way the lesson does: requests at
-// 12:00:59 and 12:01:00 arrived "in 2 seconds", counting clock seconds.
-func Span(first, last algo.Instant) string {
-	if first == last {
-		return "at one instant"
-	}
-	if first%1000 == 0 && last%1000 == 0 {
-		return "in " + count(int64(last-first)/1000+1, "second", "seconds")
-	}
-	return "within " + Duration(last.Sub(first))
-}
-
-// Times compares a count with the limit: "twice the limit".
-func Times(n, limit int64) string {
-	switch {
-	case n == 2*limit:
-		return "twice the limit"
-	case n%limit == 0:
-		return fmt.Sprintf("%d times the limit", n/limit)
-	}
-	return fmt.Sprintf("%s× the limit", algo.Decimal(n*100/limit, 100))
-}
-
-// Entries names a limiter's memory in its own units.
-func Entries(k algo.Kind, n int64) string {
-	switch k {
-	case algo.KindSlidingLog:
-		return count(n, "timestamp", "timestamps")
-	case algo.KindTokenBucket:
-		return count(n, "bucket", "buckets")
-	}
-	return count(n, "counter", "counters")
-}
-
-// Bytes prints a byte count with a binary unit.
-func Bytes(n int64) string {
-	const unit = 1024
-	if n < unit {
-		return fmt.Sprintf("%d B", n)
-	}
-	div, exp := int64(unit), 0
-	for m := n / unit; m >= unit; m /= unit {
-		div *= unit
-		exp++
-	}
-	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTPE"[exp])
-}
-
-// Duration prints a window the way people say it: 1m, 90s, 1h30m, 250ms.
-func Duration(d time.Duration) string {
-	s := d.String()
-	if strings.HasSuffix(s, "m0s") {
-		s = strings.TrimSuffix(s, "0s")
-	}
-	if strings.HasSuffix(s, "h0m") {
-		s = strings.TrimSuffix(s, "0m")
-	}
-	return s
-}
-
-func count(n int64, one, many string) string {
-	if n == 1 {
-		return fmt.Sprintf("%d %s", n, one)
-	}
-	return fmt.Sprintf("%d %s", n, many)
-}
+// requests counts requests.
+var requests = human.Noun{One: "request", Many: "requests"}

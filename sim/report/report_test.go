@@ -2,7 +2,6 @@ package report
 
 import (
 	"bytes"
-	"math/big"
 	"strings"
 	"testing"
 	"time"
@@ -10,54 +9,6 @@ import (
 	"windowlab/algo"
 	"windowlab/sim"
 )
-
-func TestSpan(t *testing.T) {
-	for _, c := range []struct {
-		first, last algo.Instant
-		want        string
-	}{
-		{algo.Clock(12, 0, 59, 0), algo.Clock(12, 1, 0, 0), "in 2 seconds"}, // the lesson's phrase
-		{algo.Clock(12, 0, 58, 0), algo.Clock(12, 1, 2, 0), "in 5 seconds"},
-		{algo.Clock(12, 0, 0, 0), algo.Clock(12, 0, 0, 0), "at one instant"},
-		{algo.Clock(12, 0, 0, 0), algo.Clock(12, 0, 0, 250), "within 250ms"},
-	} {
-		if got := Span(c.first, c.last); got != c.want {
-			t.Errorf("Span(%v, %v) = %q, want %q", c.first, c.last, got, c.want)
-		}
-	}
-}
-
-func TestTimes(t *testing.T) {
-	for _, c := range []struct {
-		n, limit int64
-		want     string
-	}{
-		{200, 100, "twice the limit"},
-		{300, 100, "3 times the limit"},
-		{115, 100, "1.15× the limit"},
-		{150, 100, "1.5× the limit"},
-	} {
-		if got := Times(c.n, c.limit); got != c.want {
-			t.Errorf("Times(%d, %d) = %q, want %q", c.n, c.limit, got, c.want)
-		}
-	}
-}
-
-func TestUnits(t *testing.T) {
-	for d, want := range map[time.Duration]string{time.Minute: "1m", time.Hour: "1h", 90 * time.Second: "1m30s", 250 * time.Millisecond: "250ms", 9 * time.Second: "9s"} {
-		if got := Duration(d); got != want {
-			t.Errorf("Duration(%v) = %q, want %q", d, got, want)
-		}
-	}
-	for n, want := range map[int64]string{0: "0 B", 1023: "1023 B", 1024: "1.0 KiB", 1536: "1.5 KiB", 10 << 30: "10.0 GiB"} {
-		if got := Bytes(n); got != want {
-			t.Errorf("Bytes(%d) = %q, want %q", n, got, want)
-		}
-	}
-	if Entries(algo.KindSlidingLog, 1) != "1 timestamp" || Entries(algo.KindSlidingCounter, 2) != "2 counters" {
-		t.Error("Entries names the wrong unit")
-	}
-}
 
 func boundaryBurst(t *testing.T) *sim.Engine {
 	t.Helper()
@@ -103,27 +54,5 @@ func TestTextReport(t *testing.T) {
 	}
 	if n := strings.Count(got, "\n#"); n != 200 {
 		t.Errorf("trace lists %d requests, want 200", n)
-	}
-}
-
-func TestBigNumbers(t *testing.T) {
-	ten := new(big.Int).Exp(big.NewInt(10), big.NewInt(10), nil)
-	if got := Thousands(ten); got != "10,000,000,000" {
-		t.Errorf("Thousands(1e10) = %q", got)
-	}
-	if got := Words(ten); got != "10 billion" {
-		t.Errorf("Words(1e10) = %q", got)
-	}
-	if got := Words(big.NewInt(2_500_000)); got != "2.5 million" {
-		t.Errorf("Words(2.5e6) = %q", got)
-	}
-	if got := Words(big.NewInt(999)); got != "999" {
-		t.Errorf("Words(999) = %q", got)
-	}
-	if got := SIBytes(big.NewInt(80_100_000_000)); got != "80.1 GB" {
-		t.Errorf("SIBytes(8.01e10) = %q", got)
-	}
-	if got := SIBytes(big.NewInt(999)); got != "999 B" {
-		t.Errorf("SIBytes(999) = %q", got)
 	}
 }

@@ -8,9 +8,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"time"
-	"windowlab/sim/report"
+
+	"windowlab/human"
 
 	"charm.land/bubbles/v2/progress"
 	"github.com/charmbracelet/colorprofile"
@@ -55,10 +55,10 @@ func Show(r *lab.Run, o Options) {
 			p := r.Progress()
 			elapsed := time.Since(start)
 			line := fmt.Sprintf("lab: %s requests from %s sources in %s (%s requests/s)",
-				report.Count(p.Requests), report.Count(p.Sources), elapsed.Round(10*time.Millisecond), rate(p.Requests, elapsed))
+				human.Int(p.Requests), human.Int(p.Sources), elapsed.Round(10*time.Millisecond), rate(p.Requests, elapsed))
 			if p.Sources < p.TotalSources {
 				line = fmt.Sprintf("lab: stopped after %s of %s sources (%s requests) in %s",
-					report.Count(p.Sources), report.Count(p.TotalSources), report.Count(p.Requests), elapsed.Round(10*time.Millisecond))
+					human.Int(p.Sources), human.Int(p.TotalSources), human.Int(p.Requests), elapsed.Round(10*time.Millisecond))
 			}
 			if o.Terminal {
 				fmt.Fprint(out, "\r"+ansi.EraseLineRight)
@@ -86,7 +86,7 @@ func fraction(p lab.Progress) float64 {
 
 // status is "123.4M of 400M requests · 31.2M/s · 9s left".
 func status(p lab.Progress, elapsed time.Duration) string {
-	s := fmt.Sprintf("%s of %s requests · %s/s", short(p.Requests), short(p.TotalRequests), rate(p.Requests, elapsed))
+	s := fmt.Sprintf("%s of %s requests · %s/s", human.Compact(p.Requests), human.Compact(p.TotalRequests), rate(p.Requests, elapsed))
 	if p.Requests > 0 && p.Requests < p.TotalRequests {
 		left := time.Duration(float64(elapsed) * float64(p.TotalRequests-p.Requests) / float64(p.Requests))
 		s += " · " + left.Round(time.Second).String() + " left"
@@ -98,18 +98,5 @@ func rate(n int64, elapsed time.Duration) string {
 	if elapsed <= 0 {
 		return "–"
 	}
-	return short(int64(float64(n) / elapsed.Seconds()))
-}
-
-// short prints a count with one decimal and a K, M or G suffix.
-func short(n int64) string {
-	switch {
-	case n >= 1e9:
-		return strconv.FormatFloat(float64(n)/1e9, 'f', 1, 64) + "G"
-	case n >= 1e6:
-		return strconv.FormatFloat(float64(n)/1e6, 'f', 1, 64) + "M"
-	case n >= 1e4:
-		return strconv.FormatFloat(float64(n)/1e3, 'f', 1, 64) + "K"
-	}
-	return strconv.FormatInt(n, 10)
+	return human.Compact(int64(float64(n) / elapsed.Seconds()))
 }

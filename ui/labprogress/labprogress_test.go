@@ -30,7 +30,7 @@ func TestPlainLines(t *testing.T) {
 // The status line: counts, rate and the time left, from the counters alone.
 func TestStatus(t *testing.T) {
 	p := lab.Progress{Requests: 100_000_000, TotalRequests: 400_000_000}
-	if got, want := status(p, 2*time.Second), "100.0M of 400.0M requests · 50.0M/s · 6s left"; got != want {
+	if got, want := status(p, 2*time.Second), "100M of 400M requests · 50M/s · 6s left"; got != want {
 		t.Errorf("status = %q, want %q", got, want)
 	}
 }

@@ -1,0 +1,261 @@
+// Package human writes numbers, sizes and spans of time the way windowlab
+// says them to people: the one place every report, view, quiz and error
+// message takes its wording of a number from, so that "400,000,000", "1m",
+// "twice the limit" and "1.5 KiB" read the same everywhere.
+//
+// It is a leaf: it imports nothing of windowlab, so the limiters (algo) can
+// explain their decisions with it and everything above can print with it.
+// Instants are passed as milliseconds since the clock's midnight.
+package human
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Noun is a word and its plural, to count things in.
+type Noun struct{ One, Many string }
+
+// Of counts n of the noun: "1 request", "200 requests".
+func (w Noun) Of(n int64) string { return strconv.FormatInt(n, 10) + " " + w.For(n) }
+
+// For is the word that goes with n: One for exactly 1, Many otherwise.
+func (w Noun) For(n int64) string {
+	if n == 1 {
+		return w.One
+	}
+	return w.Many
+}
+
+// Int writes n with commas: 400,000,000.
+func Int(n int64) string { return commas(strconv.FormatInt(n, 10)) }
+
+// BigInt writes n with commas: 10,000,000,000.
+func BigInt(n *big.Int) string { return commas(n.String()) }
+
+// commas groups the digits of a decimal integer in threes.
+func commas(s string) string {
+	sign := ""
+	if strings.HasPrefix(s, "-") {
+		sign, s = "-", s[1:]
+	}
+	var b strings.Builder
+	for i, r := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	return sign + b.String()
+}
+
+// Words says a large count the way the lesson does: "10 billion",
+// "2.5 million"; below a million, with commas.
+func Words(n *big.Int) string {
+	for _, u := range []struct {
+		name string
+		exp  int64
+	}{{"trillion", 12}, {"billion", 9}, {"million", 6}} {
+		unit := new(big.Int).Exp(big.NewInt(10), big.NewInt(u.exp), nil)
+		if n.Cmp(unit) >= 0 {
+			s := new(big.Rat).SetFrac(n, unit).FloatString(1)
+			return strings.TrimSuffix(s, ".0") + " " + u.name
+		}
+	}
+	return BigInt(n)
+}
+
+// Abbrev writes n with the largest suffix that keeps it whole, the way a
+// count is typed on the command line: 400M, 270K, 1G, 1234.
+func Abbrev(n int64) string {
+	for _, u := range []struct {
+		v int64
+		s string
+	}{{1e9, "G"}, {1e6, "M"}, {1e3, "K"}} {
+		if n >= u.v && n%u.v == 0 {
+			return strconv.FormatInt(n/u.v, 10) + u.s
+		}
+	}
+	return strconv.FormatInt(n, 10)
+}
+
+// Compact writes a count in at most five cells, for a timeline column:
+// 999, 12.3k, 456k, 1.2M, 45M.
+func Compact(n int64) string {
+	switch {
+	case n < 1000:
+		return strconv.FormatInt(n, 10)
+	case n < 10_000:
+		return fmt.Sprintf("%.1fk", float64(n)/1e3)
+	case n < 1_000_000:
+		return fmt.Sprintf("%dk", n/1000)
+	case n < 10_000_000:
+		return fmt.Sprintf("%.1fM", float64(n)/1e6)
+	}
+	return fmt.Sprintf("%dM", n/1_000_000)
+}
+
+// Number writes a measured value without an exponent: whole numbers with
+// commas (1,000,000), others as short as they round-trip (0.5, 2.25).
+func Number(v float64) string {
+	if v == math.Trunc(v) && math.Abs(v) < 1e15 {
+		return Int(int64(v))
+	}
+	return strconv.FormatFloat(v, 'f', -1, 64)
+}
+
+// Decimal writes num/den exactly when it has at most six decimals, and
+// otherwise rounded, prefixed with ≈, to as many decimals as it takes to
+// differ from the nearest whole number (so ≈99.9999 never prints as 100):
+// 0.75, 49.5, ≈0.333.
+func Decimal(num, den int64) string { return DecimalRat(new(big.Rat).SetFrac64(num, den)) }
+
+// DecimalRat is Decimal for any exact fraction.
+func DecimalRat(r *big.Rat) string {
+	for places := 0; places <= 6; places++ {
+		s := r.FloatString(places)
+		back, _ := new(big.Rat).SetString(s)
+		if back.Cmp(r) == 0 {
+			return s
+		}
+	}
+	for places := 3; ; places++ {
+		s := r.FloatString(places)
+		trimmed := strings.TrimRight(strings.TrimRight(s, "0"), ".")
+		if !strings.Contains(trimmed, ".") && places < 12 {
+			continue // rounded to a whole number it is not: show more
+		}
+		return "≈" + trimmed
+	}
+}
+
+// Exact writes r with no rounding at all: as a decimal when it has a finite
+// one (its denominator is 2^a·5^b), else as a fraction: 0.75, 93, 2/3. It is
+// how an answer or an expectation that must match exactly is shown.
+func Exact(r *big.Rat) string {
+	den := new(big.Int).Set(r.Denom())
+	places := 0
+	for _, p := range []int64{2, 5} {
+		n, m := 0, new(big.Int)
+		for q := big.NewInt(p); m.Mod(den, q).Sign() == 0; n++ {
+			den.Quo(den, q)
+		}
+		places = max(places, n)
+	}
+	if den.IsInt64() && den.Int64() == 1 {
+		return r.FloatString(places)
+	}
+	return r.RatString()
+}
+
+// Percent writes a share (0.25 is a quarter) as a percentage with two
+// significant digits, or more decimals for small shares: 0.0031%, 5.7%, 31%.
+func Percent(share float64) string {
+	p := share * 100
+	switch {
+	case p == 0:
+		return "0%"
+	case p >= 10:
+		return strconv.FormatFloat(p, 'f', 0, 64) + "%"
+	}
+	return strconv.FormatFloat(p, 'g', 2, 64) + "%"
+}
+
+// Times compares a count with a limit, as the lesson says it: "twice the
+// limit", "3 times the limit", "1.15× the limit" (truncated to hundredths).
+func Times(n, limit int64) string {
+	switch {
+	case limit <= 0:
+		return "no limit"
+	case n == limit:
+		return "exactly the limit"
+	case n == 2*limit:
+		return "twice the limit"
+	case n%limit == 0:
+		return fmt.Sprintf("%d times the limit", n/limit)
+	}
+	// ⌊n·100 / limit⌋ hundredths, in big integers so no n overflows.
+	q := new(big.Int).Mul(big.NewInt(n), big.NewInt(100))
+	q.Quo(q, big.NewInt(limit))
+	return DecimalRat(new(big.Rat).SetFrac(q, big.NewInt(100))) + "× the limit"
+}
+
+// Bytes writes a byte count with a binary unit: 1023 B, 1.5 KiB, 10.0 GiB.
+func Bytes(n int64) string {
+	const unit = 1024
+	if n < unit {
+		return fmt.Sprintf("%d B", n)
+	}
+	div, exp := int64(unit), 0
+	for m := n / unit; m >= unit; m /= unit {
+		div *= unit
+		exp++
+	}
+	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTPE"[exp])
+}
+
+// SIBytes writes a byte count in decimal units (kB, MB, GB, TB), as storage
+// is sold and as Redis's INFO reports it in its human fields: 80.1 GB.
+func SIBytes(n *big.Int) string {
+	units := []string{"B", "kB", "MB", "GB", "TB", "PB", "EB"}
+	r := new(big.Rat).SetInt(n)
+	thousand := big.NewRat(1000, 1)
+	i := 0
+	for i < len(units)-1 && r.Cmp(thousand) >= 0 {
+		r.Quo(r, thousand)
+		i++
+	}
+	if i == 0 {
+		return n.String() + " B"
+	}
+	return r.FloatString(1) + " " + units[i]
+}
+
+// Duration writes a span of virtual time in Go duration syntax, as a
+// scenario file spells it and without the zero units people leave out:
+// 1m, 90s as 1m30s, 1h30m, 168h, 250ms.
+func Duration(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
+}
+
+// Spoken writes a span of time for a sentence, as the lesson writes it
+// ("15 s into the current minute"): 15 s, 5 min, 4 min 51 s; a span that
+// is not whole seconds falls back to Duration.
+func Spoken(d time.Duration) string {
+	if d%time.Second != 0 {
+		return Duration(d)
+	}
+	s := int64(d / time.Second)
+	switch {
+	case s >= 60 && s%60 == 0:
+		return fmt.Sprintf("%d min", s/60)
+	case s > 60:
+		return fmt.Sprintf("%d min %d s", s/60, s%60)
+	}
+	return fmt.Sprintf("%d s", s)
+}
+
+// Span says how long a burst from first to last took, the way the lesson
+// does: requests at 12:00:59 and 12:01:00 arrived "in 2 seconds", counting
+// the clock seconds they touch; within a second, "within 250ms". Both are
+// instants in milliseconds.
+func Span(first, last int64) string {
+	if first == last {
+		return "at one instant"
+	}
+	if first%1000 == 0 && last%1000 == 0 {
+		return "in " + Noun{"second", "seconds"}.Of((last-first)/1000+1)
+	}
+	return "within " + Duration(time.Duration(last-first)*time.Millisecond)
+}
