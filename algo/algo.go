@@ -32,6 +32,30 @@ func (t Instant) Add(d time.Duration) Instant { return t + Instant(d/time.Millis
 // Sub returns the span t − u.
 func (t Instant) Sub(u Instant) time.Duration { return time.Duration(t-u) * time.Millisecond }
 
+// Truncate rounds t down to a multiple of d, also before midnight: with d
+// the window, the start of the calendar window holding t. d must be at
+// least 1ms; a fraction of a millisecond is dropped.
+func (t Instant) Truncate(d time.Duration) Instant {
+	unit := int64(d / time.Millisecond)
+	return Instant(floorDiv(int64(t), unit) * unit)
+}
+
+// NextEdge is the first multiple of d after t: the next window edge.
+func (t Instant) NextEdge(d time.Duration) Instant { return t.Truncate(d).Add(d) }
+
+// PrevEdge is the last multiple of d before t: the window edge behind t,
+// or the one before it when t is itself an edge.
+func (t Instant) PrevEdge(d time.Duration) Instant { return (t - 1).Truncate(d) }
+
+// floorDiv is ⌊a / b⌋ for b > 0, also for negative a.
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if a%b != 0 && a < 0 {
+		q--
+	}
+	return q
+}
+
 // String prints the instant as a time of day, HH:MM:SS.mmm.
 func (t Instant) String() string {
 	sign := ""

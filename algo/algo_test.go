@@ -156,6 +156,36 @@ func TestFloorDiv(t *testing.T) {
 	}
 }
 
+// Window edges: 12:00:59 is in the 12:00 window, whose next edge is 12:01:00
+// (the lesson's boundary); an edge's previous edge is a whole window back.
+func TestInstantEdges(t *testing.T) {
+	cases := []struct {
+		t                Instant
+		d                time.Duration
+		start, next, prv Instant
+	}{
+		{Clock(12, 0, 59, 0), time.Minute, Clock(12, 0, 0, 0), Clock(12, 1, 0, 0), Clock(12, 0, 0, 0)},
+		{Clock(12, 1, 0, 0), time.Minute, Clock(12, 1, 0, 0), Clock(12, 2, 0, 0), Clock(12, 0, 0, 0)},
+		{Clock(12, 1, 15, 0), time.Minute, Clock(12, 1, 0, 0), Clock(12, 2, 0, 0), Clock(12, 1, 0, 0)},
+		{Clock(12, 1, 15, 250), time.Second, Clock(12, 1, 15, 0), Clock(12, 1, 16, 0), Clock(12, 1, 15, 0)},
+		{0, time.Minute, 0, 60_000, -60_000},
+		{-1, time.Minute, -60_000, 0, -60_000},
+		{-60_000, time.Minute, -60_000, 0, -120_000},
+		{7, time.Millisecond, 7, 8, 6},
+	}
+	for _, c := range cases {
+		if got := c.t.Truncate(c.d); got != c.start {
+			t.Errorf("%d.Truncate(%v) = %d, want %d", c.t, c.d, got, c.start)
+		}
+		if got := c.t.NextEdge(c.d); got != c.next {
+			t.Errorf("%d.NextEdge(%v) = %d, want %d", c.t, c.d, got, c.next)
+		}
+		if got := c.t.PrevEdge(c.d); got != c.prv {
+			t.Errorf("%d.PrevEdge(%v) = %d, want %d", c.t, c.d, got, c.prv)
+		}
+	}
+}
+
 // The lesson's boundary burst: 100 at 12:00:59, then 100 at 12:01:00.
 func TestBoundaryBurst(t *testing.T) {
 	a, b := Clock(12, 0, 59, 0), Clock(12, 1, 0, 0)

@@ -2,6 +2,7 @@ package algo
 
 import (
 	"math"
+	"time"
 	"unsafe"
 )
 
@@ -62,8 +63,6 @@ func (t *table[S]) each(f func(key string, s *S) (keep bool)) {
 	}
 }
 
-func (t *table[S]) len() int { return len(t.index) }
-
 // clone copies the table; cloneState deep-copies each state.
 func (t *table[S]) clone(cloneState func(S) S) table[S] {
 	c := table[S]{
@@ -87,15 +86,6 @@ func (t *table[S]) clone(cloneState func(S) S) table[S] {
 // minInstant is the clock of a limiter that has seen no request yet, so a
 // first request at a negative instant is not clamped to 0.
 const minInstant Instant = math.MinInt64
-
-// floorDiv is ⌊a / b⌋ for b > 0, also for negative a.
-func floorDiv(a, b int64) int64 {
-	q := a / b
-	if a%b != 0 && a < 0 {
-		q--
-	}
-	return q
-}
 
 // clock is a limiter's view of time: instants never go backwards (an
 // earlier one is read as the latest seen, so state stays consistent), and a
@@ -125,7 +115,7 @@ func (c *clock) advance(t Instant, windowMs int64) (Instant, bool) {
 	if c.swept && t < c.nextSweep {
 		return t, false
 	}
-	c.nextSweep = Instant((floorDiv(int64(t), windowMs) + 1) * windowMs)
+	c.nextSweep = t.NextEdge(time.Duration(windowMs) * time.Millisecond)
 	c.swept = true
 	return t, true
 }

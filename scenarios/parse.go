@@ -355,7 +355,7 @@ func (d *decoder) scenario(root ast.Node) *Scenario {
 				first = min(first, t.From)
 			}
 		}
-		s.Start = windowEdge(first, s.Config.Window)
+		s.Start = first.Truncate(s.Config.Window)
 	}
 	return s
 }

@@ -269,13 +269,3 @@ func (s *Scenario) Engine(opts sim.Options) (*sim.Engine, error) {
 	}
 	return sim.New(s.Source(), s.Limiters(), opts)
 }
-
-// windowEdge returns the window edge at or before t.
-func windowEdge(t algo.Instant, window time.Duration) algo.Instant {
-	w := algo.Instant(window / time.Millisecond)
-	e := t / w * w
-	if e > t { // negative t
-		e -= w
-	}
-	return e
-}

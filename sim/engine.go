@@ -299,14 +299,12 @@ func (e *Engine) Advance(d time.Duration) { e.Seek(e.now.Add(d)) }
 
 // NextEdge seeks to the first window edge after the clock.
 func (e *Engine) NextEdge() {
-	w := int64(e.window / time.Millisecond)
-	e.Seek(algo.Instant((floorDiv(int64(e.now), w) + 1) * w))
+	e.Seek(e.now.NextEdge(e.window))
 }
 
 // PrevEdge seeks to the last window edge before the clock.
 func (e *Engine) PrevEdge() {
-	w := int64(e.window / time.Millisecond)
-	e.Seek(algo.Instant((ceilDiv(int64(e.now), w) - 1) * w))
+	e.Seek(e.now.PrevEdge(e.window))
 }
 
 // RunToEnd decides every remaining arrival.
@@ -435,13 +433,3 @@ func (r Record) clone() Record {
 	r.Decisions = append([]algo.Decision(nil), r.Decisions...)
 	return r
 }
-
-func floorDiv(a, b int64) int64 {
-	q := a / b
-	if a%b != 0 && a < 0 {
-		q--
-	}
-	return q
-}
-
-func ceilDiv(a, b int64) int64 { return -floorDiv(-a, b) }

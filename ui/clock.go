@@ -25,11 +25,3 @@ func parseClock(s string) (algo.Instant, error) {
 func speedText(s float64) string {
 	return strconv.FormatFloat(s, 'g', 3, 64) + "×"
 }
-
-func floorTo(t algo.Instant, unit int64) algo.Instant {
-	q := int64(t) / unit
-	if int64(t)%unit != 0 && t < 0 {
-		q--
-	}
-	return algo.Instant(q * unit)
-}

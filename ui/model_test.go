@@ -238,9 +238,8 @@ func TestOpenBuiltin(t *testing.T) {
 	if s := screen(m); !strings.Contains(s, "Open a scenario") || !strings.Contains(s, "worked-example") || strings.Contains(s, "open a file…") {
 		t.Fatalf("picker:\n%s", s)
 	}
-	next, cmd := m.Update(keyMsg("down"))
-	m = next.(Model)
-	next, cmd = m.Update(keyMsg("enter"))
+	m = update(t, m, keyMsg("down"))
+	next, cmd := m.Update(keyMsg("enter"))
 	m = next.(Model)
 	if cmd == nil {
 		t.Fatal("enter on a scenario did not load it")

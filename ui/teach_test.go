@@ -170,8 +170,7 @@ func answer(t testing.TB, m Model) Model {
 	m = next.(Model)
 	if cmd != nil {
 		if msg, ok := runCmd(cmd).(revealMsg); ok {
-			next, cmd = m.Update(msg)
-			m = next.(Model)
+			m = update(t, m, msg)
 		}
 	}
 	return playFor(t, m, 10_000)

@@ -54,9 +54,11 @@ func newTimeline(window time.Duration) timeline {
 func (t timeline) zoomIn() timeline  { t.zoom = max(t.zoom-1, 0); return t }
 func (t timeline) zoomOut() timeline { t.zoom = min(t.zoom+1, len(zoomLevels)-1); return t }
 
-func (t timeline) cell() algo.Instant {
-	return algo.Instant(zoomLevels[min(max(t.zoom, 0), len(zoomLevels)-1)] / time.Millisecond)
-}
+// cellSize is the span of virtual time one cell covers.
+func (t timeline) cellSize() time.Duration { return zoomLevels[min(max(t.zoom, 0), len(zoomLevels)-1)] }
+
+// cell is cellSize in milliseconds, for arithmetic on instants.
+func (t timeline) cell() algo.Instant { return algo.Instant(t.cellSize() / time.Millisecond) }
 
 // height is the lines the timeline takes: legend, labels, ticks, rows.
 func (t timeline) height(limiters int) int { return 3 + limiters }
@@ -66,7 +68,7 @@ func (t timeline) cells(width int) int { return max(width-tlLabelWidth-tlCountWi
 // first is the instant the leftmost cell starts at.
 func (t timeline) first(now algo.Instant, width int) algo.Instant {
 	cell := t.cell()
-	return floorTo(now, int64(cell)) - algo.Instant(t.cells(width)*2/3)*cell
+	return now.Truncate(t.cellSize()) - algo.Instant(t.cells(width)*2/3)*cell
 }
 
 // instantAt is the instant a click at column x selects: the last millisecond
@@ -87,17 +89,17 @@ func (m Model) timelineView() []string {
 	cell := t.cell()
 	now := m.snap.now
 	first := t.first(now, width)
-	cursor := int((floorTo(now, int64(cell)) - first) / cell)
-	w := algo.Instant(m.windowMs())
+	cursor := int((now.Truncate(t.cellSize()) - first) / cell)
+	w := algo.Instant(m.window / time.Millisecond)
 	ls := m.eng.Limiters()
 
 	isEdge := func(i int) bool {
 		start := first + algo.Instant(i)*cell
-		return w >= 2*cell && floorTo(start+cell-1, int64(w)) >= start
+		return w >= 2*cell && (start+cell-1).Truncate(m.window) >= start
 	}
 
 	// Legend, with what the count column shows.
-	cursorSpan := floorTo(now, int64(cell))
+	cursorSpan := now.Truncate(t.cellSize())
 	perCell := human.Duration(time.Duration(cell) * time.Millisecond)
 	key := st.allowed.Render("✓") + st.faint.Render(" allowed ") + st.denied.Render("✗") + st.faint.Render(" denied ") +
 		st.mixed.Render("±") + st.faint.Render(" both ") + st.edge.Render("┃") + st.faint.Render(" window edge")
@@ -113,11 +115,11 @@ func (m Model) timelineView() []string {
 	if cell < 1000 {
 		lw = 12
 	}
-	step := algo.Instant(labelSteps[len(labelSteps)-1] / time.Millisecond)
+	step := labelSteps[len(labelSteps)-1]
 	for _, s := range labelSteps {
 		d := algo.Instant(s / time.Millisecond)
 		if d%cell == 0 && int(d/cell) >= lw+3 {
-			step = d
+			step = s
 			break
 		}
 	}
@@ -133,7 +135,7 @@ func (m Model) timelineView() []string {
 	}
 	for i := range cells {
 		start := first + algo.Instant(i)*cell
-		labelled := floorTo(start+cell-1, int64(step)) >= start
+		labelled := (start + cell - 1).Truncate(step) >= start
 		switch {
 		case i == cursor:
 			flush()
@@ -147,7 +149,7 @@ func (m Model) timelineView() []string {
 		default:
 			baseline++
 		}
-		if t0 := floorTo(start+cell-1, int64(step)); labelled && t0 >= 0 {
+		if t0 := (start + cell - 1).Truncate(step); labelled && t0 >= 0 {
 			copy(labels[i:], []rune(timeText(t0, cell)))
 			if isEdge(i) {
 				edgeLabels = append(edgeLabels, i)

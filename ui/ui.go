@@ -77,13 +77,8 @@ type Options struct {
 	ProgramOptions []tea.ProgramOption
 }
 
-// Run shows the view until the user quits or ctx ends.
-func Run(ctx context.Context, opts Options) error {
-	_, err := RunFinal(ctx, opts)
-	return err
-}
-
-// RunFinal is Run, returning the final model (to read a quiz's score).
+// RunFinal shows the view until the user quits or ctx ends, and returns
+// the final model (to read a quiz's score).
 func RunFinal(ctx context.Context, opts Options) (Model, error) {
 	m, err := New(opts)
 	if err != nil {
@@ -284,7 +279,7 @@ func startInstant(e *sim.Engine) algo.Instant {
 	first := e.FirstArrival()
 	w := algo.Instant(e.Window() / time.Millisecond)
 	if s >= first || first-s > w {
-		s = max(0, floorTo(first, 1000)-1000)
+		s = max(0, first.Truncate(time.Second)-1000)
 		if s >= first { // an arrival at midnight
 			s = first
 		}
@@ -406,9 +401,15 @@ func (m Model) updateMain(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			m.status = "this is the start: no request yet"
 		}
 	case key.Matches(msg, k.NextEdge):
-		m.seek(m.nextEdge(m.eng.Now()))
+		if m.eng.Now().NextEdge(m.window) <= maxInstant {
+			m.eng.NextEdge()
+			m.refresh()
+		}
 	case key.Matches(msg, k.PrevEdge):
-		m.seek(m.prevEdge(m.eng.Now()))
+		if m.eng.Now() > 0 { // the clock never goes before midnight
+			m.eng.PrevEdge()
+			m.refresh()
+		}
 	case key.Matches(msg, k.Faster):
 		m.speed = min(maxSpeed, m.speed*2)
 	case key.Matches(msg, k.Slower):
@@ -630,22 +631,6 @@ func (m *Model) seekIndex(n int64) {
 		m.eng.Seek(m.start)
 	}
 	m.refresh()
-}
-
-func (m Model) windowMs() int64 { return int64(m.window / time.Millisecond) }
-
-func (m Model) nextEdge(t algo.Instant) algo.Instant {
-	w := m.windowMs()
-	return floorTo(t, w) + algo.Instant(w)
-}
-
-func (m Model) prevEdge(t algo.Instant) algo.Instant {
-	w := algo.Instant(m.windowMs())
-	e := floorTo(t, int64(w))
-	if e == t {
-		e -= w
-	}
-	return max(e, 0)
 }
 
 // focusedClient is the client the lanes show and whether focus follows the
