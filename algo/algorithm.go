@@ -55,6 +55,19 @@ func AlgorithmNames() []string {
 	return names
 }
 
+// PresetKindError is a preset named after a kind of limiter it does not
+// reproduce, such as fixed-window/httprate: the name is known, the pairing
+// is wrong, and the message says which pairing is right.
+type PresetKindError struct {
+	Preset string
+	Kind   Kind // the kind the preset reproduces
+	Asked  Kind // the kind it was named after
+}
+
+func (e *PresetKindError) Error() string {
+	return fmt.Sprintf("%s reproduces a %s, not a %s: use %s/%s", e.Preset, e.Kind, e.Asked, e.Kind, e.Preset)
+}
+
 // ParseAlgorithm reads "kind" or "kind/preset". A preset goes only with the
 // kind of limiter whose behaviour it reproduces.
 func ParseAlgorithm(s string) (Algorithm, error) {
@@ -69,7 +82,7 @@ func ParseAlgorithm(s string) (Algorithm, error) {
 	for _, p := range Presets {
 		if p.Name == preset {
 			if p.Kind != k {
-				return Algorithm{}, fmt.Errorf("%s reproduces a %s, not a %s: use %s/%s", p.Name, p.Kind, k, p.Kind, p.Name)
+				return Algorithm{}, &PresetKindError{Preset: p.Name, Kind: p.Kind, Asked: k}
 			}
 			return Algorithm{k, p.Rules}, nil
 		}

@@ -1,6 +1,7 @@
 package algo
 
 import (
+	"errors"
 	"strings"
 	"testing"
 )
@@ -26,6 +27,14 @@ func TestParseAlgorithmRoundTrips(t *testing.T) {
 		if _, err := ParseAlgorithm(bad); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("ParseAlgorithm(%q) = %v, want an error containing %q", bad, err, want)
 		}
+	}
+	_, err := ParseAlgorithm("sliding-log/httprate")
+	var pk *PresetKindError
+	if !errors.As(err, &pk) || pk.Preset != "httprate" || pk.Kind != KindSlidingCounter || pk.Asked != KindSlidingLog {
+		t.Errorf("sliding-log/httprate: %#v, want a PresetKindError naming both kinds", err)
+	}
+	if _, err := ParseAlgorithm("sliding-counter/nonesuch"); errors.As(err, &pk) {
+		t.Error("an unknown preset is not a PresetKindError")
 	}
 }
 

@@ -5,6 +5,7 @@ package scenarios
 // callers read a field in one line and carry on collecting errors.
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/big"
@@ -395,8 +396,8 @@ func (d *decoder) algorithm(v, at ast.Node, field string) (algo.Algorithm, bool)
 	if err == nil {
 		return a, true
 	}
-	if strings.Contains(err.Error(), " reproduces ") {
-		d.at(at, field, "%v", err)
+	if pk := new(algo.PresetKindError); errors.As(err, &pk) {
+		d.at(at, field, "%v", pk)
 		return algo.Algorithm{}, false
 	}
 	names := algorithmNames()
