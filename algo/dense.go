@@ -99,8 +99,7 @@ func (l *DenseSlidingLog) Allow(t Instant, client int) Verdict {
 // Forget drops a client's timestamps, as if it had sent no request. The
 // queue's room is kept for the next client to use that id.
 func (l *DenseSlidingLog) Forget(client int) {
-	s := &l.states[client]
-	s.ts, s.head = s.ts[:0], 0
+	l.states[client].q.Reset()
 }
 
 // Clients is how many client ids the limiter holds.

@@ -1,7 +1,5 @@
 package algo
 
-import "sort"
-
 // SlidingLog stores a timestamp for every accepted request and counts the
 // ones in the last window: at t, timestamps ≤ t − W have left it. Exact, with
 // no boundary effect; memory grows with the limit.
@@ -17,11 +15,8 @@ type SlidingLog struct {
 	mem     Memory
 }
 
-// logState is a queue of accepted timestamps, oldest first, from head on.
-type logState struct {
-	ts   []Instant
-	head int
-}
+// logState is a client's accepted timestamps, oldest first.
+type logState struct{ q InstantQueue }
 
 const timestampBytes = 8
 
@@ -45,10 +40,10 @@ func (l *SlidingLog) Allow(t Instant, client string) Decision {
 		l.mem.Clients++
 		l.mem.Bytes += clientBytes[logState](client)
 	}
-	entries, capacity := len(s.ts)-s.head, cap(s.ts)
+	entries, capacity := s.q.Len(), s.q.Cap()
 	count, oldest, allowed := s.allow(t, l.w, l.cfg.Limit, l.cfg.Rules, l.cfg.NoExpiry)
-	l.mem.Entries += int64(len(s.ts) - s.head - entries)
-	l.mem.Bytes += int64(cap(s.ts)-capacity) * timestampBytes
+	l.mem.Entries += int64(s.q.Len() - entries)
+	l.mem.Bytes += int64(s.q.Cap()-capacity) * timestampBytes
 	return l.decision(t, count, oldest, allowed)
 }
 
@@ -58,28 +53,28 @@ func (l *SlidingLog) Allow(t Instant, client string) Decision {
 // t if the rules say so. The keyed and the dense logs both decide here.
 func (s *logState) allow(t Instant, w, limit int64, r Rules, noExpiry bool) (count int64, oldest Instant, allowed bool) {
 	edge := t - Instant(w)
-	first := s.head
 	if noExpiry {
-		first = s.inWindow(edge)
+		count, oldest = inWindow(s.q.After(edge))
 	} else {
-		// Each timestamp leaves once: a scan from the head costs O(1) amortised.
-		for first < len(s.ts) && s.ts[first] <= edge {
-			first++
+		s.q.DropThrough(edge)
+		count = int64(s.q.Len())
+		if count > 0 {
+			oldest = s.q.Oldest()
 		}
-		s.head = first
-		if first == len(s.ts) {
-			s.ts, s.head, first = s.ts[:0], 0, 0
-		}
-	}
-	count = int64(len(s.ts) - first)
-	if count > 0 {
-		oldest = s.ts[first]
 	}
 	allowed = r.admitsCount(count, limit)
 	if allowed || r.CountRejected {
-		s.push(t)
+		s.q.Push(t)
 	}
 	return count, oldest, allowed
+}
+
+// inWindow is how many timestamps a window holds, and the oldest of them.
+func inWindow(window []Instant) (count int64, oldest Instant) {
+	if len(window) > 0 {
+		oldest = window[0]
+	}
+	return int64(len(window)), oldest
 }
 
 func (l *SlidingLog) Peek(t Instant, client string) Decision {
@@ -90,22 +85,8 @@ func (l *SlidingLog) Peek(t Instant, client string) Decision {
 	return l.decide(t, &logState{})
 }
 
-// inWindow returns the index of the first timestamp inside (t − W, t].
-func (l *SlidingLog) inWindow(s *logState, t Instant) int { return s.inWindow(t - Instant(l.w)) }
-
-// inWindow returns the index of the first timestamp after edge.
-func (s *logState) inWindow(edge Instant) int {
-	live := s.ts[s.head:]
-	return s.head + sort.Search(len(live), func(i int) bool { return live[i] > edge })
-}
-
 func (l *SlidingLog) decide(t Instant, s *logState) Decision {
-	first := l.inWindow(s, t)
-	count := int64(len(s.ts) - first)
-	var oldest Instant
-	if count > 0 {
-		oldest = s.ts[first]
-	}
+	count, oldest := inWindow(s.q.After(t - Instant(l.w)))
 	return l.decision(t, count, oldest, l.cfg.Rules.admitsCount(count, l.cfg.Limit))
 }
 
@@ -119,21 +100,7 @@ func (l *SlidingLog) drop(s *logState, t Instant) {
 	if l.cfg.NoExpiry {
 		return
 	}
-	first := l.inWindow(s, t)
-	l.mem.Entries -= int64(first - s.head)
-	s.head = first
-	if s.head == len(s.ts) {
-		s.ts, s.head = s.ts[:0], 0
-	}
-}
-
-func (s *logState) push(t Instant) {
-	if len(s.ts) == cap(s.ts) && s.head > 0 {
-		// Reuse the room left by expired timestamps before growing.
-		n := copy(s.ts, s.ts[s.head:])
-		s.ts, s.head = s.ts[:n], 0
-	}
-	s.ts = append(s.ts, t)
+	l.mem.Entries -= int64(s.q.DropThrough(t - Instant(l.w)))
 }
 
 // Expire drops timestamps that have left the window at t, and clients left
@@ -145,11 +112,11 @@ func (l *SlidingLog) Expire(t Instant) {
 	}
 	l.clients.each(func(key string, s *logState) bool {
 		l.drop(s, t)
-		if len(s.ts) > 0 {
+		if s.q.Len() > 0 {
 			return true
 		}
 		l.mem.Clients--
-		l.mem.Bytes -= clientBytes[logState](key) + int64(cap(s.ts))*timestampBytes
+		l.mem.Bytes -= clientBytes[logState](key) + int64(s.q.Cap())*timestampBytes
 		return false
 	})
 }
@@ -161,16 +128,13 @@ func (l *SlidingLog) AppendWindow(dst []Instant, t Instant, client string) []Ins
 	if s == nil {
 		return dst
 	}
-	return append(dst, s.ts[l.inWindow(s, t):]...)
+	return append(dst, s.q.After(t-Instant(l.w))...)
 }
 
 func (l *SlidingLog) Clone() Limiter {
 	c := *l
 	c.clients = l.clients.clone(func(s logState) logState {
-		// Same length, capacity and head, so the clone reports the same memory.
-		ts := make([]Instant, len(s.ts), cap(s.ts))
-		copy(ts, s.ts)
-		return logState{ts: ts, head: s.head}
+		return logState{q: s.q.Clone()} // the same room, so the same memory
 	})
 	return &c
 }
@@ -181,10 +145,10 @@ func (l *SlidingLog) MemoryAt(t Instant) Memory {
 	}
 	var m Memory
 	l.clients.each(func(key string, s *logState) bool {
-		if n := len(s.ts) - l.inWindow(s, t); n > 0 {
+		if n := len(s.q.After(t - Instant(l.w))); n > 0 {
 			m.Clients++
 			m.Entries += int64(n)
-			m.Bytes += clientBytes[logState](key) + int64(cap(s.ts))*timestampBytes
+			m.Bytes += clientBytes[logState](key) + int64(s.q.Cap())*timestampBytes
 		}
 		return true
 	})

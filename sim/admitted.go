@@ -12,12 +12,7 @@ import (
 // Clients are the engine's dense ids, so a lookup is an index, not a hash.
 type admittedLog struct {
 	window algo.Instant
-	queues []instantQueue
-}
-
-type instantQueue struct {
-	ts   []algo.Instant
-	head int
+	queues []algo.InstantQueue
 }
 
 func newAdmittedLog(window time.Duration) admittedLog {
@@ -28,28 +23,18 @@ func newAdmittedLog(window time.Duration) admittedLog {
 // has had admitted in (t − window, t], and the first of them.
 func (a *admittedLog) admit(client int32, t algo.Instant) (n int64, first algo.Instant) {
 	for int(client) >= len(a.queues) {
-		a.queues = append(a.queues, instantQueue{})
+		a.queues = append(a.queues, algo.InstantQueue{})
 	}
 	q := &a.queues[client]
-	for q.head < len(q.ts) && q.ts[q.head] <= t-a.window {
-		q.head++
-	}
-	if q.head == len(q.ts) {
-		q.ts, q.head = q.ts[:0], 0
-	} else if len(q.ts) == cap(q.ts) && q.head > 0 {
-		k := copy(q.ts, q.ts[q.head:])
-		q.ts, q.head = q.ts[:k], 0
-	}
-	q.ts = append(q.ts, t)
-	return int64(len(q.ts) - q.head), q.ts[q.head]
+	q.DropThrough(t - a.window)
+	q.Push(t)
+	return int64(q.Len()), q.Oldest()
 }
 
 func (a admittedLog) clone() admittedLog {
-	c := admittedLog{window: a.window, queues: make([]instantQueue, len(a.queues))}
-	for i, q := range a.queues {
-		if live := q.ts[q.head:]; len(live) > 0 {
-			c.queues[i].ts = append([]algo.Instant(nil), live...)
-		}
+	c := admittedLog{window: a.window, queues: make([]algo.InstantQueue, len(a.queues))}
+	for i := range a.queues {
+		c.queues[i] = a.queues[i].Compact()
 	}
 	return c
 }
@@ -57,8 +42,8 @@ func (a admittedLog) clone() admittedLog {
 // bytes is what the queues hold: 8 bytes a slot, plus each queue's header.
 func (a admittedLog) bytes() int64 {
 	n := int64(len(a.queues)) * 32
-	for _, q := range a.queues {
-		n += int64(cap(q.ts)) * 8
+	for i := range a.queues {
+		n += int64(a.queues[i].Cap()) * 8
 	}
 	return n
 }

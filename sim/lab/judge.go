@@ -76,7 +76,7 @@ type judge struct {
 	log     *algo.DenseSlidingLog
 	counter *algo.DenseSlidingCounter
 	fixed   *algo.DenseFixedWindow
-	raw     instantQueue // every request of the source in (t − W, t]
+	raw     algo.InstantQueue // every request of the source in (t − W, t]
 
 	src Totals // this source's tallies
 	// trace, when set, sees every decision: for the test that compares
@@ -99,7 +99,7 @@ func (j *judge) begin() {
 	j.log.Forget(0)
 	j.counter.Forget(0)
 	j.fixed.Forget(0)
-	j.raw.reset()
+	j.raw.Reset()
 	j.src = Totals{}
 }
 
@@ -107,7 +107,9 @@ func (j *judge) begin() {
 func (j *judge) decide(t algo.Instant) {
 	s := &j.src
 	s.Requests++
-	s.Peak = max(s.Peak, j.raw.push(t, t-algo.Instant(j.w)))
+	j.raw.DropThrough(t - algo.Instant(j.w))
+	j.raw.Push(t)
+	s.Peak = max(s.Peak, int64(j.raw.Len()))
 
 	exact := j.log.Allow(t, 0)
 	if !exact.Allowed {
@@ -179,29 +181,4 @@ func (j *judge) end(t *Totals) {
 		}
 	}
 	t.add(s)
-}
-
-// instantQueue holds the instants of one source's requests in the last
-// window, to find the most it sent in any one window.
-type instantQueue struct {
-	ts   []algo.Instant
-	head int
-}
-
-func (q *instantQueue) reset() { q.ts, q.head = q.ts[:0], 0 }
-
-// push adds t, drops the instants at or before edge, and returns how many
-// remain: the requests in (edge, t].
-func (q *instantQueue) push(t, edge algo.Instant) int64 {
-	for q.head < len(q.ts) && q.ts[q.head] <= edge {
-		q.head++
-	}
-	if q.head == len(q.ts) {
-		q.ts, q.head = q.ts[:0], 0
-	} else if len(q.ts) == cap(q.ts) && q.head > 0 {
-		n := copy(q.ts, q.ts[q.head:])
-		q.ts, q.head = q.ts[:n], 0
-	}
-	q.ts = append(q.ts, t)
-	return int64(len(q.ts) - q.head)
 }
