@@ -332,7 +332,7 @@ func writeReport(w io.Writer, s *scenarios.Scenario, trace, asJSON bool) error {
 	if err != nil {
 		return invalid(err)
 	}
-	h := report.Header{Name: s.Name, Title: s.Title, Limit: s.Config.Limit, Window: s.Config.Window, NoExpiry: s.Config.NoExpiry}
+	h := report.Header{Name: s.Name, Title: s.Title}
 	if asJSON {
 		return report.JSON(w, h, e)
 	}

@@ -74,6 +74,7 @@ const checkpointBudget = 256 << 20
 // Engine replays a Source through limiters. It is not safe for concurrent use.
 type Engine struct {
 	opts     Options
+	cfg      algo.Config // what every limiter shares (Rules left out)
 	window   time.Duration
 	limiters []algo.Limiter
 	total    int64
@@ -122,15 +123,16 @@ func New(src Source, limiters []algo.Limiter, opts Options) (*Engine, error) {
 	if len(limiters) == 0 || len(limiters) > MaxLimiters {
 		return nil, fmt.Errorf("an engine compares 1 to %d limiters, not %d", MaxLimiters, len(limiters))
 	}
-	window := limiters[0].Config().Window
+	cfg := shared(limiters[0])
 	for _, l := range limiters[1:] {
-		if l.Config().Window != window {
-			return nil, fmt.Errorf("limiters disagree on the window: %v and %v", window, l.Config().Window)
+		if c := shared(l); c != cfg {
+			return nil, fmt.Errorf("limiters disagree on the scenario's configuration: %+v and %+v", cfg, c)
 		}
 	}
 	e := &Engine{
 		opts:        opts,
-		window:      window,
+		cfg:         cfg,
+		window:      cfg.Window,
 		limiters:    limiters,
 		total:       src.Len(),
 		src:         src,
@@ -144,12 +146,26 @@ func New(src Source, limiters []algo.Limiter, opts Options) (*Engine, error) {
 	}
 	for i, l := range limiters {
 		e.stats[i].Kind, e.stats[i].Algorithm = l.Kind(), algo.Of(l)
-		e.admitted[i] = newAdmittedLog(window)
+		e.admitted[i] = newAdmittedLog(cfg.Window)
 	}
 	e.fetch()
 	e.checkpoints = []checkpoint{e.snapshot()}
 	return e, nil
 }
+
+// shared is the part of a limiter's configuration that comes from the
+// scenario, which every limiter of one engine must share: everything but
+// the edge rules, which are each limiter's own.
+func shared(l algo.Limiter) algo.Config {
+	c := l.Config()
+	c.Rules = algo.Rules{}
+	return c
+}
+
+// Config is the scenario's configuration, which every limiter shares: the
+// limit, the window, expiry and the bucket's burst. Each limiter's edge
+// rules are its own (algo.Of); Config's Rules are the lesson's.
+func (e *Engine) Config() algo.Config { return e.cfg }
 
 // Window is the shared window length; window edges are its multiples.
 func (e *Engine) Window() time.Duration { return e.window }

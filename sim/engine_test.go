@@ -208,7 +208,7 @@ func TestMemoryFallsWithTheClock(t *testing.T) {
 	}
 }
 
-func TestNewRejectsMixedWindows(t *testing.T) {
+func TestNewRejectsMixedConfigurations(t *testing.T) {
 	a, _ := algo.New(algo.KindFixedWindow, algo.Config{Limit: 1, Window: time.Second})
 	b, _ := algo.New(algo.KindSlidingLog, algo.Config{Limit: 1, Window: time.Minute})
 	if _, err := New(NewSliceSource(nil), []algo.Limiter{a, b}, Options{}); err == nil {
@@ -216,6 +216,21 @@ func TestNewRejectsMixedWindows(t *testing.T) {
 	}
 	if _, err := New(NewSliceSource(nil), nil, Options{}); err == nil {
 		t.Fatal("New accepted no limiters")
+	}
+	c, _ := algo.New(algo.KindSlidingLog, algo.Config{Limit: 2, Window: time.Second})
+	if _, err := New(NewSliceSource(nil), []algo.Limiter{a, c}, Options{}); err == nil {
+		t.Fatal("New accepted limiters with different limits")
+	}
+	// Presets differ only in their rules, which are each limiter's own.
+	upstash, _ := algo.ParseAlgorithm("sliding-counter/upstash")
+	d, _ := upstash.New(algo.Config{Limit: 1, Window: time.Second, NoExpiry: true})
+	f, _ := algo.New(algo.KindFixedWindow, algo.Config{Limit: 1, Window: time.Second, NoExpiry: true})
+	e, err := New(NewSliceSource(nil), []algo.Limiter{f, d}, Options{})
+	if err != nil {
+		t.Fatalf("New rejected a preset beside the lesson's rules: %v", err)
+	}
+	if want := (algo.Config{Limit: 1, Window: time.Second, NoExpiry: true}); e.Config() != want {
+		t.Errorf("Config() = %+v, want %+v", e.Config(), want)
 	}
 }
 

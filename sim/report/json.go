@@ -74,9 +74,10 @@ type jsonRequest struct {
 func JSON(w io.Writer, h Header, e *sim.Engine) error {
 	bw := bufio.NewWriter(w)
 	e.SeekIndex(0)
+	cfg := e.Config()
 	sc, _ := json.Marshal(jsonScenario{
-		Name: h.Name, Title: h.Title, Limit: h.Limit, WindowMs: int64(h.Window / time.Millisecond),
-		Window: human.Duration(h.Window), Expiry: !h.NoExpiry, Requests: e.Len(),
+		Name: h.Name, Title: h.Title, Limit: cfg.Limit, WindowMs: int64(cfg.Window / time.Millisecond),
+		Window: human.Duration(cfg.Window), Expiry: !cfg.NoExpiry, Requests: e.Len(),
 	})
 	bw.WriteString(`{"scenario":`)
 	bw.Write(sc)
@@ -107,7 +108,7 @@ func JSON(w io.Writer, h Header, e *sim.Engine) error {
 			Name: s.Algorithm.String(), Allowed: s.Allowed, Denied: s.Denied,
 			MaxInWindow: s.MaxInWindow, MaxInWindowClient: s.MaxInWindowClient,
 			MaxInWindowFirstMs: int64(s.MaxInWindowFirst), MaxInWindowLastMs: int64(s.MaxInWindowLast),
-			Summary:    LessonLine(s, h.Limit, h.Window),
+			Summary:    LessonLine(s, cfg.Limit, cfg.Window),
 			PeakMemory: jsonMemory(s.PeakMemory), Memory: jsonMemory(s.Memory),
 		})
 	}

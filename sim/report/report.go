@@ -18,13 +18,11 @@ import (
 	"windowlab/sim"
 )
 
-// Header describes the scenario a report is about.
+// Header names the scenario a report is about. Its limit, window and
+// expiry are the engine's (sim.Engine.Config), not repeated here.
 type Header struct {
-	Name     string
-	Title    string
-	Limit    int64
-	Window   time.Duration
-	NoExpiry bool
+	Name  string
+	Title string
 }
 
 // Text replays e from its start and writes the side-by-side report; with
@@ -37,11 +35,12 @@ func Text(w io.Writer, h Header, e *sim.Engine, trace bool) error {
 		title = h.Name
 	}
 	fmt.Fprintf(bw, "%s\n", title)
-	fmt.Fprintf(bw, "limit %d per %s, %s from %s", h.Limit, human.Duration(h.Window), requests.Of(e.Len()), e.FirstArrival().Short())
+	cfg := e.Config()
+	fmt.Fprintf(bw, "limit %d per %s, %s from %s", cfg.Limit, human.Duration(cfg.Window), requests.Of(e.Len()), e.FirstArrival().Short())
 	if e.Len() > 1 {
 		fmt.Fprintf(bw, " to %s", e.LastArrival().Short())
 	}
-	if h.NoExpiry {
+	if cfg.NoExpiry {
 		fmt.Fprint(bw, ", expiry off")
 	}
 	fmt.Fprint(bw, "\n\n")
@@ -52,7 +51,7 @@ func Text(w io.Writer, h Header, e *sim.Engine, trace bool) error {
 	} else {
 		e.RunToEnd()
 	}
-	writeSummary(bw, h, e.Stats())
+	writeSummary(bw, cfg, e.Stats())
 	return bw.Flush()
 }
 
@@ -81,7 +80,7 @@ func Mark(allowed bool) string {
 	return "✗"
 }
 
-func writeSummary(w io.Writer, h Header, stats []sim.Stats) {
+func writeSummary(w io.Writer, cfg algo.Config, stats []sim.Stats) {
 	tw := tabwriter.NewWriter(w, 0, 0, 3, ' ', tabwriter.AlignRight)
 	row := func(label string, cell func(sim.Stats) string) {
 		fmt.Fprintf(tw, "%s\t", label)
@@ -99,9 +98,9 @@ func writeSummary(w io.Writer, h Header, stats []sim.Stats) {
 	tw.Flush()
 	fmt.Fprintln(w)
 	for _, s := range stats {
-		fmt.Fprintf(w, "%s: %s\n", s.Algorithm, LessonLine(s, h.Limit, h.Window))
+		fmt.Fprintf(w, "%s: %s\n", s.Algorithm, LessonLine(s, cfg.Limit, cfg.Window))
 	}
-	if h.NoExpiry {
+	if cfg.NoExpiry {
 		fmt.Fprintln(w, "expiry is off: every window counter and timestamp stays in memory forever.")
 	}
 }

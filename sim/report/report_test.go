@@ -32,7 +32,7 @@ func boundaryBurst(t *testing.T) *sim.Engine {
 
 func TestTextReport(t *testing.T) {
 	var out bytes.Buffer
-	h := Header{Name: "boundary-burst", Title: "The boundary burst", Limit: 100, Window: time.Minute}
+	h := Header{Name: "boundary-burst", Title: "The boundary burst"}
 	e := boundaryBurst(t)
 	e.RunToEnd() // Text replays from the start whatever the position
 	if err := Text(&out, h, e, true); err != nil {
