@@ -20,6 +20,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"windowlab/algo"
+	"windowlab/quiz"
 	"windowlab/scenarios"
 	"windowlab/sim"
 	"windowlab/sim/lab"
@@ -170,7 +171,7 @@ func tuiCmd() *cobra.Command {
 }
 
 func runUI(ctx context.Context, s *scenarios.Scenario) error {
-	_, err := showUI(ctx, ui.Options{Scenario: toUI(s)})
+	_, err := showUI(ctx, ui.Options{Scenario: s})
 	return err
 }
 
@@ -181,16 +182,8 @@ func showUI(ctx context.Context, opts ui.Options) (ui.Model, error) {
 		return ui.Model{}, invalid(errors.New("the interactive view needs a terminal, and standard output is not one;\n" +
 			"for text, try `windowlab run SCENARIO --trace`, or `windowlab quiz --print` for the questions"))
 	}
-	for _, b := range scenarios.Builtins() {
-		opts.Builtins = append(opts.Builtins, toUI(b))
-	}
-	opts.Load = func(path string) (ui.Scenario, error) {
-		s, err := scenarios.Load(path)
-		if err != nil {
-			return ui.Scenario{}, err
-		}
-		return toUI(s), nil
-	}
+	opts.Builtins = scenarios.Builtins()
+	opts.Load = scenarios.Load
 	m, err := ui.RunFinal(ctx, opts)
 	switch {
 	case errors.Is(err, context.Canceled):
@@ -199,24 +192,6 @@ func showUI(ctx context.Context, opts ui.Options) (ui.Model, error) {
 		return m, invalid(fmt.Errorf("the interactive view could not run here: %w", err))
 	}
 	return m, nil
-}
-
-// toUI hands the view what it shows; the view never sees the file format.
-func toUI(s *scenarios.Scenario) ui.Scenario {
-	u := ui.Scenario{Name: s.Name, Title: s.Title, Limit: s.Config.Limit, Window: s.Config.Window,
-		Speed: s.Speed, NewEngine: s.Engine}
-	for _, c := range s.Captions {
-		u.Captions = append(u.Captions, ui.Caption{At: c.At, Text: c.Text, Pause: c.Pause})
-	}
-	for _, q := range s.Questions {
-		u.Questions = append(u.Questions, toUIQuestion(q, s.Name))
-	}
-	return u
-}
-
-func toUIQuestion(q scenarios.Question, from string) ui.Question {
-	return ui.Question{Ask: q.Ask, Choices: q.Choices, Answer: q.Answer, Explain: q.Explain,
-		At: q.At, HasAt: q.HasAt, Algorithm: q.Algorithm, HasAlgorithm: q.HasAlgorithm, From: from}
 }
 
 func lessonCmd() *cobra.Command {
@@ -229,11 +204,7 @@ func lessonCmd() *cobra.Command {
 			"between steps. --presenter draws bigger gauges in high contrast, for a projector.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			var steps []ui.Scenario
-			for _, s := range scenarios.Lesson() {
-				steps = append(steps, toUI(s))
-			}
-			_, err := showUI(cmd.Context(), ui.Options{Lesson: steps, Presenter: presenter})
+			_, err := showUI(cmd.Context(), ui.Options{Lesson: scenarios.Lesson(), Presenter: presenter})
 			return err
 		},
 	}
@@ -275,21 +246,14 @@ func quizCmd() *cobra.Command {
 				}
 				sources = append(sources, s)
 			}
-			q, err := scenarios.MakeQuiz(seed, count, sources)
+			q, err := quiz.Make(seed, count, sources)
 			if err != nil {
 				return invalid(err)
 			}
 			if handout {
-				return scenarios.WriteHandout(cmd.OutOrStdout(), q)
+				return quiz.WriteHandout(cmd.OutOrStdout(), q)
 			}
-			var questions []ui.Question
-			for _, it := range q.Items {
-				uq := toUIQuestion(it.Question, it.From)
-				sc := toUI(it.Scenario)
-				uq.Scenario = &sc
-				questions = append(questions, uq)
-			}
-			m, err := showUI(cmd.Context(), ui.Options{Quiz: questions, QuizTitle: fmt.Sprintf("seed %d", seed), Presenter: presenter})
+			m, err := showUI(cmd.Context(), ui.Options{Quiz: q.Items, QuizTitle: fmt.Sprintf("seed %d", seed), Presenter: presenter})
 			if right, answered, total := m.QuizScore(); err == nil && answered > 0 {
 				fmt.Fprintf(cmd.OutOrStdout(), "You answered %d of %d right (%d asked; windowlab quiz --seed %d asks them again).\n",
 					right, answered, total, seed)

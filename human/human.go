@@ -246,6 +246,22 @@ func Spoken(d time.Duration) string {
 	return fmt.Sprintf("%d s", s)
 }
 
+// NoBreak is a space that wrapped text must not break at. Whatever wraps
+// the text turns it back into a plain space once the lines are cut.
+const NoBreak = "\u00a0"
+
+// Glue joins s's words with NoBreak, so wrapping keeps them together.
+func Glue(s string) string { return strings.ReplaceAll(s, " ", NoBreak) }
+
+// KeepVerdict glues the verdict of a decision's explanation, the part from
+// its last arrow on, so "→ allow (93 < 100)" is never broken across lines.
+func KeepVerdict(explain string) string {
+	if i := strings.LastIndex(explain, " → "); i >= 0 {
+		return explain[:i+1] + Glue(explain[i+1:])
+	}
+	return explain
+}
+
 // Span says how long a burst from first to last took, the way the lesson
 // does: requests at 12:00:59 and 12:01:00 arrived "in 2 seconds", counting
 // the clock seconds they touch; within a second, "within 250ms". Both are

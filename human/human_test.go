@@ -248,3 +248,13 @@ func TestSpoken(t *testing.T) {
 		}
 	}
 }
+
+func TestKeepVerdict(t *testing.T) {
+	got := KeepVerdict("30 + 84 × 0.75 = 93 → allow (93 < 100)")
+	if want := "30 + 84 × 0.75 = 93 →" + NoBreak + "allow" + NoBreak + "(93" + NoBreak + "<" + NoBreak + "100)"; got != want {
+		t.Errorf("KeepVerdict = %q, want %q", got, want)
+	}
+	if got := KeepVerdict("no arrow here"); got != "no arrow here" {
+		t.Errorf("KeepVerdict without a verdict = %q", got)
+	}
+}

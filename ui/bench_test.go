@@ -3,26 +3,25 @@ package ui
 import (
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 
 	"windowlab/algo"
-	"windowlab/sim"
+	"windowlab/scenarios"
 )
 
 // million is a million requests from a thousand clients, one every 3ms for
-// 50 minutes, limit 100 per minute.
-func million() Scenario {
-	clients := make([]string, 1000)
-	for i := range clients {
-		clients[i] = fmt.Sprintf("client-%d", i)
+// 50 minutes, limit 100 per minute: request i comes from client (7·i mod
+// 1000), so client c sends every 3 s from request 143·c mod 1000 on.
+func million() *scenarios.Scenario {
+	var b strings.Builder
+	b.WriteString("name: million\ntitle: A million requests\nlimit: 100\nwindow: 1m\ntraffic:\n")
+	for c := range 1000 {
+		from := algo.Clock(12, 0, 0, 0) + algo.Instant(3*((143*c)%1000))
+		fmt.Fprintf(&b, "  - {from: %q, to: %q, every: 3s, client: client-%d}\n", from, from.Add(3000*time.Second), c)
 	}
-	a := make([]sim.Arrival, 1_000_000)
-	for i := range a {
-		a[i] = sim.Arrival{At: algo.Clock(12, 0, 0, 0) + algo.Instant(3*i), Client: clients[(i*7)%len(clients)]}
-	}
-	return Scenario{Name: "million", Title: "A million requests", Limit: 100, Window: time.Minute,
-		NewEngine: lessonEngine(100, time.Minute, a)}
+	return parse(b.String())
 }
 
 func BenchmarkView(b *testing.B) {

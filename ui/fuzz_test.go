@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"windowlab/algo"
+	"windowlab/scenarios"
 )
 
 // FuzzModel decodes the fuzzer's bytes into a sequence of key, mouse,
@@ -51,13 +52,16 @@ func FuzzModel(f *testing.F) {
 			n := min(int(rest[0])%64, len(rest)-1)
 			text := fuzzText(rest[1 : 1+n])
 			rest = rest[1+n:]
-			withText := func(sc *Scenario) {
+			withText := func(sc *scenarios.Scenario) {
+				if sc == nil {
+					return
+				}
 				sc.Title = strings.Join(strings.Fields(text), " ") // the loader makes a title one line
-				sc.Captions = append([]Caption{{At: algo.Clock(12, 0, 0, 0), Text: text, Pause: len(text)%2 == 0}}, sc.Captions...)
+				sc.Captions = append([]scenarios.Caption{{At: algo.Clock(12, 0, 0, 0), Text: text, Pause: len(text)%2 == 0}}, sc.Captions...)
 			}
-			withText(&opts.Scenario)
-			for i := range opts.Lesson {
-				withText(&opts.Lesson[i])
+			withText(opts.Scenario)
+			for _, sc := range opts.Lesson {
+				withText(sc)
 			}
 			for i := range opts.Quiz {
 				opts.Quiz[i].Ask += text
@@ -100,19 +104,19 @@ func FuzzModel(f *testing.F) {
 // the presenter's view; or a scenario with no requests.
 func fuzzOptions(b byte) Options {
 	sc := boundaryBurst()
-	sc.Questions = []Question{
+	sc.Questions = []scenarios.Question{
 		{Ask: "How many get through?", Answer: "200", At: algo.Clock(12, 1, 0, 0), HasAt: true,
 			Algorithm: algo.Algorithm{Kind: algo.KindFixedWindow}, HasAlgorithm: true},
 		{Ask: "Which?", Choices: []string{"one", "two", "three"}, Answer: "two"},
 	}
 	opts := Options{
 		Scenario: sc,
-		Builtins: []Scenario{boundaryBurst(), workedExample()},
-		Load: func(path string) (Scenario, error) {
+		Builtins: []*scenarios.Scenario{boundaryBurst(), workedExample()},
+		Load: func(path string) (*scenarios.Scenario, error) {
 			if strings.HasPrefix(path, "ok") {
 				return workedExample(), nil
 			}
-			return Scenario{}, errors.New(path + ":3:8: limit: 0 is too small\n" + path + ":4: window: missing")
+			return nil, errors.New(path + ":3:8: limit: 0 is too small\n" + path + ":4: window: missing")
 		},
 	}
 	switch b % 5 {
@@ -123,8 +127,7 @@ func fuzzOptions(b byte) Options {
 	case 3:
 		opts.Presenter = true
 	case 4:
-		opts.Scenario = Scenario{Name: "quiet", Title: "Nobody calls", Limit: 10, Window: time.Second,
-			NewEngine: lessonEngine(10, time.Second, nil)}
+		opts.Scenario = quiet()
 	}
 	return opts
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"windowlab/algo"
+	"windowlab/scenarios"
 )
 
 var sizes = [][2]int{{80, 24}, {140, 40}}
@@ -16,7 +17,7 @@ var sizes = [][2]int{{80, 24}, {140, 40}}
 func TestGolden(t *testing.T) {
 	cases := []struct {
 		name     string
-		scenario func() Scenario
+		scenario func() *scenarios.Scenario
 		at       algo.Instant
 		want     []string // lines of the lesson that must be on screen, at every size
 	}{

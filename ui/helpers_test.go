@@ -2,71 +2,70 @@ package ui
 
 import (
 	"testing"
-	"time"
+
+	"windowlab/scenarios"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
-
-	"windowlab/algo"
-	"windowlab/sim"
 )
 
-// lessonEngine returns a NewEngine over hand-built arrivals, with the
-// lesson's three limiters at limit per window.
-func lessonEngine(limit int64, window time.Duration, arrivals []sim.Arrival) func(sim.Options) (*sim.Engine, error) {
-	return func(o sim.Options) (*sim.Engine, error) {
-		var ls []algo.Limiter
-		for _, k := range algo.Lesson {
-			l, err := algo.New(k, algo.Config{Limit: limit, Window: window})
-			if err != nil {
-				return nil, err
-			}
-			ls = append(ls, l)
-		}
-		return sim.New(sim.NewSliceSource(arrivals), ls, o)
+// parse reads a scenario written in a test, as the program reads a file.
+func parse(yaml string) *scenarios.Scenario {
+	s, err := scenarios.Parse("test.yaml", []byte(yaml))
+	if err != nil {
+		panic(err) // the test's own scenario is wrong
 	}
-}
-
-func repeat(arrivals []sim.Arrival, n int, at algo.Instant, client string) []sim.Arrival {
-	for range n {
-		arrivals = append(arrivals, sim.Arrival{At: at, Client: client})
-	}
-	return arrivals
+	return s
 }
 
 // boundaryBurst is the lesson's fixed-window trap: 100 requests at 12:00:59
 // and 100 at 12:01:00, limit 100 per minute.
-func boundaryBurst() Scenario {
-	a := repeat(nil, 100, algo.Clock(12, 0, 59, 0), "client-1")
-	a = repeat(a, 100, algo.Clock(12, 1, 0, 0), "client-1")
-	return Scenario{
-		Name: "boundary-burst", Title: "Boundary burst", Limit: 100, Window: time.Minute,
-		Captions: []Caption{
-			{At: algo.Clock(12, 0, 59, 0), Text: "100 requests at 12:00:59: every limiter lets them all in."},
-			{At: algo.Clock(12, 1, 0, 0), Text: "A new minute: the fixed window resets and lets 100 more in. 200 in 2 seconds."},
-		},
-		NewEngine: lessonEngine(100, time.Minute, a),
-	}
+func boundaryBurst() *scenarios.Scenario {
+	return parse(`name: boundary-burst
+title: Boundary burst
+limit: 100
+window: 1m
+start: "12:00:58"
+traffic:
+  - {at: "12:00:59", count: 100}
+  - {at: "12:01:00", count: 100}
+captions:
+  - {at: "12:00:59", text: "100 requests at 12:00:59: every limiter lets them all in."}
+  - {at: "12:01:00", text: "A new minute: the fixed window resets and lets 100 more in. 200 in 2 seconds."}
+`)
 }
 
 // workedExample is the lesson's sliding-counter arithmetic: 84 requests in
 // the 12:00 window, 30 at 12:01:14, one more at 12:01:15.
-func workedExample() Scenario {
-	a := repeat(nil, 84, algo.Clock(12, 0, 30, 0), "client-1")
-	a = repeat(a, 30, algo.Clock(12, 1, 14, 0), "client-1")
-	a = repeat(a, 1, algo.Clock(12, 1, 15, 0), "client-1")
-	return Scenario{
-		Name: "worked-example", Title: "Worked example", Limit: 100, Window: time.Minute,
-		Captions: []Caption{
-			{At: algo.Clock(12, 1, 15, 0), Text: "15 s into the minute the previous window still overlaps by 0.75: 30 + 84 × 0.75 = 93."},
-		},
-		NewEngine: lessonEngine(100, time.Minute, a),
-	}
+func workedExample() *scenarios.Scenario {
+	return parse(`name: worked-example
+title: Worked example
+limit: 100
+window: 1m
+start: "12:00:29"
+traffic:
+  - {at: "12:00:30", count: 84}
+  - {at: "12:01:14", count: 30}
+  - {at: "12:01:15", count: 1}
+captions:
+  - {at: "12:01:15", text: "15 s into the minute the previous window still overlaps by 0.75: 30 + 84 × 0.75 = 93."}
+`)
 }
 
-func newModel(t testing.TB, sc Scenario, w, h int) Model {
+// quiet is a scenario whose random traffic happens to make no request.
+func quiet() *scenarios.Scenario {
+	return parse(`name: quiet
+title: Nobody calls
+limit: 10
+window: 1s
+traffic:
+  - {from: "12:00:00", to: "12:00:01", rate: 0.001/s, clients: 1, seed: 1}
+`)
+}
+
+func newModel(t testing.TB, sc *scenarios.Scenario, w, h int) Model {
 	t.Helper()
-	m, err := New(Options{Scenario: sc, Builtins: []Scenario{boundaryBurst(), workedExample()}})
+	m, err := New(Options{Scenario: sc, Builtins: []*scenarios.Scenario{boundaryBurst(), workedExample()}})
 	if err != nil {
 		t.Fatal(err)
 	}

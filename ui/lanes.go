@@ -109,19 +109,13 @@ func (m Model) redisShown() bool {
 
 // nbsp joins words that should not be wrapped apart; render turns it back
 // into a space.
-const nbsp = "\u00a0"
+const nbsp = human.NoBreak
 
 // glue keeps phrases together when wrapped.
-func glue(s string) string { return strings.ReplaceAll(s, " ", nbsp) }
+func glue(s string) string { return human.Glue(s) }
 
 // explain is Decision.Explain with its verdict, "→ allow (93 < 100)", kept on one line.
-func explain(d algo.Decision) string {
-	e := d.Explain()
-	if i := strings.LastIndex(e, " → "); i >= 0 {
-		return e[:i+1] + glue(e[i+1:])
-	}
-	return e
-}
+func explain(d algo.Decision) string { return human.KeepVerdict(d.Explain()) }
 
 // sep separates two facts in a field: on one line when lanes are stacked,
 // on two in a box.

@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"windowlab/algo"
+	"windowlab/scenarios"
 	"windowlab/sim"
 )
 
@@ -194,9 +195,14 @@ func TestWindowEdges(t *testing.T) {
 }
 
 func TestClientCycles(t *testing.T) {
-	a := repeat(nil, 3, algo.Clock(12, 0, 1, 0), "alice")
-	a = repeat(a, 5, algo.Clock(12, 0, 2, 0), "bob")
-	sc := Scenario{Name: "two", Title: "Two clients", Limit: 4, Window: time.Minute, NewEngine: lessonEngine(4, time.Minute, a)}
+	sc := parse(`name: two
+title: Two clients
+limit: 4
+window: 1m
+traffic:
+  - {at: "12:00:01", count: 3, client: alice}
+  - {at: "12:00:02", count: 5, client: bob}
+`)
 	m := newModel(t, sc, 80, 24)
 	m = update(t, m, press("G")...)
 	if s := screen(m); !strings.Contains(s, "client bob (the last request's)") || !strings.Contains(s, "4/4 full") {
@@ -256,8 +262,8 @@ func TestOpenBuiltin(t *testing.T) {
 func TestOpenFileShowsLoadErrors(t *testing.T) {
 	m, err := New(Options{
 		Scenario: boundaryBurst(),
-		Load: func(path string) (Scenario, error) {
-			return Scenario{}, &loadError{path}
+		Load: func(path string) (*scenarios.Scenario, error) {
+			return nil, &loadError{path}
 		},
 	})
 	if err != nil {
@@ -450,7 +456,7 @@ func TestBackgroundColourPicksStyles(t *testing.T) {
 }
 
 func TestEmptyScenario(t *testing.T) {
-	sc := Scenario{Name: "quiet", Title: "Nobody calls", Limit: 10, Window: time.Second, NewEngine: lessonEngine(10, time.Second, nil)}
+	sc := quiet()
 	for _, sz := range sizes {
 		m := newModel(t, sc, sz[0], sz[1])
 		m = update(t, m, press("space", "right", "left", "]", "[", "c", "G", "g", "z", "Z", "?")...)
@@ -461,7 +467,7 @@ func TestEmptyScenario(t *testing.T) {
 			t.Fatalf("%v:\n%s", sz, out)
 		}
 	}
-	if _, err := New(Options{Scenario: Scenario{Name: "broken"}}); err == nil || !strings.Contains(err.Error(), `"broken"`) {
-		t.Fatalf("a scenario without traffic: %v", err)
+	if _, err := New(Options{}); err == nil || !strings.Contains(err.Error(), "no scenario") {
+		t.Fatalf("options without a scenario: %v", err)
 	}
 }

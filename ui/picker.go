@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"windowlab/scenarios"
+
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -11,7 +13,7 @@ import (
 
 // picker lists the built-in scenarios and "open a file…".
 type picker struct {
-	items   []Scenario
+	items   []*scenarios.Scenario
 	canOpen bool
 	cursor  int
 	typing  bool // the path input is showing
@@ -33,11 +35,11 @@ const (
 // pickAction is what the root should do after a key in the picker.
 type pickAction struct {
 	kind     pickKind
-	scenario Scenario
+	scenario *scenarios.Scenario
 	path     string
 }
 
-func newPicker(items []Scenario, canOpen bool, st *styles) picker {
+func newPicker(items []*scenarios.Scenario, canOpen bool, st *styles) picker {
 	in := textinput.New()
 	in.Prompt = "file "
 	in.Placeholder = "path/to/scenario.yaml"

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"windowlab/algo"
+	"windowlab/scenarios"
 )
 
 // watch records the model as the program's Update sees it, so a test can
@@ -71,7 +72,7 @@ func (w *watch) waitFor(t *testing.T, tm *teatest.TestModel, what string, ok fun
 	}
 }
 
-func startProgram(t *testing.T, sc Scenario, w *watch) *teatest.TestModel {
+func startProgram(t *testing.T, sc *scenarios.Scenario, w *watch) *teatest.TestModel {
 	t.Helper()
 	m, err := New(Options{Scenario: sc})
 	if err != nil {

@@ -10,25 +10,11 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"windowlab/algo"
+	"windowlab/human"
+	"windowlab/quiz"
+	"windowlab/scenarios"
 	"windowlab/sim"
 )
-
-// Question is a check-yourself question and the scenario that proves its
-// answer: after an answer the view replays Scenario up to At and points at
-// Algorithm's lane, where the arithmetic of the deciding request shows.
-type Question struct {
-	Ask     string
-	Choices []string // empty for a typed answer
-	Answer  string   // for a multiple-choice question, one of Choices
-	Explain string
-	At      algo.Instant
-	HasAt   bool
-	// Algorithm is the limiter the answer is about, when HasAlgorithm.
-	Algorithm    algo.Algorithm
-	HasAlgorithm bool
-	From         string    // where the question comes from, in words
-	Scenario     *Scenario // nil: the scenario on screen
-}
 
 type quizPhase int
 
@@ -40,7 +26,7 @@ const (
 
 // savedView is where the scenario view was when k opened its questions.
 type savedView struct {
-	sc        Scenario
+	sc        *scenarios.Scenario
 	eng       *sim.Engine
 	processed int64
 	now       algo.Instant
@@ -49,15 +35,15 @@ type savedView struct {
 // revealMsg carries the engine of the scenario that proves question index.
 type revealMsg struct {
 	index  int
-	sc     Scenario
+	sc     *scenarios.Scenario
 	engine *sim.Engine
 	err    error
 }
 
-// quiz asks questions one at a time and keeps the score.
-type quiz struct {
+// quizView asks questions one at a time and keeps the score.
+type quizView struct {
 	title     string
-	questions []Question
+	questions []quiz.Item
 	index     int
 	phase     quizPhase
 	input     textinput.Model
@@ -70,22 +56,22 @@ type quiz struct {
 	st        *styles
 }
 
-func newQuiz(st *styles) quiz {
+func newQuizView(st *styles) quizView {
 	in := textinput.New()
 	in.Prompt = "your answer › "
 	in.CharLimit = 40
-	q := quiz{input: in}
+	q := quizView{input: in}
 	return q.setStyles(st)
 }
 
-func (q quiz) setStyles(st *styles) quiz {
+func (q quizView) setStyles(st *styles) quizView {
 	q.st = st
 	q.input.SetStyles(st.inputStyles())
 	return q
 }
 
 // start begins a quiz on questions.
-func (q quiz) start(questions []Question, title string, fromView bool) quiz {
+func (q quizView) start(questions []quiz.Item, title string, fromView bool) quizView {
 	q.title, q.questions, q.fromView = title, questions, fromView
 	q.given = make([]string, len(questions))
 	q.right = make([]bool, len(questions))
@@ -94,24 +80,24 @@ func (q quiz) start(questions []Question, title string, fromView bool) quiz {
 }
 
 // ask shows the current question, with an empty answer.
-func (q quiz) ask() quiz {
+func (q quizView) ask() quizView {
 	q.phase, q.choice, q.err = quizAsking, 0, ""
 	q.input.Reset()
 	q.input.Focus()
 	return q
 }
 
-func (q quiz) current() Question {
+func (q quizView) current() quiz.Item {
 	if q.index < len(q.questions) {
 		return q.questions[q.index]
 	}
-	return Question{}
+	return quiz.Item{}
 }
 
-func (q quiz) typed() bool { return len(q.current().Choices) == 0 }
+func (q quizView) typed() bool { return q.current().Typed() }
 
 // proofInstant is where the replay stops while an answer is revealed.
-func (q quiz) proofInstant() (algo.Instant, bool) {
+func (q quizView) proofInstant() (algo.Instant, bool) {
 	if q.phase != quizRevealed {
 		return 0, false
 	}
@@ -120,7 +106,7 @@ func (q quiz) proofInstant() (algo.Instant, bool) {
 }
 
 // score is how many were answered right, and how many answered so far.
-func (q quiz) score() (right, answered int) {
+func (q quizView) score() (right, answered int) {
 	answered = q.index
 	if q.phase != quizAsking {
 		answered++
@@ -134,7 +120,7 @@ func (q quiz) score() (right, answered int) {
 	return right, answered
 }
 
-func (q quiz) update(msg tea.Msg) (quiz, tea.Cmd) {
+func (q quizView) update(msg tea.Msg) (quizView, tea.Cmd) {
 	if q.phase != quizAsking || !q.typed() {
 		return q, nil
 	}
@@ -240,17 +226,16 @@ func (m Model) submit() (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	q.given[q.index] = given
-	q.right[q.index] = given == cur.Answer || (q.typed() && answerMatches(cur.Answer, given))
+	q.right[q.index] = cur.Check(given)
 	q.phase = quizRevealed
 	q.input.Blur()
 	m.quiz = q
-	if cur.Scenario == nil {
-		if q.fromView {
-			m.setScenario(q.saved.sc, q.saved.eng)
-		}
+	if q.fromView && cur.Scenario == q.saved.sc {
+		// The scenario on screen proves it: replay its own engine.
+		m.setScenario(q.saved.sc, q.saved.eng)
 		return m, m.prove()
 	}
-	sc, index := *cur.Scenario, q.index
+	sc, index := cur.Scenario, q.index
 	return m, func() tea.Msg {
 		e, err := buildEngine(sc)
 		return revealMsg{index: index, sc: sc, engine: e, err: err}
@@ -329,7 +314,7 @@ func (m Model) quizLane() (int, bool) {
 }
 
 // headerView is the quiz's own header while a question is asked.
-func (q quiz) headerView(c common) []string {
+func (q quizView) headerView(c common) []string {
 	st := q.st
 	left := st.appName.Render("windowlab · ") + st.title.Render("check yourself")
 	if q.title != "" {
@@ -349,7 +334,7 @@ func (q quiz) headerView(c common) []string {
 func textWidth(c common) int { return min(c.width, 100) }
 
 // view is the question being asked, or the score.
-func (q quiz) view(c common, h int) []string {
+func (q quizView) view(c common, h int) []string {
 	st := q.st
 	w := textWidth(c)
 	if q.phase == quizDone {
@@ -391,7 +376,7 @@ func (q quiz) view(c common, h int) []string {
 	return fitHeight(out, h)
 }
 
-func (q quiz) scoreView(c common, h int) []string {
+func (q quizView) scoreView(c common, h int) []string {
 	st := q.st
 	right, answered := q.score()
 	out := []string{st.title.Render(fmt.Sprintf("You answered %d of %d right", right, len(q.questions))), ""}
@@ -438,38 +423,29 @@ func (m Model) revealView() []string {
 	if cur.Explain != "" {
 		add(cur.Explain, st.caption.Render, 3)
 	}
-	add(m.proofText(), st.value.Render, 2)
+	add(m.proofText(), st.value.Render, 3)
 	return text
 }
 
 // proofText is what the engine shows at the question's instant: the
-// limiter's totals and the arithmetic of its last decision.
+// limiter's totals and the arithmetic of its last decision (quiz.ProofAt),
+// read from the snapshot the lanes show.
 func (m Model) proofText() string {
 	cur, s := m.quiz.current(), m.snap
 	if cur.HasAt && s.now < cur.At {
 		return fmt.Sprintf("▶ replaying to %s, the moment that proves it…", cur.At.Short())
 	}
-	i, ok := m.quizLane()
-	if !ok || i >= len(s.stats) {
+	if _, ok := m.quizLane(); !ok {
 		if cur.HasAt {
 			return fmt.Sprintf("At %s: see the lanes below.", cur.At.Short())
 		}
 		return "The whole replay is below."
 	}
-	when := "Over the whole replay"
-	if cur.HasAt {
-		when = "By " + cur.At.Short()
-	}
-	st := s.stats[i]
-	text := fmt.Sprintf("%s the %s allowed %d and denied %d", when, strings.ToLower(cur.Algorithm.Kind.Title()), st.Allowed, st.Denied)
-	if s.hasLast {
-		text += "; its last decision: " + s.last.Decisions[i].Explain()
-	}
-	return text + "."
+	return human.KeepVerdict(strings.Join(cur.ProofAt(s.stats, s.last, s.hasLast), " "))
 }
 
 // keysText is the quiz's help line.
-func (q quiz) keysText() string {
+func (q quizView) keysText() string {
 	leave := "esc see your score · ctrl+c quit"
 	if q.fromView {
 		leave = "esc back to the scenario"

@@ -4,6 +4,7 @@ import (
 	"sort"
 
 	"windowlab/algo"
+	"windowlab/scenarios"
 	"windowlab/sim"
 )
 
@@ -32,7 +33,7 @@ type windowLister interface {
 }
 
 // takeSnapshot reads the engine at its clock for client.
-func takeSnapshot(e *sim.Engine, client string, following bool, captions []Caption) snapshot {
+func takeSnapshot(e *sim.Engine, client string, following bool, captions []scenarios.Caption) snapshot {
 	s := snapshot{
 		now:       e.Now(),
 		processed: e.Processed(),
@@ -61,7 +62,7 @@ func takeSnapshot(e *sim.Engine, client string, following bool, captions []Capti
 }
 
 // captionAt is the text of the last caption at or before t.
-func captionAt(cs []Caption, t algo.Instant) string {
+func captionAt(cs []scenarios.Caption, t algo.Instant) string {
 	i := sort.Search(len(cs), func(i int) bool { return cs[i].At > t })
 	if i == 0 {
 		return ""

@@ -23,57 +23,30 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"windowlab/algo"
+	"windowlab/quiz"
+	"windowlab/scenarios"
 	"windowlab/sim"
 )
 
-// Caption is a line of the scenario's commentary, shown from At until the
-// next caption. A pausing caption stops a playing clock at At.
-type Caption struct {
-	At    algo.Instant
-	Text  string
-	Pause bool
-}
-
-// Scenario is what the view replays. The ui does not read scenario files:
-// main.go builds these from the scenarios package (and tests by hand).
-type Scenario struct {
-	Name  string
-	Title string
-	// Limit and Window are what the header states; the engine's limiters
-	// decide (Limit 0 means the first limiter's).
-	Limit    int64
-	Window   time.Duration
-	Captions []Caption // sorted by At
-	// Speed is the playback speed to start at (0 means 1×).
-	Speed float64
-	// Questions are the scenario's check-yourself questions, opened with k;
-	// their Scenario is left nil (it is this one).
-	Questions []Question
-	// NewEngine builds a fresh engine at the scenario's start. The view calls
-	// it with History set, because the timeline draws the engine's marks;
-	// fields it does not set (such as Start) are the scenario's to choose.
-	NewEngine func(sim.Options) (*sim.Engine, error)
-}
-
 // Options configure the view.
 type Options struct {
-	Scenario Scenario   // shown first
-	Builtins []Scenario // offered by the open key (o)
+	Scenario *scenarios.Scenario   // shown first
+	Builtins []*scenarios.Scenario // offered by the open key (o)
 	// Load reads a scenario file for "open a file…"; nil hides that entry.
 	// It runs inside a tea.Cmd, never in Update.
-	Load func(path string) (Scenario, error)
+	Load func(path string) (*scenarios.Scenario, error)
 	// Lesson, when set, makes the view a guided lesson: one scenario per
 	// step, n and p move between them, and Scenario is ignored.
-	Lesson []Scenario
+	Lesson []*scenarios.Scenario
 	// Quiz, when set, opens the view on these questions; QuizTitle says
 	// which set they are (such as "seed 1").
-	Quiz      []Question
+	Quiz      []quiz.Item
 	QuizTitle string
 	// Presenter draws for the back of a room: taller, wider gauges and
 	// high-contrast text.
 	Presenter bool
-	// ProgramOptions are passed to tea.NewProgram by Run (tests pin the size,
-	// input, output and colour profile here).
+	// ProgramOptions are passed to tea.NewProgram by RunFinal (tests pin the
+	// size, input, output and colour profile here).
 	ProgramOptions []tea.ProgramOption
 }
 
@@ -122,7 +95,7 @@ type tickMsg struct {
 
 // scenarioMsg carries a scenario loaded (or not) by a tea.Cmd.
 type scenarioMsg struct {
-	scenario Scenario
+	scenario *scenarios.Scenario
 	engine   *sim.Engine
 	err      error
 }
@@ -133,10 +106,10 @@ type Model struct {
 	c        common
 	keys     keyMap
 	help     help.Model
-	builtins []Scenario
-	load     func(string) (Scenario, error)
+	builtins []*scenarios.Scenario
+	load     func(string) (*scenarios.Scenario, error)
 
-	sc     Scenario
+	sc     *scenarios.Scenario
 	eng    *sim.Engine
 	marks  *markIndex
 	start  algo.Instant // where the view's clock starts
@@ -161,11 +134,11 @@ type Model struct {
 
 	presenter bool
 	// The guided lesson: a scenario and a ready engine per step.
-	lesson        []Scenario
+	lesson        []*scenarios.Scenario
 	lessonEngines []*sim.Engine
 	step          int
 
-	quiz quiz
+	quiz quizView
 }
 
 // New returns the root model showing opts.Scenario (or the lesson's first
@@ -185,11 +158,11 @@ func New(opts Options) (Model, error) {
 		}
 		first = opts.Lesson[0]
 	}
-	if len(opts.Quiz) > 0 && first.NewEngine == nil {
+	if len(opts.Quiz) > 0 && first == nil {
 		if opts.Quiz[0].Scenario == nil {
 			return Model{}, errors.New("the quiz's first question has no scenario")
 		}
-		first = *opts.Quiz[0].Scenario
+		first = opts.Quiz[0].Scenario
 	}
 	var eng *sim.Engine
 	if len(lessonEngines) > 0 {
@@ -217,7 +190,7 @@ func New(opts Options) (Model, error) {
 	m.help.Styles = st.help
 	m.goTo = newGoToPrompt(st)
 	m.picker = newPicker(opts.Builtins, opts.Load != nil, st)
-	m.quiz = newQuiz(st)
+	m.quiz = newQuizView(st)
 	m.setScenario(first, eng)
 	if len(opts.Quiz) > 0 {
 		m.quiz = m.quiz.start(opts.Quiz, opts.QuizTitle, false)
@@ -227,30 +200,23 @@ func New(opts Options) (Model, error) {
 }
 
 // buildEngine makes a scenario's engine, with the history the timeline needs.
-func buildEngine(sc Scenario) (*sim.Engine, error) {
-	if sc.NewEngine == nil {
-		return nil, fmt.Errorf("scenario %q has no traffic to replay", sc.Name)
+func buildEngine(sc *scenarios.Scenario) (*sim.Engine, error) {
+	if sc == nil {
+		return nil, errors.New("there is no scenario to show")
 	}
-	e, err := sc.NewEngine(sim.Options{History: true})
+	e, err := sc.Engine(sim.Options{History: true})
 	if err != nil {
 		return nil, fmt.Errorf("scenario %q: %w", sc.Name, err)
-	}
-	if e == nil {
-		return nil, fmt.Errorf("scenario %q has no traffic to replay", sc.Name)
 	}
 	e.LastArrival() // found once, here rather than in the first Update that needs it
 	return e, nil
 }
 
-func (m *Model) setScenario(sc Scenario, eng *sim.Engine) {
+func (m *Model) setScenario(sc *scenarios.Scenario, eng *sim.Engine) {
 	m.sc, m.eng = sc, eng
 	m.marks = newMarkIndex(len(eng.Limiters()))
-	cfg := eng.Limiters()[0].Config()
-	m.limit = sc.Limit
-	if m.limit <= 0 {
-		m.limit = cfg.Limit
-	}
-	m.window = eng.Window()
+	m.limit = eng.Config().Limit
+	m.window = eng.Config().Window
 	m.start = startInstant(eng)
 	m.end = m.start
 	if eng.Len() > 0 {
@@ -453,7 +419,7 @@ func (m Model) updateMain(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		m.stop()
-		m.quiz = m.quiz.start(m.sc.Questions, m.title(), true)
+		m.quiz = m.quiz.start(quiz.Of(m.sc), m.title(), true)
 		m.quiz.saved = savedView{sc: m.sc, eng: m.eng, processed: m.eng.Processed(), now: m.eng.Now()}
 		m.mode = modeQuiz
 		return m, nil

@@ -1,4 +1,4 @@
-package scenarios
+package quiz
 
 import (
 	"bufio"
@@ -6,6 +6,9 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"unicode"
+
+	"windowlab/human"
 )
 
 // handoutWidth is where a printed quiz wraps: it prints on A4 and letter.
@@ -49,10 +52,8 @@ func WriteHandout(w io.Writer, q Quiz) error {
 		if err != nil {
 			return err
 		}
-		for _, line := range strings.Split(proof, "\n") {
-			if line != "" {
-				writeWrapped(bw, indent+"Replay: ", indent+"  ", line)
-			}
+		for _, line := range proof {
+			writeWrapped(bw, indent+"Replay: ", indent+"  ", human.KeepVerdict(line))
 		}
 		bw.WriteString("\n")
 	}
@@ -61,12 +62,15 @@ func WriteHandout(w io.Writer, q Quiz) error {
 
 func choiceLetter(i int) string { return string(rune('a' + i)) }
 
+// breaksLine is where a line may break: any space but human.NoBreak.
+func breaksLine(r rune) bool { return unicode.IsSpace(r) && r != '\u00a0' }
+
 // writeWrapped writes text in words up to handoutWidth, the first line
 // after first and the rest after indent.
 func writeWrapped(w *bufio.Writer, first, indent, text string) {
 	line := first
 	empty := true
-	for _, word := range strings.Fields(text) {
+	for _, word := range strings.FieldsFunc(text, breaksLine) {
 		if !empty && len([]rune(line))+1+len([]rune(word)) > handoutWidth {
 			w.WriteString(strings.TrimRight(line, " ") + "\n")
 			line, empty = indent, true
@@ -74,7 +78,7 @@ func writeWrapped(w *bufio.Writer, first, indent, text string) {
 		if !empty {
 			line += " "
 		}
-		line += word
+		line += strings.ReplaceAll(word, human.NoBreak, " ")
 		empty = false
 	}
 	w.WriteString(line + "\n")

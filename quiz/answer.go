@@ -1,15 +1,15 @@
-package ui
+package quiz
 
 import (
 	"math/big"
 	"strings"
 )
 
-// answerMatches reports whether a typed answer is the expected one. Numbers
+// Matches reports whether a typed answer is the expected one. Numbers
 // are compared exactly, whatever their spelling: " 200 " is 200, "3/4" is
 // 0.75, "10 billion" and "10,000,000,000" are the same. Anything else is
 // compared as words, ignoring case, spacing and a final full stop.
-func answerMatches(want, got string) bool {
+func Matches(want, got string) bool {
 	if strings.TrimSpace(got) == "" {
 		return false
 	}

@@ -1,4 +1,4 @@
-package scenarios
+package quiz
 
 import (
 	"bytes"
@@ -9,12 +9,12 @@ import (
 
 	"windowlab/algo"
 	"windowlab/human"
-	"windowlab/sim"
+	"windowlab/scenarios"
 )
 
 // The lesson's two answers, asserted here and against a replay.
 func TestLessonQuizAnswers(t *testing.T) {
-	items := LessonQuiz()
+	items := Lesson()
 	if len(items) != 2 {
 		t.Fatalf("%d lesson questions, want 2", len(items))
 	}
@@ -50,7 +50,7 @@ func TestLessonQuizAnswers(t *testing.T) {
 
 // independentAnswer replays a generated question's traffic through a fresh
 // limiter, without the engine, and works out what its answer must be.
-func independentAnswer(t *testing.T, it QuizItem) string {
+func independentAnswer(t *testing.T, it Item) string {
 	t.Helper()
 	l, err := it.Algorithm.New(it.Scenario.Config)
 	if err != nil {
@@ -95,7 +95,7 @@ func TestGeneratedAnswersAgreeWithTheLimiters(t *testing.T) {
 			t.Fatal(err)
 		}
 		again, _ := Generate(seed, 40)
-		kinds := map[QuizKind]int{}
+		kinds := map[Kind]int{}
 		verdicts := map[string]int{}
 		for i, it := range items {
 			kinds[it.Kind]++
@@ -127,7 +127,7 @@ func TestGeneratedAnswersAgreeWithTheLimiters(t *testing.T) {
 }
 
 func TestHandoutForSeedOne(t *testing.T) {
-	q, err := MakeQuiz(1, 10, nil)
+	q, err := Make(1, 10, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,18 +153,24 @@ func TestHandoutForSeedOne(t *testing.T) {
 			t.Errorf("questions lack %q", want)
 		}
 	}
+	for _, line := range strings.Split(answers, "\n") {
+		if i := strings.LastIndex(line, "→"); i >= 0 && !strings.Contains(line[i:], ")") {
+			t.Errorf("a verdict is broken across lines: %q", line)
+		}
+	}
 	for _, want := range []string{
-		"1. 200\n",
+		"1. 200",
 		"The share of the previous window that still falls inside the last 60",
-		"Replay: fixed-window by 12:01:02: 200 allowed, 0 denied",
-		"30 + 84 × 0.75 = 93 → allow (93 < 100)",
+		"Replay: By 12:01:02 the fixed window allowed 200 and denied 0; its last decision (client-1, 12:01:02)",
+		"(client-1, 12:01:15): 30 + 84 × 0.75 = 93 → allow (93 < 100).",
 	} {
-		if !strings.Contains(answers, want) {
+		// Wrapped at 78 columns: compare the words, not the line breaks.
+		if !strings.Contains(strings.Join(strings.Fields(answers), " "), want) {
 			t.Errorf("answer key lacks %q", want)
 		}
 	}
 	var again bytes.Buffer
-	q2, _ := MakeQuiz(1, 10, nil)
+	q2, _ := Make(1, 10, nil)
 	_ = WriteHandout(&again, q2)
 	if again.String() != out {
 		t.Error("the handout for seed 1 is not the same twice")
@@ -172,52 +178,64 @@ func TestHandoutForSeedOne(t *testing.T) {
 }
 
 func TestMakeQuizFromScenarios(t *testing.T) {
-	s, _ := Builtin("steady-stream")
-	q, err := MakeQuiz(7, 0, []*Scenario{s})
+	s, _ := scenarios.Builtin("steady-stream")
+	q, err := Make(7, 0, []*scenarios.Scenario{s})
 	if err != nil || len(q.Items) != len(s.Questions) || q.Items[0].From != "steady-stream" {
 		t.Fatalf("quiz from steady-stream: %v, %+v", err, q.Items)
 	}
-	bare, _ := Parse("bare.yaml", []byte("limit: 1\nwindow: 1s\ntraffic: [{at: \"12:00:00\"}]\n"))
-	if _, err := MakeQuiz(7, 0, []*Scenario{bare}); err == nil || !strings.Contains(err.Error(), "bare.yaml has no questions") {
+	bare, _ := scenarios.Parse("bare.yaml", []byte("limit: 1\nwindow: 1s\ntraffic: [{at: \"12:00:00\"}]\n"))
+	if _, err := Make(7, 0, []*scenarios.Scenario{bare}); err == nil || !strings.Contains(err.Error(), "bare.yaml has no questions") {
 		t.Errorf("a file without questions: %v", err)
 	}
-	if _, err := MakeQuiz(7, -1, nil); err == nil {
+	if _, err := Make(7, -1, nil); err == nil {
 		t.Error("a negative count was accepted")
 	}
 }
 
-func TestLessonSteps(t *testing.T) {
-	steps := Lesson()
-	var names []string
-	for _, s := range steps {
-		names = append(names, s.Name)
-		pauses := 0
-		for _, c := range s.Captions {
-			if c.Pause {
-				pauses++
-			}
-		}
-		if s.Title == "" || s.Description == "" || pauses == 0 || len(s.Expect) == 0 {
-			t.Errorf("%s: wants a title, a description, pausing captions and expectations", s.Name)
-		}
-		for _, f := range s.Verify() {
-			t.Error(f)
-		}
-		e, err := s.Engine(sim.Options{})
-		if err != nil || e.Len() > 100_000 {
-			t.Errorf("%s: %v, %d requests; a lesson step should replay instantly", s.Name, err, e.Len())
+func TestAnswerMatches(t *testing.T) {
+	for _, c := range []struct {
+		want, got string
+		ok        bool
+	}{
+		{"200", "200", true}, {"200", " 200 ", true}, {"200", "200.0", true}, {"200", "1,000", false},
+		{"0.75", "3/4", true}, {"0.75", ".75", true}, {"0.75", "0.750", true}, {"0.75", "0.7", false},
+		{"10 billion", "10,000,000,000", true}, {"10 billion", "10000000000", true}, {"10 billion", "1 billion", false},
+		{"96.67", "96.67", true}, {"93", "ninety-three", false}, {"200", "", false},
+		{"Allowed", " allowed.", true}, {"Allowed", "Denied", false},
+	} {
+		if got := Matches(c.want, c.got); got != c.ok {
+			t.Errorf("Matches(%q, %q) = %v, want %v", c.want, c.got, got, c.ok)
 		}
 	}
-	want := []string{"bouncer", "fixed-window", "sliding-log", "sliding-counter", "common-mistakes", "takeaways"}
-	if !slices.Equal(names, want) {
-		t.Errorf("lesson steps %v, want %v", names, want)
+}
+
+// A choice must be picked word for word; a typed answer is matched.
+func TestCheck(t *testing.T) {
+	typed := Item{Question: scenarios.Question{Answer: "0.75"}}
+	choice := Item{Question: scenarios.Question{Answer: "Allowed", Choices: []string{"Allowed", "Denied"}}}
+	if !typed.Check("3/4") || typed.Check("0.7") || !choice.Check("Allowed") || choice.Check("allowed") || choice.Check("Denied") {
+		t.Error("Check: typed 3/4 should match 0.75; a choice only word for word")
 	}
-	// The lesson's big number is said where the log's memory is shown.
-	var said bool
-	for _, c := range steps[2].Captions {
-		said = said || strings.Contains(c.Text, "10 billion")
+}
+
+// The proof names the question's limiter, its totals and its last decision,
+// from the same replay the view shows.
+func TestProofAt(t *testing.T) {
+	s, err := scenarios.Builtin("boundary-burst")
+	if err != nil {
+		t.Fatal(err)
 	}
-	if !said {
-		t.Error("the sliding-log step never says 10 billion")
+	it := Of(s)[0] // the fixed window at 12:01:00
+	got, err := it.Proof()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "By 12:01:00 the fixed window allowed 200 and denied 0; its last decision (client-1, 12:01:00): window 12:01:00–12:02:00 holds 99 → allow (99 < 100)."
+	if len(got) != 1 || got[0] != want {
+		t.Errorf("proof %q,\nwant %q", got, want)
+	}
+	it.HasAlgorithm = false
+	if all, _ := it.Proof(); len(all) != len(s.Algorithms) || !strings.HasPrefix(all[1], "By 12:01:00 the sliding window log allowed 100 and denied 100") {
+		t.Errorf("a question without an algorithm proves with every limiter: %q", all)
 	}
 }

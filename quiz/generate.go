@@ -1,4 +1,4 @@
-package scenarios
+package quiz
 
 import (
 	"fmt"
@@ -10,88 +10,19 @@ import (
 
 	"windowlab/algo"
 	"windowlab/human"
+	"windowlab/scenarios"
 	"windowlab/sim"
 )
-
-// QuizKind says where a quiz question comes from, and for a generated one,
-// which of the lesson's questions it is a variation on.
-type QuizKind uint8
-
-const (
-	FromScenario QuizKind = iota // a scenario file's questions block
-	FromLesson                   // the lesson's own check-yourself questions
-	GenThrough                   // how many of two bursts around an edge get through
-	GenEstimate                  // the sliding counter's estimate at an instant
-	GenVerdict                   // whether the sliding counter allows a request
-	GenWeight                    // the overlap weight at an instant
-)
-
-// QuizItem is one question and the scenario whose replay proves its answer.
-type QuizItem struct {
-	Question
-	Kind     QuizKind
-	From     string // where the question comes from, in words: "the lesson", "generated", a scenario's name
-	Scenario *Scenario
-}
-
-// Quiz is a list of questions, deterministic for its seed.
-type Quiz struct {
-	Seed  uint64
-	Items []QuizItem
-}
-
-// quizStream is the second half of the quiz's PCG seed.
-const quizStream = 0x5851f42d4c957f2d
-
-// LessonQuiz returns the lesson's two check-yourself questions: the bursts
-// at 12:00:58 and 12:01:02, and what the 0.75 represents. They live in the
-// built-in scenarios that replay them.
-func LessonQuiz() []QuizItem {
-	var items []QuizItem
-	for _, name := range []string{"check-yourself-1", "worked-example"} {
-		s, err := Builtin(name)
-		if err != nil {
-			panic(err) // embedded; a test keeps this from shipping
-		}
-		items = append(items, QuizItem{Question: s.Questions[0], Kind: FromLesson, From: "the lesson", Scenario: s})
-	}
-	return items
-}
-
-// QuestionsOf returns a scenario's questions block as quiz items.
-func QuestionsOf(s *Scenario) []QuizItem {
-	items := make([]QuizItem, len(s.Questions))
-	for i, q := range s.Questions {
-		items[i] = QuizItem{Question: q, Kind: FromScenario, From: s.Name, Scenario: s}
-	}
-	return items
-}
-
-// NewQuiz puts items in a quiz: the choices of every multiple-choice
-// question are shuffled, the same way for the same seed, so the right
-// answer is not always the first.
-func NewQuiz(seed uint64, items []QuizItem) Quiz {
-	rng := rand.New(rand.NewPCG(seed, quizStream^1))
-	out := make([]QuizItem, len(items))
-	for i, it := range items {
-		if len(it.Choices) > 0 {
-			it.Choices = slices.Clone(it.Choices)
-			rng.Shuffle(len(it.Choices), func(a, b int) { it.Choices[a], it.Choices[b] = it.Choices[b], it.Choices[a] })
-		}
-		out[i] = it
-	}
-	return Quiz{Seed: seed, Items: out}
-}
 
 // Generate returns count new questions of the lesson's kinds with new
 // numbers, the same for the same seed. Every answer is read from a replay
 // of the question's own scenario: the generator picks the traffic and asks
 // the engine, it never works an answer out itself.
-func Generate(seed uint64, count int) ([]QuizItem, error) {
-	rng := rand.New(rand.NewPCG(seed, quizStream))
-	kinds := []QuizKind{GenThrough, GenEstimate, GenWeight, GenVerdict}
-	items := make([]QuizItem, 0, count)
-	made := map[QuizKind]int{}
+func Generate(seed uint64, count int) ([]Item, error) {
+	rng := rand.New(rand.NewPCG(seed, stream))
+	kinds := []Kind{GenThrough, GenEstimate, GenWeight, GenVerdict}
+	items := make([]Item, 0, count)
+	made := map[Kind]int{}
 	for i := 0; len(items) < count; i++ {
 		if i > 100*count+100 {
 			return items, fmt.Errorf("generated only %d of %d questions", len(items), count)
@@ -128,12 +59,12 @@ func (d *draft) burst(at algo.Instant, n int64) {
 	d.lines = append(d.lines, fmt.Sprintf("  - {at: %q, count: %d}", at.Short(), n))
 }
 
-func (d *draft) parse(num int, title string) (*Scenario, error) {
+func (d *draft) parse(num int, title string) (*scenarios.Scenario, error) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "name: question-%d\ntitle: %q\n", num, title)
 	fmt.Fprintf(&b, "limit: %d\nwindow: %s\nstart: %q\ntraffic:\n", d.limit, human.Duration(d.window), d.start.Short())
 	b.WriteString(strings.Join(d.lines, "\n") + "\n")
-	return Parse(fmt.Sprintf("generated/question-%d.yaml", num), []byte(b.String()))
+	return scenarios.Parse(fmt.Sprintf("generated/question-%d.yaml", num), []byte(b.String()))
 }
 
 // perWindow is "per minute", "per 30 seconds".
@@ -192,13 +123,13 @@ func sec(n int64) algo.Instant { return algo.Instant(n * 1000) }
 // make a poor question (an answer with too many decimals, say), and the
 // caller draws again.
 // nth counts the questions of this kind made so far.
-func generate(rng *rand.Rand, kind QuizKind, num, nth int) (QuizItem, bool, error) {
+func generate(rng *rand.Rand, kind Kind, num, nth int) (Item, bool, error) {
 	w := pickOf(rng, genWindows)
 	limit := pickOf(rng, genLimits)
 	ws := int64(w / time.Second)
 	edge := edgeIn(rng, w)
 	d := &draft{limit: limit, window: w}
-	it := QuizItem{Kind: kind, From: "generated"}
+	it := Item{Kind: kind, From: "generated"}
 
 	switch kind {
 	case GenThrough:
@@ -311,7 +242,7 @@ func generate(rng *rand.Rand, kind QuizKind, num, nth int) (QuizItem, bool, erro
 }
 
 // replay returns a fresh engine over s and the index of limiter k in it.
-func replay(s *Scenario, k algo.Algorithm) (*sim.Engine, int, error) {
+func replay(s *scenarios.Scenario, k algo.Algorithm) (*sim.Engine, int, error) {
 	e, err := s.Engine(sim.Options{ForwardOnly: true})
 	if err != nil {
 		return nil, 0, err
@@ -327,67 +258,4 @@ func replay(s *Scenario, k algo.Algorithm) (*sim.Engine, int, error) {
 func decimalPlaces(r *big.Rat, n int) bool {
 	scaled := new(big.Rat).Mul(r, new(big.Rat).SetInt(new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(n)), nil)))
 	return scaled.IsInt()
-}
-
-// Proof replays the item's scenario to the instant that proves its answer
-// and writes what the engine decided there: the limiter's totals and the
-// arithmetic of its last decision. It is empty for a question with neither
-// an instant nor an algorithm.
-func (it QuizItem) Proof() (string, error) {
-	if it.Scenario == nil || (!it.HasAt && !it.HasAlgorithm) {
-		return "", nil
-	}
-	e, err := it.Scenario.Engine(sim.Options{ForwardOnly: true})
-	if err != nil {
-		return "", err
-	}
-	when := "over the whole replay"
-	if it.HasAt {
-		e.Seek(it.At)
-		when = "by " + it.At.Short()
-	} else {
-		e.RunToEnd()
-	}
-	kinds := it.Scenario.Algorithms
-	if it.HasAlgorithm {
-		kinds = []algo.Algorithm{it.Algorithm}
-	}
-	var parts []string
-	rec, hasLast := e.Last()
-	for _, k := range kinds {
-		li := slices.Index(it.Scenario.Algorithms, k)
-		st := e.Stats()[li]
-		p := fmt.Sprintf("%s %s: %d allowed, %d denied", k, when, st.Allowed, st.Denied)
-		if hasLast {
-			p += fmt.Sprintf("; last request (%s, %s): %s", rec.Arrival.Client, rec.Arrival.At.Short(), rec.Decisions[li].Explain())
-		}
-		parts = append(parts, p)
-	}
-	return strings.Join(parts, "\n"), nil
-}
-
-// MaxQuizCount bounds how many questions one quiz may generate.
-const MaxQuizCount = 200
-
-// MakeQuiz assembles a quiz: the questions of sources (or, with none, the
-// lesson's two check-yourself questions), then count generated ones.
-func MakeQuiz(seed uint64, count int, sources []*Scenario) (Quiz, error) {
-	if count < 0 || count > MaxQuizCount {
-		return Quiz{}, fmt.Errorf("--count %d is out of range; ask for 0 to %d generated questions", count, MaxQuizCount)
-	}
-	var items []QuizItem
-	if len(sources) == 0 {
-		items = LessonQuiz()
-	}
-	for _, s := range sources {
-		if len(s.Questions) == 0 {
-			return Quiz{}, fmt.Errorf("%s has no questions; add a questions: block (see the README) or leave it out", s.File)
-		}
-		items = append(items, QuestionsOf(s)...)
-	}
-	generated, err := Generate(seed, count)
-	if err != nil {
-		return Quiz{}, err
-	}
-	return NewQuiz(seed, append(items, generated...)), nil
 }

@@ -1,0 +1,183 @@
+// Package quiz is the lesson's "check yourself": its two questions, new
+// ones of the same kinds generated with new numbers, the questions blocks
+// of scenario files, how a typed answer is matched, the replay that proves
+// each answer, and the printed handout.
+//
+// Every answer is read off a replay of the question's own scenario: the
+// generator picks the traffic and asks the engine, it never works an
+// answer out itself. The interactive view renders these items as they are;
+// the scenario file format (scenarios) knows nothing of a quiz beyond its
+// questions block.
+package quiz
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+
+	"windowlab/scenarios"
+	"windowlab/sim"
+)
+
+// Kind says where a question comes from, and for a generated one, which of
+// the lesson's questions it is a variation on.
+type Kind uint8
+
+const (
+	FromScenario Kind = iota // a scenario file's questions block
+	FromLesson               // the lesson's own check-yourself questions
+	GenThrough               // how many of two bursts around an edge get through
+	GenEstimate              // the sliding counter's estimate at an instant
+	GenVerdict               // whether the sliding counter allows a request
+	GenWeight                // the overlap weight at an instant
+)
+
+// Item is one question and the scenario whose replay proves its answer.
+type Item struct {
+	scenarios.Question
+	Kind     Kind
+	From     string // where the question comes from, in words: "the lesson", "generated", a scenario's name
+	Scenario *scenarios.Scenario
+}
+
+// Quiz is a list of questions, deterministic for its seed.
+type Quiz struct {
+	Seed  uint64
+	Items []Item
+}
+
+// stream is the second half of the quiz's PCG seed.
+const stream = 0x5851f42d4c957f2d
+
+// MaxCount bounds how many questions one quiz may generate.
+const MaxCount = 200
+
+// Lesson returns the lesson's two check-yourself questions: the bursts at
+// 12:00:58 and 12:01:02, and what the 0.75 represents. They live in the
+// built-in scenarios that replay them.
+func Lesson() []Item {
+	var items []Item
+	for _, name := range []string{"check-yourself-1", "worked-example"} {
+		s, err := scenarios.Builtin(name)
+		if err != nil {
+			panic(err) // embedded; a test keeps this from shipping
+		}
+		items = append(items, Item{Question: s.Questions[0], Kind: FromLesson, From: "the lesson", Scenario: s})
+	}
+	return items
+}
+
+// Of returns a scenario's questions block as quiz items.
+func Of(s *scenarios.Scenario) []Item {
+	items := make([]Item, len(s.Questions))
+	for i, q := range s.Questions {
+		items[i] = Item{Question: q, Kind: FromScenario, From: s.Name, Scenario: s}
+	}
+	return items
+}
+
+// New puts items in a quiz: the choices of every multiple-choice question
+// are shuffled, the same way for the same seed, so the right answer is not
+// always the first.
+func New(seed uint64, items []Item) Quiz {
+	rng := rand.New(rand.NewPCG(seed, stream^1))
+	out := make([]Item, len(items))
+	for i, it := range items {
+		if len(it.Choices) > 0 {
+			it.Choices = slices.Clone(it.Choices)
+			rng.Shuffle(len(it.Choices), func(a, b int) { it.Choices[a], it.Choices[b] = it.Choices[b], it.Choices[a] })
+		}
+		out[i] = it
+	}
+	return Quiz{Seed: seed, Items: out}
+}
+
+// Make assembles a quiz: the questions of sources (or, with none, the
+// lesson's two check-yourself questions), then count generated ones.
+func Make(seed uint64, count int, sources []*scenarios.Scenario) (Quiz, error) {
+	if count < 0 || count > MaxCount {
+		return Quiz{}, fmt.Errorf("--count %d is out of range; ask for 0 to %d generated questions", count, MaxCount)
+	}
+	var items []Item
+	if len(sources) == 0 {
+		items = Lesson()
+	}
+	for _, s := range sources {
+		if len(s.Questions) == 0 {
+			return Quiz{}, fmt.Errorf("%s has no questions; add a questions: block (see the README) or leave it out", s.File)
+		}
+		items = append(items, Of(s)...)
+	}
+	generated, err := Generate(seed, count)
+	if err != nil {
+		return Quiz{}, err
+	}
+	return New(seed, append(items, generated...)), nil
+}
+
+// Typed reports whether the question wants a typed answer rather than a
+// choice.
+func (it Item) Typed() bool { return len(it.Choices) == 0 }
+
+// Check reports whether given answers the question: a choice must be the
+// right one word for word; a typed answer is compared by Matches.
+func (it Item) Check(given string) bool {
+	if !it.Typed() {
+		return given == it.Answer
+	}
+	return given == it.Answer || Matches(it.Answer, given)
+}
+
+// Proof replays the item's scenario to the instant that proves its answer
+// and says what the engine decided there (see ProofAt). It is empty for a
+// question with neither an instant nor an algorithm.
+func (it Item) Proof() ([]string, error) {
+	if it.Scenario == nil || (!it.HasAt && !it.HasAlgorithm) {
+		return nil, nil
+	}
+	e, err := it.Scenario.Engine(sim.Options{ForwardOnly: true})
+	if err != nil {
+		return nil, err
+	}
+	if it.HasAt {
+		e.Seek(it.At)
+	} else {
+		e.RunToEnd()
+	}
+	last, hasLast := e.Last()
+	return it.ProofAt(e.Stats(), last, hasLast), nil
+}
+
+// ProofAt says, from a replay standing at the question's instant (or at the
+// end of the replay, for a question without one), what proves the answer:
+// one sentence for the question's limiter, or for each limiter when it
+// names none, with its totals and the arithmetic of its last decision.
+// stats and last are the engine's, in its order.
+func (it Item) ProofAt(stats []sim.Stats, last sim.Record, hasLast bool) []string {
+	when := "Over the whole replay"
+	if it.HasAt {
+		when = "By " + it.At.Short()
+	}
+	var out []string
+	for i, st := range stats {
+		if it.HasAlgorithm && st.Algorithm != it.Algorithm {
+			continue
+		}
+		p := fmt.Sprintf("%s the %s allowed %d and denied %d", when, lowerFirst(st.Algorithm.Title()), st.Allowed, st.Denied)
+		if hasLast && i < len(last.Decisions) {
+			p += fmt.Sprintf("; its last decision (%s, %s): %s", last.Arrival.Client, last.Arrival.At.Short(), last.Decisions[i].Explain())
+		}
+		out = append(out, p+".")
+	}
+	return out
+}
+
+// lowerFirst lower-cases a title's first letter, for the middle of a
+// sentence: "the sliding window counter · go-chi/httprate".
+func lowerFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToLower(s[:1]) + s[1:]
+}
