@@ -98,3 +98,68 @@ func (k keyMap) FullHelp() [][]key.Binding {
 		join([]key.Binding{k.NextStep, k.PrevStep}, k.quizHelp(), []key.Binding{k.Help, k.Quit}),
 	}
 }
+
+// promptKeys are the go-to-time prompt's.
+type promptKeys struct {
+	Go     key.Binding
+	Cancel key.Binding
+}
+
+func newPromptKeys() promptKeys {
+	return promptKeys{
+		Go:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "go")),
+		Cancel: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
+	}
+}
+
+func (k promptKeys) ShortHelp() []key.Binding { return []key.Binding{k.Go, k.Cancel} }
+
+// pickerKeys are the open dialog's: its list, then the path prompt of
+// "open a file…".
+type pickerKeys struct {
+	Up    key.Binding
+	Down  key.Binding
+	Open  key.Binding
+	Close key.Binding // leaves the list
+	Back  key.Binding // leaves the path prompt for the list
+}
+
+func newPickerKeys() pickerKeys {
+	return pickerKeys{
+		Up:    key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/↓", "choose")),
+		Down:  key.NewBinding(key.WithKeys("down", "j")),
+		Open:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
+		Close: key.NewBinding(key.WithKeys("esc", "q", "o"), key.WithHelp("esc", "back")),
+		Back:  key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back to the list")),
+	}
+}
+
+// quizKeys are the quiz's, in its three phases: asking, the revealed
+// answer and the score. Their help changes with the phase (quizView.help).
+type quizKeys struct {
+	Up     key.Binding // the choices
+	Down   key.Binding
+	Pick   key.Binding // a choice by its number
+	Check  key.Binding
+	Next   key.Binding // after an answer: the next question, or the score
+	Replay key.Binding
+	Step   key.Binding // stands for the main view's stepping keys in the help
+	Leave  key.Binding // the score, or back to the scenario
+	Quit   key.Binding // q: leave a choice question or the score
+	Exit   key.Binding // ctrl+c, as the help names it
+}
+
+func newQuizKeys() quizKeys {
+	return quizKeys{
+		Up:     key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/↓", "choose")),
+		Down:   key.NewBinding(key.WithKeys("down", "j", "tab")),
+		Pick:   key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6", "7", "8", "9")),
+		Check:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "check")),
+		Next:   key.NewBinding(key.WithKeys("enter", "n"), key.WithHelp("enter", "next question")),
+		Replay: key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "replay")),
+		Step:   key.NewBinding(key.WithKeys("left", "right"), key.WithHelp("←/→", "step")),
+		Leave:  key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "see your score")),
+		Quit:   key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
+		Exit:   key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit")),
+	}
+}

@@ -6,6 +6,7 @@ import (
 
 	"windowlab/scenarios"
 
+	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -20,7 +21,7 @@ type picker struct {
 	path    textinput.Model
 	err     string
 	busy    bool
-	st      *styles
+	keys    pickerKeys
 }
 
 type pickKind int
@@ -43,14 +44,8 @@ func newPicker(items []*scenarios.Scenario, canOpen bool, st *styles) picker {
 	in := textinput.New()
 	in.Prompt = "file "
 	in.Placeholder = "path/to/scenario.yaml"
-	p := picker{items: items, canOpen: canOpen, path: in}
-	return p.setStyles(st)
-}
-
-func (p picker) setStyles(st *styles) picker {
-	p.st = st
-	p.path.SetStyles(st.inputStyles())
-	return p
+	in.SetStyles(st.input) // a still cursor from the start; colours follow the root's styles
+	return picker{items: items, canOpen: canOpen, path: in, keys: newPickerKeys()}
 }
 
 func (p picker) setWidth(w int) picker {
@@ -93,12 +88,12 @@ func (p picker) updateKey(msg tea.KeyPressMsg) (picker, pickAction, tea.Cmd) {
 		return p, pickAction{}, nil
 	}
 	if p.typing {
-		switch msg.String() {
-		case "esc":
+		switch {
+		case key.Matches(msg, p.keys.Back):
 			p.typing, p.err = false, ""
 			p.path.Blur()
 			return p, pickAction{}, nil
-		case "enter":
+		case key.Matches(msg, p.keys.Open):
 			path := strings.TrimSpace(p.path.Value())
 			if path == "" {
 				p.err = "type the path of a scenario file"
@@ -111,14 +106,14 @@ func (p picker) updateKey(msg tea.KeyPressMsg) (picker, pickAction, tea.Cmd) {
 		p.path, cmd = p.path.Update(msg)
 		return p, pickAction{}, cmd
 	}
-	switch msg.String() {
-	case "esc", "q", "o":
+	switch {
+	case key.Matches(msg, p.keys.Close):
 		return p.reset(), pickAction{kind: pickCancel}, nil
-	case "up", "k":
+	case key.Matches(msg, p.keys.Up):
 		p.cursor = max(p.cursor-1, 0)
-	case "down", "j":
+	case key.Matches(msg, p.keys.Down):
 		p.cursor = min(p.cursor+1, max(p.entries()-1, 0))
-	case "enter":
+	case key.Matches(msg, p.keys.Open):
 		if p.cursor < len(p.items) {
 			p.busy, p.err = true, ""
 			return p, pickAction{kind: pickBuiltin, scenario: p.items[p.cursor]}, nil
@@ -132,9 +127,17 @@ func (p picker) updateKey(msg tea.KeyPressMsg) (picker, pickAction, tea.Cmd) {
 	return p, pickAction{}, nil
 }
 
+// help is the bindings the help line offers now.
+func (p picker) help() []key.Binding {
+	if p.typing {
+		return []key.Binding{p.keys.Open, p.keys.Back}
+	}
+	return []key.Binding{p.keys.Up, p.keys.Open, p.keys.Close}
+}
+
 // view draws the list in h lines.
 func (p picker) view(c common, h int) []string {
-	st := p.st
+	st := c.styles
 	var lines []string
 	lines = append(lines, st.title.Render("Open a scenario"), "")
 	nameW := 0
@@ -144,14 +147,16 @@ func (p picker) view(c common, h int) []string {
 	var rows []string
 	for i, s := range p.items {
 		row := fmt.Sprintf("%-*s  %s", nameW, s.Name, st.faint.Render(s.Title))
-		rows = append(rows, p.row(i, row))
+		rows = append(rows, p.row(st, i, row))
 	}
 	if p.canOpen {
-		rows = append(rows, p.row(len(p.items), "open a file…"))
+		rows = append(rows, p.row(st, len(p.items), "open a file…"))
 	}
 	var tail []string
 	if p.typing {
-		tail = append(tail, "", p.path.View())
+		in := p.path
+		in.SetStyles(st.input)
+		tail = append(tail, "", in.View())
 	}
 	switch {
 	case p.busy:
@@ -178,9 +183,9 @@ func (p picker) view(c common, h int) []string {
 	return append(lines, tail...)
 }
 
-func (p picker) row(i int, text string) string {
+func (p picker) row(st *styles, i int, text string) string {
 	if i == p.cursor && !p.typing {
-		return p.st.selected.Render("▸ ") + text
+		return st.selected.Render("▸ ") + text
 	}
 	return "  " + text
 }

@@ -14,21 +14,15 @@ import (
 type goToPrompt struct {
 	input textinput.Model
 	err   string
-	st    *styles
+	keys  promptKeys
 }
 
 func newGoToPrompt(st *styles) goToPrompt {
 	in := textinput.New()
 	in.Prompt = "go to time "
 	in.CharLimit = 16
-	p := goToPrompt{input: in}
-	return p.setStyles(st)
-}
-
-func (p goToPrompt) setStyles(st *styles) goToPrompt {
-	p.st = st
-	p.input.SetStyles(st.inputStyles())
-	return p
+	in.SetStyles(st.input) // a still cursor from the start; colours follow the root's styles
+	return goToPrompt{input: in, keys: newPromptKeys()}
 }
 
 func (p goToPrompt) setWidth(w int) goToPrompt {
@@ -68,14 +62,18 @@ func (p goToPrompt) update(msg tea.Msg) (goToPrompt, tea.Cmd) {
 	return p, cmd
 }
 
-func (p goToPrompt) view(c common) []string {
-	line := p.input.View() + p.st.faint.Render("  HH:MM:SS[.mmm] · enter go · esc cancel")
+// view is the prompt with what to type and help, the line of keys the
+// root renders from p.keys; an error goes above it.
+func (p goToPrompt) view(c common, help string) []string {
+	in := p.input
+	in.SetStyles(c.styles.input)
+	line := in.View() + c.styles.faint.Render("  HH:MM:SS[.mmm]  ") + help
 	if p.err == "" {
 		return []string{line}
 	}
 	var out []string
 	for _, l := range strings.Split(ansi.Wrap("✗ "+p.err, max(c.width, 10), " "), "\n") {
-		out = append(out, p.st.err.Render(l))
+		out = append(out, c.styles.err.Render(l))
 	}
 	return append(out, line)
 }

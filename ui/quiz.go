@@ -53,21 +53,15 @@ type quizView struct {
 	right     []bool
 	fromView  bool // opened with k: leaving returns to the scenario
 	saved     savedView
-	st        *styles
+	keys      quizKeys
 }
 
 func newQuizView(st *styles) quizView {
 	in := textinput.New()
 	in.Prompt = "your answer › "
 	in.CharLimit = 40
-	q := quizView{input: in}
-	return q.setStyles(st)
-}
-
-func (q quizView) setStyles(st *styles) quizView {
-	q.st = st
-	q.input.SetStyles(st.inputStyles())
-	return q
+	in.SetStyles(st.input) // a still cursor from the start; colours follow the root's styles
+	return quizView{input: in, keys: newQuizKeys()}
 }
 
 // start begins a quiz on questions.
@@ -141,73 +135,84 @@ func (m Model) QuizScore() (right, answered, total int) {
 }
 
 func (m Model) updateQuiz(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
-	q := m.quiz
-	switch q.phase {
+	switch m.quiz.phase {
 	case quizAsking:
-		switch msg.String() {
-		case "esc":
+		return m.updateAsking(msg)
+	case quizRevealed:
+		return m.updateRevealed(msg)
+	}
+	// The score.
+	if key.Matches(msg, m.quiz.keys.Quit, m.quiz.keys.Check, m.quiz.keys.Leave) {
+		if m.quiz.fromView {
 			return m.leaveQuiz()
-		case "enter":
-			return m.submit()
 		}
-		if !q.typed() {
-			n := len(q.current().Choices)
-			switch s := msg.String(); {
-			case s == "up" || s == "k":
-				q.choice = (q.choice + n - 1) % n
-			case s == "down" || s == "j" || s == "tab":
-				q.choice = (q.choice + 1) % n
-			case len(s) == 1 && s[0] >= '1' && s[0] <= '9' && int(s[0]-'1') < n:
-				q.choice = int(s[0] - '1')
-			case s == "q":
-				return m.leaveQuiz()
-			}
-			m.quiz = q
-			return m, nil
-		}
+		return m, tea.Quit
+	}
+	return m, nil
+}
+
+// updateAsking takes an answer: typed into the prompt, or a choice.
+func (m Model) updateAsking(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	q, k := m.quiz, m.quiz.keys
+	switch {
+	case key.Matches(msg, k.Leave):
+		return m.leaveQuiz()
+	case key.Matches(msg, k.Check):
+		return m.submit()
+	}
+	if q.typed() {
 		var cmd tea.Cmd
 		m.quiz, cmd = q.update(msg)
 		return m, cmd
-	case quizRevealed:
-		m.status = ""
-		k := m.keys
-		switch {
-		case msg.String() == "enter" || msg.String() == "n":
-			m.stop()
-			q.index++
-			if q.index >= len(q.questions) {
-				q.phase = quizDone
-				m.quiz = q
-				return m, nil
-			}
-			m.quiz = q.ask()
-			return m, nil
-		case msg.String() == "esc":
-			return m.leaveQuiz()
-		case key.Matches(msg, k.Quit):
-			if m.quiz.fromView {
-				return m.leaveQuiz()
-			}
-			return m, tea.Quit
-		case key.Matches(msg, k.Play):
-			if m.playing {
-				m.stop()
-				return m, nil
-			}
-			return m, m.prove()
-		case key.Matches(msg, k.Next, k.Prev, k.NextEdge, k.PrevEdge, k.ZoomIn, k.ZoomOut, k.Faster, k.Slower, k.Start, k.End):
-			next, cmd := m.updateMain(msg)
-			return next, cmd
-		}
-		return m, nil
 	}
-	// The score.
-	switch msg.String() {
-	case "q", "enter", "esc":
+	n := len(q.current().Choices)
+	switch {
+	case key.Matches(msg, k.Up):
+		q.choice = (q.choice + n - 1) % n
+	case key.Matches(msg, k.Down):
+		q.choice = (q.choice + 1) % n
+	case key.Matches(msg, k.Pick):
+		if i := int(msg.String()[0] - '1'); i < n {
+			q.choice = i
+		}
+	case key.Matches(msg, k.Quit):
+		return m.leaveQuiz()
+	}
+	m.quiz = q
+	return m, nil
+}
+
+// updateRevealed moves on from a revealed answer, or lets the student step
+// through the replay that proves it with the main view's keys.
+func (m Model) updateRevealed(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	m.status = ""
+	q, k := m.quiz, m.keys
+	switch {
+	case key.Matches(msg, q.keys.Next):
+		m.stop()
+		q.index++
+		if q.index >= len(q.questions) {
+			q.phase = quizDone
+			m.quiz = q
+			return m, nil
+		}
+		m.quiz = q.ask()
+		return m, nil
+	case key.Matches(msg, q.keys.Leave):
+		return m.leaveQuiz()
+	case key.Matches(msg, k.Quit):
 		if q.fromView {
 			return m.leaveQuiz()
 		}
 		return m, tea.Quit
+	case key.Matches(msg, q.keys.Replay):
+		if m.playing {
+			m.stop()
+			return m, nil
+		}
+		return m, m.prove()
+	case key.Matches(msg, k.Next, k.Prev, k.NextEdge, k.PrevEdge, k.ZoomIn, k.ZoomOut, k.Faster, k.Slower, k.Start, k.End):
+		return m.updateMain(msg)
 	}
 	return m, nil
 }
@@ -315,7 +320,7 @@ func (m Model) quizLane() (int, bool) {
 
 // headerView is the quiz's own header while a question is asked.
 func (q quizView) headerView(c common) []string {
-	st := q.st
+	st := c.styles
 	left := st.appName.Render("windowlab · ") + st.title.Render("check yourself")
 	if q.title != "" {
 		left += st.faint.Render(" · " + q.title)
@@ -335,7 +340,7 @@ func textWidth(c common) int { return min(c.width, 100) }
 
 // view is the question being asked, or the score.
 func (q quizView) view(c common, h int) []string {
-	st := q.st
+	st := c.styles
 	w := textWidth(c)
 	if q.phase == quizDone {
 		return q.scoreView(c, h)
@@ -352,7 +357,9 @@ func (q quizView) view(c common, h int) []string {
 	}
 	out = append(out, "")
 	if q.typed() {
-		out = append(out, q.input.View())
+		in := q.input
+		in.SetStyles(st.input)
+		out = append(out, in.View())
 	} else {
 		for i, choice := range cur.Choices {
 			mark, style := "  ", st.label.UnsetBold()
@@ -377,7 +384,7 @@ func (q quizView) view(c common, h int) []string {
 }
 
 func (q quizView) scoreView(c common, h int) []string {
-	st := q.st
+	st := c.styles
 	right, answered := q.score()
 	out := []string{st.title.Render(fmt.Sprintf("You answered %d of %d right", right, len(q.questions))), ""}
 	if answered < len(q.questions) {
@@ -444,27 +451,39 @@ func (m Model) proofText() string {
 	return human.KeepVerdict(strings.Join(cur.ProofAt(s.stats, s.last, s.hasLast), " "))
 }
 
-// keysText is the quiz's help line.
-func (q quizView) keysText() string {
-	leave := "esc see your score · ctrl+c quit"
+// help is the bindings the help line offers in the quiz's phase, worded
+// for it.
+func (q quizView) help() []key.Binding {
+	k := q.keys
+	leave, exit := k.Leave, k.Exit
 	if q.fromView {
-		leave = "esc back to the scenario"
+		leave.SetHelp("esc", "back to the scenario")
+		exit.SetEnabled(false)
 	}
 	switch q.phase {
 	case quizAsking:
 		if q.typed() {
-			return "type your answer · enter check · " + leave
+			return []key.Binding{k.Check, leave, exit}
 		}
-		return fmt.Sprintf("↑/↓ or 1–%d choose · enter check · %s", len(q.current().Choices), leave)
+		k.Up.SetHelp(fmt.Sprintf("↑/↓ or 1–%d", len(q.current().Choices)), "choose")
+		return []key.Binding{k.Up, k.Check, leave, exit}
 	case quizRevealed:
-		next := "enter next question"
 		if q.index == len(q.questions)-1 {
-			next = "enter see your score"
+			k.Next.SetHelp("enter", "see your score")
 		}
-		return next + " · space replay · ←/→ step · " + leave
+		return []key.Binding{k.Next, k.Replay, k.Step, leave, exit}
 	}
 	if q.fromView {
-		return "enter back to the scenario"
+		k.Check.SetHelp("enter", "back to the scenario")
+		return []key.Binding{k.Check}
 	}
-	return "q quit"
+	return []key.Binding{k.Quit}
+}
+
+// hint is what to do that no key says: type the answer.
+func (q quizView) hint() string {
+	if q.phase == quizAsking && q.typed() {
+		return "type your answer"
+	}
+	return ""
 }

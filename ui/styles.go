@@ -39,7 +39,8 @@ type styles struct {
 	border   color.Color
 	boxLine  lipgloss.Style
 
-	help help.Styles
+	help  help.Styles
+	input textinput.Styles // every text prompt's
 
 	// Pre-rendered glyphs for the timeline and lists: drawn hundreds of
 	// times a frame, rendered once here.
@@ -118,6 +119,7 @@ func newStyles(isDark, presenter bool) *styles {
 	}
 	s.border = ld(lipgloss.Color("#D0D7DE"), lipgloss.Color("#30363D"))
 	s.boxLine = lipgloss.NewStyle().Foreground(s.border)
+	s.input = s.inputStyles()
 	return s
 }
 

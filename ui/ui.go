@@ -266,12 +266,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.picker = m.picker.setWidth(m.c.width)
 		return m, nil
 	case tea.BackgroundColorMsg:
-		st := newStyles(msg.IsDark(), m.presenter)
-		m.c.styles = st
-		m.help.Styles = st.help
-		m.goTo = m.goTo.setStyles(st)
-		m.picker = m.picker.setStyles(st)
-		m.quiz = m.quiz.setStyles(st)
+		// Children read the styles from m.c when they draw.
+		m.c.styles = newStyles(msg.IsDark(), m.presenter)
+		m.help.Styles = m.c.styles.help
 		return m, nil
 	case tickMsg:
 		return m.onTick(msg)
@@ -435,12 +432,12 @@ func (m Model) updateMain(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 }
 
 func (m Model) updateGoTo(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
-	switch msg.String() {
-	case "esc":
+	switch {
+	case key.Matches(msg, m.goTo.keys.Cancel):
 		m.mode = modeMain
 		m.goTo = m.goTo.close()
 		return m, nil
-	case "enter":
+	case key.Matches(msg, m.goTo.keys.Go):
 		t, err := parseClock(m.goTo.value())
 		if err != nil {
 			m.goTo = m.goTo.fail(err)
@@ -724,14 +721,17 @@ func (m Model) bottomView() []string {
 	if m.status != "" {
 		out = append(out, m.c.styles.warn.Render(m.status))
 	}
-	if m.mode == modeGoTo {
-		return append(out, m.goTo.view(m.c)...)
-	}
-	if m.mode == modePicker {
-		return append(out, m.c.styles.faint.Render("↑/↓ choose · enter open · esc back"))
-	}
-	if m.mode == modeQuiz {
-		return append(out, m.c.styles.faint.Render(m.quiz.keysText()))
+	switch m.mode {
+	case modeGoTo:
+		return append(out, m.goTo.view(m.c, m.help.ShortHelpView(m.goTo.keys.ShortHelp()))...)
+	case modePicker:
+		return append(out, m.help.ShortHelpView(m.picker.help()))
+	case modeQuiz:
+		line := m.help.ShortHelpView(m.quiz.help())
+		if hint := m.quiz.hint(); hint != "" {
+			line = m.c.styles.faint.Render(hint) + m.c.styles.help.ShortSeparator.Render(m.help.ShortSeparator) + line
+		}
+		return append(out, line)
 	}
 	return append(out, strings.Split(m.help.View(m.keys), "\n")...)
 }

@@ -1,0 +1,69 @@
+package ui
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"charm.land/bubbles/v2/key"
+)
+
+// Every help line is rendered from bindings, and every key it names is one
+// its binding answers to: the help cannot drift from what the keys do.
+func TestHelpNamesKeysTheBindingsTake(t *testing.T) {
+	check := func(where string, bs []key.Binding) {
+		t.Helper()
+		if len(bs) == 0 {
+			t.Errorf("%s: no help", where)
+		}
+		for _, b := range bs {
+			if !b.Enabled() {
+				continue
+			}
+			shown := b.Help().Key
+			want := shown
+			switch {
+			case strings.HasPrefix(shown, "↑/↓"):
+				want = "up"
+			case shown == "←/→":
+				want = "left"
+			case shown == "→/l":
+				want = "right"
+			case shown == "←/h":
+				want = "left"
+			case shown == "n/p":
+				want = "n"
+			}
+			if b.Help().Desc == "" || !slices.Contains(b.Keys(), want) {
+				t.Errorf("%s: help %q %q, but the binding takes %v", where, shown, b.Help().Desc, b.Keys())
+			}
+		}
+	}
+	main := newKeyMap()
+	main.setLesson(true)
+	main.setQuestions(true)
+	check("main", main.ShortHelp())
+	for _, col := range main.FullHelp() {
+		check("main, all keys", col)
+	}
+	check("go to time", newPromptKeys().ShortHelp())
+
+	p := newPicker(nil, true, newStyles(true, false))
+	check("open", p.help())
+	p.typing = true
+	check("open a file", p.help())
+
+	for _, fromView := range []bool{false, true} {
+		q := newQuizView(newStyles(true, false)).start(quizQuestions(), "t", fromView)
+		check("quiz, typed", q.help())
+		q.phase = quizRevealed
+		check("quiz, revealed", q.help())
+		q.index, q.phase = 1, quizAsking
+		check("quiz, choice", q.help())
+		if h := q.help()[0].Help().Key; h != "↑/↓ or 1–3" {
+			t.Errorf("the choice help says %q, want the number of choices", h)
+		}
+		q.phase = quizDone
+		check("quiz, score", q.help())
+	}
+}
