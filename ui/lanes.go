@@ -11,6 +11,15 @@ import (
 	"windowlab/human"
 )
 
+// lanesPanel draws one lane per limiter from a snapshot: its state at the
+// clock in the lesson's terms, its last decision and its figures.
+type lanesPanel struct {
+	c         common
+	snap      *snapshot
+	question  int // the lane a revealed question is about, or -1
+	presenter bool
+}
+
 // field is one labelled line of a lane; fields with a higher prio are
 // dropped first when the terminal is short.
 type field struct {
@@ -44,19 +53,19 @@ type unit struct {
 	prio  int
 }
 
-func (m Model) lanes() []lane {
-	s, st := m.snap, m.c.styles
+func (p lanesPanel) lanes() []lane {
+	s, st := p.snap, p.c.styles
 	out := make([]lane, 0, len(s.peek))
 	for i, now := range s.peek {
 		stat := s.stats[i]
 		l := lane{index: i, kind: now.Kind, title: algo.Algorithm{Kind: now.Kind, Rules: now.Rules}.Title()}
-		if qi, ok := m.quizLane(); ok && qi == i {
+		if p.question == i {
 			l.title += " ◀ the question"
 		}
 		counts := st.allowed.Render("✓ "+human.Int(stat.Allowed)+" allowed") + "  " +
 			st.denied.Render("✗ "+human.Int(stat.Denied)+" denied")
 		memory := stat.Kind.Unit().Of(stat.Memory.Entries) + st.faint.Render(", "+human.Bytes(stat.Memory.Bytes))
-		if redis := algo.RedisBytes(stat.Kind, stat.Memory); redis > 0 && m.redisShown() {
+		if redis := algo.RedisBytes(stat.Kind, stat.Memory); redis > 0 && p.redisShown() {
 			memory += " " + st.faint.Render(glue("(Redis ≈"+human.Bytes(redis)+")"))
 		}
 		l.right = counts + st.faint.Render(" · ") + st.label.Render("holds ") + memory
@@ -64,7 +73,7 @@ func (m Model) lanes() []lane {
 		last := st.faint.Render("no request yet")
 		if s.hasLast {
 			d := s.last.Decisions[i]
-			last = m.mark(d.Allowed) + " " + explain(d)
+			last = p.mark(d.Allowed) + " " + explain(d)
 			if s.last.Arrival.Client != s.client {
 				last += st.faint.Render(" (" + s.last.Arrival.Client + ")")
 			}
@@ -72,24 +81,24 @@ func (m Model) lanes() []lane {
 		l.fields = append(l.fields, field{"last", last, 0})
 		switch now.Kind {
 		case algo.KindFixedWindow:
-			l.fields = append(l.fields, m.fixedFields(now)...)
+			l.fields = append(l.fields, p.fixedFields(now)...)
 		case algo.KindSlidingLog:
-			l.fields = append(l.fields, m.logFields(now, s.window[i])...)
+			l.fields = append(l.fields, p.logFields(now, s.window[i])...)
 		case algo.KindSlidingCounter:
-			l.fields = append(l.fields, m.counterFields(now)...)
+			l.fields = append(l.fields, p.counterFields(now)...)
 		case algo.KindTokenBucket:
-			l.fields = append(l.fields, m.bucketFields(now)...)
+			l.fields = append(l.fields, p.bucketFields(now)...)
 		default:
-			l.fields = append(l.fields, field{"now", m.ifNow(now), 0})
+			l.fields = append(l.fields, field{"now", p.ifNow(now), 0})
 		}
-		l.fields = append(l.fields, field{"most", m.most(i), 1})
-		if qi, ok := m.quizLane(); ok && qi != i {
+		l.fields = append(l.fields, field{"most", p.most(i), 1})
+		if p.question >= 0 && p.question != i {
 			// Revealing an answer: the other lanes give way to the question's.
 			for j := range l.fields {
 				l.fields[j].prio += 3
 			}
 		}
-		if _, wide := m.columnWidth(); wide {
+		if _, wide := p.columnWidth(); wide {
 			// Beside a title in a narrow box they would wrap; give them their own lines.
 			l.right = ""
 			l.fields = append(l.fields, field{"so far", counts, 1}, field{"memory", memory, 1})
@@ -102,9 +111,9 @@ func (m Model) lanes() []lane {
 // redisShown is whether lanes have room to add what their state would take
 // in Redis: in boxes side by side, where memory has a line of its own, or
 // on a terminal wide enough to keep it beside the counts.
-func (m Model) redisShown() bool {
-	_, wide := m.columnWidth()
-	return wide || m.c.width >= 110
+func (p lanesPanel) redisShown() bool {
+	_, wide := p.columnWidth()
+	return wide || p.c.width >= 110
 }
 
 // nbsp joins words that should not be wrapped apart; render turns it back
@@ -119,23 +128,23 @@ func explain(d algo.Decision) string { return human.KeepVerdict(d.Explain()) }
 
 // sep separates two facts in a field: on one line when lanes are stacked,
 // on two in a box.
-func (m Model) sep() string {
-	if _, wide := m.columnWidth(); wide {
+func (p lanesPanel) sep() string {
+	if _, wide := p.columnWidth(); wide {
 		return "\n"
 	}
-	return m.c.styles.faint.Render(" · ")
+	return p.c.styles.faint.Render(" · ")
 }
 
 // ifNow is the decision a request from the focused client would get now.
-func (m Model) ifNow(d algo.Decision) string {
-	return m.c.styles.label.Render("a request now: ") + explain(d)
+func (p lanesPanel) ifNow(d algo.Decision) string {
+	return p.c.styles.label.Render("a request now: ") + explain(d)
 }
 
 // gaugeWidth is the length of every bar in a lane: in presenter mode, the
 // lane's whole width.
-func (m Model) gaugeWidth() int {
-	if m.presenter {
-		return max(m.laneTextWidth(), 16)
+func (p lanesPanel) gaugeWidth() int {
+	if p.presenter {
+		return max(p.laneTextWidth(), 16)
 	}
 	return 16
 }
@@ -148,17 +157,17 @@ const (
 )
 
 // tall stacks a one-line gauge into rows, as many as the screen has room for.
-func (m Model) tall(bar string) string {
+func (p lanesPanel) tall(bar string) string {
 	rows := 1
-	if m.c.height >= presenterHeight {
+	if p.c.height >= presenterHeight {
 		rows = presenterRows
 	}
 	return strings.TrimSuffix(strings.Repeat(bar+"\n", rows), "\n")
 }
 
-func (m Model) fixedFields(d algo.Decision) []field {
-	st := m.c.styles
-	bar := gauge(st, d.Count, d.Limit, m.gaugeWidth(), true)
+func (p lanesPanel) fixedFields(d algo.Decision) []field {
+	st := p.c.styles
+	bar := gauge(st, d.Count, d.Limit, p.gaugeWidth(), true)
 	count := fmt.Sprintf("%d/%d", d.Count, d.Limit)
 	if d.Count >= d.Limit {
 		count = st.full.Render(count + " full")
@@ -167,26 +176,26 @@ func (m Model) fixedFields(d algo.Decision) []field {
 	}
 	window := st.label.Render("window ") + d.WindowStart.Short() + "–" + d.WindowEnd().Short() +
 		st.label.Render(" resets in"+nbsp) + human.Duration(d.WindowEnd().Sub(d.At))
-	if m.presenter {
+	if p.presenter {
 		return []field{
-			{"now", count + m.c.styles.faint.Render(" · ") + window + "\n" + m.tall(bar), 0},
-			{"", m.ifNow(d), 3},
+			{"now", count + p.c.styles.faint.Render(" · ") + window + "\n" + p.tall(bar), 0},
+			{"", p.ifNow(d), 3},
 		}
 	}
 	return []field{
-		{"now", bar + " " + count + m.sep() + window, 0},
-		{"", m.ifNow(d), 3},
+		{"now", bar + " " + count + p.sep() + window, 0},
+		{"", p.ifNow(d), 3},
 	}
 }
 
-func (m Model) logFields(d algo.Decision, window []algo.Instant) []field {
-	st := m.c.styles
+func (p lanesPanel) logFields(d algo.Decision, window []algo.Instant) []field {
+	st := p.c.styles
 	from, to := d.At.Add(-d.Window), d.At
 	left, right := "("+from.Short()+" ", " "+to.Short()+"]"
-	cells := m.laneTextWidth() - ansi.StringWidth(left) - ansi.StringWidth(right) - 2
+	cells := p.laneTextWidth() - ansi.StringWidth(left) - ansi.StringWidth(right) - 2
 	cellsText := logStrip(st, window, from, to, max(cells, 4))
 	strip := left + "▕" + cellsText + "▏" + right
-	if m.presenter && m.c.height >= presenterHeight {
+	if p.presenter && p.c.height >= presenterHeight {
 		pad := strings.Repeat(" ", ansi.StringWidth(left))
 		strip = pad + "▕" + cellsText + "▏\n" + strip
 	}
@@ -201,37 +210,37 @@ func (m Model) logFields(d algo.Decision, window []algo.Instant) []field {
 	return []field{
 		{"now", strip, 0},
 		{"", held, 1},
-		{"", m.ifNow(d), 3},
+		{"", p.ifNow(d), 3},
 	}
 }
 
-func (m Model) counterFields(d algo.Decision) []field {
-	st := m.c.styles
+func (p lanesPanel) counterFields(d algo.Decision) []field {
+	st := p.c.styles
 	prevStart := d.WindowStart.Add(-d.Window)
 	counts := st.label.Render("previous"+nbsp) + glue(prevStart.Short()+"–"+d.WindowStart.Short()+" = ") + st.value.Render(fmt.Sprint(d.Previous)) +
-		m.sep() + st.label.Render("current"+nbsp) + glue(d.WindowStart.Short()+"–"+d.WindowEnd().Short()+" = ") + st.value.Render(fmt.Sprint(d.Current()))
+		p.sep() + st.label.Render("current"+nbsp) + glue(d.WindowStart.Short()+"–"+d.WindowEnd().Short()+" = ") + st.value.Render(fmt.Sprint(d.Current()))
 	wn, w := d.WeightRat()
-	weight := st.label.Render("overlap ") + gauge(st, wn, w, m.gaugeWidth(), false) + " " + st.value.Render(human.Decimal(wn, w)) +
+	weight := st.label.Render("overlap ") + gauge(st, wn, w, p.gaugeWidth(), false) + " " + st.value.Render(human.Decimal(wn, w)) +
 		st.faint.Render(" "+glue("= 1 − "+human.Duration(d.Elapsed)+"/"+human.Duration(d.Window)))
-	if m.presenter {
+	if p.presenter {
 		weight = st.label.Render("overlap ") + st.value.Render(human.Decimal(wn, w)) +
 			st.faint.Render(" "+glue("= 1 − "+human.Duration(d.Elapsed)+"/"+human.Duration(d.Window))) + "\n" +
-			m.tall(gauge(st, wn, w, m.gaugeWidth(), false))
+			p.tall(gauge(st, wn, w, p.gaugeWidth(), false))
 	}
 	return []field{
 		{"now", counts, 0},
 		{"", weight, 0},
-		{"", m.ifNow(d), 2},
+		{"", p.ifNow(d), 2},
 	}
 }
 
 // bucketFields show the token bucket's level now against its capacity and
 // how long until the next whole token.
-func (m Model) bucketFields(d algo.Decision) []field {
-	st := m.c.styles
+func (p lanesPanel) bucketFields(d algo.Decision) []field {
+	st := p.c.styles
 	tn, w := d.TokensRat()
 	capacity := d.Capacity * w
-	bar := gauge(st, tn, capacity, m.gaugeWidth(), false)
+	bar := gauge(st, tn, capacity, p.gaugeWidth(), false)
 	level := st.value.Render(human.Decimal(tn, w)) + st.label.Render(fmt.Sprintf(" of %d tokens", d.Capacity))
 	refill := st.label.Render("refills ") + fmt.Sprintf("%d per %s", d.Limit, human.Duration(d.Window))
 	if tn < capacity {
@@ -239,35 +248,35 @@ func (m Model) bucketFields(d algo.Decision) []field {
 	} else {
 		refill += st.faint.Render(" · full")
 	}
-	if m.presenter {
+	if p.presenter {
 		return []field{
-			{"now", level + m.sep() + refill + "\n" + m.tall(bar), 0},
-			{"", m.ifNow(d), 3},
+			{"now", level + p.sep() + refill + "\n" + p.tall(bar), 0},
+			{"", p.ifNow(d), 3},
 		}
 	}
 	return []field{
-		{"now", bar + " " + level + m.sep() + refill, 0},
-		{"", m.ifNow(d), 3},
+		{"now", bar + " " + level + p.sep() + refill, 0},
+		{"", p.ifNow(d), 3},
 	}
 }
 
 // most is the lesson's figure: the most requests admitted to one client in
 // any interval one window long, with the warning when it beats the limit.
-func (m Model) most(i int) string {
-	st, s := m.c.styles, m.snap.stats[i]
-	w := human.Duration(m.window)
+func (p lanesPanel) most(i int) string {
+	st, s := p.c.styles, p.snap.stats[i]
+	w := human.Duration(p.snap.config.Window)
 	switch {
 	case s.MaxInWindow == 0:
 		return st.faint.Render("nothing admitted yet")
-	case s.MaxInWindow <= m.limit:
+	case s.MaxInWindow <= p.snap.config.Limit:
 		return fmt.Sprintf("at most %d admitted in any %s", s.MaxInWindow, w) + st.faint.Render(" — within the limit")
 	}
 	text := fmt.Sprintf("%d admitted %s (%s–%s", s.MaxInWindow, human.Span(int64(s.MaxInWindowFirst), int64(s.MaxInWindowLast)),
 		s.MaxInWindowFirst.Short(), s.MaxInWindowLast.Short())
-	if s.MaxInWindowClient != m.snap.client {
+	if s.MaxInWindowClient != p.snap.client {
 		text += ", " + s.MaxInWindowClient
 	}
-	return st.warn.Render("⚠ " + text + ") — " + human.Times(s.MaxInWindow, m.limit))
+	return st.warn.Render("⚠ " + text + ") — " + human.Times(s.MaxInWindow, p.snap.config.Limit))
 }
 
 // gauge draws n out of total as a bar of width cells. A count that reaches
@@ -319,26 +328,26 @@ func logStrip(st *styles, ts []algo.Instant, from, to algo.Instant, cells int) s
 }
 
 // laneTextWidth is the width a lane's field text wraps at.
-func (m Model) laneTextWidth() int {
-	if w, ok := m.columnWidth(); ok {
+func (p lanesPanel) laneTextWidth() int {
+	if w, ok := p.columnWidth(); ok {
 		return w - 4
 	}
-	return m.c.width - laneLabelWidth
+	return p.c.width - laneLabelWidth
 }
 
 // columnWidth is each lane's width when they stand side by side.
-func (m Model) columnWidth() (int, bool) {
-	n := len(m.snap.peek)
-	if !m.c.wide() || n == 0 {
+func (p lanesPanel) columnWidth() (int, bool) {
+	n := len(p.snap.peek)
+	if !p.c.wide() || n == 0 {
 		return 0, false
 	}
-	w := m.c.width / n
+	w := p.c.width / n
 	return w, w >= 38
 }
 
 // renderLane wraps a lane's title and fields to width.
-func (m Model) renderLane(l lane, width int) []unit {
-	st := m.c.styles
+func (p lanesPanel) renderLane(l lane, width int) []unit {
+	st := p.c.styles
 	title := st.kind(int(l.kind)).Render(l.title)
 	var units []unit
 	if ansi.StringWidth(title)+2+ansi.StringWidth(l.right) <= width {
@@ -348,7 +357,7 @@ func (m Model) renderLane(l lane, width int) []unit {
 		units = append(units, unit{strings.Split(ansi.Wrap(l.right, width, " "), "\n"), 2})
 	}
 	textW := max(width-laneLabelWidth, 10)
-	if _, wide := m.columnWidth(); wide {
+	if _, wide := p.columnWidth(); wide {
 		// In a narrow box the labels become headings, so each explanation
 		// gets the box's whole width.
 		for _, f := range l.fields {
@@ -427,17 +436,17 @@ func fitUnits(lanes [][]unit, budget, perLane int) [][]string {
 
 // lanesView lays the lanes out in h lines: side by side in boxes when wide,
 // stacked otherwise.
-func (m Model) lanesView(h int) []string {
+func (p lanesPanel) render(h int) []string {
 	if h <= 0 {
 		return nil
 	}
-	ls := m.lanes()
-	if colW, ok := m.columnWidth(); ok {
-		return m.sideBySide(ls, colW, h)
+	ls := p.lanes()
+	if colW, ok := p.columnWidth(); ok {
+		return p.sideBySide(ls, colW, h)
 	}
 	units := make([][]unit, len(ls))
 	for i, l := range ls {
-		units[i] = m.renderLane(l, m.c.width)
+		units[i] = p.renderLane(l, p.c.width)
 	}
 	// A blank line between lanes when there is room for it.
 	gap := 1
@@ -461,13 +470,13 @@ func (m Model) lanesView(h int) []string {
 	return out
 }
 
-func (m Model) sideBySide(ls []lane, colW, h int) []string {
-	st := m.c.styles
+func (p lanesPanel) sideBySide(ls []lane, colW, h int) []string {
+	st := p.c.styles
 	inner := colW - 4
 	tallest := 0
 	fitted := make([][]string, len(ls))
 	for i, l := range ls {
-		f := fitUnits([][]unit{m.renderLane(l, inner)}, h-2, 0)
+		f := fitUnits([][]unit{p.renderLane(l, inner)}, h-2, 0)
 		fitted[i] = f[0]
 		tallest = max(tallest, len(f[0]))
 	}
@@ -476,7 +485,7 @@ func (m Model) sideBySide(ls []lane, colW, h int) []string {
 	for i, lines := range fitted {
 		w := colW
 		if i == len(ls)-1 {
-			w = m.c.width - colW*(len(ls)-1)
+			w = p.c.width - colW*(len(ls)-1)
 		}
 		rows[0].WriteString(st.boxLine.Render("╭" + strings.Repeat("─", w-2) + "╮"))
 		side := st.boxLine.Render("│")
@@ -497,9 +506,12 @@ func (m Model) sideBySide(ls []lane, colW, h int) []string {
 	return out
 }
 
-func (m Model) mark(allowed bool) string {
+func (p lanesPanel) mark(allowed bool) string { return mark(p.c.styles, allowed) }
+
+// mark is ✓ or ✗ in its colour: never colour alone.
+func mark(st *styles, allowed bool) string {
 	if allowed {
-		return m.c.styles.g.markOK
+		return st.g.markOK
 	}
-	return m.c.styles.g.markNo
+	return st.g.markNo
 }

@@ -310,8 +310,8 @@ func (m Model) quizLane() (int, bool) {
 	if !cur.HasAlgorithm {
 		return 0, false
 	}
-	for i, l := range m.eng.Limiters() {
-		if algo.Of(l) == cur.Algorithm {
+	for i, a := range m.snap.algorithms {
+		if a == cur.Algorithm {
 			return i, true
 		}
 	}

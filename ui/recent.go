@@ -43,22 +43,47 @@ func recentGroups(h []sim.Mark, n int) []recentGroup {
 	return gs
 }
 
-// recentView lists the last requests decided, newest last, in at most h
-// lines: who asked when, and what each limiter said; identical requests in
-// a row share a line.
-func (m Model) recentView(h int) []string {
-	hist := m.eng.History()
-	if h < 2 || len(hist) == 0 {
+// recentRow is a recentGroup as the panel shows it, its client named.
+type recentRow struct {
+	recentGroup
+	client string
+}
+
+// recentRows reads the last n groups from the engine's history, for the
+// snapshot.
+func recentRows(h []sim.Mark, clients []string, n int) []recentRow {
+	if n <= 0 {
 		return nil
 	}
-	st := m.c.styles
-	gs := recentGroups(hist, h-1)
-	out := []string{st.title.Render("recent requests") + st.faint.Render(" · newest last")}
-	clients := m.eng.Clients()
-	numW, nameW, countW := 0, 0, 0
-	nums := make([]string, len(gs))
-	counts := make([]string, len(gs))
+	gs := recentGroups(h, n)
+	rows := make([]recentRow, len(gs))
 	for i, g := range gs {
+		rows[i] = recentRow{g, clients[g.mark.Client]}
+	}
+	return rows
+}
+
+// recentPanel lists the last requests decided, newest last: who asked
+// when, and what each limiter said; identical requests in a row share a
+// line.
+type recentPanel struct {
+	c    common
+	snap *snapshot
+}
+
+// render draws the panel in at most h lines.
+func (p recentPanel) render(h int) []string {
+	rows := p.snap.recent
+	if h < 2 || len(rows) == 0 {
+		return nil
+	}
+	rows = rows[max(len(rows)-(h-1), 0):]
+	st := p.c.styles
+	out := []string{st.title.Render("recent requests") + st.faint.Render(" · newest last")}
+	numW, nameW, countW := 0, 0, 0
+	nums := make([]string, len(rows))
+	counts := make([]string, len(rows))
+	for i, g := range rows {
 		nums[i] = fmt.Sprintf("#%d", g.first)
 		if g.last > g.first {
 			nums[i] += fmt.Sprintf("–#%d", g.last)
@@ -69,16 +94,15 @@ func (m Model) recentView(h int) []string {
 		}
 		numW = max(numW, len(nums[i]))
 		countW = max(countW, len([]rune(counts[i])))
-		nameW = max(nameW, len(clients[g.mark.Client]))
+		nameW = max(nameW, len(g.client))
 	}
-	ls := m.eng.Limiters()
-	for i, g := range gs {
+	for i, g := range rows {
 		var b strings.Builder
 		b.WriteString(st.faint.Render(fmt.Sprintf("%-*s", numW, nums[i])))
-		b.WriteString("  " + g.mark.At.String() + "  " + fmt.Sprintf("%-*s", nameW, clients[g.mark.Client]))
+		b.WriteString("  " + g.mark.At.String() + "  " + fmt.Sprintf("%-*s", nameW, g.client))
 		b.WriteString("  " + st.faint.Render(fmt.Sprintf("%*s", countW, counts[i])))
-		for k, l := range ls {
-			b.WriteString("   " + st.kind(int(l.Kind())).UnsetBold().Render(shortName(l)) + " " + m.mark(g.mark.Allowed&(1<<k) != 0))
+		for k, a := range p.snap.algorithms {
+			b.WriteString("   " + st.kind(int(a.Kind)).UnsetBold().Render(shortName(a)) + " " + mark(st, g.mark.Allowed&(1<<k) != 0))
 		}
 		out = append(out, b.String())
 	}

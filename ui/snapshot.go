@@ -24,6 +24,11 @@ type snapshot struct {
 	client    string           // the focused client ("" before any request)
 	following bool             // focus follows the last request's client
 	caption   string
+
+	config     algo.Config      // the scenario's: limit, window, expiry
+	algorithms []algo.Algorithm // the limiters, in engine order
+	timeline   timelineCells    // what was decided under each of the timeline's cells
+	recent     []recentRow      // the last requests decided, newest last
 }
 
 // windowLister is a limiter that can list the timestamps in its window
@@ -41,6 +46,7 @@ func takeSnapshot(e *sim.Engine, client string, following bool, captions []scena
 		stats:     e.Stats(),
 		client:    client,
 		following: following,
+		config:    e.Config(),
 	}
 	if r, ok := e.Last(); ok {
 		s.last = r
@@ -52,6 +58,7 @@ func takeSnapshot(e *sim.Engine, client string, following bool, captions []scena
 	s.peek = make([]algo.Decision, len(ls))
 	s.window = make([][]algo.Instant, len(ls))
 	for i, l := range ls {
+		s.algorithms = append(s.algorithms, algo.Of(l))
 		s.peek[i] = l.Peek(s.now, client)
 		if wl, ok := l.(windowLister); ok && client != "" {
 			s.window[i] = wl.AppendWindow(nil, s.now, client)

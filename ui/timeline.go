@@ -9,6 +9,7 @@ import (
 
 	"windowlab/algo"
 	"windowlab/human"
+	"windowlab/sim"
 )
 
 // zoomLevels are the timeline's cell sizes, finest first.
@@ -82,47 +83,112 @@ func (t timeline) instantAt(x, width int, now algo.Instant) (algo.Instant, bool)
 	return t.first(now, width) + algo.Instant(i)*cell + cell - 1, true
 }
 
-func (m Model) timelineView() []string {
-	st, t := m.c.styles, m.timeline
-	width := m.c.width
-	cells := t.cells(width)
-	cell := t.cell()
-	now := m.snap.now
-	first := t.first(now, width)
-	cursor := int((now.Truncate(t.cellSize()) - first) / cell)
-	w := algo.Instant(m.window / time.Millisecond)
-	ls := m.eng.Limiters()
+// timelineCells are the decisions under each cell of the timeline, read
+// from the engine's history whenever the clock, the zoom or the width
+// changes, so that drawing reads no engine.
+type timelineCells struct {
+	first   algo.Instant  // where the leftmost cell starts
+	cell    time.Duration // the span of one cell
+	total   []int64       // requests decided in each cell
+	allowed [][]int64     // [cell][limiter]: how many of them each limiter allowed
+}
 
-	isEdge := func(i int) bool {
-		start := first + algo.Instant(i)*cell
-		return w >= 2*cell && (start+cell-1).Truncate(m.window) >= start
+// cellsAt counts the decisions of history h (summarised by x) under each
+// cell of a timeline width columns wide with the clock at now.
+func (t timeline) cellsAt(h []sim.Mark, x *markIndex, now algo.Instant, width, limiters int) timelineCells {
+	cells, cell := t.cells(width), t.cell()
+	d := timelineCells{first: t.first(now, width), cell: t.cellSize(),
+		total: make([]int64, cells), allowed: make([][]int64, cells)}
+	bounds := make([]int, cells+1)
+	for i := range bounds {
+		bounds[i] = firstAtOrAfter(h, d.first+algo.Instant(i)*cell)
 	}
+	for i := range cells {
+		d.total[i] = int64(bounds[i+1] - bounds[i])
+		d.allowed[i] = make([]int64, limiters)
+		if bounds[i] < bounds[i+1] {
+			x.allowed(h, bounds[i], bounds[i+1], d.allowed[i])
+		}
+	}
+	return d
+}
 
-	// Legend, with what the count column shows.
-	cursorSpan := now.Truncate(t.cellSize())
-	perCell := human.Duration(time.Duration(cell) * time.Millisecond)
+// timelinePanel draws the timeline from a snapshot: an axis with window
+// edges, one row of decisions per limiter and a cursor at the clock.
+type timelinePanel struct {
+	c    common
+	snap *snapshot
+}
+
+func (p timelinePanel) render() []string {
+	lines := []string{p.legend()}
+	lines = append(lines, p.axis()...)
+	return append(lines, p.rows()...)
+}
+
+func (p timelinePanel) cells() int { return len(p.snap.timeline.total) }
+
+// cellMs is one cell's span in milliseconds, for arithmetic on instants.
+func (p timelinePanel) cellMs() algo.Instant {
+	return algo.Instant(p.snap.timeline.cell / time.Millisecond)
+}
+
+// start is where cell i starts.
+func (p timelinePanel) start(i int) algo.Instant {
+	return p.snap.timeline.first + algo.Instant(i)*p.cellMs()
+}
+
+// cursor is the cell holding the clock.
+func (p timelinePanel) cursor() int {
+	return int((p.snap.now.Truncate(p.snap.timeline.cell) - p.snap.timeline.first) / p.cellMs())
+}
+
+// isEdge reports whether a window edge falls in cell i (drawn only when a
+// window spans at least two cells).
+func (p timelinePanel) isEdge(i int) bool {
+	w, cell := p.snap.config.Window, p.cellMs()
+	start := p.start(i)
+	return algo.Instant(w/time.Millisecond) >= 2*cell && (start+cell-1).Truncate(w) >= start
+}
+
+// legend is the first line: what the cells and glyphs mean, and what the
+// count column counts.
+func (p timelinePanel) legend() string {
+	st, width := p.c.styles, p.c.width
+	cell := p.cellMs()
+	perCell := human.Duration(p.snap.timeline.cell)
 	key := st.allowed.Render("✓") + st.faint.Render(" allowed ") + st.denied.Render("✗") + st.faint.Render(" denied ") +
 		st.mixed.Render("±") + st.faint.Render(" both ") + st.edge.Render("┃") + st.faint.Render(" window edge")
 	legend := st.title.Render("timeline") + st.faint.Render(" · all clients · ") + perCell + st.faint.Render(" per cell (z/Z zoom) · ") + key
 	if ansi.StringWidth(legend) > width-tlCountWidth {
 		legend = st.title.Render("timeline") + " " + perCell + st.faint.Render("/cell · ") + key
 	}
-	countHead := st.faint.Render("in ▼ " + timeText(cursorSpan, cell))
-	lines := []string{spreadCols(legend, countHead, width)}
+	countHead := st.faint.Render("in ▼ " + timeText(p.snap.now.Truncate(p.snap.timeline.cell), cell))
+	return spreadCols(legend, countHead, width)
+}
 
-	// Axis labels and ticks.
+// labelStep is the spacing of the axis labels: the first that is a whole
+// number of cells and leaves room for a label of lw cells.
+func (p timelinePanel) labelStep(lw int) time.Duration {
+	cell := p.cellMs()
+	for _, s := range labelSteps {
+		d := algo.Instant(s / time.Millisecond)
+		if d%cell == 0 && int(d/cell) >= lw+3 {
+			return s
+		}
+	}
+	return labelSteps[len(labelSteps)-1]
+}
+
+// axis is the labels line and the ticks line, window edges standing out.
+func (p timelinePanel) axis() []string {
+	st, cells, cell := p.c.styles, p.cells(), p.cellMs()
 	lw := 8
 	if cell < 1000 {
 		lw = 12
 	}
-	step := labelSteps[len(labelSteps)-1]
-	for _, s := range labelSteps {
-		d := algo.Instant(s / time.Millisecond)
-		if d%cell == 0 && int(d/cell) >= lw+3 {
-			step = s
-			break
-		}
-	}
+	step := p.labelStep(lw)
+	cursor := p.cursor()
 	labels := []rune(strings.Repeat(" ", cells+lw))
 	var edgeLabels []int
 	var ticks strings.Builder
@@ -134,13 +200,14 @@ func (m Model) timelineView() []string {
 		}
 	}
 	for i := range cells {
-		start := first + algo.Instant(i)*cell
-		labelled := (start + cell - 1).Truncate(step) >= start
+		start := p.start(i)
+		t0 := (start + cell - 1).Truncate(step)
+		labelled := t0 >= start
 		switch {
 		case i == cursor:
 			flush()
 			ticks.WriteString(st.g.cursorTick)
-		case isEdge(i):
+		case p.isEdge(i):
 			flush()
 			ticks.WriteString(st.g.edgeTick)
 		case labelled:
@@ -149,9 +216,9 @@ func (m Model) timelineView() []string {
 		default:
 			baseline++
 		}
-		if t0 := (start + cell - 1).Truncate(step); labelled && t0 >= 0 {
+		if labelled && t0 >= 0 {
 			copy(labels[i:], []rune(timeText(t0, cell)))
-			if isEdge(i) {
+			if p.isEdge(i) {
 				edgeLabels = append(edgeLabels, i)
 			}
 		}
@@ -167,50 +234,45 @@ func (m Model) timelineView() []string {
 	}
 	lb.WriteString(st.faint.Render(string(labels[pos:])))
 	labelLine := ansi.Truncate(lb.String(), cells+tlCountWidth-1, "")
-	lines = append(lines, strings.Repeat(" ", tlLabelWidth)+labelLine)
-	lines = append(lines, strings.Repeat(" ", tlLabelWidth)+ticks.String())
+	pad := strings.Repeat(" ", tlLabelWidth)
+	return []string{pad + labelLine, pad + ticks.String()}
+}
 
-	// One row per limiter: each cell shows what the limiter decided in it.
-	h := m.eng.History()
-	bounds := make([]int, cells+1)
-	for i := range bounds {
-		bounds[i] = firstAtOrAfter(h, first+algo.Instant(i)*cell)
-	}
-	allowed := make([][]int64, cells)
-	for i := range cells {
-		allowed[i] = make([]int64, len(ls))
-		if bounds[i] < bounds[i+1] {
-			m.marks.allowed(h, bounds[i], bounds[i+1], allowed[i])
-		}
-	}
-	for k, l := range ls {
+// rows is one row per limiter: each cell shows what the limiter decided in
+// it, and the column at the end counts the cell under the cursor.
+func (p timelinePanel) rows() []string {
+	st, d, cursor := p.c.styles, p.snap.timeline, p.cursor()
+	var lines []string
+	for k, a := range p.snap.algorithms {
 		var b strings.Builder
-		b.WriteString(st.kind(int(l.Kind())).Render(fmt.Sprintf("%-*s", tlLabelWidth-1, ansi.Truncate(shortName(l), tlLabelWidth-1, "…"))) + " ")
-		for i := range cells {
-			total := int64(bounds[i+1] - bounds[i])
-			a := allowed[i][k]
-			at := i == cursor
-			switch {
-			case total == 0 && isEdge(i):
-				b.WriteString(pick(at, st.g.edgeCur, st.g.edge))
-			case total == 0:
-				b.WriteString(pick(at, st.g.cur, " "))
-			case a == total:
-				b.WriteString(pick(at, st.g.okCur, st.g.ok))
-			case a == 0:
-				b.WriteString(pick(at, st.g.noCur, st.g.no))
-			default:
-				b.WriteString(pick(at, st.g.bothCur, st.g.both))
-			}
+		b.WriteString(st.kind(int(a.Kind)).Render(fmt.Sprintf("%-*s", tlLabelWidth-1, ansi.Truncate(shortName(a), tlLabelWidth-1, "…"))) + " ")
+		for i := range p.cells() {
+			b.WriteString(p.glyph(i, d.total[i], d.allowed[i][k], i == cursor))
 		}
-		var total, a int64
-		if cursor >= 0 && cursor < cells {
-			total, a = int64(bounds[cursor+1]-bounds[cursor]), allowed[cursor][k]
+		var total, allowed int64
+		if cursor >= 0 && cursor < p.cells() {
+			total, allowed = d.total[cursor], d.allowed[cursor][k]
 		}
-		b.WriteString("  " + st.allowed.Render(fmt.Sprintf("✓%-5s", human.Compact(a))) + " " + st.denied.Render(fmt.Sprintf("✗%-5s", human.Compact(total-a))))
+		b.WriteString("  " + st.allowed.Render(fmt.Sprintf("✓%-5s", human.Compact(allowed))) + " " + st.denied.Render(fmt.Sprintf("✗%-5s", human.Compact(total-allowed))))
 		lines = append(lines, b.String())
 	}
 	return lines
+}
+
+// glyph is cell i of one limiter's row: total requests, allowed of them.
+func (p timelinePanel) glyph(i int, total, allowed int64, atCursor bool) string {
+	g := p.c.styles.g
+	switch {
+	case total == 0 && p.isEdge(i):
+		return pick(atCursor, g.edgeCur, g.edge)
+	case total == 0:
+		return pick(atCursor, g.cur, " ")
+	case allowed == total:
+		return pick(atCursor, g.okCur, g.ok)
+	case allowed == 0:
+		return pick(atCursor, g.noCur, g.no)
+	}
+	return pick(atCursor, g.bothCur, g.both)
 }
 
 // timeText labels an instant on the axis, with milliseconds when cells are finer than a second.
@@ -222,11 +284,11 @@ func timeText(t algo.Instant, cell algo.Instant) string {
 }
 
 // shortName labels a limiter's row: its kind in a word, or its preset's name.
-func shortName(l algo.Limiter) string {
-	if n := l.Config().RulesName(); n != "" {
+func shortName(a algo.Algorithm) string {
+	if n := a.Rules.Name(); n != "" {
 		return n
 	}
-	switch k := l.Kind(); k {
+	switch a.Kind {
 	case algo.KindFixedWindow:
 		return "fixed"
 	case algo.KindSlidingLog:
@@ -235,9 +297,8 @@ func shortName(l algo.Limiter) string {
 		return "counter"
 	case algo.KindTokenBucket:
 		return "bucket"
-	default:
-		return k.String()
 	}
+	return a.Kind.String()
 }
 
 // spreadCols is spread, but drops the left side's tail rather than the right.

@@ -109,13 +109,11 @@ type Model struct {
 	builtins []*scenarios.Scenario
 	load     func(string) (*scenarios.Scenario, error)
 
-	sc     *scenarios.Scenario
-	eng    *sim.Engine
-	marks  *markIndex
-	start  algo.Instant // where the view's clock starts
-	end    algo.Instant // where playing stops: the last arrival plus a window
-	limit  int64
-	window time.Duration
+	sc    *scenarios.Scenario
+	eng   *sim.Engine
+	marks *markIndex
+	start algo.Instant // where the view's clock starts
+	end   algo.Instant // where playing stops: the last arrival plus a window
 
 	playing  bool
 	speed    float64
@@ -215,12 +213,10 @@ func buildEngine(sc *scenarios.Scenario) (*sim.Engine, error) {
 func (m *Model) setScenario(sc *scenarios.Scenario, eng *sim.Engine) {
 	m.sc, m.eng = sc, eng
 	m.marks = newMarkIndex(len(eng.Limiters()))
-	m.limit = eng.Config().Limit
-	m.window = eng.Config().Window
 	m.start = startInstant(eng)
 	m.end = m.start
 	if eng.Len() > 0 {
-		m.end = eng.LastArrival().Add(m.window)
+		m.end = eng.LastArrival().Add(eng.Window())
 	}
 	m.focus = -1
 	m.stop()
@@ -228,7 +224,7 @@ func (m *Model) setScenario(sc *scenarios.Scenario, eng *sim.Engine) {
 	if sc.Speed > 0 {
 		m.speed = min(max(sc.Speed, minSpeed), maxSpeed)
 	}
-	m.timeline = newTimeline(m.window)
+	m.timeline = newTimeline(eng.Window())
 	m.status = ""
 	m.seekIndex(0)
 	m.keys.setQuestions(len(sc.Questions) > 0)
@@ -264,6 +260,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.help.SetWidth(m.c.width)
 		m.goTo = m.goTo.setWidth(m.c.width)
 		m.picker = m.picker.setWidth(m.c.width)
+		m.refresh() // the timeline's cells depend on the width
 		return m, nil
 	case tea.BackgroundColorMsg:
 		// Children read the styles from m.c when they draw.
@@ -315,6 +312,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			case tea.MouseWheelDown:
 				m.timeline = m.timeline.zoomOut()
 			}
+			m.refresh()
 		}
 		return m, nil
 	}
@@ -364,7 +362,7 @@ func (m Model) updateMain(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			m.status = "this is the start: no request yet"
 		}
 	case key.Matches(msg, k.NextEdge):
-		if m.eng.Now().NextEdge(m.window) <= maxInstant {
+		if m.eng.Now().NextEdge(m.eng.Window()) <= maxInstant {
 			m.eng.NextEdge()
 			m.refresh()
 		}
@@ -379,8 +377,10 @@ func (m Model) updateMain(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.speed = max(minSpeed, m.speed/2)
 	case key.Matches(msg, k.ZoomIn):
 		m.timeline = m.timeline.zoomIn()
+		m.refresh()
 	case key.Matches(msg, k.ZoomOut):
 		m.timeline = m.timeline.zoomOut()
+		m.refresh()
 	case key.Matches(msg, k.Start):
 		m.seekIndex(0)
 	case key.Matches(msg, k.End):
@@ -609,11 +609,24 @@ func (m Model) focusedClient() (string, bool) {
 	return "", true
 }
 
-// refresh reads the engine after it moved.
+// refresh reads the engine after it moved (or the timeline's geometry
+// changed) into the snapshot, so that drawing reads no engine.
 func (m *Model) refresh() {
-	m.marks.sync(m.eng.History())
+	h := m.eng.History()
+	m.marks.sync(h)
 	client, following := m.focusedClient()
 	m.snap = takeSnapshot(m.eng, client, following, m.sc.Captions)
+	m.snap.timeline = m.timeline.cellsAt(h, m.marks, m.snap.now, m.c.width, len(m.snap.algorithms))
+	m.snap.recent = recentRows(h, m.eng.Clients(), m.c.height)
+}
+
+// lanes is the lanes panel over the snapshot.
+func (m Model) lanes() lanesPanel {
+	question, ok := m.quizLane()
+	if !ok {
+		question = -1
+	}
+	return lanesPanel{c: m.c, snap: &m.snap, question: question, presenter: m.presenter}
 }
 
 // View renders the whole screen.
@@ -666,7 +679,7 @@ func (m Model) render() string {
 	header := m.headerView()
 	caption := m.captionView()
 	bottom := m.bottomView()
-	tl := m.timelineView()
+	tl := timelinePanel{c: m.c, snap: &m.snap}.render()
 	bodyH := c.height - len(header) - len(caption) - len(tl) - len(bottom)
 	var body []string
 	if m.mode == modeQuiz && m.quiz.phase != quizRevealed {
@@ -677,10 +690,10 @@ func (m Model) render() string {
 	} else if m.mode == modePicker {
 		body = m.picker.view(c, bodyH)
 	} else {
-		body = m.lanesView(bodyH)
+		body = m.lanes().render(bodyH)
 		if spare := bodyH - len(body); spare >= 4 && !m.presenter {
 			body = append(body, "")
-			body = append(body, m.recentView(spare-1)...)
+			body = append(body, recentPanel{c: m.c, snap: &m.snap}.render(spare-1)...)
 		}
 	}
 	lines := make([]string, 0, c.height)
@@ -741,8 +754,9 @@ func (m Model) timelineInstantAt(x, y int) (algo.Instant, bool) {
 	if m.c.tooSmall() {
 		return 0, false
 	}
-	top := m.c.height - len(m.bottomView()) - m.timeline.height(len(m.eng.Limiters()))
-	if y < top+1 || y >= top+m.timeline.height(len(m.eng.Limiters())) {
+	height := m.timeline.height(len(m.snap.algorithms))
+	top := m.c.height - len(m.bottomView()) - height
+	if y < top+1 || y >= top+height {
 		return 0, false
 	}
 	return m.timeline.instantAt(x, m.c.width, m.eng.Now())
