@@ -84,7 +84,7 @@ func TestExitCodes(t *testing.T) {
 		{"an unknown shorthand flag", []string{"run", "-x", "boundary-burst"}, 2, []string{"unknown shorthand flag: 'x' in -x"}},
 		{"a missing argument", []string{"run"}, 2, []string{"accepts 1 arg(s), received 0"}},
 		{"too many arguments", []string{"run", "boundary-burst", "worked-example"}, 2, []string{"accepts 1 arg(s), received 2"}},
-		{"a flag value out of range", []string{"memory", "--clients", "0"}, 2, []string{"--clients 0 is out of range"}},
+		{"a flag value out of range", []string{"memory", "--clients", "0"}, 2, []string{"--clients: 0 is out of range"}},
 		{"a flag value of the wrong type", []string{"memory", "--limit", "lots"}, 2, []string{`invalid argument "lots" for "--limit"`}},
 		{"flags that exclude each other", []string{"run", "--trace", "--json", "boundary-burst"}, 2, []string{"[json trace] were all set"}},
 		{"an unknown built-in scenario", []string{"run", "boundry-burst"}, 2, []string{`did you mean boundary-burst?`}},

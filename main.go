@@ -1,8 +1,9 @@
 // Command windowlab teaches how window-counting rate limiters behave by
 // replaying traffic through them side by side on a virtual clock.
 //
-// This file is wiring only: the commands and their flags. The work is done
-// in scenarios (files), sim (the engine), sim/report (reports) and ui.
+// This file is wiring only: the commands and their flags. The work, and the
+// checking of every option, is done in scenarios (files), quiz, sim (the
+// engine), sim/report (reports and the memory calculator), sim/lab and ui.
 package main
 
 import (
@@ -367,14 +368,8 @@ func memoryCmd() *cobra.Command {
 			"  windowlab memory --limit 5 --window 15m --clients 50000 --json",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := (algo.Config{Limit: q.Limit, Window: q.Window}).Validate(); err != nil {
-				return invalid(fmt.Errorf("--limit/--window: %w", err))
-			}
-			if q.Clients < 1 || q.Clients > maxClients {
-				return invalid(fmt.Errorf("--clients %d is out of range: it must be from 1 to %d", q.Clients, maxClients))
-			}
-			if q.KeyBytes < 0 || q.KeyBytes > 1024 {
-				return invalid(fmt.Errorf("--key-bytes %d is out of range: it must be from 0 to 1024", q.KeyBytes))
+			if err := q.Validate(); err != nil {
+				return invalid(flagError(err))
 			}
 			if asJSON {
 				return report.MemoryJSON(cmd.OutOrStdout(), q)
@@ -391,19 +386,9 @@ func memoryCmd() *cobra.Command {
 	return cmd
 }
 
-// maxClients bounds the calculator to figures that stay meaningful.
-const maxClients = 1_000_000_000_000
-
 func labCmd() *cobra.Command {
-	o := lab.DefaultOptions
-	var (
-		requests = "10M"
-		sources  = "270000"
-		model    = o.Model.Rates.String()
-		rules    = o.Rules.Name()
-		bursts   = "off"
-		asJSON   bool
-	)
+	o, text := lab.DefaultOptions, lab.DefaultFlags
+	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "lab",
 		Short: "Rerun Cloudflare's accuracy test of the sliding counter on synthetic traffic, at their scale",
@@ -419,42 +404,14 @@ func labCmd() *cobra.Command {
 			"  windowlab lab --model lognormal --sigma 2 --json",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			var err error
-			if o.Requests, err = lab.ParseCount(requests); err != nil {
-				return invalid(fmt.Errorf("--requests: %w", err))
-			}
-			n, err := lab.ParseCount(sources)
-			if err != nil {
-				return invalid(fmt.Errorf("--sources: %w", err))
-			}
-			o.Sources = int(n)
-			var ok bool
-			if o.Model.Rates, ok = lab.ParseDistribution(model); !ok {
-				return invalid(fmt.Errorf("--model: %q is not a model; use pareto or lognormal", model))
-			}
-			if o.Rules, ok = algo.ParseRules(rules); !ok {
-				names := []string{"lesson"}
-				for _, p := range algo.Presets {
-					names = append(names, p.Name)
-				}
-				return invalid(fmt.Errorf("--rules: %q is not a rule set; use %s", rules, strings.Join(names, ", ")))
-			}
-			if o.Model.On, o.Model.Off, err = lab.ParseBursts(bursts); err != nil {
-				return invalid(fmt.Errorf("--bursts: %w", err))
+			if err := text.Apply(&o); err != nil {
+				return invalid(flagError(err))
 			}
 			run, err := lab.Start(cmd.Context(), o)
-			var oe lab.OptionError
-			if errors.As(err, &oe) {
-				return invalid(fmt.Errorf("--%s: %s", oe.Option, oe.Problem))
-			} else if err != nil {
-				return invalid(err)
+			if err != nil {
+				return invalid(flagError(err))
 			}
-			show := labprogress.Options{Out: cmd.ErrOrStderr()}
-			if f, ok := show.Out.(*os.File); ok && term.IsTerminal(f.Fd()) {
-				show.Terminal = true
-				show.Width, _, _ = term.GetSize(f.Fd())
-			}
-			labprogress.Show(run, show)
+			labprogress.Show(run, progressOn(cmd.ErrOrStderr()))
 			if asJSON {
 				return lab.JSON(cmd.OutOrStdout(), run.Wait())
 			}
@@ -462,18 +419,38 @@ func labCmd() *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&requests, "requests", requests, "requests in all, with an optional K, M or G suffix (400M is Cloudflare's scale)")
-	f.StringVar(&sources, "sources", sources, "distinct sources (clients)")
+	f.StringVar(&text.Requests, "requests", text.Requests, "requests in all, with an optional K, M or G suffix (400M is Cloudflare's scale)")
+	f.StringVar(&text.Sources, "sources", text.Sources, "distinct sources (clients)")
 	f.Int64Var(&o.Limit, "limit", o.Limit, "requests per window")
 	f.DurationVar(&o.Window, "window", o.Window, "window length (Go duration: 1m, 10s)")
-	f.StringVar(&rules, "rules", rules, "the rules all three limiters decide by: lesson or a preset (cloudflare-2017, httprate, upstash, express-rate-limit)")
-	f.StringVar(&model, "model", model, "the distribution of the sources' rates: pareto or lognormal")
+	f.StringVar(&text.Rules, "rules", text.Rules, "the rules all three limiters decide by: lesson or a preset (cloudflare-2017, httprate, upstash, express-rate-limit)")
+	f.StringVar(&text.Model, "model", text.Model, "the distribution of the sources' rates: pareto or lognormal")
 	f.Float64Var(&o.Model.Alpha, "alpha", o.Model.Alpha, "Pareto shape: smaller is a heavier tail")
 	f.Float64Var(&o.Model.Sigma, "sigma", o.Model.Sigma, "log-normal spread (standard deviation of ln rate)")
 	f.Float64Var(&o.Model.Median, "median", o.Model.Median, "the median source's rate, in limits per window (0.02: 2% of the limit)")
-	f.StringVar(&bursts, "bursts", bursts, "on/off bursts as mean ON/OFF periods, like 10s/50s, or off")
+	f.StringVar(&text.Bursts, "bursts", text.Bursts, "on/off bursts as mean ON/OFF periods, like 10s/50s, or off")
 	f.Uint64Var(&o.Seed, "seed", o.Seed, "the seed of the traffic")
 	f.IntVar(&o.Workers, "workers", 0, "goroutines deciding sources (default one per core)")
 	f.BoolVar(&asJSON, "json", false, "print one JSON object instead of text")
 	return cmd
+}
+
+// progressOn shows the lab's progress on w: a bar when w is a terminal.
+func progressOn(w io.Writer) labprogress.Options {
+	show := labprogress.Options{Out: w}
+	if f, ok := w.(*os.File); ok && term.IsTerminal(f.Fd()) {
+		show.Terminal = true
+		show.Width, _, _ = term.GetSize(f.Fd())
+	}
+	return show
+}
+
+// flagError names the flag an *algo.OptionError is about, as typed:
+// "--sources: 0 is out of range …".
+func flagError(err error) error {
+	var oe *algo.OptionError
+	if errors.As(err, &oe) {
+		return fmt.Errorf("--%s: %s", oe.Option, oe.Problem)
+	}
+	return err
 }

@@ -171,19 +171,36 @@ const (
 	MaxWindow = 7 * 24 * time.Hour
 )
 
-// Validate reports what is wrong with c, naming what would be valid.
+// OptionError is a setting out of range or malformed. Option names it as
+// a scenario file and the command line spell it ("limit", "window",
+// "sources"), Problem says what is wrong and what would be valid; whoever
+// shows it adds the file and line, or the dashes of a flag.
+type OptionError struct {
+	Option  string
+	Problem string
+}
+
+func (e *OptionError) Error() string { return e.Option + ": " + e.Problem }
+
+// Problem is the error for option, as an *OptionError.
+func Problem(option, format string, args ...any) error {
+	return &OptionError{Option: option, Problem: fmt.Sprintf(format, args...)}
+}
+
+// Validate reports what is wrong with c, as an *OptionError naming the
+// setting and what would be valid.
 func (c Config) Validate() error {
 	if c.Limit < 1 || c.Limit > MaxLimit {
-		return fmt.Errorf("limit %d is out of range: it must be a whole number from 1 to %d", c.Limit, MaxLimit)
+		return Problem("limit", "%d is out of range: it must be a whole number from 1 to %d", c.Limit, MaxLimit)
 	}
 	if c.Window < time.Millisecond || c.Window > MaxWindow {
-		return fmt.Errorf("window %v is out of range: it must be from 1ms to %v", c.Window, MaxWindow)
+		return Problem("window", "%v is out of range: it must be from 1ms to %v", human.Duration(c.Window), human.Duration(MaxWindow))
 	}
 	if c.Window%time.Millisecond != 0 {
-		return fmt.Errorf("window %v is not a whole number of milliseconds", c.Window)
+		return Problem("window", "%v is not a whole number of milliseconds", c.Window)
 	}
 	if c.Burst < 0 || c.Burst > MaxLimit {
-		return fmt.Errorf("burst %d is out of range: it must be a whole number from 1 to %d, or 0 for the limit", c.Burst, MaxLimit)
+		return Problem("burst", "%d is out of range: it must be a whole number from 1 to %d, or 0 for the limit", c.Burst, MaxLimit)
 	}
 	return c.Rules.validate()
 }

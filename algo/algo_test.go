@@ -1,7 +1,9 @@
 package algo
 
 import (
+	"errors"
 	"math/big"
+	"strings"
 	"testing"
 	"time"
 )
@@ -101,6 +103,22 @@ func TestKindNames(t *testing.T) {
 	}
 	if got := KindSlidingLog.Unit().Of(2); got != "2 timestamps" {
 		t.Errorf("KindSlidingLog.Unit().Of(2) = %q", got)
+	}
+}
+
+// A bad setting is an *OptionError naming it, so a caller can point at the
+// field or the flag.
+func TestConfigValidateNamesTheSetting(t *testing.T) {
+	for option, c := range map[string]Config{
+		"limit":  {Limit: 0, Window: time.Second},
+		"window": {Limit: 1, Window: 1500 * time.Microsecond},
+		"burst":  {Limit: 1, Window: time.Second, Burst: -1},
+		"rules":  {Limit: 1, Window: time.Second, Rules: Rules{Rounding: 99}},
+	} {
+		var oe *OptionError
+		if err := c.Validate(); !errors.As(err, &oe) || oe.Option != option || strings.HasPrefix(oe.Problem, option) {
+			t.Errorf("%+v: %v, want an OptionError for %s", c, err, option)
+		}
 	}
 }
 

@@ -101,13 +101,13 @@ func (w WindowStart) String() string {
 // validate reports an out-of-range setting.
 func (r Rules) validate() error {
 	if r.Rounding > RoundHalfUp {
-		return fmt.Errorf("rules: unknown rounding %d; use exact, floor or round", r.Rounding)
+		return Problem("rules", "unknown rounding %d; use exact, floor or round", r.Rounding)
 	}
 	if r.Compare > CompareAtMost {
-		return fmt.Errorf("rules: unknown comparison %d; use < limit, + 1 ≤ limit or ≤ limit", r.Compare)
+		return Problem("rules", "unknown comparison %d; use < limit, + 1 ≤ limit or ≤ limit", r.Compare)
 	}
 	if r.WindowStart > WindowFirstRequest {
-		return fmt.Errorf("rules: unknown window start %d; use aligned or first-request", r.WindowStart)
+		return Problem("rules", "unknown window start %d; use aligned or first-request", r.WindowStart)
 	}
 	return nil
 }
@@ -252,6 +252,15 @@ func ParseRules(name string) (Rules, bool) {
 		}
 	}
 	return Rules{}, false
+}
+
+// RuleSetNames lists every name ParseRules accepts, the lesson's first.
+func RuleSetNames() []string {
+	names := []string{"lesson"}
+	for _, p := range Presets {
+		names = append(names, p.Name)
+	}
+	return names
 }
 
 func presetFor(r Rules) (Preset, bool) {

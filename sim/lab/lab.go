@@ -15,8 +15,9 @@ package lab
 
 import (
 	"context"
-	"fmt"
 	"runtime"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -51,34 +52,58 @@ const (
 	MaxWorkers  = 1024
 )
 
-// OptionError names the option that is wrong and what would be valid.
-type OptionError struct {
-	Option  string // as the command line spells it, without dashes: "sources"
-	Problem string
-}
-
-func (e OptionError) Error() string { return e.Option + ": " + e.Problem }
-
-// Validate reports the first option out of range.
+// Validate reports the first option out of range, as an *algo.OptionError.
 func (o Options) Validate() error {
-	c := algo.Config{Limit: o.Limit, Window: o.Window, Rules: o.Rules}
-	if err := c.Validate(); err != nil {
-		name := "limit"
-		if o.Limit >= 1 && o.Limit <= algo.MaxLimit {
-			name = "window"
-		}
-		return OptionError{name, err.Error()}
+	if err := o.config().Validate(); err != nil {
+		return err
 	}
 	if o.Sources < 1 || o.Sources > MaxSources {
-		return OptionError{"sources", fmt.Sprintf("%d is out of range: it must be from 1 to %s", o.Sources, human.Int(MaxSources))}
+		return algo.Problem("sources", "%d is out of range: it must be from 1 to %s", o.Sources, human.Int(MaxSources))
 	}
 	if o.Requests < 1 || o.Requests > MaxRequests {
-		return OptionError{"requests", fmt.Sprintf("%d is out of range: it must be from 1 to %s (%s)", o.Requests, human.Int(MaxRequests), human.Abbrev(MaxRequests))}
+		return algo.Problem("requests", "%d is out of range: it must be from 1 to %s (%s)", o.Requests, human.Int(MaxRequests), human.Abbrev(MaxRequests))
 	}
 	if o.Workers < 0 || o.Workers > MaxWorkers {
-		return OptionError{"workers", fmt.Sprintf("%d is out of range: it must be from 1 to %d, or 0 for one per core", o.Workers, MaxWorkers)}
+		return algo.Problem("workers", "%d is out of range: it must be from 1 to %d, or 0 for one per core", o.Workers, MaxWorkers)
 	}
 	return o.Model.validate()
+}
+
+// Flags are the options the command line gives as text, with suffixes and
+// names: --requests 400M, --sources 270k, --model, --rules, --bursts.
+type Flags struct {
+	Requests, Sources, Model, Rules, Bursts string
+}
+
+// DefaultFlags spell DefaultOptions.
+var DefaultFlags = Flags{
+	Requests: human.Abbrev(DefaultOptions.Requests), Sources: strconv.Itoa(DefaultOptions.Sources),
+	Model: DefaultOptions.Model.Rates.String(), Rules: DefaultOptions.Rules.Name(), Bursts: "off",
+}
+
+// Apply reads f into o, and reports the first that does not read as an
+// *algo.OptionError; o's other options are left as they are.
+func (f Flags) Apply(o *Options) error {
+	var err error
+	if o.Requests, err = ParseCount(f.Requests); err != nil {
+		return &algo.OptionError{Option: "requests", Problem: err.Error()}
+	}
+	n, err := ParseCount(f.Sources)
+	if err != nil {
+		return &algo.OptionError{Option: "sources", Problem: err.Error()}
+	}
+	o.Sources = int(n) // Validate checks the range
+	var ok bool
+	if o.Model.Rates, ok = ParseDistribution(f.Model); !ok {
+		return algo.Problem("model", "%q is not a model; use pareto or lognormal", f.Model)
+	}
+	if o.Rules, ok = algo.ParseRules(f.Rules); !ok {
+		return algo.Problem("rules", "%q is not a rule set; use %s", f.Rules, strings.Join(algo.RuleSetNames(), ", "))
+	}
+	if o.Model.On, o.Model.Off, err = ParseBursts(f.Bursts); err != nil {
+		return &algo.OptionError{Option: "bursts", Problem: err.Error()}
+	}
+	return nil
 }
 
 // config is the limiters' configuration.

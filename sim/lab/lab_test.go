@@ -2,6 +2,7 @@ package lab
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -477,8 +478,8 @@ func TestValidateNamesTheOption(t *testing.T) {
 		o := DefaultOptions
 		spoil(&o)
 		err := o.Validate()
-		oe, ok := err.(OptionError)
-		if !ok || oe.Option != option {
+		var oe *algo.OptionError
+		if !errors.As(err, &oe) || oe.Option != option {
 			t.Errorf("%s: %v", option, err)
 		}
 	}

@@ -111,21 +111,21 @@ func (m Model) validate() error {
 	switch m.Rates {
 	case Pareto:
 		if !(m.Alpha >= MinAlpha && m.Alpha <= MaxAlpha) {
-			return OptionError{"alpha", fmt.Sprintf("%g is out of range: the Pareto shape must be from %g to %g", m.Alpha, MinAlpha, MaxAlpha)}
+			return algo.Problem("alpha", "%g is out of range: the Pareto shape must be from %g to %g", m.Alpha, MinAlpha, MaxAlpha)
 		}
 	case LogNormal:
 		if !(m.Sigma >= MinSigma && m.Sigma <= MaxSigma) {
-			return OptionError{"sigma", fmt.Sprintf("%g is out of range: it must be from %g to %g", m.Sigma, MinSigma, MaxSigma)}
+			return algo.Problem("sigma", "%g is out of range: it must be from %g to %g", m.Sigma, MinSigma, MaxSigma)
 		}
 	default:
-		return OptionError{"model", fmt.Sprintf("%v is not a model; use pareto or lognormal", m.Rates)}
+		return algo.Problem("model", "%v is not a model; use pareto or lognormal", m.Rates)
 	}
 	if !(m.Median >= MinMedian && m.Median <= MaxMedian) {
-		return OptionError{"median", fmt.Sprintf("%g is out of range: the median source's rate, in limits per window, must be from %g to %g", m.Median, MinMedian, MaxMedian)}
+		return algo.Problem("median", "%g is out of range: the median source's rate, in limits per window, must be from %g to %g", m.Median, MinMedian, MaxMedian)
 	}
 	if m.On < 0 || m.Off < 0 || m.On > MaxPeriod || m.Off > MaxPeriod || (m.On == 0) != (m.Off == 0) ||
 		(m.On > 0 && (m.On < time.Millisecond || m.Off < time.Millisecond)) {
-		return OptionError{"bursts", fmt.Sprintf("on %v, off %v: both must be from 1ms to %v, or both 0 for no bursts", m.On, m.Off, MaxPeriod)}
+		return algo.Problem("bursts", "on %v, off %v: both must be from 1ms to %v, or both 0 for no bursts", m.On, m.Off, MaxPeriod)
 	}
 	return nil
 }

@@ -21,6 +21,26 @@ type MemoryQuestion struct {
 	Kinds    []algo.Kind
 }
 
+// MaxClients bounds the calculator to figures that stay meaningful.
+const MaxClients = 1_000_000_000_000
+
+// MaxKeyBytes bounds the length of a client id.
+const MaxKeyBytes = 1024
+
+// Validate reports the first setting out of range, as an *algo.OptionError.
+func (q MemoryQuestion) Validate() error {
+	if err := (algo.Config{Limit: q.Limit, Window: q.Window}).Validate(); err != nil {
+		return err
+	}
+	if q.Clients < 1 || q.Clients > MaxClients {
+		return algo.Problem("clients", "%d is out of range: it must be from 1 to %d", q.Clients, int64(MaxClients))
+	}
+	if q.KeyBytes < 0 || q.KeyBytes > MaxKeyBytes {
+		return algo.Problem("key-bytes", "%d is out of range: it must be from 0 to %d", q.KeyBytes, MaxKeyBytes)
+	}
+	return nil
+}
+
 // Footprints answers q for each of its kinds.
 func Footprints(q MemoryQuestion) ([]algo.Footprint, error) {
 	var out []algo.Footprint

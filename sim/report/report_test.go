@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -54,5 +55,25 @@ func TestTextReport(t *testing.T) {
 	}
 	if n := strings.Count(got, "\n#"); n != 200 {
 		t.Errorf("trace lists %d requests, want 200", n)
+	}
+}
+
+func TestMemoryQuestionValidate(t *testing.T) {
+	good := MemoryQuestion{Limit: 10_000, Window: time.Hour, Clients: 1_000_000, KeyBytes: 12, Kinds: algo.All}
+	if err := good.Validate(); err != nil {
+		t.Fatalf("the lesson's question: %v", err)
+	}
+	for option, spoil := range map[string]func(*MemoryQuestion){
+		"limit":     func(q *MemoryQuestion) { q.Limit = 0 },
+		"window":    func(q *MemoryQuestion) { q.Window = 0 },
+		"clients":   func(q *MemoryQuestion) { q.Clients = MaxClients + 1 },
+		"key-bytes": func(q *MemoryQuestion) { q.KeyBytes = -1 },
+	} {
+		q := good
+		spoil(&q)
+		var oe *algo.OptionError
+		if err := q.Validate(); !errors.As(err, &oe) || oe.Option != option {
+			t.Errorf("%s: %v", option, err)
+		}
 	}
 }
