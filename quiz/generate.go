@@ -126,119 +126,143 @@ func sec(n int64) algo.Instant { return algo.Instant(n * 1000) }
 func generate(rng *rand.Rand, kind Kind, num, nth int) (Item, bool, error) {
 	w := pickOf(rng, genWindows)
 	limit := pickOf(rng, genLimits)
-	ws := int64(w / time.Second)
-	edge := edgeIn(rng, w)
-	d := &draft{limit: limit, window: w}
-	it := Item{Kind: kind, From: "generated"}
-
+	g := question{rng: rng, it: Item{Kind: kind, From: "generated"}, d: &draft{limit: limit, window: w},
+		w: w, ws: int64(w / time.Second), limit: limit, edge: edgeIn(rng, w), num: num}
 	switch kind {
 	case GenThrough:
-		k := algo.Algorithm{Kind: pickOf(rng, algo.Lesson)}
-		before := between(rng, 1, ws/2)
-		after := between(rng, 0, ws/2)
-		t1, t2 := edge-sec(before), edge+sec(after)
-		b1 := between(rng, limit/2, limit)
-		b2 := between(rng, limit/2, limit+limit/4)
-		d.start = t1 - sec(2)
-		d.burst(t1, b1)
-		d.burst(t2, b2)
-		s, err := d.parse(num, fmt.Sprintf("Two bursts around %s", edge.Short()))
-		if err != nil {
-			return it, false, err
-		}
-		e, li, err := replay(s, k)
-		if err != nil {
-			return it, false, err
-		}
-		e.Seek(t1)
-		first := e.Stats()[li].Allowed
-		e.RunToEnd()
-		total := e.Stats()[li].Allowed
-		rec, _ := e.Last()
-		it.Scenario = s
-		it.Ask = fmt.Sprintf("A %s allows %d requests %s. A client sends %d requests at %s and %d more at %s. How many get through?%s",
-			strings.ToLower(k.Title()), limit, perWindow(w), b1, t1.Short(), b2, t2.Short(), aligned(w, edge))
-		it.Answer = fmt.Sprint(total)
-		it.Explain = fmt.Sprintf("%d of the first burst and %d of the second are allowed. The last request at %s: %s.",
-			first, total-first, t2.Short(), rec.Decisions[li].Explain())
-		it.At, it.HasAt = t2, true
-		it.Algorithm, it.HasAlgorithm = k, true
-		return it, true, nil
-
+		return g.through()
 	case GenEstimate, GenVerdict, GenWeight:
-		k := algo.Algorithm{Kind: algo.KindSlidingCounter}
-		prevAt := edge - sec(between(rng, 1, ws-1))
-		p := between(rng, limit/3, limit)
-		elapsed := between(rng, 1, ws-1)
-		at := edge + sec(elapsed)
-		d.start = edge - sec(ws)
-		d.burst(prevAt, p)
-		if kind != GenWeight {
-			gap := between(rng, 1, min(elapsed, 3))
-			c := between(rng, limit/5, limit/2)
-			if kind == GenVerdict {
-				c = between(rng, limit/2, limit+limit/2)
-			}
-			d.burst(at-sec(gap), c)
-		}
-		d.burst(at, 1)
-		s, err := d.parse(num, fmt.Sprintf("A request at %s", at.Short()))
-		if err != nil {
-			return it, false, err
-		}
-		e, li, err := replay(s, k)
-		if err != nil {
-			return it, false, err
-		}
-		e.RunToEnd()
-		rec, _ := e.Last()
-		dec := rec.Decisions[li]
-		wn, wd := dec.WeightRat()
-		weight := big.NewRat(wn, wd)
-		it.Scenario = s
-		it.At, it.HasAt = at, true
-		it.Algorithm, it.HasAlgorithm = k, true
-		overlap := fmt.Sprintf("%s is %s into the window %s–%s. The %d s before it start at %s and cover the last %d s of the previous window's %d: weight %s.",
-			at.Short(), human.Spoken(dec.Elapsed), dec.WindowStart.Short(), dec.WindowEnd().Short(),
-			ws, at.Add(-w).Short(), int64((w-dec.Elapsed)/time.Second), ws, human.Exact(weight))
-		if !decimalPlaces(weight, 3) {
-			return it, false, nil // a weight such as 131/300 makes arithmetic, not understanding
-		}
-		state := fmt.Sprintf("A sliding window counter allows %d requests %s. The previous window (%s–%s) counted %d requests and the current one has counted %d so far. A request arrives at %s.",
-			limit, perWindow(w), dec.WindowStart.Add(-w).Short(), dec.WindowStart.Short(), dec.Previous, dec.Current(), at.Short())
-		switch kind {
-		case GenEstimate:
-			est := dec.EstimateBig()
-			if !decimalPlaces(est, 2) {
-				return it, false, nil
-			}
-			it.Ask = state + " What estimate does the counter compare with the limit?"
-			it.Answer = human.Exact(est)
-			it.Explain = overlap + " " + dec.Explain() + "."
-		case GenVerdict:
-			// Alternate the verdicts, so "allowed" is not always right.
-			if want := nth%2 == 0; dec.Allowed != want {
-				return it, false, nil
-			}
-			if !decimalPlaces(dec.EstimateBig(), 2) {
-				return it, false, nil
-			}
-			it.Ask = state + " Is it allowed?"
-			it.Choices = []string{"Allowed", "Denied"}
-			it.Answer = "Denied"
-			if dec.Allowed {
-				it.Answer = "Allowed"
-			}
-			it.Explain = overlap + " " + dec.Explain() + "."
-		case GenWeight:
-			it.Ask = fmt.Sprintf("A sliding window counter counts requests in %s. A request arrives at %s. By what weight does the counter multiply the previous window's count? Give a decimal or a fraction.",
-				windowWords(w, edge), at.Short())
-			it.Answer = human.Exact(weight)
-			it.Explain = overlap
-		}
-		return it, true, nil
+		return g.counter(nth)
 	}
-	return it, false, fmt.Errorf("no generator for question kind %d", kind)
+	return g.it, false, fmt.Errorf("no generator for question kind %d", kind)
+}
+
+// question is one generated question in the making: the numbers drawn so
+// far and the scenario being drafted.
+type question struct {
+	rng   *rand.Rand
+	it    Item
+	d     *draft
+	w     time.Duration
+	ws    int64 // the window in seconds
+	limit int64
+	edge  algo.Instant // a window edge the question turns on
+	num   int
+}
+
+// through asks how many of two bursts around an edge get through.
+func (g question) through() (Item, bool, error) {
+	rng, it, d, w, ws, limit, edge, num := g.rng, g.it, g.d, g.w, g.ws, g.limit, g.edge, g.num
+	k := algo.Algorithm{Kind: pickOf(rng, algo.Lesson)}
+	before := between(rng, 1, ws/2)
+	after := between(rng, 0, ws/2)
+	t1, t2 := edge-sec(before), edge+sec(after)
+	b1 := between(rng, limit/2, limit)
+	b2 := between(rng, limit/2, limit+limit/4)
+	d.start = t1 - sec(2)
+	d.burst(t1, b1)
+	d.burst(t2, b2)
+	s, err := d.parse(num, fmt.Sprintf("Two bursts around %s", edge.Short()))
+	if err != nil {
+		return it, false, err
+	}
+	e, li, err := replay(s, k)
+	if err != nil {
+		return it, false, err
+	}
+	e.Seek(t1)
+	first := e.Stats()[li].Allowed
+	e.RunToEnd()
+	total := e.Stats()[li].Allowed
+	rec, _ := e.Last()
+	it.Scenario = s
+	it.Ask = fmt.Sprintf("A %s allows %d requests %s. A client sends %d requests at %s and %d more at %s. How many get through?%s",
+		strings.ToLower(k.Title()), limit, perWindow(w), b1, t1.Short(), b2, t2.Short(), aligned(w, edge))
+	it.Answer = fmt.Sprint(total)
+	it.Explain = fmt.Sprintf("%d of the first burst and %d of the second are allowed. The last request at %s: %s.",
+		first, total-first, t2.Short(), rec.Decisions[li].Explain())
+	it.At, it.HasAt = t2, true
+	it.Algorithm, it.HasAlgorithm = k, true
+	return it, true, nil
+}
+
+// counter asks about the sliding counter at a request: its estimate, its
+// verdict or its overlap weight. nth counts the questions of this kind
+// made so far.
+func (g question) counter(nth int) (Item, bool, error) {
+	rng, it, d, w, ws, limit, edge, num := g.rng, g.it, g.d, g.w, g.ws, g.limit, g.edge, g.num
+	kind := it.Kind
+	k := algo.Algorithm{Kind: algo.KindSlidingCounter}
+	prevAt := edge - sec(between(rng, 1, ws-1))
+	p := between(rng, limit/3, limit)
+	elapsed := between(rng, 1, ws-1)
+	at := edge + sec(elapsed)
+	d.start = edge - sec(ws)
+	d.burst(prevAt, p)
+	if kind != GenWeight {
+		gap := between(rng, 1, min(elapsed, 3))
+		c := between(rng, limit/5, limit/2)
+		if kind == GenVerdict {
+			c = between(rng, limit/2, limit+limit/2)
+		}
+		d.burst(at-sec(gap), c)
+	}
+	d.burst(at, 1)
+	s, err := d.parse(num, fmt.Sprintf("A request at %s", at.Short()))
+	if err != nil {
+		return it, false, err
+	}
+	e, li, err := replay(s, k)
+	if err != nil {
+		return it, false, err
+	}
+	e.RunToEnd()
+	rec, _ := e.Last()
+	dec := rec.Decisions[li]
+	wn, wd := dec.WeightRat()
+	weight := big.NewRat(wn, wd)
+	it.Scenario = s
+	it.At, it.HasAt = at, true
+	it.Algorithm, it.HasAlgorithm = k, true
+	overlap := fmt.Sprintf("%s is %s into the window %s–%s. The %d s before it start at %s and cover the last %d s of the previous window's %d: weight %s.",
+		at.Short(), human.Spoken(dec.Elapsed), dec.WindowStart.Short(), dec.WindowEnd().Short(),
+		ws, at.Add(-w).Short(), int64((w-dec.Elapsed)/time.Second), ws, human.Exact(weight))
+	if !decimalPlaces(weight, 3) {
+		return it, false, nil // a weight such as 131/300 makes arithmetic, not understanding
+	}
+	state := fmt.Sprintf("A sliding window counter allows %d requests %s. The previous window (%s–%s) counted %d requests and the current one has counted %d so far. A request arrives at %s.",
+		limit, perWindow(w), dec.WindowStart.Add(-w).Short(), dec.WindowStart.Short(), dec.Previous, dec.Current(), at.Short())
+	switch kind {
+	case GenEstimate:
+		est := dec.EstimateBig()
+		if !decimalPlaces(est, 2) {
+			return it, false, nil
+		}
+		it.Ask = state + " What estimate does the counter compare with the limit?"
+		it.Answer = human.Exact(est)
+		it.Explain = overlap + " " + dec.Explain() + "."
+	case GenVerdict:
+		// Alternate the verdicts, so "allowed" is not always right.
+		if want := nth%2 == 0; dec.Allowed != want {
+			return it, false, nil
+		}
+		if !decimalPlaces(dec.EstimateBig(), 2) {
+			return it, false, nil
+		}
+		it.Ask = state + " Is it allowed?"
+		it.Choices = []string{"Allowed", "Denied"}
+		it.Answer = "Denied"
+		if dec.Allowed {
+			it.Answer = "Allowed"
+		}
+		it.Explain = overlap + " " + dec.Explain() + "."
+	case GenWeight:
+		it.Ask = fmt.Sprintf("A sliding window counter counts requests in %s. A request arrives at %s. By what weight does the counter multiply the previous window's count? Give a decimal or a fraction.",
+			windowWords(w, edge), at.Short())
+		it.Answer = human.Exact(weight)
+		it.Explain = overlap
+	}
+	return it, true, nil
 }
 
 // replay returns a fresh engine over s and the index of limiter k in it.

@@ -275,6 +275,34 @@ func (d *decoder) scenario(root ast.Node) *Scenario {
 	s.Title = strings.Join(strings.Fields(s.Title), " ")
 	s.Description, _ = d.text(o, "description")
 
+	configOK := d.config(o, s)
+	if o.has("speed") {
+		s.Speed, _ = d.speed(o, "speed")
+	}
+
+	if o.has("algorithms") {
+		if items, ok := d.list(o, "algorithms"); ok {
+			s.Algorithms = d.algorithms(items, o)
+		}
+	}
+
+	trafficOK := false
+	if o.has("traffic") {
+		if items, ok := d.list(o, "traffic"); ok {
+			trafficOK = d.trafficList(s, items, o)
+		}
+	} else {
+		d.missing(o, "traffic", "give a list of requests, such as traffic: [{at: \"12:00:59\", count: 100}]")
+	}
+
+	d.teaching(o, s)
+	d.start(o, s, configOK, trafficOK)
+	return s
+}
+
+// config reads the limit, the window and expiry; false when the limiters
+// could not be built from them.
+func (d *decoder) config(o *object, s *Scenario) bool {
 	configOK := true
 	if o.has("limit") {
 		s.Config.Limit, configOK = d.integer(o, "limit", 1, algo.MaxLimit, "use a whole number of requests per window from 1 to "+human.Int(algo.MaxLimit))
@@ -295,25 +323,11 @@ func (d *decoder) scenario(root ast.Node) *Scenario {
 		s.Config.NoExpiry = !expiry
 	}
 
-	if o.has("speed") {
-		s.Speed, _ = d.speed(o, "speed")
-	}
+	return configOK
+}
 
-	if o.has("algorithms") {
-		if items, ok := d.list(o, "algorithms"); ok {
-			s.Algorithms = d.algorithms(items, o)
-		}
-	}
-
-	trafficOK := false
-	if o.has("traffic") {
-		if items, ok := d.list(o, "traffic"); ok {
-			trafficOK = d.trafficList(s, items, o)
-		}
-	} else {
-		d.missing(o, "traffic", "give a list of requests, such as traffic: [{at: \"12:00:59\", count: 100}]")
-	}
-
+// teaching reads the captions, questions and expectations.
+func (d *decoder) teaching(o *object, s *Scenario) {
 	if items, ok := d.list(o, "captions"); ok {
 		for i, item := range items {
 			if c, ok := d.caption(fmt.Sprintf("captions[%d]", i), item); ok {
@@ -335,7 +349,11 @@ func (d *decoder) scenario(root ast.Node) *Scenario {
 			}
 		}
 	}
+}
 
+// start reads where the clock starts, or puts it at the window edge at or
+// before the first request.
+func (d *decoder) start(o *object, s *Scenario, configOK, trafficOK bool) {
 	first, hasFirst := algo.Instant(0), false
 	if trafficOK {
 		first, hasFirst = firstArrival(s)
@@ -357,7 +375,6 @@ func (d *decoder) scenario(root ast.Node) *Scenario {
 		}
 		s.Start = first.Truncate(s.Config.Window)
 	}
-	return s
 }
 
 // algorithms reads the algorithms list: known names, each once, at least one.
@@ -450,51 +467,11 @@ func (d *decoder) traffic(path string, n ast.Node) (Traffic, bool) {
 	}
 	t.Line, _ = nodePos(n)
 	nerr := len(d.errs)
-	countRange := "use a whole number from 1 to " + human.Int(MaxRequests)
-
-	// Work out the shape, rejecting fields that belong to another one.
-	hasRange := o.has("from") || o.has("to")
-	shapes := []string{}
-	for _, k := range []string{"count", "every", "rate"} {
-		if o.has(k) {
-			shapes = append(shapes, k)
-		}
+	shape, ok := d.shape(path, n, o)
+	if !ok {
+		return t, false
 	}
-	switch {
-	case o.has("at") && hasRange:
-		d.at(n, path, "mixes a burst (`at`) with a time span (`from`, `to`); use `at` for requests at one instant, or `from` and `to` for requests over a span")
-		return t, false
-	case o.has("at"):
-		t.Shape = Burst
-		for _, k := range []string{"every", "rate", "clients", "seed"} {
-			if o.has(k) {
-				d.at(o.vals[k].Key, join(path, k), "a burst (`at`) takes only `at`, `count` and `client`; `%s` needs `from` and `to`", k)
-			}
-		}
-	case !hasRange:
-		d.at(n, path, "needs `at` (requests at one instant) or `from` and `to` (requests over a span)")
-		return t, false
-	case len(shapes) == 0:
-		d.at(n, path, "a span needs one of `count` (spread evenly), `every` (a steady stream) or `rate` (random arrivals)")
-		return t, false
-	case len(shapes) > 1:
-		d.at(n, path, "gives both %s; choose one: `count` spreads requests evenly, `every` makes a steady stream, `rate` makes random arrivals", quoteList(shapes, "and"))
-		return t, false
-	case shapes[0] == "count":
-		t.Shape = Spread
-	case shapes[0] == "every":
-		t.Shape = Stream
-	default:
-		t.Shape = Random
-	}
-	if t.Shape != Random {
-		for _, k := range []string{"clients", "seed"} {
-			if o.has(k) && t.Shape != Burst {
-				d.at(o.vals[k].Key, join(path, k), "`%s` applies only to random arrivals (`rate`)", k)
-			}
-		}
-	}
-
+	t.Shape = shape
 	t.Client = "client-1"
 	if t.Shape == Random {
 		t.Client = "client"
@@ -502,9 +479,7 @@ func (d *decoder) traffic(path string, n ast.Node) (Traffic, bool) {
 	if o.has("client") {
 		t.Client, _ = d.name(o, "client")
 	}
-
-	switch t.Shape {
-	case Burst:
+	if t.Shape == Burst {
 		t.At, _ = d.clock(o, "at")
 		t.Count = 1
 		if o.has("count") {
@@ -512,7 +487,69 @@ func (d *decoder) traffic(path string, n ast.Node) (Traffic, bool) {
 		}
 		return t, len(d.errs) == nerr
 	}
+	d.span(path, o, &t)
+	switch t.Shape {
+	case Spread:
+		t.Count, _ = d.integer(o, "count", 1, MaxRequests, countRange)
+	case Stream:
+		d.stream(path, o, &t, nerr)
+	case Random:
+		d.random(path, o, &t, nerr)
+	}
+	return t, len(d.errs) == nerr
+}
 
+// countRange is what a request count may be.
+var countRange = "use a whole number from 1 to " + human.Int(MaxRequests)
+
+// shape works out a traffic entry's shape from the fields it has, and
+// rejects the fields that belong to another shape.
+func (d *decoder) shape(path string, n ast.Node, o *object) (Shape, bool) {
+	hasRange := o.has("from") || o.has("to")
+	shapes := []string{}
+	for _, k := range []string{"count", "every", "rate"} {
+		if o.has(k) {
+			shapes = append(shapes, k)
+		}
+	}
+	var shape Shape
+	switch {
+	case o.has("at") && hasRange:
+		d.at(n, path, "mixes a burst (`at`) with a time span (`from`, `to`); use `at` for requests at one instant, or `from` and `to` for requests over a span")
+		return 0, false
+	case o.has("at"):
+		for _, k := range []string{"every", "rate", "clients", "seed"} {
+			if o.has(k) {
+				d.at(o.vals[k].Key, join(path, k), "a burst (`at`) takes only `at`, `count` and `client`; `%s` needs `from` and `to`", k)
+			}
+		}
+		return Burst, true
+	case !hasRange:
+		d.at(n, path, "needs `at` (requests at one instant) or `from` and `to` (requests over a span)")
+		return 0, false
+	case len(shapes) == 0:
+		d.at(n, path, "a span needs one of `count` (spread evenly), `every` (a steady stream) or `rate` (random arrivals)")
+		return 0, false
+	case len(shapes) > 1:
+		d.at(n, path, "gives both %s; choose one: `count` spreads requests evenly, `every` makes a steady stream, `rate` makes random arrivals", quoteList(shapes, "and"))
+		return 0, false
+	case shapes[0] == "count":
+		shape = Spread
+	case shapes[0] == "every":
+		shape = Stream
+	default:
+		return Random, true
+	}
+	for _, k := range []string{"clients", "seed"} {
+		if o.has(k) {
+			d.at(o.vals[k].Key, join(path, k), "`%s` applies only to random arrivals (`rate`)", k)
+		}
+	}
+	return shape, true
+}
+
+// span reads a traffic entry's [from, to).
+func (d *decoder) span(path string, o *object, t *Traffic) {
 	fromOK, toOK := false, false
 	if o.has("from") {
 		t.From, fromOK = d.clock(o, "from")
@@ -528,34 +565,37 @@ func (d *decoder) traffic(path string, n ast.Node) (Traffic, bool) {
 		_, at := o.value("to")
 		d.at(at, join(path, "to"), "%s is not after from (%s); the span [from, to) must not be empty", t.To.Short(), t.From.Short())
 	}
-	switch t.Shape {
-	case Spread:
-		t.Count, _ = d.integer(o, "count", 1, MaxRequests, countRange)
-	case Stream:
-		t.Every, _ = d.duration(o, "every", time.Millisecond, 24*time.Hour)
-		if len(d.errs) == nerr && t.expected() > MaxRequests {
-			_, at := o.value("every")
-			d.at(at, join(path, "every"), "one request every %v from %s to %s makes %s requests; a scenario may make at most %s",
-				t.Every, t.From.Short(), t.To.Short(), human.Int(int64(t.expected())), human.Int(MaxRequests))
-		}
-	case Random:
-		t.Rate, _ = d.rate(o, "rate")
-		t.Clients = 1
-		if o.has("clients") {
-			c, _ := d.integer(o, "clients", 1, MaxClients, "use a whole number from 1 to "+human.Int(MaxClients))
-			t.Clients = int(c)
-		}
-		t.Seed = 1
-		if o.has("seed") {
-			t.Seed, _ = d.integer(o, "seed", math.MinInt64, math.MaxInt64, "use a whole number")
-		}
-		if len(d.errs) == nerr && t.expected() > MaxRequests {
-			_, at := o.value("rate")
-			d.at(at, join(path, "rate"), "%s requests a second from %s to %s makes about %s requests; a scenario may make at most %s",
-				human.Number(t.Rate), t.From.Short(), t.To.Short(), human.Int(int64(t.expected())), human.Int(MaxRequests))
-		}
+}
+
+// stream reads a steady stream's period, and checks the requests it makes;
+// nerr is the error count before the entry.
+func (d *decoder) stream(path string, o *object, t *Traffic, nerr int) {
+	t.Every, _ = d.duration(o, "every", time.Millisecond, 24*time.Hour)
+	if len(d.errs) == nerr && t.expected() > MaxRequests {
+		_, at := o.value("every")
+		d.at(at, join(path, "every"), "one request every %v from %s to %s makes %s requests; a scenario may make at most %s",
+			t.Every, t.From.Short(), t.To.Short(), human.Int(int64(t.expected())), human.Int(MaxRequests))
 	}
-	return t, len(d.errs) == nerr
+}
+
+// random reads random arrivals' rate, clients and seed, and checks the
+// requests they make on average; nerr is the error count before the entry.
+func (d *decoder) random(path string, o *object, t *Traffic, nerr int) {
+	t.Rate, _ = d.rate(o, "rate")
+	t.Clients = 1
+	if o.has("clients") {
+		c, _ := d.integer(o, "clients", 1, MaxClients, "use a whole number from 1 to "+human.Int(MaxClients))
+		t.Clients = int(c)
+	}
+	t.Seed = 1
+	if o.has("seed") {
+		t.Seed, _ = d.integer(o, "seed", math.MinInt64, math.MaxInt64, "use a whole number")
+	}
+	if len(d.errs) == nerr && t.expected() > MaxRequests {
+		_, at := o.value("rate")
+		d.at(at, join(path, "rate"), "%s requests a second from %s to %s makes about %s requests; a scenario may make at most %s",
+			human.Number(t.Rate), t.From.Short(), t.To.Short(), human.Int(int64(t.expected())), human.Int(MaxRequests))
+	}
 }
 
 // Playback speeds a scenario may ask for, as the interactive view allows.

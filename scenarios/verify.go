@@ -39,6 +39,33 @@ func (s *Scenario) Verify() []Failure {
 	if len(s.Expect) == 0 {
 		return nil
 	}
+	e, err := s.Engine(sim.Options{})
+	if err != nil { // only a hand-built Scenario can get here: Parse validates
+		x := &s.Expect[0]
+		return []Failure{{File: s.File, Line: x.Line, Column: x.Column, Field: "algorithms",
+			Want: "a scenario an engine can replay", Got: err.Error()}}
+	}
+	var fails []Failure
+	for _, i := range s.expectOrder() {
+		x := &s.Expect[i]
+		if x.HasAt {
+			e.Seek(x.At)
+		} else {
+			e.RunToEnd()
+		}
+		c := check{s: s, x: x, path: fmt.Sprintf("expect[%d]", i)}
+		c.totals(e.Stats()[slices.Index(s.Algorithms, x.Algorithm)])
+		if x.Last != nil {
+			c.last(e)
+		}
+		fails = append(fails, c.fails...)
+	}
+	return fails
+}
+
+// expectOrder is the order Verify checks the expectations in: by instant,
+// those for the end of the replay last, file order among equals.
+func (s *Scenario) expectOrder() []int {
 	order := make([]int, len(s.Expect))
 	for i := range order {
 		order[i] = i
@@ -53,73 +80,72 @@ func (s *Scenario) Verify() []Failure {
 		}
 		return cmp.Compare(x.At, y.At)
 	})
+	return order
+}
 
-	var fails []Failure
-	e, err := s.Engine(sim.Options{})
-	if err != nil { // only a hand-built Scenario can get here: Parse validates
-		x := &s.Expect[0]
-		return append(fails, Failure{File: s.File, Line: x.Line, Column: x.Column, Field: "algorithms",
-			Want: "a scenario an engine can replay", Got: err.Error()})
+// check compares one expectation with the replay, collecting failures.
+type check struct {
+	s     *Scenario
+	x     *Expectation
+	path  string
+	fails []Failure
+}
+
+func (c *check) fail(field, want, got string) {
+	x := c.x
+	c.fails = append(c.fails, Failure{File: c.s.File, Line: x.Line, Column: x.Column, Field: c.path + "." + field,
+		Algorithm: x.Algorithm, At: x.At, HasAt: x.HasAt, Want: want, Got: got})
+}
+
+func (c *check) int(field string, want *int64, got int64) {
+	if want != nil && *want != got {
+		c.fail(field, strconv.FormatInt(*want, 10), strconv.FormatInt(got, 10))
 	}
-	for _, i := range order {
-		x := &s.Expect[i]
-		if x.HasAt {
-			e.Seek(x.At)
-		} else {
-			e.RunToEnd()
-		}
-		li := slices.Index(s.Algorithms, x.Algorithm)
-		st := e.Stats()[li]
-		path := fmt.Sprintf("expect[%d]", i)
-		fail := func(field, want, got string) {
-			fails = append(fails, Failure{File: s.File, Line: x.Line, Column: x.Column, Field: path + "." + field,
-				Algorithm: x.Algorithm, At: x.At, HasAt: x.HasAt, Want: want, Got: got})
-		}
-		checkInt := func(field string, want *int64, got int64) {
-			if want != nil && *want != got {
-				fail(field, strconv.FormatInt(*want, 10), strconv.FormatInt(got, 10))
-			}
-		}
-		checkInt("allowed", x.Allowed, st.Allowed)
-		checkInt("denied", x.Denied, st.Denied)
-		checkInt("max_in_window", x.MaxInWindow, st.MaxInWindow)
-		checkInt("peak_entries", x.PeakEntries, st.PeakMemory.Entries)
-		checkInt("live_entries", x.LiveEntries, st.Memory.Entries)
-		if x.Last == nil {
-			continue
-		}
-		rec, ok := e.Last()
-		if !ok {
-			fail("last", "a decision", "no request decided yet")
-			continue
-		}
-		dec := rec.Decisions[li]
-		c := x.Last
-		if c.Allowed != nil && *c.Allowed != dec.Allowed {
-			fail("last.allowed", strconv.FormatBool(*c.Allowed), strconv.FormatBool(dec.Allowed))
-		}
-		checkInt("last.count", c.Count, dec.Count)
-		checkInt("last.previous", c.Previous, dec.Previous)
-		checkInt("last.current", c.Current, dec.Current())
-		checkRat := func(field string, want *big.Rat, num, den int64) {
-			if want == nil {
-				return
-			}
-			if got := big.NewRat(num, den); want.Cmp(got) != 0 {
-				fail(field, human.Exact(want), human.Exact(got))
-			}
-		}
-		wn, wd := dec.WeightRat()
-		checkRat("last.weight", c.Weight, wn, wd)
-		en, ed := dec.EstimateRat()
-		checkRat("last.estimate", c.Estimate, en, ed)
-		checkInstant := func(field string, want *algo.Instant, got algo.Instant) {
-			if want != nil && *want != got {
-				fail(field, want.Short(), got.Short())
-			}
-		}
-		checkInstant("last.oldest", c.Oldest, dec.Oldest)
-		checkInstant("last.window_start", c.WindowStart, dec.WindowStart)
+}
+
+func (c *check) rat(field string, want *big.Rat, num, den int64) {
+	if want == nil {
+		return
 	}
-	return fails
+	if got := big.NewRat(num, den); want.Cmp(got) != 0 {
+		c.fail(field, human.Exact(want), human.Exact(got))
+	}
+}
+
+func (c *check) instant(field string, want *algo.Instant, got algo.Instant) {
+	if want != nil && *want != got {
+		c.fail(field, want.Short(), got.Short())
+	}
+}
+
+// totals checks the limiter's running figures.
+func (c *check) totals(st sim.Stats) {
+	c.int("allowed", c.x.Allowed, st.Allowed)
+	c.int("denied", c.x.Denied, st.Denied)
+	c.int("max_in_window", c.x.MaxInWindow, st.MaxInWindow)
+	c.int("peak_entries", c.x.PeakEntries, st.PeakMemory.Entries)
+	c.int("live_entries", c.x.LiveEntries, st.Memory.Entries)
+}
+
+// last checks the evidence of the last decision the engine took.
+func (c *check) last(e *sim.Engine) {
+	rec, ok := e.Last()
+	if !ok {
+		c.fail("last", "a decision", "no request decided yet")
+		return
+	}
+	dec := rec.Decisions[slices.Index(c.s.Algorithms, c.x.Algorithm)]
+	l := c.x.Last
+	if l.Allowed != nil && *l.Allowed != dec.Allowed {
+		c.fail("last.allowed", strconv.FormatBool(*l.Allowed), strconv.FormatBool(dec.Allowed))
+	}
+	c.int("last.count", l.Count, dec.Count)
+	c.int("last.previous", l.Previous, dec.Previous)
+	c.int("last.current", l.Current, dec.Current())
+	wn, wd := dec.WeightRat()
+	c.rat("last.weight", l.Weight, wn, wd)
+	en, ed := dec.EstimateRat()
+	c.rat("last.estimate", l.Estimate, en, ed)
+	c.instant("last.oldest", l.Oldest, dec.Oldest)
+	c.instant("last.window_start", l.WindowStart, dec.WindowStart)
 }

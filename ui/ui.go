@@ -344,6 +344,25 @@ func (m Model) updateMain(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			m.seekIndex(0) // play again from the start
 		}
 		return m, m.play()
+	case key.Matches(msg, k.Next, k.Prev, k.NextEdge, k.PrevEdge, k.Start, k.End):
+		m.moveClock(msg)
+	case key.Matches(msg, k.GoTo, k.Open, k.Quiz):
+		return m.openMode(msg)
+	case key.Matches(msg, k.NextStep):
+		m.goToStep(m.step + 1)
+	case key.Matches(msg, k.PrevStep):
+		m.goToStep(m.step - 1)
+	default:
+		m.adjustView(msg)
+	}
+	return m, nil
+}
+
+// moveClock steps to the next or previous request or window edge, or to
+// either end.
+func (m *Model) moveClock(msg tea.KeyPressMsg) {
+	k := m.keys
+	switch {
 	case key.Matches(msg, k.Next):
 		m.stop()
 		if _, ok := m.eng.Step(); ok {
@@ -371,20 +390,17 @@ func (m Model) updateMain(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			m.eng.PrevEdge()
 			m.refresh()
 		}
-	case key.Matches(msg, k.Faster):
-		m.speed = min(maxSpeed, m.speed*2)
-	case key.Matches(msg, k.Slower):
-		m.speed = max(minSpeed, m.speed/2)
-	case key.Matches(msg, k.ZoomIn):
-		m.timeline = m.timeline.zoomIn()
-		m.refresh()
-	case key.Matches(msg, k.ZoomOut):
-		m.timeline = m.timeline.zoomOut()
-		m.refresh()
 	case key.Matches(msg, k.Start):
 		m.seekIndex(0)
 	case key.Matches(msg, k.End):
 		m.seekIndex(m.eng.Len())
+	}
+}
+
+// openMode opens the go-to prompt, the open dialog or the scenario's quiz.
+func (m Model) openMode(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	k := m.keys
+	switch {
 	case key.Matches(msg, k.GoTo):
 		m.mode = modeGoTo
 		var cmd tea.Cmd
@@ -397,19 +413,6 @@ func (m Model) updateMain(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		}
 		m.mode = modePicker
 		m.picker = m.picker.reset()
-		return m, nil
-	case key.Matches(msg, k.Client):
-		if n := len(m.eng.Clients()); n > 0 {
-			m.focus++
-			if m.focus >= n {
-				m.focus = -1
-			}
-			m.refresh()
-		}
-	case key.Matches(msg, k.NextStep):
-		m.goToStep(m.step + 1)
-	case key.Matches(msg, k.PrevStep):
-		m.goToStep(m.step - 1)
 	case key.Matches(msg, k.Quiz):
 		if len(m.sc.Questions) == 0 {
 			m.status = "this scenario has no questions; windowlab quiz has plenty"
@@ -419,7 +422,33 @@ func (m Model) updateMain(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.quiz = m.quiz.start(quiz.Of(m.sc), m.title(), true)
 		m.quiz.saved = savedView{sc: m.sc, eng: m.eng, processed: m.eng.Processed(), now: m.eng.Now()}
 		m.mode = modeQuiz
-		return m, nil
+	}
+	return m, nil
+}
+
+// adjustView changes how the replay is shown, not where it stands: speed,
+// zoom, the focused client, the full help.
+func (m *Model) adjustView(msg tea.KeyPressMsg) {
+	k := m.keys
+	switch {
+	case key.Matches(msg, k.Faster):
+		m.speed = min(maxSpeed, m.speed*2)
+	case key.Matches(msg, k.Slower):
+		m.speed = max(minSpeed, m.speed/2)
+	case key.Matches(msg, k.ZoomIn):
+		m.timeline = m.timeline.zoomIn()
+		m.refresh()
+	case key.Matches(msg, k.ZoomOut):
+		m.timeline = m.timeline.zoomOut()
+		m.refresh()
+	case key.Matches(msg, k.Client):
+		if n := len(m.eng.Clients()); n > 0 {
+			m.focus++
+			if m.focus >= n {
+				m.focus = -1
+			}
+			m.refresh()
+		}
 	case key.Matches(msg, k.Help):
 		m.help.ShowAll = !m.help.ShowAll
 		if m.help.ShowAll {
@@ -428,7 +457,6 @@ func (m Model) updateMain(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			m.keys.Help.SetHelp("?", "more keys")
 		}
 	}
-	return m, nil
 }
 
 func (m Model) updateGoTo(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
