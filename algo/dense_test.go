@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"testing"
 	"time"
+
+	"windowlab/internal/long"
 )
 
 // dense is what the three dense limiters have in common, for the tests.
@@ -219,10 +221,7 @@ func idleClientBytes(k Kind, isDense bool, clients int) float64 {
 // and for the log at most 48 a client plus 8 a stored timestamp (one here).
 // The dense limiters meet them; the keyed ones pay for the map (logged).
 func TestIdleClientMemory(t *testing.T) {
-	if testing.Short() {
-		t.Skip("allocates a few hundred MB")
-	}
-	const clients = 1_000_000
+	clients := long.N(100_000, 1_000_000) // the full run allocates a few hundred MB
 	target := map[Kind]float64{KindFixedWindow: 40, KindSlidingCounter: 40, KindSlidingLog: 48 + 8}
 	for _, k := range Lesson {
 		dense := idleClientBytes(k, true, clients)

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"windowlab/internal/long"
 )
 
 // ref is an obviously-correct limiter for the differential tests: it keeps
@@ -537,10 +539,7 @@ func (c *checker) checkMemoryAt() {
 }
 
 func TestDifferential(t *testing.T) {
-	sequences := 2000
-	if testing.Short() {
-		sequences = 200
-	}
+	sequences := long.N(300, 2000)
 	for _, k := range Lesson {
 		for _, noExpiry := range []bool{false, true} {
 			name := k.String() + "/expiry"

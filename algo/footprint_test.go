@@ -5,6 +5,8 @@ import (
 	"runtime"
 	"testing"
 	"time"
+
+	"windowlab/internal/long"
 )
 
 // The lesson: "A limit of 10,000 per hour across 1 million keys can mean up
@@ -40,10 +42,7 @@ func TestWorstCaseLessonNumbers(t *testing.T) {
 // accounting. The model counts the map slot, the key and the state; the
 // map's spare capacity comes on top, so the heap may be up to twice it.
 func TestMemoryMatchesTheHeap(t *testing.T) {
-	if testing.Short() {
-		t.Skip("allocates a few hundred MB")
-	}
-	const clients = 1_000_000
+	clients := int64(long.N(100_000, 1_000_000)) // the full run allocates a few hundred MB
 	names := make([]string, clients)
 	for i := range names {
 		names[i] = fmt.Sprintf("client-%07d", i)

@@ -1,39 +1,23 @@
 package algo
 
 import (
-	"flag"
 	"fmt"
 	"math/big"
-	"os"
 	"sort"
-	"strconv"
 	"testing"
 	"time"
+
+	"windowlab/internal/long"
 
 	"pgregory.net/rapid"
 )
 
-// The limiters' properties, each checked on thousands of random cases drawn
-// by rapid (which shrinks a failure to a small one). The case counts below
-// keep `go test -race ./...` quick; raise them all with -rapid.checks:
+// The limiters' properties, each checked on random cases drawn by rapid
+// (which shrinks a failure to a small one): a thousand each in the ordinary
+// run, ten thousand with WINDOWLAB_LONG=1 (internal/long); any other count
+// with -rapid.checks:
 //
 //	go test ./algo/ -run Prop -rapid.checks 100000
-
-// checkN runs prop for n cases, unless -rapid.checks or RAPID_CHECKS sets
-// the count for the whole run.
-func checkN(t *testing.T, n int, prop func(*rapid.T)) {
-	t.Helper()
-	explicit := os.Getenv("RAPID_CHECKS") != ""
-	flag.Visit(func(f *flag.Flag) { explicit = explicit || f.Name == "rapid.checks" })
-	if f := flag.Lookup("rapid.checks"); f != nil && !explicit {
-		old := f.Value.String()
-		if err := f.Value.Set(strconv.Itoa(n)); err != nil {
-			t.Fatal(err)
-		}
-		defer f.Value.Set(old)
-	}
-	rapid.Check(t, prop)
-}
 
 // arrival is one request of a generated stream.
 type arrival struct {
@@ -127,7 +111,7 @@ func maxInWindow(ts []Instant, w int64) (n int64, from Instant) {
 // half-open interval one window long; and since the log is exact, a request
 // is denied only when exactly limit were accepted in (t − W, t].
 func TestPropSlidingLogNeverExceedsLimit(t *testing.T) {
-	checkN(t, 10000, func(t *rapid.T) {
+	long.Check(t, 1000, 10000, func(t *rapid.T) {
 		limit, w := drawConfig(t)
 		traffic := drawTraffic(t, w, 200)
 		l := newProp(t, KindSlidingLog, Config{Limit: limit, Window: time.Duration(w) * time.Millisecond})
@@ -155,7 +139,7 @@ func TestPropSlidingLogNeverExceedsLimit(t *testing.T) {
 // and never more than 2 × limit in any half-open interval one window long,
 // since such an interval meets at most two aligned windows.
 func TestPropFixedWindowBounds(t *testing.T) {
-	checkN(t, 10000, func(t *rapid.T) {
+	long.Check(t, 1000, 10000, func(t *rapid.T) {
 		limit, w := drawConfig(t)
 		traffic := drawTraffic(t, w, 200)
 		l := newProp(t, KindFixedWindow, Config{Limit: limit, Window: time.Duration(w) * time.Millisecond})
@@ -180,7 +164,7 @@ func TestPropFixedWindowBounds(t *testing.T) {
 // W ≥ 2) has every one of them accepted, all inside [kW − a, kW − a + W):
 // twice the limit in one window length.
 func TestPropFixedWindowBoundaryBurstReachesTwiceTheLimit(t *testing.T) {
-	checkN(t, 10000, func(t *rapid.T) {
+	long.Check(t, 1000, 10000, func(t *rapid.T) {
 		limit, w := drawConfig(t)
 		if w < 2 {
 			w = 2
@@ -257,7 +241,7 @@ func counterBound(limit, w int64) int64 {
 // points the left side of (★) is largest at the smallest s; so checking s = 1
 // and each point where A or B changes checks every interval.
 func TestPropSlidingCounterBound(t *testing.T) {
-	checkN(t, 10000, func(t *rapid.T) {
+	long.Check(t, 1000, 10000, func(t *rapid.T) {
 		limit, w := drawConfig(t)
 		traffic := drawTraffic(t, w, 200)
 		l := newProp(t, KindSlidingCounter, Config{Limit: limit, Window: time.Duration(w) * time.Millisecond})
@@ -304,7 +288,7 @@ func TestPropSlidingCounterBound(t *testing.T) {
 // Sliding counter: counterBound is reached exactly, by the derivation's
 // construction, whatever other clients do around it.
 func TestPropSlidingCounterBoundIsReached(t *testing.T) {
-	checkN(t, 10000, func(t *rapid.T) {
+	long.Check(t, 1000, 10000, func(t *rapid.T) {
 		limit, w := drawConfig(t)
 		l := newProp(t, KindSlidingCounter, Config{Limit: limit, Window: time.Duration(w) * time.Millisecond})
 		others := drawTraffic(t, w, 60)
@@ -357,7 +341,7 @@ func floatAllows(cur, prev, e, w, limit int64) (weightFirst, oneMinus bool) {
 // it met none.
 func TestPropSlidingCounterIgnoresFloatingPoint(t *testing.T) {
 	var wrongWeight, wrongOneMinus, boundaries int
-	checkN(t, 10000, func(t *rapid.T) {
+	long.Check(t, 1000, 10000, func(t *rapid.T) {
 		limit := rapid.OneOf(rapid.Int64Range(1, 10), rapid.Int64Range(1, 1000), rapid.Int64Range(100, 1000)).Draw(t, "limit")
 		w := rapid.OneOf(rapid.SampledFrom(decimalWindows), rapid.Int64Range(1, 100_000)).Draw(t, "window")
 		l := newProp(t, KindSlidingCounter, Config{Limit: limit, Window: time.Duration(w) * time.Millisecond})
@@ -458,7 +442,7 @@ func gcd(a, b int64) int64 {
 // takes a whole one. (A half-open [x, x + D) of whole milliseconds is a
 // closed [x, x + D − 1]: the same bound with D − 1.)
 func TestPropTokenBucketBound(t *testing.T) {
-	checkN(t, 10000, func(t *rapid.T) {
+	long.Check(t, 1000, 10000, func(t *rapid.T) {
 		limit, w := drawConfig(t)
 		burst := rapid.OneOf(rapid.Just(int64(0)), rapid.Int64Range(1, 3*limit)).Draw(t, "burst")
 		cfg := Config{Limit: limit, Window: time.Duration(w) * time.Millisecond, Burst: burst}
@@ -490,7 +474,7 @@ func TestPropTokenBucketBound(t *testing.T) {
 // the fraction left over, are fewer than ⌈limit/W⌉ + 1): exactly
 // capacity + ⌊limit·D/W⌋ are accepted in [x, x + D].
 func TestPropTokenBucketBoundIsReached(t *testing.T) {
-	checkN(t, 10000, func(t *rapid.T) {
+	long.Check(t, 1000, 10000, func(t *rapid.T) {
 		limit := rapid.Int64Range(1, 50).Draw(t, "limit")
 		w := rapid.Int64Range(1, 200).Draw(t, "window")
 		span := rapid.Int64Range(0, 3*w).Draw(t, "span")
@@ -530,7 +514,7 @@ func TestPropTokenBucketBoundIsReached(t *testing.T) {
 // capacity ≤ 2 × limit, as drawn here.
 func TestPropIdleClientMemoryAndExpiry(t *testing.T) {
 	variants := allRules()
-	checkN(t, 10000, func(t *rapid.T) {
+	long.Check(t, 1000, 10000, func(t *rapid.T) {
 		k := rapid.SampledFrom(All).Draw(t, "kind")
 		limit, w := drawConfig(t)
 		cfg := Config{Limit: limit, Window: time.Duration(w) * time.Millisecond}

@@ -1,36 +1,20 @@
 package sim
 
 import (
-	"flag"
-	"os"
 	"reflect"
-	"strconv"
 	"testing"
 	"time"
 
 	"pgregory.net/rapid"
 
 	"windowlab/algo"
+	"windowlab/internal/long"
 )
 
-// The engine's properties on random streams drawn by rapid. Raise the case
-// counts with -rapid.checks (go test ./sim/ -run Prop -rapid.checks 20000).
-
-// checkN runs prop for n cases, unless -rapid.checks or RAPID_CHECKS sets
-// the count for the whole run.
-func checkN(t *testing.T, n int, prop func(*rapid.T)) {
-	t.Helper()
-	explicit := os.Getenv("RAPID_CHECKS") != ""
-	flag.Visit(func(f *flag.Flag) { explicit = explicit || f.Name == "rapid.checks" })
-	if f := flag.Lookup("rapid.checks"); f != nil && !explicit {
-		old := f.Value.String()
-		if err := f.Value.Set(strconv.Itoa(n)); err != nil {
-			t.Fatal(err)
-		}
-		defer f.Value.Set(old)
-	}
-	rapid.Check(t, prop)
-}
+// The engine's properties on random streams drawn by rapid: a hundred or so
+// cases each in the ordinary run, ten times as many with WINDOWLAB_LONG=1
+// (internal/long); any other count with -rapid.checks (go test ./sim/ -run
+// Prop -rapid.checks 20000).
 
 // propAlgorithms is every kind and every preset: the engine must replay each
 // exactly, whatever state it keeps.
@@ -117,7 +101,7 @@ func positionOf(e *Engine) position {
 // stepping straight there, and stepping on from it reproduces every later
 // decision of the straight run, record for record, with the same history.
 func TestPropSeekBackThenForwardReproducesDecisions(t *testing.T) {
-	checkN(t, 1000, func(t *rapid.T) {
+	long.Check(t, 100, 1000, func(t *rapid.T) {
 		cfg, arrivals := drawRun(t)
 		straight := propEngine(t, cfg, arrivals, nil, Options{History: true})
 		want := []position{positionOf(straight)}
@@ -177,7 +161,7 @@ func TestPropSeekBackThenForwardReproducesDecisions(t *testing.T) {
 // two. And one engine seeking to the instant, then stepping on, gives the
 // same records too.
 func TestPropSplitAndResumeGivesTheSameRecords(t *testing.T) {
-	checkN(t, 1500, func(t *rapid.T) {
+	long.Check(t, 150, 1500, func(t *rapid.T) {
 		cfg, arrivals := drawRun(t)
 		whole := propEngine(t, cfg, arrivals, nil, Options{})
 		var want []Record

@@ -1,26 +1,27 @@
 package ui
 
 import (
-	"os"
 	"runtime"
 	"testing"
 	"time"
+
+	"windowlab/internal/long"
 )
 
 // TestSoakReplayAt1000x plays the million-request scenario at 1000× over and
 // over, as a class would leave it running, and samples the heap: it must not
-// grow. Not part of the ordinary run (it takes minutes):
+// grow. Ten minutes of frames, part of the thorough run (internal/long):
 //
-//	WINDOWLAB_SOAK=ticks go test ./ui/ -run Soak -v -timeout 30m   # 18,000 frames as fast as they go
-//	WINDOWLAB_SOAK=wall  go test ./ui/ -run Soak -v -timeout 30m   # ten minutes of real time, a frame every 33 ms
+//	WINDOWLAB_LONG=1    go test ./ui/ -run Soak -v   # 18,000 frames as fast as they go
+//	WINDOWLAB_LONG=wall go test ./ui/ -run Soak -v -timeout 30m   # ten minutes of real time, a frame every 33 ms
 //
 // Each frame is what the program does: a tick message through Update, then
 // View at 200×50. When the replay reaches its end, space plays it again.
 func TestSoakReplayAt1000x(t *testing.T) {
-	mode := os.Getenv("WINDOWLAB_SOAK")
-	if mode == "" {
-		t.Skip("set WINDOWLAB_SOAK=ticks or WINDOWLAB_SOAK=wall to run the ten-minute soak")
+	if !long.Enabled() {
+		t.Skip("the ten-minute soak runs with " + long.Env + "=1 (as fast as it goes) or =wall (in real time)")
 	}
+	wall := long.Wall()
 	const minutes = 10
 	frames := minutes * int(time.Minute/frame) // 18,000 at 30 frames a second
 	m := newModel(t, million(), 200, 50)
@@ -44,7 +45,7 @@ func TestSoakReplayAt1000x(t *testing.T) {
 	var samples []uint64
 	var peak uint64
 	for i := range frames {
-		if mode == "wall" {
+		if wall {
 			time.Sleep(time.Until(start.Add(time.Duration(i+1) * frame)))
 			at = time.Now()
 		} else {
