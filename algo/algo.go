@@ -194,10 +194,10 @@ func (c Config) Validate() error {
 		return Problem("limit", "%d is out of range: it must be a whole number from 1 to %d", c.Limit, MaxLimit)
 	}
 	if c.Window < time.Millisecond || c.Window > MaxWindow {
-		return Problem("window", "%v is out of range: it must be from 1ms to %v", human.Duration(c.Window), human.Duration(MaxWindow))
+		return Problem("window", "%s is out of range: it must be from 1ms to %s", human.Duration(c.Window), human.Duration(MaxWindow))
 	}
 	if c.Window%time.Millisecond != 0 {
-		return Problem("window", "%v is not a whole number of milliseconds", c.Window)
+		return Problem("window", "%s is not a whole number of milliseconds", human.Duration(c.Window))
 	}
 	if c.Burst < 0 || c.Burst > MaxLimit {
 		return Problem("burst", "%d is out of range: it must be a whole number from 1 to %d, or 0 for the limit", c.Burst, MaxLimit)

@@ -162,7 +162,7 @@ func (d Decision) Explain() string {
 		if d.Allowed {
 			fmt.Fprintf(&b, " → allow (%s ≥ 1)", level)
 		} else {
-			fmt.Fprintf(&b, " → deny (%s < 1), next token in %v", level, d.NextToken())
+			fmt.Fprintf(&b, " → deny (%s < 1), next token in %s", level, human.Duration(d.NextToken()))
 		}
 	default:
 		fmt.Fprintf(&b, "%d", d.Count)

@@ -573,8 +573,8 @@ func (d *decoder) stream(path string, o *object, t *Traffic, nerr int) {
 	t.Every, _ = d.duration(o, "every", time.Millisecond, 24*time.Hour)
 	if len(d.errs) == nerr && t.expected() > MaxRequests {
 		_, at := o.value("every")
-		d.at(at, join(path, "every"), "one request every %v from %s to %s makes %s requests; a scenario may make at most %s",
-			t.Every, t.From.Short(), t.To.Short(), human.Int(int64(t.expected())), human.Int(MaxRequests))
+		d.at(at, join(path, "every"), "one request every %s from %s to %s makes %s requests; a scenario may make at most %s",
+			human.Duration(t.Every), t.From.Short(), t.To.Short(), human.Int(int64(t.expected())), human.Int(MaxRequests))
 	}
 }
 

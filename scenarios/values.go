@@ -40,7 +40,7 @@ func parseDuration(s string, min, max time.Duration) (time.Duration, string) {
 	}
 	switch {
 	case d < min:
-		return 0, fmt.Sprintf("%s is too short; use at least %v", s, min)
+		return 0, fmt.Sprintf("%s is too short; use at least %s", s, human.Duration(min))
 	case d > max:
 		return 0, fmt.Sprintf("%s is too long; use at most %s", s, human.Duration(max)+maxNote(max))
 	case d%time.Millisecond != 0:

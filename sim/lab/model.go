@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"windowlab/algo"
+	"windowlab/human"
 )
 
 // Model is the synthetic traffic the lab generates, a documented and seeded
@@ -92,7 +93,7 @@ func (m Model) String() string {
 	// given, not a measured share rounded for reading.
 	s += fmt.Sprintf(", median source at %.4g%% of the limit, Poisson arrivals", m.Median*100)
 	if m.On > 0 {
-		s += fmt.Sprintf(", on/off bursts (mean on %v, off %v)", m.On, m.Off)
+		s += fmt.Sprintf(", on/off bursts (mean on %s, off %s)", human.Duration(m.On), human.Duration(m.Off))
 	} else {
 		s += ", no bursts"
 	}
@@ -125,7 +126,7 @@ func (m Model) validate() error {
 	}
 	if m.On < 0 || m.Off < 0 || m.On > MaxPeriod || m.Off > MaxPeriod || (m.On == 0) != (m.Off == 0) ||
 		(m.On > 0 && (m.On < time.Millisecond || m.Off < time.Millisecond)) {
-		return algo.Problem("bursts", "on %v, off %v: both must be from 1ms to %v, or both 0 for no bursts", m.On, m.Off, MaxPeriod)
+		return algo.Problem("bursts", "on %s, off %s: both must be from 1ms to %s, or both 0 for no bursts", human.Duration(m.On), human.Duration(m.Off), human.Duration(MaxPeriod))
 	}
 	return nil
 }

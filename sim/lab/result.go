@@ -91,7 +91,7 @@ func Text(w io.Writer, r Result) error {
 			human.Int(r.Sources), human.Int(int64(o.Sources)))
 	}
 	fmt.Fprintf(b, "traffic    %s sources (%s sent requests), %s requests over %s of virtual time\n",
-		human.Int(r.Sources), human.Int(r.ActiveSources), human.Int(r.Requests), roundDuration(r.Duration))
+		human.Int(r.Sources), human.Int(r.ActiveSources), human.Int(r.Requests), human.Duration(roundDuration(r.Duration)))
 	fmt.Fprintf(b, "model      %s; seed %d\n", o.Model, o.Seed)
 	fmt.Fprintf(b, "limit      %d requests per %s; rules: %s\n", o.Limit, human.Duration(o.Window), rulesText(o.Rules))
 	fmt.Fprintf(b, "exact log  limited %s requests (%s); %s sources above the threshold\n",

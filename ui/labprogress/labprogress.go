@@ -55,10 +55,10 @@ func Show(r *lab.Run, o Options) {
 			p := r.Progress()
 			elapsed := time.Since(start)
 			line := fmt.Sprintf("lab: %s requests from %s sources in %s (%s requests/s)",
-				human.Int(p.Requests), human.Int(p.Sources), elapsed.Round(10*time.Millisecond), rate(p.Requests, elapsed))
+				human.Int(p.Requests), human.Int(p.Sources), human.Duration(elapsed.Round(10*time.Millisecond)), rate(p.Requests, elapsed))
 			if p.Sources < p.TotalSources {
 				line = fmt.Sprintf("lab: stopped after %s of %s sources (%s requests) in %s",
-					human.Int(p.Sources), human.Int(p.TotalSources), human.Int(p.Requests), elapsed.Round(10*time.Millisecond))
+					human.Int(p.Sources), human.Int(p.TotalSources), human.Int(p.Requests), human.Duration(elapsed.Round(10*time.Millisecond)))
 			}
 			if o.Terminal {
 				fmt.Fprint(out, "\r"+ansi.EraseLineRight)
@@ -89,7 +89,7 @@ func status(p lab.Progress, elapsed time.Duration) string {
 	s := fmt.Sprintf("%s of %s requests · %s/s", human.Compact(p.Requests), human.Compact(p.TotalRequests), rate(p.Requests, elapsed))
 	if p.Requests > 0 && p.Requests < p.TotalRequests {
 		left := time.Duration(float64(elapsed) * float64(p.TotalRequests-p.Requests) / float64(p.Requests))
-		s += " · " + left.Round(time.Second).String() + " left"
+		s += " · " + human.Duration(left.Round(time.Second)) + " left"
 	}
 	return s
 }
