@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"io"
 	"testing"
 
@@ -24,7 +25,7 @@ func BenchmarkRunReport(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if err := writeReport(io.Discard, s, false, false); err != nil {
+		if err := writeReport(context.Background(), io.Discard, s, false, false); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -12,7 +12,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 	"time"
 
 	"charm.land/fang/v2"
@@ -48,10 +50,72 @@ func (e exitError) Unwrap() error { return e.err }
 func invalid(err error) error { return exitError{exitInvalid, err} }
 
 func main() {
+	ctx, stop := stopOnSignals(context.Background())
+	defer stop()
 	root := rootCmd(os.Stdout)
-	err := fang.Execute(context.Background(), root,
-		fang.WithNotifySignal(os.Interrupt), fang.WithErrorHandler(printError))
+	err := fang.Execute(ctx, root, fang.WithErrorHandler(printError))
+	if s := signalOf(ctx); s != nil {
+		os.Exit(signalExit(s))
+	}
 	os.Exit(exitCode(err))
+}
+
+// stopSignals end a command: ctrl+c, a kill, a closed terminal or SSH link.
+var stopSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
+
+// signalled is the cause of a context ended by a signal.
+type signalled struct{ sig os.Signal }
+
+func (s signalled) Error() string { return "stopped by " + signalName(s.sig) }
+
+// stopOnSignals returns a context that ends at the first of stopSignals,
+// with that signal as its cause. Every command watches it and stops within
+// a second, writing what it finished; a second signal exits at once.
+func stopOnSignals(parent context.Context) (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(parent)
+	ch := make(chan os.Signal, 2)
+	signal.Notify(ch, stopSignals...)
+	go func() {
+		s, ok := <-ch
+		if !ok {
+			return
+		}
+		cancel(signalled{s})
+		if s, ok := <-ch; ok {
+			os.Exit(signalExit(s))
+		}
+	}()
+	return ctx, func() { signal.Stop(ch); cancel(nil) }
+}
+
+// signalOf is the signal that ended ctx, or nil.
+func signalOf(ctx context.Context) os.Signal {
+	var s signalled
+	if errors.As(context.Cause(ctx), &s) {
+		return s.sig
+	}
+	return nil
+}
+
+// signalExit is the shell's exit status for a process ended by s: 128 + its
+// number (130 for SIGINT, 143 for SIGTERM, 129 for SIGHUP).
+func signalExit(s os.Signal) int {
+	if n, ok := s.(syscall.Signal); ok {
+		return 128 + int(n)
+	}
+	return 128 + int(syscall.SIGINT)
+}
+
+func signalName(s os.Signal) string {
+	switch s {
+	case os.Interrupt:
+		return "SIGINT (ctrl+c)"
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	case syscall.SIGHUP:
+		return "SIGHUP (the terminal closed)"
+	}
+	return s.String()
 }
 
 func exitCode(err error) int {
@@ -66,6 +130,16 @@ func exitCode(err error) int {
 	return exitInvalid
 }
 
+// interrupted is the error of a command that stopped at a signal, after
+// writing what it finished.
+func interrupted(ctx context.Context) error {
+	cause := context.Cause(ctx)
+	if cause == nil {
+		cause = errors.New("stopped early")
+	}
+	return exitError{exitInvalid, cause}
+}
+
 // printError writes an error as the user needs it: every line of it, as
 // written (file paths and names keep their case), and how to get help when
 // the command line itself was wrong.
@@ -73,6 +147,11 @@ func printError(w io.Writer, styles fang.Styles, err error) {
 	var ee exitError
 	if errors.As(err, &ee) && ee.err == errReported {
 		return // the command already printed what went wrong
+	}
+	var sig signalled
+	if errors.As(err, &sig) {
+		fmt.Fprintf(w, "windowlab: %v; what was finished is above.\n", sig)
+		return
 	}
 	fmt.Fprintln(w, styles.ErrorHeader.String())
 	for _, line := range strings.Split(strings.TrimRight(err.Error(), "\n"), "\n") {
@@ -147,7 +226,7 @@ func runDefault(ctx context.Context, w io.Writer) error {
 		return err
 	}
 	if f, ok := w.(*os.File); !ok || !term.IsTerminal(f.Fd()) {
-		return writeReport(w, s, false, false)
+		return writeReport(ctx, w, s, false, false)
 	}
 	return runUI(ctx, s)
 }
@@ -162,7 +241,7 @@ func tuiCmd() *cobra.Command {
 			if len(args) == 1 {
 				name = args[0]
 			}
-			s, err := scenarios.Resolve(name)
+			s, err := scenarios.ResolveContext(cmd.Context(), name)
 			if err != nil {
 				return invalid(err)
 			}
@@ -184,11 +263,11 @@ func showUI(ctx context.Context, opts ui.Options) (ui.Model, error) {
 			"for text, try `windowlab run SCENARIO --trace`, or `windowlab quiz --print` for the questions"))
 	}
 	opts.Builtins = scenarios.Builtins()
-	opts.Load = scenarios.Load
+	opts.Load = scenarios.LoadContext
 	m, err := ui.RunFinal(ctx, opts)
 	switch {
-	case errors.Is(err, context.Canceled):
-		return m, nil // ctrl+c from outside the view is a normal way to leave
+	case signalOf(ctx) != nil:
+		return m, interrupted(ctx) // the view has put the terminal back
 	case err != nil:
 		return m, invalid(fmt.Errorf("the interactive view could not run here: %w", err))
 	}
@@ -241,7 +320,7 @@ func quizCmd() *cobra.Command {
 			}
 			var sources []*scenarios.Scenario
 			for _, a := range args {
-				s, err := scenarios.Resolve(a)
+				s, err := scenarios.ResolveContext(cmd.Context(), a)
 				if err != nil {
 					return invalid(err)
 				}
@@ -252,7 +331,12 @@ func quizCmd() *cobra.Command {
 				return invalid(err)
 			}
 			if handout {
-				return quiz.WriteHandout(cmd.OutOrStdout(), q)
+				if err := quiz.WriteHandout(cmd.Context(), cmd.OutOrStdout(), q); err != nil && signalOf(cmd.Context()) != nil {
+					return interrupted(cmd.Context())
+				} else if err != nil {
+					return err
+				}
+				return nil
 			}
 			m, err := showUI(cmd.Context(), ui.Options{Quiz: q.Items, QuizTitle: fmt.Sprintf("seed %d", seed), Presenter: presenter})
 			if right, answered, total := m.QuizScore(); err == nil && answered > 0 {
@@ -279,11 +363,11 @@ func runCmd() *cobra.Command {
 			"  windowlab run my-class.yaml --json",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			s, err := scenarios.Resolve(args[0])
+			s, err := scenarios.ResolveContext(cmd.Context(), args[0])
 			if err != nil {
 				return invalid(err)
 			}
-			return writeReport(cmd.OutOrStdout(), s, trace, asJSON)
+			return writeReport(cmd.Context(), cmd.OutOrStdout(), s, trace, asJSON)
 		},
 	}
 	cmd.Flags().BoolVar(&trace, "trace", false, "list every decision with its evidence")
@@ -292,16 +376,21 @@ func runCmd() *cobra.Command {
 	return cmd
 }
 
-func writeReport(w io.Writer, s *scenarios.Scenario, trace, asJSON bool) error {
-	e, err := s.Engine(sim.Options{ForwardOnly: true})
+func writeReport(ctx context.Context, w io.Writer, s *scenarios.Scenario, trace, asJSON bool) error {
+	e, err := s.Engine(sim.Options{ForwardOnly: true, Interrupt: sim.Until(ctx)})
 	if err != nil {
 		return invalid(err)
 	}
 	h := report.Header{Name: s.Name, Title: s.Title}
 	if asJSON {
-		return report.JSON(w, h, e)
+		err = report.JSON(w, h, e)
+	} else {
+		err = report.Text(w, h, e, trace)
 	}
-	return report.Text(w, h, e, trace)
+	if errors.Is(err, report.ErrInterrupted) {
+		return interrupted(ctx)
+	}
+	return err
 }
 
 func listCmd() *cobra.Command {
@@ -331,18 +420,30 @@ func checkCmd() *cobra.Command {
 			"Exit status: 0 when all hold, 1 when an expectation fails, 2 when a file is invalid.",
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			w := cmd.OutOrStdout()
+			ctx, w := cmd.Context(), cmd.OutOrStdout()
 			code := 0
-			for _, path := range args {
-				s, err := scenarios.Load(path)
+			for i, path := range args {
+				if ctx.Err() != nil {
+					fmt.Fprintf(w, "stopped after %d of %d files\n", i, len(args))
+					return interrupted(ctx)
+				}
+				s, err := scenarios.LoadContext(ctx, path)
 				if err != nil {
 					fmt.Fprintln(cmd.ErrOrStderr(), err)
+					if ctx.Err() != nil {
+						fmt.Fprintf(w, "stopped after %d of %d files\n", i, len(args))
+						return interrupted(ctx)
+					}
 					code = exitInvalid
 					continue
 				}
-				failures := s.Verify()
+				failures, err := s.VerifyContext(ctx)
 				for _, f := range failures {
 					fmt.Fprintln(w, f)
+				}
+				if err != nil {
+					fmt.Fprintf(w, "%s: stopped while checking; %d of %d files checked before it\n", path, i, len(args))
+					return interrupted(ctx)
 				}
 				if len(failures) > 0 {
 					code = max(code, exitFailedExpectation)
@@ -412,10 +513,18 @@ func labCmd() *cobra.Command {
 				return invalid(flagError(err))
 			}
 			labprogress.Show(run, progressOn(cmd.ErrOrStderr()))
+			write := lab.Text
 			if asJSON {
-				return lab.JSON(cmd.OutOrStdout(), run.Wait())
+				write = lab.JSON
 			}
-			return lab.Text(cmd.OutOrStdout(), run.Wait())
+			res := run.Wait()
+			if err := write(cmd.OutOrStdout(), res); err != nil {
+				return err
+			}
+			if !res.Complete {
+				return interrupted(cmd.Context())
+			}
+			return nil
 		},
 	}
 	f := cmd.Flags()

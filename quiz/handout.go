@@ -2,6 +2,7 @@ package quiz
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"io"
 	"slices"
@@ -17,7 +18,11 @@ const handoutWidth = 78
 // WriteHandout writes the quiz as plain text for a handout: the questions,
 // then an answer key with each answer's explanation and the replay that
 // proves it.
-func WriteHandout(w io.Writer, q Quiz) error {
+// The replays run first, one per scenario (Proofs); when ctx ends during
+// them, the handout is written with the replays finished so far, says so,
+// and WriteHandout returns ctx's cause.
+func WriteHandout(ctx context.Context, w io.Writer, q Quiz) error {
+	proofs, stopped := Proofs(ctx, q.Items)
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "windowlab quiz · seed %d · %d questions\n", q.Seed, len(q.Items))
 	fmt.Fprintf(bw, "(windowlab quiz --seed %d gives the same questions)\n\n", q.Seed)
@@ -48,16 +53,18 @@ func WriteHandout(w io.Writer, q Quiz) error {
 		if it.Explain != "" {
 			writeWrapped(bw, indent, indent, it.Explain)
 		}
-		proof, err := it.Proof()
-		if err != nil {
-			return err
-		}
-		for _, line := range proof {
+		for _, line := range proofs[i] {
 			writeWrapped(bw, indent+"Replay: ", indent+"  ", human.KeepVerdict(line))
 		}
 		bw.WriteString("\n")
 	}
-	return bw.Flush()
+	if stopped != nil {
+		fmt.Fprintf(bw, "STOPPED EARLY (%v): some answers above lack the replay that proves them.\n", stopped)
+	}
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	return stopped
 }
 
 func choiceLetter(i int) string { return string(rune('a' + i)) }

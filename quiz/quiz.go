@@ -11,6 +11,8 @@
 package quiz
 
 import (
+	"cmp"
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -133,20 +135,58 @@ func (it Item) Check(given string) bool {
 // and says what the engine decided there (see ProofAt). It is empty for a
 // question with neither an instant nor an algorithm.
 func (it Item) Proof() ([]string, error) {
-	if it.Scenario == nil || (!it.HasAt && !it.HasAlgorithm) {
-		return nil, nil
+	proofs, err := Proofs(context.Background(), []Item{it})
+	return proofs[0], err
+}
+
+// Proofs is every item's Proof, from one replay of each scenario: its
+// questions are proved in the order of their instants (those about the
+// whole replay last), so a file of many questions costs one replay, not
+// one each. It stops when ctx ends, returning the proofs made so far and
+// ctx's cause.
+func Proofs(ctx context.Context, items []Item) ([][]string, error) {
+	proofs := make([][]string, len(items))
+	var order []*scenarios.Scenario
+	byScenario := map[*scenarios.Scenario][]int{}
+	for i, it := range items {
+		if it.Scenario == nil || (!it.HasAt && !it.HasAlgorithm) {
+			continue
+		}
+		if _, seen := byScenario[it.Scenario]; !seen {
+			order = append(order, it.Scenario)
+		}
+		byScenario[it.Scenario] = append(byScenario[it.Scenario], i)
 	}
-	e, err := it.Scenario.Engine(sim.Options{ForwardOnly: true})
-	if err != nil {
-		return nil, err
+	for _, s := range order {
+		questions := byScenario[s]
+		slices.SortStableFunc(questions, func(a, b int) int {
+			x, y := items[a], items[b]
+			if x.HasAt != y.HasAt {
+				if x.HasAt {
+					return -1
+				}
+				return 1
+			}
+			return cmp.Compare(x.At, y.At)
+		})
+		e, err := s.Engine(sim.Options{ForwardOnly: true, Interrupt: sim.Until(ctx)})
+		if err != nil {
+			return proofs, err
+		}
+		for _, i := range questions {
+			if it := items[i]; it.HasAt {
+				e.Seek(it.At)
+			} else {
+				e.RunToEnd()
+			}
+			if e.Interrupted() {
+				return proofs, context.Cause(ctx)
+			}
+			last, hasLast := e.Last()
+			proofs[i] = items[i].ProofAt(e.Stats(), last, hasLast)
+		}
 	}
-	if it.HasAt {
-		e.Seek(it.At)
-	} else {
-		e.RunToEnd()
-	}
-	last, hasLast := e.Last()
-	return it.ProofAt(e.Stats(), last, hasLast), nil
+	return proofs, nil
 }
 
 // ProofAt says, from a replay standing at the question's instant (or at the

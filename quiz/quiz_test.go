@@ -2,6 +2,7 @@ package quiz
 
 import (
 	"bytes"
+	"context"
 	"math/big"
 	"slices"
 	"strings"
@@ -135,7 +136,7 @@ func TestHandoutForSeedOne(t *testing.T) {
 		t.Fatalf("%d questions, want the lesson's 2 and 10 generated", len(q.Items))
 	}
 	var b bytes.Buffer
-	if err := WriteHandout(&b, q); err != nil {
+	if err := WriteHandout(context.Background(), &b, q); err != nil {
 		t.Fatal(err)
 	}
 	out := b.String()
@@ -171,7 +172,7 @@ func TestHandoutForSeedOne(t *testing.T) {
 	}
 	var again bytes.Buffer
 	q2, _ := Make(1, 10, nil)
-	_ = WriteHandout(&again, q2)
+	_ = WriteHandout(context.Background(), &again, q2)
 	if again.String() != out {
 		t.Error("the handout for seed 1 is not the same twice")
 	}

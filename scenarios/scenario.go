@@ -10,6 +10,7 @@
 package scenarios
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -155,23 +156,76 @@ type LastCheck struct {
 }
 
 // Load reads and parses a scenario file of at most MaxFileSize bytes.
-func Load(path string) (*Scenario, error) {
+func Load(path string) (*Scenario, error) { return LoadContext(context.Background(), path) }
+
+// LoadContext is Load, giving up when ctx ends: a FIFO with no writer or a
+// pipe that never closes cannot keep a command or the view waiting.
+func LoadContext(ctx context.Context, path string) (*Scenario, error) {
+	type read struct {
+		data []byte
+		err  error
+	}
+	done := make(chan read, 1)
+	go func() {
+		data, err := readFile(path)
+		done <- read{data, err}
+	}()
+	select {
+	case r := <-done:
+		if r.err != nil {
+			return nil, r.err
+		}
+		return Parse(path, r.data)
+	case <-ctx.Done():
+		// The read goes on until its open or read returns, then closes the
+		// file; nothing waits for it.
+		return nil, fmt.Errorf("%s: stopped while reading: %w", path, context.Cause(ctx))
+	}
+}
+
+// readFile reads a scenario file: a regular file or a pipe, at most
+// MaxFileSize bytes.
+func readFile(path string) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fileError(path, cleanOSError(err))
 	}
 	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, fileError(path, cleanOSError(err))
+	}
+	mode := info.Mode()
+	switch {
+	case mode.IsDir():
+		return nil, fileError(path, "is a directory")
+	case !mode.IsRegular() && mode&os.ModeNamedPipe == 0:
+		return nil, fileError(path, "is not a regular file but "+fileKind(mode)+"; give a scenario file, or a pipe")
+	}
 	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
 	if err != nil {
 		return nil, fileError(path, cleanOSError(err))
 	}
 	if len(data) > MaxFileSize {
-		// Only the first MiB and a byte were read: say how big the file is.
-		if info, err := f.Stat(); err == nil && info.Mode().IsRegular() && info.Size() > MaxFileSize {
+		if mode.IsRegular() {
 			return nil, fileError(path, tooLarge(info.Size()))
 		}
+		return nil, fileError(path, fmt.Sprintf("more than 1 MiB came through the pipe; a scenario file may be at most 1 MiB (%s bytes)", human.Int(MaxFileSize)))
 	}
-	return Parse(path, data)
+	return data, nil
+}
+
+// fileKind names what a path that is not a regular file is.
+func fileKind(mode os.FileMode) string {
+	switch {
+	case mode&os.ModeCharDevice != 0:
+		return "a character device"
+	case mode&os.ModeDevice != 0:
+		return "a device"
+	case mode&os.ModeSocket != 0:
+		return "a socket"
+	}
+	return "a special file"
 }
 
 // tooLarge is the message for a file of size bytes, over MaxFileSize.
@@ -201,14 +255,19 @@ func fileError(file, msg string) ErrorList {
 // as a file. A bare name that is neither gets the built-in error, which
 // suggests the closest name and lists them all.
 func Resolve(nameOrPath string) (*Scenario, error) {
+	return ResolveContext(context.Background(), nameOrPath)
+}
+
+// ResolveContext is Resolve, giving up when ctx ends.
+func ResolveContext(ctx context.Context, nameOrPath string) (*Scenario, error) {
 	s, err := Builtin(nameOrPath)
 	if err == nil {
 		return s, nil
 	}
-	if _, statErr := os.Stat(nameOrPath); statErr != nil && !strings.ContainsAny(nameOrPath, `/\.`) {
+	if _, statErr := os.Lstat(nameOrPath); errors.Is(statErr, os.ErrNotExist) && !strings.ContainsAny(nameOrPath, `/\.`) {
 		return nil, fmt.Errorf("%q is not a file, and %w", nameOrPath, err)
 	}
-	return Load(nameOrPath)
+	return LoadContext(ctx, nameOrPath)
 }
 
 // Len is the exact number of requests the scenario makes. For random

@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"math/big"
 	"slices"
@@ -36,14 +37,21 @@ func (f Failure) String() string {
 // order (those without at: last, at the end of the replay). It returns
 // nil when they all hold.
 func (s *Scenario) Verify() []Failure {
+	fails, _ := s.VerifyContext(context.Background())
+	return fails
+}
+
+// VerifyContext is Verify, stopping when ctx ends: it then returns the
+// failures found so far and ctx's cause.
+func (s *Scenario) VerifyContext(ctx context.Context) ([]Failure, error) {
 	if len(s.Expect) == 0 {
-		return nil
+		return nil, nil
 	}
-	e, err := s.Engine(sim.Options{})
+	e, err := s.Engine(sim.Options{Interrupt: sim.Until(ctx)})
 	if err != nil { // only a hand-built Scenario can get here: Parse validates
 		x := &s.Expect[0]
 		return []Failure{{File: s.File, Line: x.Line, Column: x.Column, Field: "algorithms",
-			Want: "a scenario an engine can replay", Got: err.Error()}}
+			Want: "a scenario an engine can replay", Got: err.Error()}}, nil
 	}
 	var fails []Failure
 	for _, i := range s.expectOrder() {
@@ -53,6 +61,9 @@ func (s *Scenario) Verify() []Failure {
 		} else {
 			e.RunToEnd()
 		}
+		if e.Interrupted() {
+			return fails, context.Cause(ctx)
+		}
 		c := check{s: s, x: x, path: fmt.Sprintf("expect[%d]", i)}
 		c.totals(e.Stats()[slices.Index(s.Algorithms, x.Algorithm)])
 		if x.Last != nil {
@@ -60,7 +71,7 @@ func (s *Scenario) Verify() []Failure {
 		}
 		fails = append(fails, c.fails...)
 	}
-	return fails
+	return fails, nil
 }
 
 // expectOrder is the order Verify checks the expectations in: by instant,

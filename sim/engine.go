@@ -9,6 +9,7 @@
 package sim
 
 import (
+	"context"
 	"fmt"
 	"time"
 
@@ -55,7 +56,19 @@ type Options struct {
 	// replay once from the beginning. Stepping back still works, by
 	// replaying from the start.
 	ForwardOnly bool
+	// Interrupt, when set, is asked every few thousand arrivals during long
+	// work (seeking, running to the end, finding the last arrival); when it
+	// reports true the work stops where it stands and Interrupted says so.
+	// A ctrl+C or a key pressed while the view replays sets it.
+	Interrupt func() bool
 }
+
+// Until is an Options.Interrupt that stops long work once ctx ends.
+func Until(ctx context.Context) func() bool { return func() bool { return ctx.Err() != nil } }
+
+// interruptEvery is how many arrivals long work decides between asking
+// Options.Interrupt: a few hundred microseconds of work.
+const interruptEvery = 4096
 
 // MaxLimiters is how many limiters one engine can compare (Mark.Allowed's bits).
 const MaxLimiters = 32
@@ -101,6 +114,8 @@ type Engine struct {
 
 	lastArrival    algo.Instant
 	hasLastArrival bool
+
+	interrupted bool // the last long operation stopped short
 }
 
 // checkpoint is everything needed to resume at position n.
@@ -200,21 +215,55 @@ func (e *Engine) FirstArrival() algo.Instant {
 }
 
 // LastArrival is the instant of the last arrival, found once by running a
-// copy of the source to its end.
+// copy of the source to its end. Interrupted, it returns the latest arrival
+// seen so far and looks again next time.
 func (e *Engine) LastArrival() algo.Instant {
-	if !e.hasLastArrival {
-		e.lastArrival = e.opts.Start
-		cp := e.checkpoints[0]
-		if cp.hasNext {
-			e.lastArrival = cp.next.At
-		}
-		src := cp.src.Clone()
-		for a, ok := src.Next(); ok; a, ok = src.Next() {
-			e.lastArrival = a.At
-		}
-		e.hasLastArrival = true
+	if e.hasLastArrival {
+		return e.lastArrival
 	}
-	return e.lastArrival
+	e.interrupted = false
+	last := e.opts.Start
+	cp := e.checkpoints[0]
+	if cp.hasNext {
+		last = cp.next.At
+	}
+	src := cp.src.Clone()
+	for i := 1; ; i++ {
+		if i%interruptEvery == 0 && e.StopRequested() {
+			e.interrupted = true
+			return last
+		}
+		a, ok := src.Next()
+		if !ok {
+			break
+		}
+		last = a.At
+	}
+	e.lastArrival, e.hasLastArrival = last, true
+	return last
+}
+
+// StopRequested asks Options.Interrupt whether long work should stop: for
+// callers that step the engine themselves, such as the reports.
+func (e *Engine) StopRequested() bool { return e.opts.Interrupt != nil && e.opts.Interrupt() }
+
+// Interrupted reports whether the last long operation (Seek, SeekIndex,
+// RunToEnd, LastArrival and what calls them) stopped short because
+// Options.Interrupt asked it to. The engine is then at a position on the
+// way, as consistent as any other.
+func (e *Engine) Interrupted() bool { return e.interrupted }
+
+// stepWhile decides arrivals while more says so, asking Options.Interrupt
+// every few thousand.
+func (e *Engine) stepWhile(more func() bool) {
+	e.interrupted = false
+	for i := 1; e.hasNext && more(); i++ {
+		if i%interruptEvery == 0 && e.StopRequested() {
+			e.interrupted = true
+			return
+		}
+		e.Step()
+	}
 }
 
 func (e *Engine) fetch() { e.next, e.hasNext = e.src.Next() }
@@ -282,9 +331,7 @@ func (e *Engine) StepBack() bool {
 func (e *Engine) SeekIndex(n int64) {
 	n = max(0, min(n, e.total))
 	e.jump(n < e.n, func(cp *checkpoint) bool { return cp.n <= n })
-	for e.n < n && e.hasNext {
-		e.Step()
-	}
+	e.stepWhile(func() bool { return e.n < n })
 	e.now = e.opts.Start
 	if e.hasLast {
 		e.now = e.last.Arrival.At
@@ -292,13 +339,17 @@ func (e *Engine) SeekIndex(n int64) {
 }
 
 // Seek decides every arrival at or before t and sets the clock to t,
-// forward or back.
+// forward or back. Interrupted, the clock stays at the last arrival decided.
 func (e *Engine) Seek(t algo.Instant) {
 	e.jump(e.hasLast && e.last.Arrival.At > t, func(cp *checkpoint) bool { return !cp.hasLast || cp.last.Arrival.At <= t })
-	for e.hasNext && e.next.At <= t {
-		e.Step()
-	}
+	e.stepWhile(func() bool { return e.next.At <= t })
 	e.now = t
+	if e.interrupted {
+		e.now = e.opts.Start
+		if e.hasLast {
+			e.now = e.last.Arrival.At
+		}
+	}
 }
 
 // StepInstant decides every arrival at the next arrival's instant.
@@ -324,11 +375,7 @@ func (e *Engine) PrevEdge() {
 }
 
 // RunToEnd decides every remaining arrival.
-func (e *Engine) RunToEnd() {
-	for e.hasNext {
-		e.Step()
-	}
-}
+func (e *Engine) RunToEnd() { e.stepWhile(func() bool { return true }) }
 
 // Last is the most recent record; false before the first arrival.
 func (e *Engine) Last() (Record, bool) { return e.last, e.hasLast }

@@ -286,3 +286,42 @@ func TestCheckpointsKeepToTheirBudget(t *testing.T) {
 		t.Fatalf("after seeking back within a thinned set of checkpoints:\n got %+v\nwant %+v", got, want)
 	}
 }
+
+// Long work stops when Options.Interrupt says so, leaves the engine at a
+// position as good as any, and the same work resumed gives the same result.
+func TestInterruptStopsLongWork(t *testing.T) {
+	arrivals := burst(algo.Clock(12, 0, 0, 0), 100_000, "a")
+	arrivals = append(arrivals, burst(algo.Clock(12, 5, 0, 0), 1, "a")...)
+	stop := false
+	asked := 0
+	e := newEngine(t, arrivals, 10, time.Minute, Options{Interrupt: func() bool { asked++; return stop }})
+	ref := newEngine(t, arrivals, 10, time.Minute, Options{})
+	ref.RunToEnd()
+
+	stop = true
+	if e.LastArrival(); !e.Interrupted() {
+		t.Error("LastArrival ran to the end although asked to stop")
+	}
+	e.Seek(algo.Clock(12, 5, 0, 0))
+	if !e.Interrupted() || e.Processed() == 0 || e.Processed() >= int64(len(arrivals)) {
+		t.Fatalf("Seek interrupted at %d of %d (interrupted %v)", e.Processed(), len(arrivals), e.Interrupted())
+	}
+	if e.Now() != algo.Clock(12, 0, 0, 0) {
+		t.Errorf("an interrupted seek leaves the clock at %v, not at the last decision", e.Now())
+	}
+	e.RunToEnd()
+	if !e.Interrupted() {
+		t.Error("RunToEnd ran to the end although asked to stop")
+	}
+	stop = false
+	e.RunToEnd()
+	if e.Interrupted() || !reflect.DeepEqual(e.Stats(), ref.Stats()) {
+		t.Errorf("resumed: interrupted %v, stats %+v, want %+v", e.Interrupted(), e.Stats(), ref.Stats())
+	}
+	if got := e.LastArrival(); got != algo.Clock(12, 5, 0, 0) || e.Interrupted() {
+		t.Errorf("LastArrival = %v after an interrupted try", got)
+	}
+	if asked == 0 {
+		t.Error("Interrupt was never asked")
+	}
+}

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"image/color"
@@ -112,7 +113,7 @@ func fuzzOptions(b byte) Options {
 	opts := Options{
 		Scenario: sc,
 		Builtins: []*scenarios.Scenario{boundaryBurst(), workedExample()},
-		Load: func(path string) (*scenarios.Scenario, error) {
+		Load: func(_ context.Context, path string) (*scenarios.Scenario, error) {
 			if strings.HasPrefix(path, "ok") {
 				return workedExample(), nil
 			}

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"image/color"
 	"math/rand/v2"
 	"strings"
@@ -262,7 +263,7 @@ func TestOpenBuiltin(t *testing.T) {
 func TestOpenFileShowsLoadErrors(t *testing.T) {
 	m, err := New(Options{
 		Scenario: boundaryBurst(),
-		Load: func(path string) (*scenarios.Scenario, error) {
+		Load: func(_ context.Context, path string) (*scenarios.Scenario, error) {
 			return nil, &loadError{path}
 		},
 	})
@@ -469,5 +470,48 @@ func TestEmptyScenario(t *testing.T) {
 	}
 	if _, err := New(Options{}); err == nil || !strings.Contains(err.Error(), "no scenario") {
 		t.Fatalf("options without a scenario: %v", err)
+	}
+}
+
+// Loading a file that never arrives (a FIFO nobody writes) can be given up
+// with esc: its read is cancelled and its late answer ignored.
+func TestOpenFileLoadingIsCancellable(t *testing.T) {
+	started := make(chan context.Context, 1)
+	m, err := New(Options{
+		Scenario: boundaryBurst(),
+		Load: func(ctx context.Context, path string) (*scenarios.Scenario, error) {
+			started <- ctx
+			<-ctx.Done() // what scenarios.LoadContext does on a FIFO with no writer
+			return nil, ctx.Err()
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m = update(t, m, tea.WindowSizeMsg{Width: 80, Height: 24})
+	m = update(t, m, press("o", "enter")...)
+	m = update(t, m, typeText("fifo.yaml")...)
+	next, cmd := m.Update(keyMsg("enter"))
+	m = next.(Model)
+	answer := make(chan tea.Msg, 1)
+	go func() { answer <- cmd() }()
+	ctx := <-started
+	if s := screen(m); !strings.Contains(s, "loading… (esc stops)") || !strings.Contains(s, "esc back to the list") {
+		t.Fatalf("while loading:\n%s", s)
+	}
+	m = update(t, m, keyMsg("esc"))
+	if ctx.Err() == nil {
+		t.Fatal("esc did not cancel the load")
+	}
+	if s := screen(m); !strings.Contains(s, "stopped loading") || m.mode != modePicker {
+		t.Fatalf("after esc:\n%s", s)
+	}
+	m = update(t, m, <-answer) // the cancelled load's answer comes late
+	if s := screen(m); strings.Contains(s, "context canceled") || m.mode != modePicker {
+		t.Fatalf("the late answer of a cancelled load was shown:\n%s", s)
+	}
+	m = update(t, m, press("esc", "esc")...)
+	if m.mode != modeMain || !strings.Contains(screen(m), "Boundary burst") {
+		t.Fatal("esc esc should return to the scenario")
 	}
 }

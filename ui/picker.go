@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -22,6 +23,10 @@ type picker struct {
 	err     string
 	busy    bool
 	keys    pickerKeys
+	// A load in progress: its number, so a late answer to one given up is
+	// ignored, and the cancel that gives it up.
+	load       int
+	cancelLoad context.CancelFunc
 }
 
 type pickKind int
@@ -38,6 +43,8 @@ type pickAction struct {
 	kind     pickKind
 	scenario *scenarios.Scenario
 	path     string
+	ctx      context.Context // a file's load: cancelled if the user gives up
+	load     int
 }
 
 func newPicker(items []*scenarios.Scenario, canOpen bool, st *styles) picker {
@@ -55,13 +62,31 @@ func (p picker) setWidth(w int) picker {
 
 // reset shows the list again, cursor on the first entry.
 func (p picker) reset() picker {
-	p.cursor, p.typing, p.err, p.busy = 0, false, "", false
+	p = p.giveUp()
+	p.cursor, p.typing, p.err = 0, false, ""
 	p.path.Blur()
 	return p
 }
 
+// giveUp stops waiting for a file being loaded (a FIFO nobody writes, a
+// slow disk): its read is cancelled, and its answer ignored if it comes.
+func (p picker) giveUp() picker {
+	if p.cancelLoad != nil {
+		p.cancelLoad()
+		p.cancelLoad = nil
+	}
+	if p.busy {
+		p.busy, p.err = false, "stopped loading; enter tries again"
+	}
+	p.load++
+	return p
+}
+
+// loaded reports whether a load's answer is still wanted.
+func (p picker) loaded(load int) bool { return p.busy && load == p.load }
+
 func (p picker) failed(err error) picker {
-	p.busy = false
+	p.busy, p.cancelLoad = false, nil
 	p.err = err.Error()
 	return p
 }
@@ -85,6 +110,9 @@ func (p picker) update(msg tea.Msg) (picker, tea.Cmd) {
 
 func (p picker) updateKey(msg tea.KeyPressMsg) (picker, pickAction, tea.Cmd) {
 	if p.busy {
+		if key.Matches(msg, p.keys.Back) {
+			return p.giveUp(), pickAction{}, nil
+		}
 		return p, pickAction{}, nil
 	}
 	if p.typing {
@@ -99,8 +127,10 @@ func (p picker) updateKey(msg tea.KeyPressMsg) (picker, pickAction, tea.Cmd) {
 				p.err = "type the path of a scenario file"
 				return p, pickAction{}, nil
 			}
-			p.busy, p.err = true, ""
-			return p, pickAction{kind: pickFile, path: path}, nil
+			ctx, cancel := context.WithCancel(context.Background())
+			p.busy, p.err, p.cancelLoad = true, "", cancel
+			p.load++
+			return p, pickAction{kind: pickFile, path: path, ctx: ctx, load: p.load}, nil
 		}
 		var cmd tea.Cmd
 		p.path, cmd = p.path.Update(msg)
@@ -129,6 +159,9 @@ func (p picker) updateKey(msg tea.KeyPressMsg) (picker, pickAction, tea.Cmd) {
 
 // help is the bindings the help line offers now.
 func (p picker) help() []key.Binding {
+	if p.typing && p.busy {
+		return []key.Binding{p.keys.Back}
+	}
 	if p.typing {
 		return []key.Binding{p.keys.Open, p.keys.Back}
 	}
@@ -160,7 +193,7 @@ func (p picker) view(c common, h int) []string {
 	}
 	switch {
 	case p.busy:
-		tail = append(tail, "", st.faint.Render("loading…"))
+		tail = append(tail, "", st.faint.Render("loading… (esc stops)"))
 	case p.err != "":
 		tail = append(tail, "")
 		for _, l := range strings.Split(ansi.Wrap(p.err, max(c.width-6, 10), " "), "\n") {

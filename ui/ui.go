@@ -34,7 +34,7 @@ type Options struct {
 	Builtins []*scenarios.Scenario // offered by the open key (o)
 	// Load reads a scenario file for "open a file…"; nil hides that entry.
 	// It runs inside a tea.Cmd, never in Update.
-	Load func(path string) (*scenarios.Scenario, error)
+	Load func(ctx context.Context, path string) (*scenarios.Scenario, error)
 	// Lesson, when set, makes the view a guided lesson: one scenario per
 	// step, n and p move between them, and Scenario is ignored.
 	Lesson []*scenarios.Scenario
@@ -98,6 +98,7 @@ type scenarioMsg struct {
 	scenario *scenarios.Scenario
 	engine   *sim.Engine
 	err      error
+	load     int // the picker's load it answers; 0 for a built-in
 }
 
 // Model is the root model. It is a value; the engine it points at is the
@@ -107,7 +108,7 @@ type Model struct {
 	keys     keyMap
 	help     help.Model
 	builtins []*scenarios.Scenario
-	load     func(string) (*scenarios.Scenario, error)
+	load     func(context.Context, string) (*scenarios.Scenario, error)
 
 	sc    *scenarios.Scenario
 	eng   *sim.Engine
@@ -272,6 +273,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case revealMsg:
 		return m.onReveal(msg)
 	case scenarioMsg:
+		if msg.load != 0 && !m.picker.loaded(msg.load) {
+			return m, nil // a load the user gave up
+		}
 		if msg.err != nil {
 			if m.mode == modePicker {
 				m.picker = m.picker.failed(msg.err)
@@ -494,14 +498,14 @@ func (m Model) updatePicker(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			return scenarioMsg{scenario: sc, engine: e, err: err}
 		}
 	case pickFile:
-		load, path := m.load, act.path
+		load, path, ctx, n := m.load, act.path, act.ctx, act.load
 		return m, func() tea.Msg {
-			sc, err := load(path)
+			sc, err := load(ctx, path)
 			if err != nil {
-				return scenarioMsg{err: err}
+				return scenarioMsg{err: err, load: n}
 			}
 			e, err := buildEngine(sc)
-			return scenarioMsg{scenario: sc, engine: e, err: err}
+			return scenarioMsg{scenario: sc, engine: e, err: err, load: n}
 		}
 	}
 	return m, cmd

@@ -2,6 +2,7 @@ package lab
 
 import (
 	"context"
+	"sync/atomic"
 	"testing"
 )
 
@@ -26,13 +27,13 @@ func BenchmarkLab(b *testing.B) {
 func BenchmarkSource(b *testing.B) {
 	o := DefaultOptions
 	o.Sources, o.Requests = 1, 1
-	p := newPlan(o.Model, o.Seed, 1, 1, o.Limit, o.Window.Milliseconds())
+	p, _ := newPlan(o.Model, o.Seed, 1, 1, o.Limit, o.Window.Milliseconds(), new(atomic.Bool))
 	p.counts[0] = int64(b.N)
 	p.duration = int64(b.N) * o.Window.Milliseconds() / (2 * o.Limit) // twice the limit
 	a := newArrivals()
 	j := newJudge(o.config())
 	b.ReportAllocs()
-	a.reset(&p, 0, int64(b.N))
+	a.reset(&p, 0, int64(b.N), new(atomic.Bool))
 	j.begin()
 	b.ResetTimer()
 	for range b.N {

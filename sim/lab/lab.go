@@ -133,7 +133,8 @@ type Run struct {
 // added up in the same order however many workers there are.
 const chunkSources = 256
 
-// Start checks the options, draws the sources' rates and starts the workers.
+// Start checks the options and starts the experiment: drawing the sources'
+// rates, then the workers.
 // Cancelling ctx stops them after the source each is deciding; Wait then
 // returns the figures of the sources finished so far.
 func Start(ctx context.Context, o Options) (*Run, error) {
@@ -144,8 +145,30 @@ func Start(ctx context.Context, o Options) (*Run, error) {
 		o.Workers = runtime.GOMAXPROCS(0)
 	}
 	r := &Run{opts: o, done: make(chan struct{})}
-	r.plan = newPlan(o.Model, o.Seed, o.Sources, o.Requests, o.Limit, int64(o.Window/time.Millisecond))
+	stopped := make(chan struct{})
+	go func() {
+		select {
+		case <-ctx.Done():
+			r.stop.Store(true)
+		case <-stopped:
+		}
+	}()
+	go func() {
+		defer close(r.done)
+		defer close(stopped)
+		var chunks []Totals
+		var ok bool
+		if r.plan, ok = newPlan(o.Model, o.Seed, o.Sources, o.Requests, o.Limit, int64(o.Window/time.Millisecond), &r.stop); ok {
+			chunks = r.decide()
+		}
+		r.result = r.collect(chunks)
+	}()
+	return r, nil
+}
 
+// decide runs the workers over every source, chunk by chunk.
+func (r *Run) decide() []Totals {
+	o := r.opts
 	chunks := make([]Totals, (o.Sources+chunkSources-1)/chunkSources)
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -162,21 +185,8 @@ func Start(ctx context.Context, o Options) (*Run, error) {
 			}
 		})
 	}
-	stopped := make(chan struct{})
-	go func() {
-		select {
-		case <-ctx.Done():
-			r.stop.Store(true)
-		case <-stopped:
-		}
-	}()
-	go func() {
-		wg.Wait()
-		close(stopped)
-		r.result = r.collect(chunks)
-		close(r.done)
-	}()
-	return r, nil
+	wg.Wait()
+	return chunks
 }
 
 // RunToEnd runs an experiment to the end (or until ctx is cancelled) and
@@ -230,7 +240,9 @@ func (w *worker) chunk(first, end int, t *Totals) {
 			return
 		}
 		n := p.counts[s]
-		w.arr.reset(p, s, n)
+		if !w.arr.reset(p, s, n, w.stop) {
+			return // stopped while setting the source up: its figures are left out
+		}
 		w.j.begin()
 		for n > 0 {
 			k := min(n, progressEvery)

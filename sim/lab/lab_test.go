@@ -1,12 +1,15 @@
 package lab
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -203,11 +206,11 @@ func TestSourceAtTheLimit(t *testing.T) {
 
 // sourceArrivals generates every source's instants, as the lab does.
 func sourceArrivals(o Options) (plan, [][]algo.Instant) {
-	p := newPlan(o.Model, o.Seed, o.Sources, o.Requests, o.Limit, int64(o.Window/time.Millisecond))
+	p, _ := newPlan(o.Model, o.Seed, o.Sources, o.Requests, o.Limit, int64(o.Window/time.Millisecond), new(atomic.Bool))
 	a := newArrivals()
 	out := make([][]algo.Instant, o.Sources)
 	for s := range out {
-		a.reset(&p, s, p.counts[s])
+		a.reset(&p, s, p.counts[s], new(atomic.Bool))
 		for range p.counts[s] {
 			out[s] = append(out[s], a.next())
 		}
@@ -485,5 +488,36 @@ func TestValidateNamesTheOption(t *testing.T) {
 	}
 	if err := DefaultOptions.Validate(); err != nil {
 		t.Errorf("the defaults: %v", err)
+	}
+}
+
+// largest picks the same remainders a full sort would, ties to the lower
+// index, for every k.
+func TestLargestIsASortsPrefix(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 9))
+	for _, n := range []int{1, 2, 3, 10, 257, 5000} {
+		rems := make([]uint64, n)
+		for i := range rems {
+			rems[i] = rng.Uint64N(uint64(n)/3 + 1) // many ties
+		}
+		order := make([]int32, n)
+		for i := range order {
+			order[i] = int32(i)
+		}
+		slices.SortFunc(order, func(a, b int32) int {
+			if rems[a] != rems[b] {
+				return cmp.Compare(rems[b], rems[a])
+			}
+			return cmp.Compare(a, b)
+		})
+		for _, k := range []int{0, 1, n / 2, n - 1, n} {
+			got := slices.Clone(largest(rems, k))
+			slices.Sort(got)
+			want := slices.Clone(order[:k])
+			slices.Sort(want)
+			if !slices.Equal(got, want) {
+				t.Fatalf("n %d, k %d: %v, want %v", n, k, got, want)
+			}
+		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"windowlab/algo"
@@ -175,18 +176,22 @@ type plan struct {
 	duration int64 // D, in ms: every arrival is in [0, D)
 }
 
-// newPlan draws every source's rate and divides total among them.
-func newPlan(m Model, seed uint64, sources int, total int64, limit int64, windowMs int64) plan {
+// newPlan draws every source's rate and divides total among them; false
+// when stop asked it to give up first (ten million sources take seconds).
+func newPlan(m Model, seed uint64, sources int, total int64, limit int64, windowMs int64, stop *atomic.Bool) (plan, bool) {
 	p := plan{model: m, seed: seed, rates: make([]float64, sources)}
 	var sum float64
 	for s := range p.rates {
+		if s%progressEvery == progressEvery-1 && stop.Load() {
+			return p, false
+		}
 		p.rates[s] = m.rate(seed, s)
 		sum += p.rates[s]
 	}
 	p.counts = apportion(p.rates, total)
 	// D windows, at limit·Σr requests a window, hold the total.
 	p.duration = max(1, int64(math.Round(float64(total)/(float64(limit)*sum)*float64(windowMs))))
-	return p
+	return p, true
 }
 
 // apportion divides total among the sources in proportion to their rates,
@@ -209,23 +214,58 @@ func apportion(rates []float64, total int64) []int64 {
 		counts[i], rems[i] = int64(q), r
 		given += int64(q)
 	}
-	order := make([]int32, len(rates))
-	for i := range order {
-		order[i] = int32(i)
-	}
-	slices.SortFunc(order, func(a, b int32) int {
-		if rems[a] != rems[b] {
-			if rems[a] > rems[b] {
-				return -1
-			}
-			return 1
-		}
-		return int(a - b)
-	})
-	for _, i := range order[:total-given] {
+	for _, i := range largest(rems, int(total-given)) {
 		counts[i]++
 	}
 	return counts
+}
+
+// largest returns the indices of the k largest of rems, ties to the lower
+// index: a quickselect, linear where a sort of ten million took seconds.
+// The set it returns is the same whatever the pivots, since no two (value,
+// index) pairs are equal.
+func largest(rems []uint64, k int) []int32 {
+	order := make([]int32, len(rems))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	before := func(a, b int32) bool { return rems[a] > rems[b] || (rems[a] == rems[b] && a < b) }
+	lo, hi := 0, len(order) // order[:lo] belong to the k, order[hi:] do not
+	for hi-lo > 1 && lo < k && k < hi {
+		// Median of three as the pivot, then a Lomuto partition of [lo, hi).
+		mid := lo + (hi-lo)/2
+		a, b, c := order[lo], order[mid], order[hi-1]
+		pivot := b
+		switch {
+		case before(a, b) == before(b, c):
+			pivot = b
+		case before(b, a) == before(a, c):
+			pivot = a
+		default:
+			pivot = c
+		}
+		store := lo
+		for i := lo; i < hi; i++ {
+			if before(order[i], pivot) {
+				order[i], order[store] = order[store], order[i]
+				store++
+			}
+		}
+		// order[lo:store] come before the pivot; place it next.
+		for i := store; i < hi; i++ {
+			if order[i] == pivot {
+				order[i], order[store] = order[store], order[i]
+				break
+			}
+		}
+		switch {
+		case store+1 <= k:
+			lo = store + 1
+		default:
+			hi = store
+		}
+	}
+	return order[:k]
 }
 
 // arrivals generates one source's instants in order, without keeping them:
@@ -249,14 +289,19 @@ func newArrivals() *arrivals {
 	return a
 }
 
-// reset positions the generator at the start of source s's n requests.
-func (a *arrivals) reset(p *plan, s int, n int64) {
+// reset positions the generator at the start of source s's n requests. It
+// takes O(n) draws, so it asks stop now and then; false when it stopped.
+func (a *arrivals) reset(p *plan, s int, n int64, stop *atomic.Bool) bool {
 	a.pcg = sourcePCG(p.seed, s, streamArrivals)
 	length := float64(p.duration)
 	bursty := p.model.On > 0
 	if bursty {
 		a.burst.reset(p, s)
-		if on := a.burst.onTime(length); on > 0 {
+		on, ok := a.burst.onTime(length, stop)
+		if !ok {
+			return false
+		}
+		if on > 0 {
 			length = on
 		} else {
 			bursty = false // never on inside the run: send steadily instead
@@ -265,11 +310,15 @@ func (a *arrivals) reset(p *plan, s int, n int64) {
 	a.burst.active = bursty
 	start := a.pcg
 	var total float64
-	for range n + 1 {
+	for i := range n + 1 {
+		if i%progressEvery == progressEvery-1 && stop.Load() {
+			return false
+		}
 		total += a.rng.ExpFloat64()
 	}
 	a.pcg = start
 	a.left, a.acc, a.scale, a.end = n, 0, length/total, algo.Instant(p.duration-1)
+	return true
 }
 
 // next returns the next instant; call it exactly n times.
@@ -322,14 +371,19 @@ func (b *bursts) advance() {
 	b.length = b.on * b.rng.ExpFloat64()
 }
 
-// onTime is the source's time on inside [0, d), leaving the walk rewound.
-func (b *bursts) onTime(d float64) float64 {
+// onTime is the source's time on inside [0, d), leaving the walk rewound;
+// false when stop asked it to give up first.
+func (b *bursts) onTime(d float64, stop *atomic.Bool) (float64, bool) {
 	var on float64
+	i := 0
 	for b.rewind(); b.realStart < d; b.advance() {
+		if i++; i%progressEvery == 0 && stop.Load() {
+			return 0, false
+		}
 		on += min(b.length, d-b.realStart)
 	}
 	b.rewind()
-	return on
+	return on, true
 }
 
 // real maps x on the on-time axis (non-decreasing from call to call) to

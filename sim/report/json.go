@@ -3,6 +3,7 @@ package report
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"io"
 	"time"
 
@@ -69,8 +70,10 @@ type jsonRequest struct {
 }
 
 // JSON replays e from its start and writes one object:
-// {"scenario": …, "requests": [...], "algorithms": [...]}. Requests stream
-// out as they are decided; the totals follow them.
+// {"scenario": …, "requests": [...], "algorithms": [...], "complete": true}.
+// Requests stream out as they are decided; the totals follow them.
+// Interrupted (sim.Options.Interrupt), the object closes on what was
+// decided, with "complete": false, and JSON returns ErrInterrupted.
 func JSON(w io.Writer, h Header, e *sim.Engine) error {
 	bw := bufio.NewWriter(w)
 	e.SeekIndex(0)
@@ -87,6 +90,7 @@ func JSON(w io.Writer, h Header, e *sim.Engine) error {
 	for _, l := range e.Limiters() {
 		names = append(names, algo.Of(l).String())
 	}
+	complete := true
 	for r, ok := e.Step(); ok; r, ok = e.Step() {
 		if r.Index > 0 {
 			bw.WriteString(",")
@@ -99,6 +103,15 @@ func JSON(w io.Writer, h Header, e *sim.Engine) error {
 		}
 		if err := enc.Encode(req); err != nil {
 			return err
+		}
+		if (r.Index+1)%checkEvery == 0 {
+			if err := bw.Flush(); err != nil {
+				return err // a closed pipe or a full disk: no use going on
+			}
+			if e.StopRequested() {
+				complete = false
+				break
+			}
 		}
 	}
 	bw.WriteString("],\n\"algorithms\":")
@@ -115,8 +128,14 @@ func JSON(w io.Writer, h Header, e *sim.Engine) error {
 	if err := enc.Encode(algos); err != nil {
 		return err
 	}
-	bw.WriteString("}\n")
-	return bw.Flush()
+	fmt.Fprintf(bw, ",\"complete\":%t}\n", complete)
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	if !complete {
+		return ErrInterrupted
+	}
+	return nil
 }
 
 func decisionJSON(d algo.Decision) jsonDecision {

@@ -8,6 +8,7 @@ package report
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"text/tabwriter"
@@ -25,8 +26,18 @@ type Header struct {
 	Title string
 }
 
+// ErrInterrupted is returned, after the report of what was decided, when
+// the engine's Options.Interrupt stopped the replay short.
+var ErrInterrupted = errors.New("interrupted before the replay ended")
+
+// checkEvery is how many records a report writes between asking whether to
+// stop and whether its output still takes writes.
+const checkEvery = 4096
+
 // Text replays e from its start and writes the side-by-side report; with
 // trace, every decision is listed with its evidence before the summary.
+// Interrupted (sim.Options.Interrupt), it writes the figures of what was
+// decided, says so, and returns ErrInterrupted.
 func Text(w io.Writer, h Header, e *sim.Engine, trace bool) error {
 	bw := bufio.NewWriter(w)
 	e.SeekIndex(0)
@@ -37,25 +48,40 @@ func Text(w io.Writer, h Header, e *sim.Engine, trace bool) error {
 	fmt.Fprintf(bw, "%s\n", title)
 	cfg := e.Config()
 	fmt.Fprintf(bw, "limit %d per %s, %s from %s", cfg.Limit, human.Duration(cfg.Window), requests.Of(e.Len()), e.FirstArrival().Short())
-	if e.Len() > 1 {
-		fmt.Fprintf(bw, " to %s", e.LastArrival().Short())
+	if last := e.LastArrival(); e.Len() > 1 && !e.Interrupted() {
+		fmt.Fprintf(bw, " to %s", last.Short())
 	}
 	if cfg.NoExpiry {
 		fmt.Fprint(bw, ", expiry off")
 	}
 	fmt.Fprint(bw, "\n\n")
-	if trace {
-		if err := writeTrace(bw, e); err != nil {
+	complete := !e.Interrupted()
+	if complete && trace {
+		var err error
+		if complete, err = writeTrace(bw, e); err != nil {
 			return err
 		}
-	} else {
+	} else if complete {
 		e.RunToEnd()
+		complete = !e.Interrupted()
+	}
+	if !complete {
+		fmt.Fprintf(bw, "STOPPED EARLY: %s of %s requests decided; the figures below are for those only.\n\n",
+			human.Int(e.Processed()), human.Int(e.Len()))
 	}
 	writeSummary(bw, cfg, e.Stats())
-	return bw.Flush()
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	if !complete {
+		return ErrInterrupted
+	}
+	return nil
 }
 
-func writeTrace(w *bufio.Writer, e *sim.Engine) error {
+// writeTrace writes every decision from e's position to its end; false
+// when it was interrupted first.
+func writeTrace(w *bufio.Writer, e *sim.Engine) (complete bool, err error) {
 	width := 0
 	var names []string
 	for _, l := range e.Limiters() {
@@ -67,9 +93,18 @@ func writeTrace(w *bufio.Writer, e *sim.Engine) error {
 		for i, d := range r.Decisions {
 			fmt.Fprintf(w, "    %-*s  %s  %s\n", width, names[i], Mark(d.Allowed), d.Explain())
 		}
+		if (r.Index+1)%checkEvery == 0 {
+			if err := w.Flush(); err != nil {
+				return false, err // a closed pipe or a full disk: no use going on
+			}
+			if e.StopRequested() {
+				fmt.Fprintln(w)
+				return false, nil
+			}
+		}
 	}
-	_, err := fmt.Fprintln(w)
-	return err
+	_, err = fmt.Fprintln(w)
+	return true, err
 }
 
 // Mark is the glyph for a decision: never colour alone.

@@ -1,0 +1,205 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// beMain makes this test binary be windowlab itself: a test that needs the
+// real process (its signals, its exit status, its terminal) runs the binary
+// again with this variable set and the command line after "--".
+const beMain = "WINDOWLAB_TEST_BE_MAIN"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(beMain) == "1" {
+		for i, a := range os.Args {
+			if a == "--" {
+				os.Args = append([]string{"windowlab"}, os.Args[i+1:]...)
+				break
+			}
+		}
+		main() // exits
+	}
+	os.Exit(m.Run())
+}
+
+// process is windowlab run as its own process, with what it writes.
+type process struct {
+	cmd            *exec.Cmd
+	stdout, stderr bytes.Buffer
+}
+
+// start runs windowlab args in a process of its own.
+func start(t *testing.T, args ...string) *process {
+	t.Helper()
+	p := &process{}
+	p.cmd = exec.Command(os.Args[0], append([]string{"-test.run=^$", "--"}, args...)...)
+	p.cmd.Env = append(os.Environ(), beMain+"=1")
+	p.cmd.Stdout, p.cmd.Stderr = &p.stdout, &p.stderr
+	if err := p.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = p.cmd.Process.Kill() })
+	return p
+}
+
+// patience is how long a process may take to stop after a signal before the
+// test calls it stuck: generous, since a loaded machine is slow, and never
+// a measurement.
+const patience = 60 * time.Second
+
+// wait returns the exit status, failing the test if the process has not
+// exited within patience.
+func (p *process) wait(t *testing.T) int {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- p.cmd.Wait() }()
+	select {
+	case <-done:
+		return p.cmd.ProcessState.ExitCode()
+	case <-time.After(patience):
+		_ = p.cmd.Process.Kill()
+		t.Fatalf("still running %v after the signal; it wrote:\n%s\n%s", patience, p.stdout.String(), p.stderr.String())
+		return -1
+	}
+}
+
+// busy waits until the process has been running a moment, so a signal finds
+// it in the middle of its work rather than before it began.
+func busy() { time.Sleep(300 * time.Millisecond) }
+
+// Every long command stops at a signal, writes what it finished and exits
+// 128 + the signal's number.
+func TestSignalsStopEveryCommand(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	// 50 million requests at one instant: seconds of work for any command.
+	burst := write("burst.yaml", "limit: 100\nwindow: 1m\ntraffic:\n  - {at: \"12:00:00\", count: 50000000}\n")
+	checked := write("checked.yaml", "limit: 100\nwindow: 1m\ntraffic:\n  - {at: \"12:00:00\", count: 50000000}\nexpect:\n  - {algorithm: fixed-window, allowed: 100}\n")
+	// Twenty questions about the end of a stream of 8.6 million requests.
+	var questions strings.Builder
+	questions.WriteString("limit: 100\nwindow: 1m\ntraffic:\n  - {from: \"00:00:00\", to: \"23:59:59.990\", every: 10ms}\nquestions:\n")
+	for range 20 {
+		questions.WriteString("  - {ask: \"How many?\", answer: \"1\", at: \"23:59:59\", algorithm: fixed-window}\n")
+	}
+	quiz := write("quiz.yaml", questions.String())
+	fifo := filepath.Join(dir, "fifo.yaml")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	cases := []struct {
+		name string
+		args []string
+		sig  syscall.Signal
+		want []string // in stdout or stderr
+	}{
+		{"run", []string{"run", burst}, syscall.SIGINT, []string{"STOPPED EARLY", "requests decided", "stopped by SIGINT"}},
+		{"run --json", []string{"run", burst, "--json"}, syscall.SIGTERM, []string{`"complete":false`, "stopped by SIGTERM"}},
+		{"run --trace", []string{"run", burst, "--trace"}, syscall.SIGINT, []string{"STOPPED EARLY"}},
+		{"check", []string{"check", burst + ".missing", checked, burst}, syscall.SIGINT, []string{"no such file", "stopped while checking; 1 of 3 files"}},
+		{"a fifo nobody writes", []string{"check", fifo}, syscall.SIGINT, []string{"stopped while reading"}},
+		{"quiz --print", []string{"quiz", "--print", "--seed", "1", quiz}, syscall.SIGINT, []string{"STOPPED EARLY"}},
+		{"lab, one source of 100G requests", []string{"lab", "--sources", "1", "--requests", "100G"}, syscall.SIGINT, []string{"STOPPED EARLY"}},
+		{"lab", []string{"lab", "--requests", "400M"}, syscall.SIGTERM, []string{"STOPPED EARLY"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p := start(t, c.args...)
+			busy()
+			if err := p.cmd.Process.Signal(c.sig); err != nil {
+				t.Fatal(err)
+			}
+			code := p.wait(t)
+			out := p.stdout.String() + p.stderr.String()
+			if code != 128+int(c.sig) {
+				t.Errorf("exit %d, want %d:\n%s", code, 128+int(c.sig), out)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("output lacks %q:\n%s", w, out)
+				}
+			}
+		})
+	}
+}
+
+// tmux runs a tmux command on the test's own server and returns its output.
+func tmux(t *testing.T, socket string, args ...string) string {
+	t.Helper()
+	out, err := exec.Command("tmux", append([]string{"-L", socket}, args...)...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("tmux %v: %v\n%s", args, err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// A signal to the interactive view (a closed terminal, a kill, ctrl+c from
+// outside) ends it with the terminal put back: no alternate screen, no
+// mouse reporting, and the signal's exit status.
+func TestSignalRestoresTheTerminal(t *testing.T) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("needs tmux (.ci/run installs it)")
+	}
+	for _, sig := range []syscall.Signal{syscall.SIGHUP, syscall.SIGTERM, syscall.SIGINT} {
+		t.Run(sig.String(), func(t *testing.T) {
+			dir := t.TempDir()
+			socket := "windowlab-test-" + filepath.Base(dir)
+			pidFile, statusFile := filepath.Join(dir, "pid"), filepath.Join(dir, "status")
+			// The inner shell records its pid and becomes windowlab; the outer
+			// one records how it ended.
+			inner := "echo $$ > " + pidFile + "; exec env " + beMain + "=1 " + os.Args[0] + " -test.run=^$ -- tui"
+			outer := "sh -c '" + inner + "'; echo $? > " + statusFile + "; sleep 60"
+			tmux(t, socket, "new-session", "-d", "-x", "100", "-y", "30", outer)
+			t.Cleanup(func() { _ = exec.Command("tmux", "-L", socket, "kill-server").Run() })
+			deadline := time.Now().Add(patience)
+			for tmux(t, socket, "display", "-p", "#{alternate_on}") != "1" {
+				if time.Now().After(deadline) {
+					t.Fatalf("the view never opened:\n%s", tmux(t, socket, "capture-pane", "-p"))
+				}
+				time.Sleep(50 * time.Millisecond)
+			}
+			pid, err := os.ReadFile(pidFile)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n, err := strconv.Atoi(strings.TrimSpace(string(pid)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := syscall.Kill(n, sig); err != nil {
+				t.Fatal(err)
+			}
+			for {
+				status, err := os.ReadFile(statusFile)
+				if err == nil && len(status) > 0 {
+					if got := strings.TrimSpace(string(status)); got != fmt.Sprint(128+int(sig)) {
+						t.Errorf("exit status %s, want %d", got, 128+int(sig))
+					}
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("still running %v after %v:\n%s", patience, sig, tmux(t, socket, "capture-pane", "-p"))
+				}
+				time.Sleep(50 * time.Millisecond)
+			}
+			if got := tmux(t, socket, "display", "-p", "#{alternate_on} #{mouse_any_flag} #{mouse_button_flag}"); got != "0 0 0" {
+				t.Errorf("after %v: alternate screen, mouse any, mouse button = %s; want all off", sig, got)
+			}
+		})
+	}
+}
