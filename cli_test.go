@@ -43,6 +43,7 @@ func TestExitCodes(t *testing.T) {
 	good := writeFile(t, "good.yaml", []byte(validScenario+"expect:\n  - {algorithm: fixed-window, allowed: 200}\n"))
 	failing := writeFile(t, "failing.yaml", []byte(validScenario+"expect:\n  - {algorithm: fixed-window, allowed: 100}\n"))
 	invalid := writeFile(t, "invalid.yaml", []byte("limit: 100\nwindow: 1m\ntraffic:\n  - {at: \"12:60:00\"}\n"))
+	wrongAnswer := writeFile(t, "wrong.yaml", []byte(validScenario+"questions:\n  - {ask: \"How many get through?\", answer: \"150\", at: \"12:01:00\", algorithm: fixed-window}\n"))
 	notScenario := writeFile(t, "deployment.yaml", []byte("apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n"))
 	dir := t.TempDir()
 	missing := filepath.Join(dir, "nowhere.yaml")
@@ -54,7 +55,8 @@ func TestExitCodes(t *testing.T) {
 		want []string // each must appear in stdout or stderr
 	}{
 		{"a built-in scenario runs", []string{"run", "boundary-burst"}, 0, []string{"200 requests allowed in 2 seconds"}},
-		{"a file whose expectations hold", []string{"check", good}, 0, []string{"good.yaml: ok, 1 expectations hold"}},
+		{"a file whose expectations hold", []string{"check", good}, 0, []string{"good.yaml: ok, 1 expectation holds"}},
+		{"a wrong answer to a question", []string{"check", wrongAnswer}, 1, []string{"wrong.yaml:7:5: questions[0].answer: 150, but the replay gives 200"}},
 		{"a failed expectation", []string{"check", failing}, 1, []string{"failing.yaml:7:", "got 200"}},
 		{"a failed expectation beside a good file", []string{"check", good, failing}, 1, []string{"good.yaml: ok"}},
 		{"an invalid file outranks a failed expectation", []string{"check", failing, invalid, good}, 2,

@@ -449,7 +449,7 @@ func checkCmd() *cobra.Command {
 					code = max(code, exitFailedExpectation)
 					continue
 				}
-				fmt.Fprintf(w, "%s: ok, %d expectations hold\n", path, len(s.Expect))
+				fmt.Fprintf(w, "%s: ok, %s\n", path, s.Verified())
 			}
 			if code != 0 {
 				return exitError{code, errReported}

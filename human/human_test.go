@@ -258,3 +258,19 @@ func TestKeepVerdict(t *testing.T) {
 		t.Errorf("KeepVerdict without a verdict = %q", got)
 	}
 }
+
+func TestParseNumber(t *testing.T) {
+	for s, want := range map[string]*big.Rat{
+		"200": big.NewRat(200, 1), " 200 ": big.NewRat(200, 1), "3/4": big.NewRat(3, 4), ".75": big.NewRat(3, 4),
+		"10 billion": big.NewRat(10_000_000_000, 1), "10,000,000,000": big.NewRat(10_000_000_000, 1), "2.5 Million": big.NewRat(2_500_000, 1),
+	} {
+		if got, ok := ParseNumber(s); !ok || got.Cmp(want) != 0 {
+			t.Errorf("ParseNumber(%q) = %v, %v; want %v", s, got, ok, want)
+		}
+	}
+	for _, s := range []string{"", "1e3", "ten", "10 zillion", "1 2 3", "fixed-window"} {
+		if got, ok := ParseNumber(s); ok {
+			t.Errorf("ParseNumber(%q) = %v, want no number", s, got)
+		}
+	}
+}

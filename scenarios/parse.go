@@ -695,7 +695,7 @@ func (d *decoder) caption(path string, n ast.Node) (Caption, bool) {
 	return c, len(d.errs) == nerr
 }
 
-var questionFields = []string{"ask", "answer", "choices", "explain", "at", "algorithm"}
+var questionFields = []string{"ask", "answer", "choices", "explain", "at", "algorithm", "figure"}
 
 func (d *decoder) question(path string, n ast.Node, s *Scenario) (Question, bool) {
 	var q Question
@@ -703,7 +703,7 @@ func (d *decoder) question(path string, n ast.Node, s *Scenario) (Question, bool
 	if o == nil {
 		return q, false
 	}
-	q.Line, _ = nodePos(n)
+	q.Line, q.Column = nodePos(n)
 	nerr := len(d.errs)
 	if o.has("ask") {
 		q.Ask, _ = d.text(o, "ask")
@@ -721,6 +721,9 @@ func (d *decoder) question(path string, n ast.Node, s *Scenario) (Question, bool
 	}
 	if o.has("algorithm") {
 		q.Algorithm, q.HasAlgorithm = d.replayed(o, "algorithm", s)
+	}
+	if o.has("figure") {
+		d.figure(path, o, &q)
 	}
 	if items, ok := d.list(o, "choices"); ok {
 		if len(items) < 2 {
@@ -753,6 +756,31 @@ func (d *decoder) question(path string, n ast.Node, s *Scenario) (Question, bool
 		}
 	}
 	return q, len(d.errs) == nerr
+}
+
+// figure reads which of the replay's figures a question's answer is.
+func (d *decoder) figure(path string, o *object, q *Question) {
+	f, ok := d.text(o, "figure")
+	if !ok {
+		return
+	}
+	_, at := o.value("figure")
+	field := join(path, "figure")
+	switch {
+	case !slices.Contains(Figures, f):
+		hint := ""
+		if c, near := Closest(f, Figures); near {
+			hint = fmt.Sprintf("did you mean `%s`? ", c)
+		}
+		d.at(at, field, "unknown figure %q; %svalid ones are %s", truncate(f), hint, quoteList(Figures, "and"))
+	case !o.has("at") || !o.has("algorithm"):
+		d.at(at, field, "a figure is read at an instant off one limiter: give the question `at` and `algorithm` too")
+	default:
+		if _, isNumber := human.ParseNumber(q.Answer); !isNumber {
+			d.at(at, field, "the answer %q is not a number, so it cannot be a figure; leave figure out", truncate(q.Answer))
+		}
+	}
+	q.Figure = f
 }
 
 var expectFields = []string{"algorithm", "at", "allowed", "denied", "max_in_window", "peak_entries", "live_entries", "last"}

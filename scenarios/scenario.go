@@ -113,7 +113,7 @@ type Caption struct {
 // instant whose decisions prove the answer (and Algorithm, when
 // HasAlgorithm, the limiter to look at), so a UI can jump there.
 type Question struct {
-	Line         int
+	Line, Column int
 	Ask          string
 	Answer       string
 	Choices      []string // empty for a free answer; else Answer is one of them
@@ -122,6 +122,9 @@ type Question struct {
 	HasAt        bool
 	Algorithm    algo.Algorithm
 	HasAlgorithm bool
+	// Figure, when set, names which of the replay's figures the answer is
+	// (one of Figures); Verify then checks the answer against it alone.
+	Figure string
 }
 
 // Expectation is a claim about one limiter that Verify checks by replaying

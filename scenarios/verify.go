@@ -7,6 +7,7 @@ import (
 	"math/big"
 	"slices"
 	"strconv"
+	"strings"
 
 	"windowlab/algo"
 	"windowlab/human"
@@ -16,16 +17,20 @@ import (
 // Failure is one expectation that a replay did not bear out.
 type Failure struct {
 	File         string
-	Line, Column int    // of the expectation in the file
+	Line, Column int    // of the expectation or question in the file
 	Field        string // the check, such as expect[2].last.weight
 	Algorithm    algo.Algorithm
 	At           algo.Instant
 	HasAt        bool
 	Want, Got    string
+	Msg          string // said instead of want and got, when set
 }
 
 // String formats f as "file:line:col: field: algorithm at time: want W, got G".
 func (f Failure) String() string {
+	if f.Msg != "" {
+		return fmt.Sprintf("%s:%d:%d: %s: %s", f.File, f.Line, f.Column, f.Field, f.Msg)
+	}
 	when := "at the end"
 	if f.HasAt {
 		when = "at " + f.At.Short()
@@ -33,9 +38,10 @@ func (f Failure) String() string {
 	return fmt.Sprintf("%s:%d:%d: %s: %s %s: want %s, got %s", f.File, f.Line, f.Column, f.Field, f.Algorithm, when, f.Want, f.Got)
 }
 
-// Verify replays the scenario once and checks every expectation, in time
-// order (those without at: last, at the end of the replay). It returns
-// nil when they all hold.
+// Verify replays the scenario once and checks every expectation, and every
+// question whose answer is a number read off one limiter at an instant, in
+// time order (those without at: last, at the end of the replay). It
+// returns nil when they all hold.
 func (s *Scenario) Verify() []Failure {
 	fails, _ := s.VerifyContext(context.Background())
 	return fails
@@ -44,54 +50,95 @@ func (s *Scenario) Verify() []Failure {
 // VerifyContext is Verify, stopping when ctx ends: it then returns the
 // failures found so far and ctx's cause.
 func (s *Scenario) VerifyContext(ctx context.Context) ([]Failure, error) {
-	if len(s.Expect) == 0 {
+	claims := s.claims()
+	if len(claims) == 0 {
 		return nil, nil
 	}
 	e, err := s.Engine(sim.Options{Interrupt: sim.Until(ctx)})
 	if err != nil { // only a hand-built Scenario can get here: Parse validates
-		x := &s.Expect[0]
-		return []Failure{{File: s.File, Line: x.Line, Column: x.Column, Field: "algorithms",
-			Want: "a scenario an engine can replay", Got: err.Error()}}, nil
+		return []Failure{{File: s.File, Field: "algorithms", Want: "a scenario an engine can replay", Got: err.Error()}}, nil
 	}
 	var fails []Failure
-	for _, i := range s.expectOrder() {
-		x := &s.Expect[i]
-		if x.HasAt {
-			e.Seek(x.At)
+	var before []sim.Stats // the figures as a question's instant began
+	beforeAt, hasBefore := algo.Instant(0), false
+	for _, c := range claims {
+		if c.question >= 0 && (!hasBefore || beforeAt != c.at) {
+			e.Seek(c.at - 1)
+			before, beforeAt, hasBefore = e.Stats(), c.at, true
+		}
+		if c.hasAt {
+			e.Seek(c.at)
 		} else {
 			e.RunToEnd()
 		}
 		if e.Interrupted() {
 			return fails, context.Cause(ctx)
 		}
-		c := check{s: s, x: x, path: fmt.Sprintf("expect[%d]", i)}
-		c.totals(e.Stats()[slices.Index(s.Algorithms, x.Algorithm)])
-		if x.Last != nil {
-			c.last(e)
+		if c.question >= 0 {
+			fails = append(fails, s.checkAnswer(c.question, e, before)...)
+			continue
 		}
-		fails = append(fails, c.fails...)
+		x := &s.Expect[c.expect]
+		chk := check{s: s, x: x, path: fmt.Sprintf("expect[%d]", c.expect)}
+		chk.totals(e.Stats()[slices.Index(s.Algorithms, x.Algorithm)])
+		if x.Last != nil {
+			chk.last(e)
+		}
+		fails = append(fails, chk.fails...)
 	}
 	return fails, nil
 }
 
-// expectOrder is the order Verify checks the expectations in: by instant,
-// those for the end of the replay last, file order among equals.
-func (s *Scenario) expectOrder() []int {
-	order := make([]int, len(s.Expect))
-	for i := range order {
-		order[i] = i
+// Verified says what Verify checks, for a line that all of it held:
+// "2 expectations and 1 answer hold", "nothing to verify".
+func (s *Scenario) Verified() string {
+	answers := int64(len(s.claims()) - len(s.Expect))
+	var parts []string
+	if n := int64(len(s.Expect)); n > 0 {
+		parts = append(parts, human.Noun{One: "expectation", Many: "expectations"}.Of(n))
 	}
-	slices.SortStableFunc(order, func(a, b int) int {
-		x, y := &s.Expect[a], &s.Expect[b]
-		if x.HasAt != y.HasAt {
-			if x.HasAt {
+	if answers > 0 {
+		parts = append(parts, human.Noun{One: "answer", Many: "answers"}.Of(answers))
+	}
+	switch {
+	case len(parts) == 0:
+		return "nothing to verify (no expect block and no answer read off the replay)"
+	case len(parts) == 1 && len(s.Expect)+int(answers) == 1:
+		return parts[0] + " holds"
+	}
+	return strings.Join(parts, " and ") + " hold"
+}
+
+// claim is one thing Verify checks: an expectation, or a question's answer.
+type claim struct {
+	hasAt            bool
+	at               algo.Instant
+	expect, question int // the index of one; the other is -1
+}
+
+// claims are the expectations and the checkable questions, in the order
+// Verify replays to them: by instant, those for the end of the replay last,
+// file order among equals (expectations first).
+func (s *Scenario) claims() []claim {
+	var cs []claim
+	for i, x := range s.Expect {
+		cs = append(cs, claim{hasAt: x.HasAt, at: x.At, expect: i, question: -1})
+	}
+	for i, q := range s.Questions {
+		if _, number := human.ParseNumber(q.Answer); q.HasAt && q.HasAlgorithm && number && q.Figure != NoFigure {
+			cs = append(cs, claim{hasAt: true, at: q.At, expect: -1, question: i})
+		}
+	}
+	slices.SortStableFunc(cs, func(a, b claim) int {
+		if a.hasAt != b.hasAt {
+			if a.hasAt {
 				return -1
 			}
 			return 1
 		}
-		return cmp.Compare(x.At, y.At)
+		return cmp.Compare(a.at, b.at)
 	})
-	return order
+	return cs
 }
 
 // check compares one expectation with the replay, collecting failures.
@@ -159,4 +206,65 @@ func (c *check) last(e *sim.Engine) {
 	c.rat("last.estimate", l.Estimate, en, ed)
 	c.instant("last.oldest", l.Oldest, dec.Oldest)
 	c.instant("last.window_start", l.WindowStart, dec.WindowStart)
+}
+
+// Figures are what a question's answer may be, read off its limiter's
+// replay at its instant: the totals so far (allowed, denied, the most
+// admitted in one window), the state held (live and peak entries), the
+// requests at that very instant (allowed_at, denied_at), and the evidence
+// of the last decision; or none, for an answer not read off the replay.
+var Figures = []string{"allowed", "denied", "max_in_window", "live_entries", "peak_entries", "allowed_at", "denied_at",
+	"last.count", "last.previous", "last.current", "last.weight", "last.estimate", NoFigure}
+
+// NoFigure says a question's numeric answer is not a figure of the replay
+// (a what-if, a sum of its own), so Verify leaves it alone.
+const NoFigure = "none"
+
+// figuresAt reads every figure of limiter li from e at its clock; before
+// are the stats as the instant began.
+func figuresAt(e *sim.Engine, li int, before []sim.Stats) map[string]*big.Rat {
+	st, b := e.Stats()[li], before[li]
+	n := func(v int64) *big.Rat { return big.NewRat(v, 1) }
+	f := map[string]*big.Rat{
+		"allowed": n(st.Allowed), "denied": n(st.Denied), "max_in_window": n(st.MaxInWindow),
+		"live_entries": n(st.Memory.Entries), "peak_entries": n(st.PeakMemory.Entries),
+		"allowed_at": n(st.Allowed - b.Allowed), "denied_at": n(st.Denied - b.Denied),
+	}
+	if rec, ok := e.Last(); ok {
+		d := rec.Decisions[li]
+		wn, wd := d.WeightRat()
+		f["last.count"], f["last.previous"], f["last.current"] = n(d.Count), n(d.Previous), n(d.Current())
+		f["last.weight"], f["last.estimate"] = big.NewRat(wn, wd), d.EstimateBig()
+	}
+	return f
+}
+
+// checkAnswer checks question i's numeric answer against the replay at its
+// instant: against its figure when it names one, else against every figure.
+func (s *Scenario) checkAnswer(i int, e *sim.Engine, before []sim.Stats) []Failure {
+	q := &s.Questions[i]
+	want, _ := human.ParseNumber(q.Answer)
+	figs := figuresAt(e, slices.Index(s.Algorithms, q.Algorithm), before)
+	fail := func(msg string) []Failure {
+		return []Failure{{File: s.File, Line: q.Line, Column: q.Column, Field: fmt.Sprintf("questions[%d].answer", i),
+			Algorithm: q.Algorithm, At: q.At, HasAt: true, Msg: msg}}
+	}
+	if q.Figure != "" {
+		got := figs[q.Figure]
+		if got == nil {
+			return fail(fmt.Sprintf("%s, but no request had been decided by %s", q.Answer, q.At.Short()))
+		}
+		if got.Cmp(want) != 0 {
+			return fail(fmt.Sprintf("%s, but the replay gives %s (%s of %s by %s)", q.Answer, human.Exact(got), q.Figure, q.Algorithm, q.At.Short()))
+		}
+		return nil
+	}
+	for _, name := range Figures {
+		if v := figs[name]; v != nil && v.Cmp(want) == 0 {
+			return nil
+		}
+	}
+	return fail(fmt.Sprintf("%s, but the replay gives %s (allowed by %s), and none of %s's figures there is %s; "+
+		"name the figure the answer is with figure:, or figure: none for an answer not read off the replay",
+		q.Answer, human.Exact(figs["allowed"]), q.At.Short(), q.Algorithm, q.Answer))
 }

@@ -52,3 +52,37 @@ func TestExpectedFractionsAreExact(t *testing.T) {
 		t.Errorf("weight %v, estimate %v; want exactly 2/3 and 3/2", l.Weight, l.Estimate)
 	}
 }
+
+// A question's numeric answer is checked against the replay: against the
+// figure it names, or else against every figure at its instant.
+func TestQuestionsAreChecked(t *testing.T) {
+	burst := "limit: 100\nwindow: 1m\ntraffic:\n  - {at: \"12:00:59\", count: 100}\n  - {at: \"12:01:00\", count: 100}\nquestions:\n"
+	cases := []struct {
+		question string
+		want     string // the failure, or "" when the answer holds
+	}{
+		{`{ask: "How many?", answer: "150", at: "12:01:00", algorithm: fixed-window}`,
+			"q.yaml:7:5: questions[0].answer: 150, but the replay gives 200 (allowed by 12:01:00), and none of fixed-window's figures there is 150"},
+		{`{ask: "How many?", answer: "200", at: "12:01:00", algorithm: fixed-window}`, ""},
+		{`{ask: "How many?", answer: "150", at: "12:01:00", algorithm: fixed-window, figure: allowed}`,
+			"q.yaml:7:5: questions[0].answer: 150, but the replay gives 200 (allowed of fixed-window by 12:01:00)"},
+		{`{ask: "How many at 12:01:00?", answer: "100", at: "12:01:00", algorithm: fixed-window, figure: allowed_at}`, ""},
+		{`{ask: "And the log?", answer: "0", at: "12:01:00", algorithm: sliding-log, figure: allowed_at}`, ""},
+		{`{ask: "Estimate?", answer: "100", at: "12:01:00", algorithm: sliding-counter, figure: last.estimate}`, ""},
+		{`{ask: "Weight?", answer: "3/4", at: "12:01:00", algorithm: sliding-counter, figure: last.weight}`,
+			"q.yaml:7:5: questions[0].answer: 3/4, but the replay gives 1 (last.weight of sliding-counter by 12:01:00)"},
+		{`{ask: "What if?", answer: "150", at: "12:01:00", algorithm: fixed-window, figure: none}`, ""},
+		{`{ask: "Which?", answer: "fixed-window", at: "12:01:00", algorithm: fixed-window}`, ""},
+		{`{ask: "How many, in all?", answer: "150"}`, ""},
+	}
+	for _, c := range cases {
+		s := mustParse(t, "q.yaml", burst+"  - "+c.question+"\n")
+		fails := s.Verify()
+		switch {
+		case c.want == "" && len(fails) > 0:
+			t.Errorf("%s: %v", c.question, fails)
+		case c.want != "" && (len(fails) != 1 || !strings.HasPrefix(fails[0].String(), c.want)):
+			t.Errorf("%s:\ngot  %v\nwant %s", c.question, fails, c.want)
+		}
+	}
+}

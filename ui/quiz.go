@@ -235,9 +235,11 @@ func (m Model) submit() (tea.Model, tea.Cmd) {
 	q.phase = quizRevealed
 	q.input.Blur()
 	m.quiz = q
-	if q.fromView && cur.Scenario == q.saved.sc {
-		// The scenario on screen proves it: replay its own engine.
-		m.setScenario(q.saved.sc, q.saved.eng)
+	if cur.Scenario == m.sc {
+		// The scenario on screen proves it: replay its own engine, whose
+		// checkpoints make going back cheap, rather than a new one from the
+		// start for every question about the same file.
+		m.setScenario(m.sc, m.eng)
 		return m, m.prove()
 	}
 	sc, index := cur.Scenario, q.index

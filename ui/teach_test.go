@@ -287,3 +287,33 @@ func TestGoldenTeaching(t *testing.T) {
 		})
 	}
 }
+
+// Questions about the scenario on screen are proved on its own engine, not
+// on a new one replayed from the start for each.
+func TestQuizReusesTheEngineOfTheSameScenario(t *testing.T) {
+	sc := boundaryBurst()
+	q := quizQuestions()[0].Question
+	sc.Questions = []scenarios.Question{q, q}
+	m, err := New(Options{Quiz: quiz.Of(sc), QuizTitle: "two"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m = update(t, m, tea.WindowSizeMsg{Width: 80, Height: 24})
+	eng := m.eng
+	for i := range 2 {
+		m = update(t, m, typeText("200")...)
+		next, cmd := m.Update(keyMsg("enter"))
+		m = next.(Model)
+		if _, rebuilt := runCmd(cmd).(revealMsg); rebuilt || m.eng != eng {
+			t.Fatalf("question %d built a new engine", i+1)
+		}
+		m = playFor(t, m, 10_000)
+		if now, n := m.Position(); now != algo.Clock(12, 1, 0, 0) || n != 200 {
+			t.Fatalf("question %d proved at %v with %d decided", i+1, now, n)
+		}
+		m = update(t, m, press("enter")...)
+	}
+	if right, answered, _ := m.QuizScore(); right != 2 || answered != 2 {
+		t.Errorf("score %d/%d", right, answered)
+	}
+}
