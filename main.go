@@ -55,6 +55,7 @@ func main() {
 	root := rootCmd(os.Stdout)
 	err := fang.Execute(ctx, root, fang.WithErrorHandler(printError))
 	if s := signalOf(ctx); s != nil {
+		fmt.Fprintf(os.Stderr, "windowlab: %v.\n", context.Cause(ctx))
 		os.Exit(signalExit(s))
 	}
 	os.Exit(exitCode(err))
@@ -130,14 +131,29 @@ func exitCode(err error) int {
 	return exitInvalid
 }
 
-// interrupted is the error of a command that stopped at a signal, after
-// writing what it finished.
-func interrupted(ctx context.Context) error {
-	cause := context.Cause(ctx)
-	if cause == nil {
-		cause = errors.New("stopped early")
+// interrupted is what a command returns when it stopped at a signal, after
+// writing what it finished. It is no error for fang to print: main says
+// why it stopped and exits with the signal's status (fang's error path asks
+// the terminal its colours, which hangs on a terminal the view just gave
+// back; see stopsAtSignals).
+func interrupted(context.Context) error { return nil }
+
+// stopsAtSignals makes every command's error give way to a signal that
+// stopped it: the command has written what it finished, main says why it
+// stopped, and fang prints nothing.
+func stopsAtSignals(c *cobra.Command) {
+	if run := c.RunE; run != nil {
+		c.RunE = func(cmd *cobra.Command, args []string) error {
+			err := run(cmd, args)
+			if signalOf(cmd.Context()) != nil {
+				return nil
+			}
+			return err
+		}
 	}
-	return exitError{exitInvalid, cause}
+	for _, sub := range c.Commands() {
+		stopsAtSignals(sub)
+	}
 }
 
 // printError writes an error as the user needs it: every line of it, as
@@ -147,11 +163,6 @@ func printError(w io.Writer, styles fang.Styles, err error) {
 	var ee exitError
 	if errors.As(err, &ee) && ee.err == errReported {
 		return // the command already printed what went wrong
-	}
-	var sig signalled
-	if errors.As(err, &sig) {
-		fmt.Fprintf(w, "windowlab: %v; what was finished is above.\n", sig)
-		return
 	}
 	fmt.Fprintln(w, styles.ErrorHeader.String())
 	for _, line := range strings.Split(strings.TrimRight(err.Error(), "\n"), "\n") {
@@ -215,6 +226,7 @@ func rootCmd(stdout io.Writer) *cobra.Command {
 	root.SetFlagErrorFunc(unknownFlag)
 	root.SuggestionsMinimumDistance = 2
 	root.AddCommand(tuiCmd(), lessonCmd(), quizCmd(), runCmd(), listCmd(), checkCmd(), memoryCmd(), labCmd())
+	stopsAtSignals(root)
 	return root
 }
 

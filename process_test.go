@@ -158,11 +158,12 @@ func TestSignalRestoresTheTerminal(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGHUP, syscall.SIGTERM, syscall.SIGINT} {
 		t.Run(sig.String(), func(t *testing.T) {
 			dir := t.TempDir()
-			socket := "windowlab-test-" + filepath.Base(dir)
+			socket := fmt.Sprintf("windowlab-test-%d-%d", os.Getpid(), int(sig)) // a server of its own
 			pidFile, statusFile := filepath.Join(dir, "pid"), filepath.Join(dir, "status")
 			// The inner shell records its pid and becomes windowlab; the outer
 			// one records how it ended.
-			inner := "echo $$ > " + pidFile + "; exec env " + beMain + "=1 " + os.Args[0] + " -test.run=^$ -- tui"
+			errFile := filepath.Join(dir, "stderr")
+			inner := "echo $$ > " + pidFile + "; exec env " + beMain + "=1 " + os.Args[0] + " -test.run=^$ -- tui 2> " + errFile
 			outer := "sh -c '" + inner + "'; echo $? > " + statusFile + "; sleep 60"
 			tmux(t, socket, "new-session", "-d", "-x", "100", "-y", "30", outer)
 			t.Cleanup(func() { _ = exec.Command("tmux", "-L", socket, "kill-server").Run() })
@@ -193,7 +194,10 @@ func TestSignalRestoresTheTerminal(t *testing.T) {
 					break
 				}
 				if time.Now().After(deadline) {
-					t.Fatalf("still running %v after %v:\n%s", patience, sig, tmux(t, socket, "capture-pane", "-p"))
+					_ = syscall.Kill(n, syscall.SIGQUIT) // for its goroutines, in its standard error
+					time.Sleep(time.Second)
+					stderr, _ := os.ReadFile(errFile)
+					t.Fatalf("still running %v after %v:\n%s\nstandard error:\n%s", patience, sig, tmux(t, socket, "capture-pane", "-p"), stderr)
 				}
 				time.Sleep(50 * time.Millisecond)
 			}

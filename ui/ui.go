@@ -51,13 +51,16 @@ type Options struct {
 }
 
 // RunFinal shows the view until the user quits or ctx ends, and returns
-// the final model (to read a quiz's score).
+// the final model (to read a quiz's score). It handles no signal itself:
+// the caller ends ctx on ctrl+c from outside, a kill or a hangup.
 func RunFinal(ctx context.Context, opts Options) (Model, error) {
 	m, err := New(opts)
 	if err != nil {
 		return Model{}, err
 	}
-	popts := append([]tea.ProgramOption{tea.WithContext(ctx)}, opts.ProgramOptions...)
+	// Signals are the caller's: ending ctx ends the view and puts the
+	// terminal back. Bubble Tea's own handler would race the caller's.
+	popts := append([]tea.ProgramOption{tea.WithContext(ctx), tea.WithoutSignalHandler()}, opts.ProgramOptions...)
 	final, err := tea.NewProgram(m, popts...).Run()
 	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
 		return m, ctx.Err()
