@@ -77,7 +77,7 @@ func TestExitCodes(t *testing.T) {
 		{"an unknown command suggests the right one", []string{"rn", "boundary-burst"}, 2,
 			[]string{`unknown command "rn" for "windowlab"; did you mean run?`, "commands: check, completion, lab, lesson, list, memory, quiz, run, tui", "Try --help for usage."}},
 		{"another unknown command", []string{"chek", "x.yaml"}, 2, []string{`unknown command "chek" for "windowlab"; did you mean check?`}},
-		{"an unknown command like two", []string{"lst"}, 2, []string{`did you mean list or lab?`}},
+		{"an unknown command like two", []string{"lst"}, 2, []string{`did you mean lab or list?`}},
 		{"an unknown command like none", []string{"frobnicate"}, 2, []string{`unknown command "frobnicate" for "windowlab"`, "commands: check,"}},
 		{"an unknown flag suggests the right one", []string{"run", "--jsn", "boundary-burst"}, 2,
 			[]string{"unknown flag: --jsn; did you mean --json?", "Try --help for usage."}},

@@ -36,6 +36,7 @@ import (
 const (
 	exitFailedExpectation = 1
 	exitInvalid           = 2
+	exitOutput            = 3 // standard output could not be written
 )
 
 // exitError carries an exit code through cobra and fang.
@@ -52,13 +53,55 @@ func invalid(err error) error { return exitError{exitInvalid, err} }
 func main() {
 	ctx, stop := stopOnSignals(context.Background())
 	defer stop()
-	root := rootCmd(os.Stdout)
+	out := &output{file: os.Stdout}
+	root := rootCmd(out)
 	err := fang.Execute(ctx, root, fang.WithErrorHandler(printError))
 	if s := signalOf(ctx); s != nil {
 		fmt.Fprintf(os.Stderr, "windowlab: %v.\n", context.Cause(ctx))
 		os.Exit(signalExit(s))
 	}
+	if err == nil && out.err != nil { // a command that did not notice
+		fmt.Fprintln(os.Stderr, out.err)
+		os.Exit(exitOutput)
+	}
 	os.Exit(exitCode(err))
+}
+
+// output is standard output, remembering the first write that failed (a
+// full disk, /dev/full): every command's output goes through it, so none
+// can finish "successfully" having written nothing.
+type output struct {
+	file *os.File // not embedded: its WriteString would bypass Write
+	err  error
+}
+
+func (o *output) Write(p []byte) (int, error) {
+	if o.err != nil {
+		return 0, o.err
+	}
+	n, err := o.file.Write(p)
+	if err != nil {
+		o.err = writeFailed{err}
+	}
+	return n, o.err
+}
+
+// writeFailed is a write to standard output that failed.
+type writeFailed struct{ err error }
+
+func (w writeFailed) Error() string { return "windowlab: could not write the output: " + w.err.Error() }
+func (w writeFailed) Unwrap() error { return w.err }
+
+// isTerminal reports whether w is a terminal.
+func isTerminal(w io.Writer) bool {
+	var f *os.File
+	switch x := w.(type) {
+	case *os.File:
+		f = x
+	case *output:
+		f = x.file
+	}
+	return f != nil && term.IsTerminal(f.Fd())
 }
 
 // stopSignals end a command: ctrl+c, a kill, a closed terminal or SSH link.
@@ -126,6 +169,8 @@ func exitCode(err error) int {
 		return 0
 	case errors.As(err, &ee):
 		return ee.code
+	case errors.As(err, new(writeFailed)):
+		return exitOutput
 	}
 	// cobra's own errors: unknown commands, flags and arguments.
 	return exitInvalid
@@ -163,6 +208,11 @@ func printError(w io.Writer, styles fang.Styles, err error) {
 	var ee exitError
 	if errors.As(err, &ee) && ee.err == errReported {
 		return // the command already printed what went wrong
+	}
+	var wf writeFailed
+	if errors.As(err, &wf) {
+		fmt.Fprintln(w, wf) // one line: nothing about usage is wrong
+		return
 	}
 	fmt.Fprintln(w, styles.ErrorHeader.String())
 	for _, line := range strings.Split(strings.TrimRight(err.Error(), "\n"), "\n") {
@@ -237,7 +287,7 @@ func runDefault(ctx context.Context, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if f, ok := w.(*os.File); !ok || !term.IsTerminal(f.Fd()) {
+	if !isTerminal(w) {
 		return writeReport(ctx, w, s, false, false)
 	}
 	return runUI(ctx, s)
@@ -559,7 +609,7 @@ func labCmd() *cobra.Command {
 // progressOn shows the lab's progress on w: a bar when w is a terminal.
 func progressOn(w io.Writer) labprogress.Options {
 	show := labprogress.Options{Out: w}
-	if f, ok := w.(*os.File); ok && term.IsTerminal(f.Fd()) {
+	if f, ok := w.(*os.File); ok && isTerminal(f) {
 		show.Terminal = true
 		show.Width, _, _ = term.GetSize(f.Fd())
 	}

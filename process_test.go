@@ -207,3 +207,33 @@ func TestSignalRestoresTheTerminal(t *testing.T) {
 		})
 	}
 }
+
+// A full disk is an error of its own: exit 3 and one line saying so, for
+// every command, and never "Try --help".
+func TestOutputThatCannotBeWritten(t *testing.T) {
+	full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+	if err != nil {
+		t.Skip("no /dev/full here")
+	}
+	defer full.Close()
+	for _, args := range [][]string{{"list"}, {"memory"}, {"run", "boundary-burst"}, {"run", "boundary-burst", "--json"},
+		{"check", filepath.Join("scenarios", "builtin", "boundary-burst.yaml")}, {"quiz", "--print", "--seed", "1"},
+		{"lab", "--requests", "10k", "--sources", "10"}} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			p := &process{}
+			p.cmd = exec.Command(os.Args[0], append([]string{"-test.run=^$", "--"}, args...)...)
+			p.cmd.Env = append(os.Environ(), beMain+"=1")
+			p.cmd.Stdout, p.cmd.Stderr = full, &p.stderr
+			if err := p.cmd.Run(); err == nil {
+				t.Fatal("exit 0 after writing nothing")
+			}
+			if code := p.cmd.ProcessState.ExitCode(); code != 3 {
+				t.Errorf("exit %d, want 3", code)
+			}
+			msg := p.stderr.String()
+			if !strings.Contains(msg, "windowlab: could not write the output:") || !strings.Contains(msg, "no space left on device") || strings.Contains(msg, "--help") {
+				t.Errorf("standard error:\n%s", msg)
+			}
+		})
+	}
+}

@@ -7,7 +7,6 @@ package scenarios
 import (
 	"errors"
 	"fmt"
-	"math"
 	"math/big"
 	"slices"
 	"strconv"
@@ -17,7 +16,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/goccy/go-yaml/ast"
-	"github.com/goccy/go-yaml/token"
 
 	"windowlab/algo"
 	"windowlab/human"
@@ -186,14 +184,23 @@ func (d *decoder) text(o *object, k string) (string, bool) {
 // clearing the screen, setting its title), reporting the first at n if not.
 // Tabs and line breaks are text.
 func (d *decoder) printable(n ast.Node, field, s string) bool {
-	i := strings.IndexFunc(s, func(r rune) bool { return unicode.IsControl(r) && r != '\n' && r != '\t' })
+	i := strings.IndexFunc(s, func(r rune) bool { return (unicode.IsControl(r) && r != '\n' && r != '\t') || bidiControl(r) })
 	if i < 0 {
 		return true
 	}
 	r, _ := utf8.DecodeRuneInString(s[i:])
+	if bidiControl(r) {
+		d.at(n, field, "contains the bidirectional control character %U, which would make the screen show text in another order than it is; remove it", r)
+		return false
+	}
 	d.at(n, field, "contains the control character %U, which a terminal would take as a command; remove it", r)
 	return false
 }
+
+// bidiControl reports the characters that reorder the text around them
+// (the embeddings, overrides and isolates of U+202A–U+202E and
+// U+2066–U+2069): a caption could show one thing and say another.
+func bidiControl(r rune) bool { return (r >= 0x202A && r <= 0x202E) || (r >= 0x2066 && r <= 0x2069) }
 
 // name reads a client name or prefix: printable, trimmed, 1–64 characters.
 func (d *decoder) name(o *object, k string) (string, bool) {
@@ -220,43 +227,37 @@ func (d *decoder) integer(o *object, k string, lo, hi int64, rng string) (int64,
 		return 0, false
 	}
 	field := join(o.path, k)
-	var n int64
-	switch x := v.(type) {
-	case *ast.IntegerNode:
-		// The library gives int64 for negatives and uint64 otherwise.
-		switch i := x.Value.(type) {
-		case int64:
-			n = i
-		case uint64:
-			if i > math.MaxInt64 {
-				d.at(at, field, "%s is too large; %s", x.GetToken().Value, rng)
-				return 0, false
-			}
-			n = int64(i)
-		default:
-			d.at(at, field, "%s is not a whole number the scenario can use; %s", x.GetToken().Value, rng)
-			return 0, false
+	r, isInt, isNumber := yamlNumber(v)
+	switch {
+	case isInt && !r.Num().IsInt64():
+		size := "large"
+		if r.Sign() < 0 {
+			size = "small"
 		}
-	case *ast.StringNode:
-		plain := x.GetToken().Type == token.StringType
-		isInt := allDigits(strings.TrimPrefix(x.Value, "-"))
-		switch {
-		case plain && isInt: // an integer literal beyond 64 bits: the library leaves it a string
-			size := "large"
-			if strings.HasPrefix(x.Value, "-") {
-				size = "small"
-			}
-			d.at(at, field, "%s is too %s; %s", x.Value, size, rng)
-		case !plain && isInt:
+		d.at(at, field, "%s is too %s; %s", v.GetToken().Value, size, rng)
+		return 0, false
+	case isInt:
+	case isNumber && r.IsInt() && r.Num().IsInt64():
+		d.at(at, field, "%s is a floating-point number in YAML; write it as the whole number %s", v.GetToken().Value, r.Num().String())
+		return 0, false
+	case isNumber && r.IsInt():
+		d.at(at, field, "%s is too large; %s", v.GetToken().Value, rng)
+		return 0, false
+	case isNumber:
+		d.at(at, field, "%s is not a whole number; %s", v.GetToken().Value, rng)
+		return 0, false
+	case looksNumeric(v):
+		d.at(at, field, "%s", notYAML12(v))
+		return 0, false
+	default:
+		if s, isStr := v.(*ast.StringNode); isStr && allDigits(strings.TrimPrefix(s.Value, "-")) {
 			d.at(at, field, "expected a whole number, got %s; remove the quotes", describe(v))
-		default:
+		} else {
 			d.at(at, field, "expected a whole number, got %s", describe(v))
 		}
 		return 0, false
-	default:
-		d.at(at, field, "expected a whole number, got %s", describe(v))
-		return 0, false
 	}
+	n := r.Num().Int64()
 	switch {
 	case n < lo:
 		d.at(at, field, "%d is too small; %s", n, rng)
@@ -300,11 +301,8 @@ func (d *decoder) duration(o *object, k string, lo, hi time.Duration) (time.Dura
 }
 
 func isNumber(n ast.Node) bool {
-	switch n.(type) {
-	case *ast.IntegerNode, *ast.FloatNode:
-		return true
-	}
-	return false
+	_, _, ok := yamlNumber(n)
+	return ok
 }
 
 // clock reads a time of day. An unquoted 12:00:59 arrives as the string
@@ -343,15 +341,13 @@ func (d *decoder) decimal(o *object, k string) (*big.Rat, bool) {
 	if at == nil {
 		return nil, false
 	}
-	var s string
-	switch n := v.(type) {
-	case *ast.IntegerNode, *ast.FloatNode:
-		s = n.GetToken().Value
-	case *ast.StringNode:
-		s = n.Value
+	r, _, ok := yamlNumber(v)
+	if !ok {
+		if str, isStr := v.(*ast.StringNode); isStr {
+			r, ok = new(big.Rat).SetString(str.Value) // a quoted fraction: "279/3"
+		}
 	}
-	r, ok := new(big.Rat).SetString(strings.ReplaceAll(s, "_", ""))
-	if s == "" || !ok {
+	if !ok {
 		d.at(at, join(o.path, k), "expected an exact number such as 0.75, 93 or \"279/3\", got %s", describe(v))
 		return nil, false
 	}

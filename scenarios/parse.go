@@ -9,7 +9,6 @@ import (
 	"math/big"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -109,6 +108,13 @@ func (d *decoder) document(data []byte) ast.Node {
 	var body ast.Node
 	for _, doc := range f.Docs {
 		if doc == nil || doc.Body == nil {
+			continue
+		}
+		if dir, isDirective := doc.Body.(*ast.DirectiveNode); isDirective {
+			// %YAML 1.2 (or 1.1, read the same way) before the document's ---.
+			if !d.directive(dir) {
+				return nil
+			}
 			continue
 		}
 		if body != nil {
@@ -250,6 +256,28 @@ func (d *decoder) checkTokens(tokens token.Tokens) bool {
 
 var topFields = []string{"name", "title", "description", "limit", "window", "expiry", "algorithms",
 	"start", "speed", "traffic", "captions", "questions", "expect"}
+
+// directive accepts a %YAML directive naming a version of YAML 1, which
+// scenario files are read as (1.2: see numbers.go); others are refused.
+func (d *decoder) directive(n *ast.DirectiveNode) bool {
+	name := ""
+	if n.Name != nil {
+		name = n.Name.GetToken().Value
+	}
+	var values []string
+	for _, v := range n.Values {
+		values = append(values, v.GetToken().Value)
+	}
+	switch {
+	case name == "YAML" && len(values) == 1 && (values[0] == "1.2" || values[0] == "1.1"):
+		return true
+	case name == "YAML":
+		d.at(n, "", "%%YAML %s is not a version windowlab reads; scenario files are YAML 1.2 (write %%YAML 1.2, or no directive)", strings.Join(values, " "))
+	default:
+		d.at(n, "", "the %%%s directive is not used in scenario files; remove it", name)
+	}
+	return false
+}
 
 // scenario reads the top-level mapping.
 func (d *decoder) scenario(root ast.Node) *Scenario {
@@ -630,26 +658,18 @@ func (d *decoder) rate(o *object, k string) (float64, bool) {
 	v, at := o.value(k)
 	field := join(o.path, k)
 	var r float64
-	switch n := v.(type) {
-	case *ast.IntegerNode, *ast.FloatNode:
-		f, err := strconv.ParseFloat(strings.ReplaceAll(n.GetToken().Value, "_", ""), 64)
-		if err != nil {
-			if i, isInt := n.(*ast.IntegerNode); isInt {
-				f, err = strconv.ParseFloat(fmt.Sprint(i.Value), 64)
-			}
-		}
-		if err != nil {
-			d.at(at, field, "%s is not a rate; use requests per second, such as 50 or \"50/s\"", n.GetToken().Value)
-			return 0, false
-		}
-		r = f
-	case *ast.StringNode:
+	if num, _, isNum := yamlNumber(v); isNum {
+		r, _ = num.Float64()
+	} else if str, isStr := v.(*ast.StringNode); isStr && !looksNumeric(v) {
 		var msg string
-		if r, msg = parseRate(n.Value); msg != "" {
+		if r, msg = parseRate(str.Value); msg != "" {
 			d.at(at, field, "%s", msg)
 			return 0, false
 		}
-	default:
+	} else if looksNumeric(v) {
+		d.at(at, field, "%s", notYAML12(v))
+		return 0, false
+	} else {
 		d.at(at, field, "expected a rate such as 50 (per second), \"50/s\" or \"3000/m\", got %s", describe(v))
 		return 0, false
 	}

@@ -322,14 +322,15 @@ func TestEngineStartsAtScenarioStart(t *testing.T) {
 
 func TestWholeNumberMessages(t *testing.T) {
 	for _, tc := range []struct{ value, want string }{
-		{`1e3`, `traffic[0].count: expected a whole number, got string "1e3"`},
+		{`1e3`, `traffic[0].count: 1e3 is a floating-point number in YAML; write it as the whole number 1000`},
 		{`"12"`, `traffic[0].count: expected a whole number, got string "12"; remove the quotes`},
 		{`-99999999999999999999`, `traffic[0].count: -99999999999999999999 is too small; use a whole number from 1 to 50,000,000`},
-		{`2.5`, `traffic[0].count: expected a whole number, got number 2.5`},
+		{`2.5`, `traffic[0].count: 2.5 is not a whole number; use a whole number from 1 to 50,000,000`},
 		{`[1]`, `traffic[0].count: expected a whole number, got a list`},
 		{`true`, `traffic[0].count: expected a whole number, got boolean true`},
+		{`1_000`, `traffic[0].count: 1_000 is not a number in YAML 1.2, which scenario files are written in; write 1000`},
+		{`0b11`, `traffic[0].count: 0b11 is not a number in YAML 1.2, which scenario files are written in; write 3`},
 		{`0x10`, ``},
-		{`1_000`, ``},
 	} {
 		_, err := Parse("x.yaml", []byte("limit: 1\nwindow: 1m\ntraffic:\n  - at: \"12:00:00\"\n    count: "+tc.value+"\n"))
 		var e *Error
@@ -344,6 +345,25 @@ func TestWholeNumberMessages(t *testing.T) {
 	}
 }
 
+// Numbers are read as YAML 1.2 writes them, the same in every field: a
+// leading zero is decimal (0100 is one hundred, not YAML 1.1's octal 64).
+func TestNumbersAreYAML12(t *testing.T) {
+	s := mustParse(t, "x.yaml", "limit: 0100\nwindow: 1m\ntraffic:\n  - {at: \"12:00:00\", count: 010}\n"+
+		"  - {from: \"12:01:00\", to: \"12:02:00\", rate: 010, clients: 0o17, seed: 0x10}\n"+
+		"expect:\n  - {algorithm: fixed-window, at: \"12:00:00\", allowed: 010}\n")
+	if s.Config.Limit != 100 || s.Traffic[0].Count != 10 || s.Traffic[1].Rate != 10 || s.Traffic[1].Clients != 15 || s.Traffic[1].Seed != 16 {
+		t.Errorf("limit %d, count %d, rate %v, clients %d, seed %d; want 100, 10, 10, 15, 16",
+			s.Config.Limit, s.Traffic[0].Count, s.Traffic[1].Rate, s.Traffic[1].Clients, s.Traffic[1].Seed)
+	}
+	if *s.Expect[0].Allowed != 10 {
+		t.Errorf("expect allowed %d, want 10", *s.Expect[0].Allowed)
+	}
+	r := mustParse(t, "y.yaml", "limit: 1\nwindow: 1m\ntraffic:\n  - {from: \"12:00:00\", to: \"12:00:01\", rate: 1e3}\n")
+	if r.Traffic[0].Rate != 1000 {
+		t.Errorf("rate 1e3 read as %v", r.Traffic[0].Rate)
+	}
+}
+
 func TestEditDistance(t *testing.T) {
 	for _, tc := range []struct {
 		a, b string
@@ -352,5 +372,14 @@ func TestEditDistance(t *testing.T) {
 		if got := editDistance(tc.a, tc.b); got != tc.want {
 			t.Errorf("editDistance(%q, %q) = %d, want %d", tc.a, tc.b, got, tc.want)
 		}
+	}
+}
+
+// A %YAML 1.2 directive before the document is the version these files
+// are, not a second document.
+func TestYAMLDirective(t *testing.T) {
+	s := mustParse(t, "d.yaml", "%YAML 1.2\n---\nlimit: 0100\nwindow: 1m\ntraffic: [{at: \"12:00:00\"}]\n")
+	if s.Config.Limit != 100 {
+		t.Errorf("limit %d, want 100", s.Config.Limit)
 	}
 }

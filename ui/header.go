@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/x/ansi"
-
 	"windowlab/human"
 )
 
@@ -26,7 +24,7 @@ func (m Model) headerView() []string {
 		state = st.paused.Render("❚❚ paused") + st.faint.Render(" · "+speedText(m.speed))
 	}
 	right := state + "  " + st.clock.Render(s.now.String())
-	line1 := spread(left, right, m.c.width, true)
+	line1 := m.c.spread(left, right, m.c.width, true)
 
 	var b strings.Builder
 	b.WriteString(st.label.Render("limit ") + st.value.Render(fmt.Sprintf("%d per %s", s.config.Limit, human.Duration(s.config.Window))))
@@ -45,23 +43,8 @@ func (m Model) headerView() []string {
 	if s.hasNext {
 		next = st.label.Render("next request ") + s.next.At.String()
 	}
-	line2 := spread(b.String(), next, m.c.width, false)
+	line2 := m.c.spread(b.String(), next, m.c.width, false)
 	return []string{line1, line2}
-}
-
-// spread puts left and right on one line of width w, right-aligned. When
-// both do not fit, right is dropped, or with keepRight left is cut instead:
-// the first line's right side holds the clock, which must always show.
-func spread(left, right string, w int, keepRight bool) string {
-	lw, rw := ansi.StringWidth(left), ansi.StringWidth(right)
-	if lw+2+rw <= w {
-		return left + strings.Repeat(" ", w-lw-rw) + right
-	}
-	if !keepRight || rw+2 > w {
-		return ansi.Truncate(left, w, "…")
-	}
-	left = ansi.Truncate(left, w-rw-2, "…")
-	return left + strings.Repeat(" ", w-ansi.StringWidth(left)-rw) + right
 }
 
 // captionLines is the most lines a caption may take: two, and in a lesson
@@ -93,10 +76,10 @@ func (m Model) captionView() []string {
 		}
 		return []string{""}
 	}
-	lines := strings.Split(ansi.Wrap("» "+text, m.c.width, " "), "\n")
+	lines := strings.Split(m.c.cells.Wrap("» "+text, m.c.width, " "), "\n")
 	if most := m.captionLines(); len(lines) > most {
 		lines = lines[:most]
-		lines[most-1] = ansi.Truncate(lines[most-1], m.c.width-1, "") + "…"
+		lines[most-1] = m.c.cells.Truncate(lines[most-1], m.c.width-1, "") + "…"
 	}
 	for i, l := range lines {
 		lines[i] = st.caption.Render(l)

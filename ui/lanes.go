@@ -5,8 +5,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/charmbracelet/x/ansi"
-
 	"windowlab/algo"
 	"windowlab/human"
 )
@@ -192,11 +190,11 @@ func (p lanesPanel) logFields(d algo.Decision, window []algo.Instant) []field {
 	st := p.c.styles
 	from, to := d.At.Add(-d.Window), d.At
 	left, right := "("+from.Short()+" ", " "+to.Short()+"]"
-	cells := p.laneTextWidth() - ansi.StringWidth(left) - ansi.StringWidth(right) - 2
+	cells := p.laneTextWidth() - p.c.cells.StringWidth(left) - p.c.cells.StringWidth(right) - 2
 	cellsText := logStrip(st, window, from, to, max(cells, 4))
 	strip := left + "▕" + cellsText + "▏" + right
 	if p.presenter && p.c.height >= presenterHeight {
-		pad := strings.Repeat(" ", ansi.StringWidth(left))
+		pad := strings.Repeat(" ", p.c.cells.StringWidth(left))
 		strip = pad + "▕" + cellsText + "▏\n" + strip
 	}
 	var held string
@@ -350,11 +348,11 @@ func (p lanesPanel) renderLane(l lane, width int) []unit {
 	st := p.c.styles
 	title := st.kind(int(l.kind)).Render(l.title)
 	var units []unit
-	if ansi.StringWidth(title)+2+ansi.StringWidth(l.right) <= width {
-		units = append(units, unit{[]string{spread(title, l.right, width, false)}, 0})
+	if p.c.cells.StringWidth(title)+2+p.c.cells.StringWidth(l.right) <= width {
+		units = append(units, unit{[]string{p.c.spread(title, l.right, width, false)}, 0})
 	} else {
 		units = append(units, unit{[]string{title}, 0})
-		units = append(units, unit{strings.Split(ansi.Wrap(l.right, width, " "), "\n"), 2})
+		units = append(units, unit{strings.Split(p.c.cells.Wrap(l.right, width, " "), "\n"), 2})
 	}
 	textW := max(width-laneLabelWidth, 10)
 	if _, wide := p.columnWidth(); wide {
@@ -370,13 +368,13 @@ func (p lanesPanel) renderLane(l lane, width int) []unit {
 			default:
 				text = st.label.Render(f.label+" ") + text
 			}
-			lines = append(lines, strings.Split(ansi.Wrap(text, width, " "), "\n")...)
+			lines = append(lines, strings.Split(p.c.cells.Wrap(text, width, " "), "\n")...)
 			units = append(units, unit{lines, f.prio})
 		}
 		return units
 	}
 	for _, f := range l.fields {
-		wrapped := strings.Split(ansi.Wrap(f.text, textW, " "), "\n")
+		wrapped := strings.Split(p.c.cells.Wrap(f.text, textW, " "), "\n")
 		lines := make([]string, len(wrapped))
 		for i, w := range wrapped {
 			label := ""
@@ -494,7 +492,7 @@ func (p lanesPanel) sideBySide(ls []lane, colW, h int) []string {
 			if j < len(lines) {
 				line = lines[j]
 			}
-			pad := max(w-4-ansi.StringWidth(line), 0)
+			pad := max(w-4-p.c.cells.StringWidth(line), 0)
 			rows[j+1].WriteString(side + " " + line + strings.Repeat(" ", pad) + " " + side)
 		}
 		rows[tallest+1].WriteString(st.boxLine.Render("╰" + strings.Repeat("─", w-2) + "╯"))

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"windowlab/algo"
 	"windowlab/scenarios"
@@ -513,5 +514,36 @@ func TestOpenFileLoadingIsCancellable(t *testing.T) {
 	m = update(t, m, press("esc", "esc")...)
 	if m.mode != modeMain || !strings.Contains(screen(m), "Boundary burst") {
 		t.Fatal("esc esc should return to the scenario")
+	}
+}
+
+// Widths are counted as the renderer counts them: code point by code point
+// until the terminal reports grapheme clustering (mode 2027). A family
+// emoji in a title takes 8 cells or 2, and the clock stays on the line
+// either way; a long client name is cut, not pushed off the screen.
+func TestWideTextKeepsTheClock(t *testing.T) {
+	sc := parse("title: \"Family 👨‍👩‍👧‍👦 burst and a very long title that goes on and on\"\nlimit: 100\nwindow: 1m\n" +
+		"traffic: [{at: \"12:00:59\", count: 3, client: a-client-name-that-is-sixty-four-characters-long-for-no-reasons}]\n")
+	for _, grapheme := range []bool{false, true} {
+		m := newModel(t, sc, 80, 44) // tall enough for the recent requests
+		width := ansi.StringWidthWc
+		if grapheme {
+			m = update(t, m, tea.ModeReportMsg{Mode: ansi.ModeUnicodeCore, Value: ansi.ModeSet})
+			width = ansi.StringWidth
+		}
+		m = update(t, m, press("G")...)
+		s := screen(m)
+		lines := strings.Split(s, "\n")
+		if !strings.HasSuffix(lines[0], "12:00:59.000") {
+			t.Errorf("grapheme %v: the clock is cut: %q", grapheme, lines[0])
+		}
+		for i, l := range lines {
+			if w := width(l); w > 80 {
+				t.Errorf("grapheme %v: line %d is %d cells: %q", grapheme, i+1, w, l)
+			}
+		}
+		if !strings.Contains(s, "a-client-name-that-…") {
+			t.Errorf("grapheme %v: the long client name is not cut in the recent requests:\n%s", grapheme, s)
+		}
 	}
 }

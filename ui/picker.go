@@ -10,7 +10,6 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 )
 
 // picker lists the built-in scenarios and "open a file…".
@@ -175,11 +174,12 @@ func (p picker) view(c common, h int) []string {
 	lines = append(lines, st.title.Render("Open a scenario"), "")
 	nameW := 0
 	for _, s := range p.items {
-		nameW = max(nameW, ansi.StringWidth(s.Name))
+		nameW = max(nameW, c.cells.StringWidth(s.Name))
 	}
+	nameW = min(nameW, 32)
 	var rows []string
 	for i, s := range p.items {
-		row := fmt.Sprintf("%-*s  %s", nameW, s.Name, st.faint.Render(s.Title))
+		row := c.fit(s.Name, nameW) + "  " + st.faint.Render(s.Title)
 		rows = append(rows, p.row(st, i, row))
 	}
 	if p.canOpen {
@@ -196,7 +196,7 @@ func (p picker) view(c common, h int) []string {
 		tail = append(tail, "", st.faint.Render("loading… (esc stops)"))
 	case p.err != "":
 		tail = append(tail, "")
-		for _, l := range strings.Split(ansi.Wrap(p.err, max(c.width-6, 10), " "), "\n") {
+		for _, l := range strings.Split(c.cells.Wrap(p.err, max(c.width-6, 10), " "), "\n") {
 			tail = append(tail, st.err.Render(l))
 		}
 	}

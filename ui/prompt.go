@@ -5,7 +5,6 @@ import (
 
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"windowlab/algo"
 )
@@ -72,7 +71,7 @@ func (p goToPrompt) view(c common, help string) []string {
 		return []string{line}
 	}
 	var out []string
-	for _, l := range strings.Split(ansi.Wrap("✗ "+p.err, max(c.width, 10), " "), "\n") {
+	for _, l := range strings.Split(c.cells.Wrap("✗ "+p.err, max(c.width, 10), " "), "\n") {
 		out = append(out, c.styles.err.Render(l))
 	}
 	return append(out, line)

@@ -7,7 +7,6 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"windowlab/algo"
 	"windowlab/human"
@@ -333,7 +332,7 @@ func (q quizView) headerView(c common) []string {
 		pos = "done"
 	}
 	score := st.label.Render(pos+" · score ") + st.value.Render(fmt.Sprintf("%d/%d", right, answered))
-	return []string{spread(left, score, c.width, true), ""}
+	return []string{c.spread(left, score, c.width, true), ""}
 }
 
 // textWidth is the measure questions are set at: the screen, up to a
@@ -354,7 +353,7 @@ func (q quizView) view(c common, h int) []string {
 		from = st.faint.Render(" · " + cur.From)
 	}
 	out = append(out, st.title.Render(fmt.Sprintf("Question %d", q.index+1))+from, "")
-	for _, l := range strings.Split(ansi.Wrap(cur.Ask, w, " "), "\n") {
+	for _, l := range strings.Split(c.cells.Wrap(cur.Ask, w, " "), "\n") {
 		out = append(out, st.value.Render(l))
 	}
 	out = append(out, "")
@@ -369,11 +368,11 @@ func (q quizView) view(c common, h int) []string {
 				mark, style = "▸ ", st.selected
 			}
 			prefix := fmt.Sprintf("%s%d  ", mark, i+1)
-			lines := strings.Split(ansi.Wrap(choice, w-len([]rune(prefix)), " "), "\n")
+			lines := strings.Split(c.cells.Wrap(choice, w-c.cells.StringWidth(prefix), " "), "\n")
 			for j, l := range lines {
 				p := prefix
 				if j > 0 {
-					p = strings.Repeat(" ", len([]rune(prefix)))
+					p = strings.Repeat(" ", c.cells.StringWidth(prefix))
 				}
 				out = append(out, style.Render(p+l))
 			}
@@ -402,8 +401,8 @@ func (q quizView) scoreView(c common, h int) []string {
 			mark = st.g.markNo
 			detail = "you said " + q.given[i] + "; the answer is " + question.Answer
 		}
-		line := fmt.Sprintf("%s %2d. %s", mark, i+1, ansi.Truncate(question.Ask, max(c.width/2, 20), "…"))
-		out = append(out, ansi.Truncate(line+st.faint.Render(" — "+detail), c.width, "…"))
+		line := fmt.Sprintf("%s %2d. %s", mark, i+1, c.cells.Truncate(question.Ask, max(c.width/2, 20), "…"))
+		out = append(out, c.cells.Truncate(line+st.faint.Render(" — "+detail), c.width, "…"))
 	}
 	return fitHeight(out, h)
 }
@@ -415,10 +414,10 @@ func (m Model) revealView() []string {
 	cur := q.current()
 	var text []string
 	add := func(s string, style func(...string) string, most int) {
-		lines := strings.Split(ansi.Wrap(s, w, " "), "\n")
+		lines := strings.Split(m.c.cells.Wrap(s, w, " "), "\n")
 		if len(lines) > most {
 			lines = lines[:most]
-			lines[most-1] = ansi.Truncate(lines[most-1], w-1, "") + "…"
+			lines[most-1] = m.c.cells.Truncate(lines[most-1], w-1, "") + "…"
 		}
 		for _, l := range lines {
 			text = append(text, style(l))

@@ -63,6 +63,10 @@ func recentRows(h []sim.Mark, clients []string, n int) []recentRow {
 	return rows
 }
 
+// maxNameCells is the widest a client's name column grows; longer names are
+// cut with an ellipsis, so the limiters' marks stay on screen.
+const maxNameCells = 20
+
 // recentPanel lists the last requests decided, newest last: who asked
 // when, and what each limiter said; identical requests in a row share a
 // line.
@@ -94,12 +98,13 @@ func (p recentPanel) render(h int) []string {
 		}
 		numW = max(numW, len(nums[i]))
 		countW = max(countW, len([]rune(counts[i])))
-		nameW = max(nameW, len(g.client))
+		nameW = max(nameW, p.c.cells.StringWidth(g.client))
 	}
+	nameW = min(nameW, maxNameCells)
 	for i, g := range rows {
 		var b strings.Builder
 		b.WriteString(st.faint.Render(fmt.Sprintf("%-*s", numW, nums[i])))
-		b.WriteString("  " + g.mark.At.String() + "  " + fmt.Sprintf("%-*s", nameW, g.client))
+		b.WriteString("  " + g.mark.At.String() + "  " + p.c.fit(g.client, nameW))
 		b.WriteString("  " + st.faint.Render(fmt.Sprintf("%*s", countW, counts[i])))
 		for k, a := range p.snap.algorithms {
 			b.WriteString("   " + st.kind(int(a.Kind)).UnsetBold().Render(shortName(a)) + " " + mark(st, g.mark.Allowed&(1<<k) != 0))

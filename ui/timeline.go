@@ -5,8 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/x/ansi"
-
 	"windowlab/algo"
 	"windowlab/human"
 	"windowlab/sim"
@@ -160,11 +158,11 @@ func (p timelinePanel) legend() string {
 	key := st.allowed.Render("✓") + st.faint.Render(" allowed ") + st.denied.Render("✗") + st.faint.Render(" denied ") +
 		st.mixed.Render("±") + st.faint.Render(" both ") + st.edge.Render("┃") + st.faint.Render(" window edge")
 	legend := st.title.Render("timeline") + st.faint.Render(" · all clients · ") + perCell + st.faint.Render(" per cell (z/Z zoom) · ") + key
-	if ansi.StringWidth(legend) > width-tlCountWidth {
+	if p.c.cells.StringWidth(legend) > width-tlCountWidth {
 		legend = st.title.Render("timeline") + " " + perCell + st.faint.Render("/cell · ") + key
 	}
 	countHead := st.faint.Render("in ▼ " + timeText(p.snap.now.Truncate(p.snap.timeline.cell), cell))
-	return spreadCols(legend, countHead, width)
+	return p.c.spreadCols(legend, countHead, width)
 }
 
 // labelStep is the spacing of the axis labels: the first that is a whole
@@ -233,7 +231,7 @@ func (p timelinePanel) axis() []string {
 		pos = end
 	}
 	lb.WriteString(st.faint.Render(string(labels[pos:])))
-	labelLine := ansi.Truncate(lb.String(), cells+tlCountWidth-1, "")
+	labelLine := p.c.cells.Truncate(lb.String(), cells+tlCountWidth-1, "")
 	pad := strings.Repeat(" ", tlLabelWidth)
 	return []string{pad + labelLine, pad + ticks.String()}
 }
@@ -245,7 +243,7 @@ func (p timelinePanel) rows() []string {
 	var lines []string
 	for k, a := range p.snap.algorithms {
 		var b strings.Builder
-		b.WriteString(st.kind(int(a.Kind)).Render(fmt.Sprintf("%-*s", tlLabelWidth-1, ansi.Truncate(shortName(a), tlLabelWidth-1, "…"))) + " ")
+		b.WriteString(st.kind(int(a.Kind)).Render(p.c.fit(shortName(a), tlLabelWidth-1)) + " ")
 		for i := range p.cells() {
 			b.WriteString(p.glyph(i, d.total[i], d.allowed[i][k], i == cursor))
 		}
@@ -299,15 +297,6 @@ func shortName(a algo.Algorithm) string {
 		return "bucket"
 	}
 	return a.Kind.String()
-}
-
-// spreadCols is spread, but drops the left side's tail rather than the right.
-func spreadCols(left, right string, w int) string {
-	rw := ansi.StringWidth(right)
-	if ansi.StringWidth(left)+2+rw > w {
-		left = ansi.Truncate(left, max(w-rw-2, 0), "…")
-	}
-	return spread(left, right, w, false)
 }
 
 func pick(cond bool, yes, no string) string {

@@ -266,6 +266,13 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.picker = m.picker.setWidth(m.c.width)
 		m.refresh() // the timeline's cells depend on the width
 		return m, nil
+	case tea.ModeReportMsg:
+		// The terminal lays out grapheme clusters (mode 2027), and the
+		// renderer counts cells that way from now on: so does the view.
+		if msg.Mode == ansi.ModeUnicodeCore && (msg.Value == ansi.ModeSet || msg.Value == ansi.ModeReset || msg.Value == ansi.ModePermanentlySet) {
+			m.c.cells = ansi.GraphemeWidth
+		}
+		return m, nil
 	case tea.BackgroundColorMsg:
 		// Children read the styles from m.c when they draw.
 		m.c.styles = newStyles(msg.IsDark(), m.presenter)
@@ -703,10 +710,10 @@ func (m Model) render() string {
 		if c.width <= 0 || c.height <= 0 {
 			return msg
 		}
-		if wrapped := ansi.Wrap(msg, c.width, " "); lipgloss.Height(wrapped) <= c.height && c.width >= 20 {
+		if wrapped := c.cells.Wrap(msg, c.width, " "); lipgloss.Height(wrapped) <= c.height && c.width >= 20 {
 			msg = wrapped
 		} else {
-			msg = ansi.Truncate(msg, c.width, "…")
+			msg = c.cells.Truncate(msg, c.width, "…")
 		}
 		lines := strings.Split(lipgloss.Place(c.width, c.height, lipgloss.Center, lipgloss.Center, msg), "\n")
 		return strings.Join(fitHeight(lines, c.height), "\n")
@@ -741,8 +748,8 @@ func (m Model) render() string {
 	for i, l := range lines {
 		l = strings.ReplaceAll(l, nbsp, " ")
 		lines[i] = l
-		if ansi.StringWidth(l) > c.width {
-			lines[i] = ansi.Truncate(l, c.width, "…")
+		if c.cells.StringWidth(l) > c.width {
+			lines[i] = c.cells.Truncate(l, c.width, "…")
 		}
 	}
 	return strings.Join(lines, "\n")
