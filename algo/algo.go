@@ -17,8 +17,9 @@ import (
 )
 
 // Instant is a point on the virtual clock, in milliseconds since midnight.
-// 12:00:59 is Clock(12, 0, 59, 0) = 43_259_000. Instants past 24:00 are
-// allowed (a replay may run over midnight); they print as 24:00:00.000 and on.
+// 12:00:59 is Clock(12, 0, 59, 0) = 43_259_000. Instants before midnight
+// and past 24:00 are allowed (a replay may run over midnight); they print
+// with the day: 00:00:00.000 the next day.
 type Instant int64
 
 // Clock returns the instant h:m:s.ms.
@@ -56,26 +57,45 @@ func floorDiv(a, b int64) int64 {
 	return q
 }
 
-// String prints the instant as a time of day, HH:MM:SS.mmm.
-func (t Instant) String() string {
-	sign := ""
-	v := int64(t)
-	if v < 0 {
-		sign, v = "-", -v
-	}
-	ms := v % 1000
-	s := v / 1000
-	return fmt.Sprintf("%s%02d:%02d:%02d.%03d", sign, s/3600, s/60%60, s%60, ms)
-}
+// day is the length of a day on the virtual clock, in ms.
+const day = 24 * 60 * 60 * 1000
+
+// String prints the instant as a time of day, HH:MM:SS.mmm, and outside the
+// scenario's day the day as a person would say it: 23:59:30.000 the day
+// before, 00:00:00.000 the next day, 08:00:00.000 3 days later.
+func (t Instant) String() string { return t.clock(true) }
 
 // Short prints the instant as HH:MM:SS, adding .mmm only when it is not a
-// whole second: the form a scenario file uses.
-func (t Instant) Short() string {
-	if t%1000 == 0 {
-		s := t.String()
-		return s[:len(s)-4]
+// whole second: the form a scenario file uses (and the day, as String
+// does, outside the scenario's day).
+func (t Instant) Short() string { return t.clock(t%1000 != 0) }
+
+func (t Instant) clock(millis bool) string {
+	d := floorDiv(int64(t), day)
+	v := int64(t) - d*day
+	s := v / 1000
+	text := fmt.Sprintf("%02d:%02d:%02d", s/3600, s/60%60, s%60)
+	if millis {
+		text += fmt.Sprintf(".%03d", v%1000)
 	}
-	return t.String()
+	switch {
+	case d == 0:
+		return text
+	case d == -1:
+		return text + " the day before"
+	case d == 1:
+		return text + " the next day"
+	case d < 0:
+		return fmt.Sprintf("%s %d days before", text, -d)
+	}
+	return fmt.Sprintf("%s %d days later", text, d)
+}
+
+// TimeOfDay is the instant's time of day alone, HH:MM:SS.mmm (or HH:MM:SS
+// without millis): for a clock face or an axis, where the day is shown
+// apart.
+func (t Instant) TimeOfDay(millis bool) string {
+	return Instant(int64(t) - floorDiv(int64(t), day)*day).clock(millis)
 }
 
 // Kind names an algorithm.

@@ -54,9 +54,12 @@ func TestClockAndInstant(t *testing.T) {
 		{Clock(12, 0, 59, 0), "12:00:59.000", "12:00:59"},
 		{Clock(12, 1, 15, 250), "12:01:15.250", "12:01:15.250"},
 		{Clock(0, 0, 0, 0), "00:00:00.000", "00:00:00"},
-		{Clock(24, 0, 0, 1), "24:00:00.001", "24:00:00.001"},
-		{-1, "-00:00:00.001", "-00:00:00.001"},
-		{-60_000, "-00:01:00.000", "-00:01:00"},
+		{Clock(24, 0, 0, 1), "00:00:00.001 the next day", "00:00:00.001 the next day"},
+		{Clock(36, 0, 0, 0), "12:00:00.000 the next day", "12:00:00 the next day"},
+		{Clock(48, 30, 0, 0), "00:30:00.000 2 days later", "00:30:00 2 days later"},
+		{-1, "23:59:59.999 the day before", "23:59:59.999 the day before"},
+		{-60_000, "23:59:00.000 the day before", "23:59:00 the day before"},
+		{-day - 1, "23:59:59.999 2 days before", "23:59:59.999 2 days before"},
 	}
 	for _, c := range cases {
 		if got := c.at.String(); got != c.str {
@@ -500,7 +503,7 @@ func TestWindowEdges(t *testing.T) {
 			{at: -1000, want: Decision{Allowed: true, Count: 0, WindowStart: -1000}},
 			{at: -1, want: Decision{Allowed: true, Count: 1, WindowStart: -1000}},
 			{at: -1, want: Decision{Allowed: false, Count: 2, WindowStart: -1000},
-				explain: "window -00:00:01–00:00:00 holds 2 → deny (2 ≥ 2)"},
+				explain: "window 23:59:59 the day before–00:00:00 holds 2 → deny (2 ≥ 2)"},
 			{at: 0, want: Decision{Allowed: true, Count: 0, WindowStart: 0}},
 		}},
 		{"fixed/backwards is clamped", KindFixedWindow, sec, []step{
@@ -519,7 +522,7 @@ func TestWindowEdges(t *testing.T) {
 			{at: -1500, want: Decision{Allowed: true}},
 			{at: -600, want: Decision{Allowed: true, Count: 1, Oldest: -1500}},
 			{at: -500, want: Decision{Allowed: true, Count: 1, Oldest: -600},
-				explain: "1 timestamp after -00:00:01.500, oldest -00:00:00.600 → allow (1 < 2)"},
+				explain: "1 timestamp after 23:59:58.500 the day before, oldest 23:59:59.400 the day before → allow (1 < 2)"},
 			{at: 399, want: Decision{Allowed: false, Count: 2, Oldest: -600}},
 			{at: 400, want: Decision{Allowed: true, Count: 1, Oldest: -500}},
 		}},
@@ -594,5 +597,14 @@ func TestPeekBackwardsIsClamped(t *testing.T) {
 		if d := l.Peek(3000, "new"); d.At != 5100 || d.Count != 0 || !d.Allowed {
 			t.Errorf("%v: Peek(3000, new) = %+v", k, d)
 		}
+	}
+}
+
+// At midnight the window reaches into the day before, said as a person
+// would say it (it printed "after -00:00:30").
+func TestExplainAtMidnight(t *testing.T) {
+	l := NewSlidingLog(Config{Limit: 2, Window: time.Minute})
+	if got, want := l.Peek(Clock(0, 0, 30, 0), "a").Explain(), "no timestamps after 23:59:30 the day before → allow (0 < 2)"; got != want {
+		t.Errorf("Explain = %q, want %q", got, want)
 	}
 }

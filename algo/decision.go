@@ -132,7 +132,7 @@ func (d Decision) Explain() string {
 	var b strings.Builder
 	switch d.Kind {
 	case KindFixedWindow:
-		fmt.Fprintf(&b, "window %s–%s holds %d", d.WindowStart.Short(), d.WindowEnd().Short(), d.Count)
+		fmt.Fprintf(&b, "window %s–%s holds %s", d.WindowStart.Short(), d.WindowEnd().Short(), human.Int(d.Count))
 		d.comparison(&b, human.Decimal(d.Count, 1))
 	case KindSlidingLog:
 		if d.Count == 0 {
@@ -145,13 +145,13 @@ func (d Decision) Explain() string {
 	case KindSlidingCounter:
 		wn, w := d.WeightRat()
 		est := human.DecimalRat(d.EstimateBig())
-		fmt.Fprintf(&b, "%d + %d × %s = %s", d.Count, d.Previous, human.Decimal(wn, w), est)
+		fmt.Fprintf(&b, "%s + %s × %s = %s", human.Int(d.Count), human.Int(d.Previous), human.Decimal(wn, w), est)
 		if r, ok := d.Rounded(); ok {
 			how := "rounded"
 			if d.Rules.Rounding == RoundFloor {
 				how = "floored"
 			}
-			est = fmt.Sprintf("%d", r)
+			est = human.Int(r)
 			fmt.Fprintf(&b, ", %s %s", how, est)
 		}
 		d.comparison(&b, est)
@@ -165,7 +165,7 @@ func (d Decision) Explain() string {
 			fmt.Fprintf(&b, " → deny (%s < 1), next token in %s", level, human.Duration(d.NextToken()))
 		}
 	default:
-		fmt.Fprintf(&b, "%d", d.Count)
+		b.WriteString(human.Int(d.Count))
 		d.comparison(&b, human.Decimal(d.Count, 1))
 	}
 	return b.String()
@@ -183,7 +183,7 @@ func (d Decision) comparison(b *strings.Builder, value string) {
 	default:
 		op = pick(d.Allowed, "<", "≥")
 	}
-	fmt.Fprintf(b, " → %s (%s %s %d)", d.Verb(), value, op, d.Limit)
+	fmt.Fprintf(b, " → %s (%s %s %s)", d.Verb(), value, op, human.Int(d.Limit))
 }
 
 func pick(cond bool, yes, no string) string {

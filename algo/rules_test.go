@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"windowlab/human"
 	"windowlab/internal/long"
 )
 
@@ -359,7 +360,8 @@ func TestRulesLargestCounts(t *testing.T) {
 	// Explain stays exact for counts whose products pass int64.
 	l := NewSlidingCounter(Config{Limit: MaxLimit, Window: MaxWindow, Rules: Rules{CountRejected: true}})
 	d := l.decide(Instant(w/2), 0, maxI/w+1, 0)
-	if want := fmt.Sprintf("%d + 0 × 0.5 = %d → deny (%d ≥ %d)", maxI/w+1, maxI/w+1, maxI/w+1, MaxLimit); d.Explain() != want {
+	n := human.Int(maxI/w + 1)
+	if want := fmt.Sprintf("%s + 0 × 0.5 = %s → deny (%s ≥ %s)", n, n, n, human.Int(MaxLimit)); d.Explain() != want {
 		t.Errorf("Explain = %q, want %q", d.Explain(), want)
 	}
 }

@@ -20,8 +20,8 @@ import (
 // Noun is a word and its plural, to count things in.
 type Noun struct{ One, Many string }
 
-// Of counts n of the noun: "1 request", "200 requests".
-func (w Noun) Of(n int64) string { return strconv.FormatInt(n, 10) + " " + w.For(n) }
+// Of counts n of the noun: "1 request", "200 requests", "1,000,000 requests".
+func (w Noun) Of(n int64) string { return Int(n) + " " + w.For(n) }
 
 // For is the word that goes with n: One for exactly 1, Many otherwise.
 func (w Noun) For(n int64) string {
@@ -59,11 +59,11 @@ func Words(n *big.Int) string {
 	for _, u := range []struct {
 		name string
 		exp  int64
-	}{{"trillion", 12}, {"billion", 9}, {"million", 6}} {
+	}{{"sextillion", 21}, {"quintillion", 18}, {"quadrillion", 15}, {"trillion", 12}, {"billion", 9}, {"million", 6}} {
 		unit := new(big.Int).Exp(big.NewInt(10), big.NewInt(u.exp), nil)
 		if n.Cmp(unit) >= 0 {
 			s := new(big.Rat).SetFrac(n, unit).FloatString(1)
-			return strings.TrimSuffix(s, ".0") + " " + u.name
+			return groupInteger(strings.TrimSuffix(s, ".0")) + " " + u.name
 		}
 	}
 	return BigInt(n)
@@ -111,7 +111,7 @@ func Number(v float64) string {
 // Decimal writes num/den exactly when it has at most six decimals, and
 // otherwise rounded, prefixed with ≈, to as many decimals as it takes to
 // differ from the nearest whole number (so ≈99.9999 never prints as 100):
-// 0.75, 49.5, ≈0.333.
+// 0.75, 49.5, ≈0.333, 49,999,900.
 func Decimal(num, den int64) string { return DecimalRat(new(big.Rat).SetFrac64(num, den)) }
 
 // DecimalRat is Decimal for any exact fraction.
@@ -120,7 +120,7 @@ func DecimalRat(r *big.Rat) string {
 		s := r.FloatString(places)
 		back, _ := new(big.Rat).SetString(s)
 		if back.Cmp(r) == 0 {
-			return s
+			return groupInteger(s)
 		}
 	}
 	for places := 3; ; places++ {
@@ -129,8 +129,18 @@ func DecimalRat(r *big.Rat) string {
 		if !strings.Contains(trimmed, ".") && places < 12 {
 			continue // rounded to a whole number it is not: show more
 		}
-		return "≈" + trimmed
+		return "≈" + groupInteger(trimmed)
 	}
+}
+
+// groupInteger puts commas in a decimal's whole part: 49,999,900.5.
+func groupInteger(s string) string {
+	whole, frac, hasFrac := strings.Cut(s, ".")
+	whole = commas(whole)
+	if hasFrac {
+		return whole + "." + frac
+	}
+	return whole
 }
 
 // Exact writes r with no rounding at all: as a decimal when it has a finite
@@ -201,7 +211,7 @@ func Bytes(n int64) string {
 // SIBytes writes a byte count in decimal units (kB, MB, GB, TB), as storage
 // is sold and as Redis's INFO reports it in its human fields: 80.1 GB.
 func SIBytes(n *big.Int) string {
-	units := []string{"B", "kB", "MB", "GB", "TB", "PB", "EB"}
+	units := []string{"B", "kB", "MB", "GB", "TB", "PB", "EB", "ZB", "YB", "RB", "QB"}
 	r := new(big.Rat).SetInt(n)
 	thousand := big.NewRat(1000, 1)
 	i := 0
@@ -212,7 +222,7 @@ func SIBytes(n *big.Int) string {
 	if i == 0 {
 		return n.String() + " B"
 	}
-	return r.FloatString(1) + " " + units[i]
+	return groupInteger(r.FloatString(1)) + " " + units[i]
 }
 
 // Duration writes a span of virtual time in Go duration syntax, as a

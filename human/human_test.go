@@ -45,6 +45,8 @@ func TestBigNumbers(t *testing.T) {
 		{big.NewInt(999_999), "999,999"},
 		{big.NewInt(999), "999"},
 		{new(big.Int).Exp(big.NewInt(10), big.NewInt(13), nil), "10 trillion"},
+		{new(big.Int).Exp(big.NewInt(10), big.NewInt(21), nil), "1 sextillion"}, // the calculator's largest: 10¹² keys × 10⁹
+		{new(big.Int).Exp(big.NewInt(10), big.NewInt(25), nil), "10,000 sextillion"},
 	} {
 		if got := Words(c.n); got != c.want {
 			t.Errorf("Words(%v) = %q, want %q", c.n, got, c.want)
@@ -54,6 +56,10 @@ func TestBigNumbers(t *testing.T) {
 		if got := SIBytes(big.NewInt(n)); got != want {
 			t.Errorf("SIBytes(%d) = %q, want %q", n, got, want)
 		}
+	}
+	huge := new(big.Int).Mul(big.NewInt(113), new(big.Int).Exp(big.NewInt(10), big.NewInt(21), nil))
+	if got := SIBytes(huge); got != "113.0 ZB" {
+		t.Errorf("SIBytes(1.13e23) = %q, want 113.0 ZB", got)
 	}
 }
 
@@ -187,7 +193,7 @@ func TestTimes(t *testing.T) {
 		{100, 100, "exactly the limit"},
 		{50, 100, "0.5× the limit"},
 		{1, 3, "0.33× the limit"},
-		{9_000_000_000_000_000_000, 7, "1285714285714285714.28× the limit"},
+		{9_000_000_000_000_000_000, 7, "1,285,714,285,714,285,714.28× the limit"},
 	} {
 		if got := Times(c.n, c.limit); got != c.want {
 			t.Errorf("Times(%d, %d) = %q, want %q", c.n, c.limit, got, c.want)

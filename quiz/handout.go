@@ -24,7 +24,7 @@ const handoutWidth = 78
 func WriteHandout(ctx context.Context, w io.Writer, q Quiz) error {
 	proofs, stopped := Proofs(ctx, q.Items)
 	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "windowlab quiz · seed %d · %d questions\n", q.Seed, len(q.Items))
+	fmt.Fprintf(bw, "windowlab quiz · seed %d · %s\n", q.Seed, human.Noun{One: "question", Many: "questions"}.Of(int64(len(q.Items))))
 	fmt.Fprintf(bw, "(windowlab quiz --seed %d gives the same questions)\n\n", q.Seed)
 	for i, it := range q.Items {
 		num := fmt.Sprintf("%d. ", i+1)

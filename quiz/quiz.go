@@ -18,6 +18,7 @@ import (
 	"slices"
 	"strings"
 
+	"windowlab/human"
 	"windowlab/scenarios"
 	"windowlab/sim"
 )
@@ -204,7 +205,7 @@ func (it Item) ProofAt(stats []sim.Stats, last sim.Record, hasLast bool) []strin
 		if it.HasAlgorithm && st.Algorithm != it.Algorithm {
 			continue
 		}
-		p := fmt.Sprintf("%s the %s allowed %d and denied %d", when, lowerFirst(st.Algorithm.Title()), st.Allowed, st.Denied)
+		p := fmt.Sprintf("%s the %s allowed %s and denied %s", when, lowerFirst(st.Algorithm.Title()), human.Int(st.Allowed), human.Int(st.Denied))
 		if hasLast && i < len(last.Decisions) {
 			p += fmt.Sprintf("; its last decision (%s, %s): %s", last.Arrival.Client, last.Arrival.At.Short(), last.Decisions[i].Explain())
 		}

@@ -27,7 +27,7 @@ func (m Model) headerView() []string {
 	line1 := m.c.spread(left, right, m.c.width, true)
 
 	var b strings.Builder
-	b.WriteString(st.label.Render("limit ") + st.value.Render(fmt.Sprintf("%d per %s", s.config.Limit, human.Duration(s.config.Window))))
+	b.WriteString(st.label.Render("limit ") + st.value.Render(human.Int(s.config.Limit)+" per "+human.Duration(s.config.Window)))
 	b.WriteString(st.faint.Render(" · "))
 	b.WriteString(st.label.Render("request ") + st.value.Render(human.Int(s.processed)+"/"+human.Int(s.total)))
 	if s.client != "" {

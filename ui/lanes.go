@@ -9,6 +9,9 @@ import (
 	"windowlab/human"
 )
 
+// algoTokens counts a token bucket's capacity.
+var algoTokens = human.Noun{One: "token", Many: "tokens"}
+
 // lanesPanel draws one lane per limiter from a snapshot: its state at the
 // clock in the lesson's terms, its last decision and its figures.
 type lanesPanel struct {
@@ -166,7 +169,7 @@ func (p lanesPanel) tall(bar string) string {
 func (p lanesPanel) fixedFields(d algo.Decision) []field {
 	st := p.c.styles
 	bar := gauge(st, d.Count, d.Limit, p.gaugeWidth(), true)
-	count := fmt.Sprintf("%d/%d", d.Count, d.Limit)
+	count := human.Int(d.Count) + "/" + human.Int(d.Limit)
 	if d.Count >= d.Limit {
 		count = st.full.Render(count + " full")
 	} else {
@@ -201,7 +204,7 @@ func (p lanesPanel) logFields(d algo.Decision, window []algo.Instant) []field {
 	if d.Count == 0 {
 		held = fmt.Sprintf("no timestamps in the last %s", human.Duration(d.Window))
 	} else {
-		held = st.value.Render(fmt.Sprintf("%d/%d", d.Count, d.Limit)) + " in the last " + human.Duration(d.Window) +
+		held = st.value.Render(human.Int(d.Count)+"/"+human.Int(d.Limit)) + " in the last " + human.Duration(d.Window) +
 			st.faint.Render(" · ") + st.label.Render("oldest ") + d.Oldest.Short() +
 			st.label.Render(" leaves at ") + d.Leaves().Short() + st.faint.Render(", in"+nbsp+human.Duration(d.Leaves().Sub(d.At)))
 	}
@@ -239,8 +242,8 @@ func (p lanesPanel) bucketFields(d algo.Decision) []field {
 	tn, w := d.TokensRat()
 	capacity := d.Capacity * w
 	bar := gauge(st, tn, capacity, p.gaugeWidth(), false)
-	level := st.value.Render(human.Decimal(tn, w)) + st.label.Render(fmt.Sprintf(" of %d tokens", d.Capacity))
-	refill := st.label.Render("refills ") + fmt.Sprintf("%d per %s", d.Limit, human.Duration(d.Window))
+	level := st.value.Render(human.Decimal(tn, w)) + st.label.Render(" of "+algoTokens.Of(d.Capacity))
+	refill := st.label.Render("refills ") + human.Int(d.Limit) + " per " + human.Duration(d.Window)
 	if tn < capacity {
 		refill += st.faint.Render(" · ") + st.label.Render("next token in"+nbsp) + human.Duration(d.NextToken())
 	} else {
@@ -267,9 +270,9 @@ func (p lanesPanel) most(i int) string {
 	case s.MaxInWindow == 0:
 		return st.faint.Render("nothing admitted yet")
 	case s.MaxInWindow <= p.snap.config.Limit:
-		return fmt.Sprintf("at most %d admitted in any %s", s.MaxInWindow, w) + st.faint.Render(" — within the limit")
+		return fmt.Sprintf("at most %s admitted in any %s", human.Int(s.MaxInWindow), w) + st.faint.Render(" — within the limit")
 	}
-	text := fmt.Sprintf("%d admitted %s (%s–%s", s.MaxInWindow, human.Span(int64(s.MaxInWindowFirst), int64(s.MaxInWindowLast)),
+	text := fmt.Sprintf("%s admitted %s (%s–%s", human.Int(s.MaxInWindow), human.Span(int64(s.MaxInWindowFirst), int64(s.MaxInWindowLast)),
 		s.MaxInWindowFirst.Short(), s.MaxInWindowLast.Short())
 	if s.MaxInWindowClient != p.snap.client {
 		text += ", " + s.MaxInWindowClient

@@ -214,7 +214,7 @@ func (p timelinePanel) axis() []string {
 		default:
 			baseline++
 		}
-		if labelled && t0 >= 0 {
+		if labelled {
 			copy(labels[i:], []rune(timeText(t0, cell)))
 			if p.isEdge(i) {
 				edgeLabels = append(edgeLabels, i)
@@ -274,12 +274,8 @@ func (p timelinePanel) glyph(i int, total, allowed int64, atCursor bool) string 
 }
 
 // timeText labels an instant on the axis, with milliseconds when cells are finer than a second.
-func timeText(t algo.Instant, cell algo.Instant) string {
-	if cell < 1000 {
-		return t.String()
-	}
-	return t.Short()
-}
+// The axis shows the time of day; the day itself is in the header's clock.
+func timeText(t algo.Instant, cell algo.Instant) string { return t.TimeOfDay(cell < 1000) }
 
 // shortName labels a limiter's row: its kind in a word, or its preset's name.
 func shortName(a algo.Algorithm) string {

@@ -69,6 +69,11 @@ var Cloudflare = struct {
 	Source: "https://blog.cloudflare.com/counting-things-a-lot-of-different-things/",
 }
 
+var (
+	requests = human.Noun{One: "request", Many: "requests"}
+	sources  = human.Noun{One: "source", Many: "sources"}
+)
+
 // Definitions are the figures' definitions, written out with every report.
 var Definitions = []struct{ Term, Meaning string }{
 	{"exact count", "the sliding log's count at the request's instant t: the requests it counts in (t − W, t], before this one"},
@@ -90,10 +95,10 @@ func Text(w io.Writer, r Result) error {
 		fmt.Fprintf(b, "STOPPED EARLY: %s of %s sources decided; the figures are for those only.\n\n",
 			human.Int(r.Sources), human.Int(int64(o.Sources)))
 	}
-	fmt.Fprintf(b, "traffic    %s sources (%s sent requests), %s requests over %s of virtual time\n",
-		human.Int(r.Sources), human.Int(r.ActiveSources), human.Int(r.Requests), human.Duration(roundDuration(r.Duration)))
+	fmt.Fprintf(b, "traffic    %s (%s sent requests), %s over %s of virtual time\n",
+		sources.Of(r.Sources), human.Int(r.ActiveSources), requests.Of(r.Requests), human.Duration(roundDuration(r.Duration)))
 	fmt.Fprintf(b, "model      %s; seed %d\n", o.Model, o.Seed)
-	fmt.Fprintf(b, "limit      %d requests per %s; rules: %s\n", o.Limit, human.Duration(o.Window), rulesText(o.Rules))
+	fmt.Fprintf(b, "limit      %s per %s; rules: %s\n", requests.Of(o.Limit), human.Duration(o.Window), rulesText(o.Rules))
 	fmt.Fprintf(b, "exact log  limited %s requests (%s); %s sources above the threshold\n",
 		human.Int(r.ExactLimited), human.Percent(share(r.ExactLimited, r.Requests)), human.Int(r.SourcesAbove))
 	fmt.Fprintf(b, "busiest    %s requests in one window from one source (%s)\n\n", human.Int(r.Peak), human.Times(r.Peak, o.Limit))

@@ -47,7 +47,7 @@ func Text(w io.Writer, h Header, e *sim.Engine, trace bool) error {
 	}
 	fmt.Fprintf(bw, "%s\n", title)
 	cfg := e.Config()
-	fmt.Fprintf(bw, "limit %d per %s, %s from %s", cfg.Limit, human.Duration(cfg.Window), requests.Of(e.Len()), e.FirstArrival().Short())
+	fmt.Fprintf(bw, "limit %s per %s, %s from %s", human.Int(cfg.Limit), human.Duration(cfg.Window), requests.Of(e.Len()), e.FirstArrival().Short())
 	if last := e.LastArrival(); e.Len() > 1 && !e.Interrupted() {
 		fmt.Fprintf(bw, " to %s", last.Short())
 	}
@@ -125,9 +125,9 @@ func writeSummary(w io.Writer, cfg algo.Config, stats []sim.Stats) {
 		fmt.Fprintln(tw)
 	}
 	row("", func(s sim.Stats) string { return s.Algorithm.String() })
-	row("allowed", func(s sim.Stats) string { return fmt.Sprint(s.Allowed) })
-	row("denied", func(s sim.Stats) string { return fmt.Sprint(s.Denied) })
-	row("most in one window", func(s sim.Stats) string { return fmt.Sprint(s.MaxInWindow) })
+	row("allowed", func(s sim.Stats) string { return human.Int(s.Allowed) })
+	row("denied", func(s sim.Stats) string { return human.Int(s.Denied) })
+	row("most in one window", func(s sim.Stats) string { return human.Int(s.MaxInWindow) })
 	row("peak memory", func(s sim.Stats) string { return s.Kind.Unit().Of(s.PeakMemory.Entries) })
 	row("", func(s sim.Stats) string { return human.Bytes(s.PeakMemory.Bytes) })
 	tw.Flush()
@@ -147,8 +147,8 @@ func LessonLine(s sim.Stats, limit int64, window time.Duration) string {
 	}
 	span := human.Span(int64(s.MaxInWindowFirst), int64(s.MaxInWindowLast))
 	if s.MaxInWindow <= limit {
-		return fmt.Sprintf("at most %d allowed to one client in any %s: the limit of %d held.",
-			s.MaxInWindow, human.Duration(window), limit)
+		return fmt.Sprintf("at most %s allowed to one client in any %s: the limit of %s held.",
+			human.Int(s.MaxInWindow), human.Duration(window), human.Int(limit))
 	}
 	return fmt.Sprintf("%s allowed %s (%s, %s–%s), %s.",
 		requests.Of(s.MaxInWindow), span, s.MaxInWindowClient,
