@@ -131,6 +131,8 @@ type source struct {
 	gens   []gen
 	heap   []int32
 	length int64
+	bound  algo.Instant // no arrival comes after it
+	exact  bool         // and the last arrival is at it
 }
 
 func newSource(s *Scenario) *source {
@@ -139,6 +141,7 @@ func newSource(s *Scenario) *source {
 		heap:   make([]int32, 0, len(s.Traffic)),
 		length: s.Len(),
 	}
+	src.bound, src.exact = s.lastBound()
 	for i := range s.Traffic {
 		src.gens[i] = newGen(s, i, false)
 		if src.gens[i].first() {
@@ -171,6 +174,8 @@ func (s *source) Clone() sim.Source {
 		gens:   append([]gen(nil), s.gens...),
 		heap:   append(make([]int32, 0, cap(s.heap)), s.heap...),
 		length: s.length,
+		bound:  s.bound,
+		exact:  s.exact,
 	}
 	return c
 }
@@ -213,4 +218,50 @@ func (s *source) down(i int) {
 		s.heap[i], s.heap[m] = s.heap[m], s.heap[i]
 		i = m
 	}
+}
+
+// LastBound is the instant no arrival comes after, worked out from the
+// entries without generating them, and whether the last arrival is exactly
+// there (random traffic ends somewhere before its to).
+func (s *source) LastBound() (algo.Instant, bool) { return s.bound, s.exact }
+
+// lastBound is source.LastBound for the scenario.
+func (s *Scenario) lastBound() (bound algo.Instant, exact bool) {
+	bound, exact, any := algo.Instant(math.MinInt64), true, false
+	for i := range s.Traffic {
+		t := &s.Traffic[i]
+		last, lastExact := algo.Instant(0), true
+		switch t.Shape {
+		case Burst:
+			if t.Count == 0 {
+				continue
+			}
+			last = t.At
+		case Spread:
+			if t.Count == 0 {
+				continue
+			}
+			last = t.From + algo.Instant((t.Count-1)*int64(t.To-t.From)/t.Count)
+		case Stream:
+			every := int64(t.Every / time.Millisecond)
+			n := (int64(t.To-t.From) + every - 1) / every
+			if n == 0 {
+				continue
+			}
+			last = t.From + algo.Instant((n-1)*every)
+		case Random:
+			last, lastExact = t.To-1, false
+		}
+		switch {
+		case !any || last > bound:
+			bound, exact = last, lastExact
+		case last == bound:
+			exact = exact || lastExact
+		}
+		any = true
+	}
+	if !any {
+		return s.Start, false
+	}
+	return bound, exact
 }

@@ -166,3 +166,29 @@ var pinnedSeed1 = []string{
 	"12:00:00.580 client-3", "12:00:00.660 client-1", "12:00:00.794 client-3", "12:00:00.843 client-1",
 	"12:00:00.952 client-2",
 }
+
+// The source's bound on its last arrival, worked out without generating
+// anything, is never before the last arrival, and is it when it says so.
+func TestLastBound(t *testing.T) {
+	files := append(Builtins(), Lesson()...)
+	files = append(files, mustParse(t, "mix.yaml", "limit: 1\nwindow: 1m\ntraffic:\n"+
+		"  - {from: \"12:00:00\", to: \"12:00:01\", count: 7}\n  - {from: \"12:00:00\", to: \"12:00:00.999\", every: 333ms}\n"+
+		"  - {from: \"11:00:00\", to: \"11:30:00\", rate: 2/s, clients: 3}\n"))
+	for _, s := range files {
+		src := newSource(s)
+		bound, exact := src.LastBound()
+		if b, e := src.Clone().(sim.Bounded).LastBound(); b != bound || e != exact {
+			t.Errorf("%s: a clone's bound %v, %v differs from %v, %v", s.Name, b, e, bound, exact)
+		}
+		last, any := algo.Instant(0), false
+		for a, ok := src.Next(); ok; a, ok = src.Next() {
+			last, any = a.At, true
+		}
+		if !any {
+			continue
+		}
+		if bound < last || (exact && bound != last) {
+			t.Errorf("%s: bound %v (exact %v), last arrival %v", s.Name, bound, exact, last)
+		}
+	}
+}

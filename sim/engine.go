@@ -57,14 +57,16 @@ type Options struct {
 	// replaying from the start.
 	ForwardOnly bool
 	// Interrupt, when set, is asked every few thousand arrivals during long
-	// work (seeking, running to the end, finding the last arrival); when it
-	// reports true the work stops where it stands and Interrupted says so.
-	// A ctrl+C or a key pressed while the view replays sets it.
-	Interrupt func() bool
+	// work (seeking, running to the end, finding the last arrival), with how
+	// many arrivals are decided (or, finding the last arrival, read); when
+	// it reports true the work stops where it stands and Interrupted says
+	// so. A ctrl+C, or a key pressed while the view replays, makes it true;
+	// the view also reads its progress from it.
+	Interrupt func(done int64) bool
 }
 
 // Until is an Options.Interrupt that stops long work once ctx ends.
-func Until(ctx context.Context) func() bool { return func() bool { return ctx.Err() != nil } }
+func Until(ctx context.Context) func(int64) bool { return func(int64) bool { return ctx.Err() != nil } }
 
 // interruptEvery is how many arrivals long work decides between asking
 // Options.Interrupt: a few hundred microseconds of work.
@@ -229,7 +231,7 @@ func (e *Engine) LastArrival() algo.Instant {
 	}
 	src := cp.src.Clone()
 	for i := 1; ; i++ {
-		if i%interruptEvery == 0 && e.StopRequested() {
+		if i%interruptEvery == 0 && e.opts.Interrupt != nil && e.opts.Interrupt(int64(i)) {
 			e.interrupted = true
 			return last
 		}
@@ -243,9 +245,21 @@ func (e *Engine) LastArrival() algo.Instant {
 	return last
 }
 
+// LastBound is an instant no arrival comes after: the last arrival itself
+// when the source can tell it without a pass (sim.Bounded), a bound past it
+// for random traffic, and otherwise the last arrival found by LastArrival.
+func (e *Engine) LastBound() algo.Instant {
+	if b, ok := e.checkpoints[0].src.(Bounded); ok {
+		if t, exact := b.LastBound(); exact || !e.hasLastArrival {
+			return t
+		}
+	}
+	return e.LastArrival()
+}
+
 // StopRequested asks Options.Interrupt whether long work should stop: for
 // callers that step the engine themselves, such as the reports.
-func (e *Engine) StopRequested() bool { return e.opts.Interrupt != nil && e.opts.Interrupt() }
+func (e *Engine) StopRequested() bool { return e.opts.Interrupt != nil && e.opts.Interrupt(e.n) }
 
 // Interrupted reports whether the last long operation (Seek, SeekIndex,
 // RunToEnd, LastArrival and what calls them) stopped short because

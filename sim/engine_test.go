@@ -294,7 +294,7 @@ func TestInterruptStopsLongWork(t *testing.T) {
 	arrivals = append(arrivals, burst(algo.Clock(12, 5, 0, 0), 1, "a")...)
 	stop := false
 	asked := 0
-	e := newEngine(t, arrivals, 10, time.Minute, Options{Interrupt: func() bool { asked++; return stop }})
+	e := newEngine(t, arrivals, 10, time.Minute, Options{Interrupt: func(int64) bool { asked++; return stop }})
 	ref := newEngine(t, arrivals, 10, time.Minute, Options{})
 	ref.RunToEnd()
 

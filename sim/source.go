@@ -20,6 +20,12 @@ type Source interface {
 	Len() int64
 }
 
+// Bounded is a Source that knows, without generating its arrivals, an
+// instant none comes after (and whether the last one is exactly there).
+type Bounded interface {
+	LastBound() (algo.Instant, bool)
+}
+
 // SliceSource is a Source over arrivals already in memory, for tests and
 // small hand-built streams. The slice must already be in decision order.
 type SliceSource struct {

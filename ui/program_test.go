@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -138,5 +139,57 @@ func TestProgramGoesToATypedTime(t *testing.T) {
 	}
 	if len(m.snap.peek) != 3 || m.snap.last.Decisions[2].Explain() != "30 + 84 × 0.75 = 93 → allow (93 < 100)" {
 		t.Fatalf("last sliding-counter decision: %v", m.snap.last.Decisions)
+	}
+}
+
+// The view never waits on its engine: G on a scenario of millions shows the
+// replay's progress, a key stops it where it stands, and q quits while it
+// runs.
+func TestProgramAnswersWhileALongSeekRuns(t *testing.T) {
+	big := func() *scenarios.Scenario {
+		return parse("title: Millions at once\nlimit: 100\nwindow: 1m\ntraffic:\n  - {at: \"12:00:00\", count: 8000000}\n")
+	}
+	t.Run("q quits", func(t *testing.T) {
+		w := newWatch()
+		tm := startProgram(t, big(), w)
+		w.waitFor(t, tm, "the first frame's size", func(m Model) bool { return m.c.width == 100 })
+		tm.Send(keyMsg("G"))
+		w.waitFor(t, tm, "the replay going on in the background", func(m Model) bool { return m.job != nil })
+		tm.Send(keyMsg("q"))
+		m := finalModel(t, tm)
+		if _, n := m.Position(); !m.quitting || n >= 8_000_000 {
+			t.Fatalf("quit with %d of 8,000,000 decided (quitting %v): the quit did not arrive while the seek ran", n, m.quitting)
+		}
+	})
+	t.Run("a key stops the replay", func(t *testing.T) {
+		w := newWatch()
+		tm := startProgram(t, big(), w)
+		w.waitFor(t, tm, "the first frame's size", func(m Model) bool { return m.c.width == 100 })
+		tm.Send(keyMsg("G"))
+		w.waitFor(t, tm, "the replay going on in the background", func(m Model) bool { return m.job != nil })
+		tm.Send(keyMsg("x"))
+		w.waitFor(t, tm, "the replay stopped", func(m Model) bool { return m.job == nil })
+		tm.Send(nudge{})
+		w.waitFor(t, tm, "what it says", func(m Model) bool { return strings.Contains(m.status, "stopped replaying") })
+		tm.Send(keyMsg("q"))
+		m := finalModel(t, tm)
+		if _, n := m.Position(); n == 0 || n >= 8_000_000 {
+			t.Fatalf("stopped with %d decided; want part of the way", n)
+		}
+	})
+}
+
+// While a job runs, the bottom line says how far it has got.
+func TestJobProgressLine(t *testing.T) {
+	m := newModel(t, parse("limit: 100\nwindow: 1m\ntraffic:\n  - {at: \"12:00:00\", count: 3000000}\n"), 80, 24)
+	next, cmd := m.Update(keyMsg("G"))
+	m = next.(Model)
+	if cmd == nil || m.job == nil {
+		t.Skip("the machine replayed three million requests within a frame")
+	}
+	m.ctl.stop.Store(true) // the job would run in the background; stop it first
+	s := screen(m)
+	if !strings.Contains(s, "replaying… ") || !strings.Contains(s, "of 3,000,000 requests) · any key stops, q quits") {
+		t.Fatalf("progress line:\n%s", s[strings.LastIndex(s, "\n")+1:])
 	}
 }

@@ -241,9 +241,9 @@ func (m Model) submit() (tea.Model, tea.Cmd) {
 		m.setScenario(m.sc, m.eng)
 		return m, m.prove()
 	}
-	sc, index := cur.Scenario, q.index
+	sc, index, ctl := cur.Scenario, q.index, m.ctl
 	return m, func() tea.Msg {
-		e, err := buildEngine(sc)
+		e, err := buildEngine(sc, ctl)
 		return revealMsg{index: index, sc: sc, engine: e, err: err}
 	}
 }
@@ -270,14 +270,12 @@ const proofSeconds = 3
 func (m *Model) prove() tea.Cmd {
 	cur := m.quiz.current()
 	if !cur.HasAt {
-		m.seekIndex(m.eng.Len())
-		return nil
+		return m.seekIndex(m.eng.Len())
 	}
-	m.seekIndex(0)
+	m.rewind()
 	span := float64(cur.At-m.eng.Now()) / 1000
 	if span <= 0 {
-		m.seek(cur.At)
-		return nil
+		return m.seek(cur.At)
 	}
 	m.speed = 1
 	for m.speed*proofSeconds < span && m.speed < maxSpeed {
@@ -296,10 +294,11 @@ func (m Model) leaveQuiz() (tea.Model, tea.Cmd) {
 	}
 	s := m.quiz.saved
 	m.setScenario(s.sc, s.eng)
-	m.eng.SeekIndex(s.processed)
-	m.seek(s.now)
 	m.mode = modeMain
-	return m, nil
+	return m, m.move(func(e *sim.Engine) {
+		e.SeekIndex(s.processed)
+		e.Seek(s.now)
+	})
 }
 
 // quizLane is the lane of the limiter the revealed question is about.

@@ -141,18 +141,25 @@ type Model struct {
 	step          int
 
 	quiz quizView
+
+	// Moves of the clock that outlast a frame (job.go).
+	ctl      *engineControl
+	job      *job
+	jobGen   int
+	quitting bool // q was pressed during a job: quit when it has stopped
 }
 
 // New returns the root model showing opts.Scenario (or the lesson's first
 // step, or the quiz's first question), paused at its start.
 func New(opts Options) (Model, error) {
+	ctl := &engineControl{}
 	first := opts.Scenario
 	var lessonEngines []*sim.Engine
 	if len(opts.Lesson) > 0 {
 		// A lesson is a handful of small scenarios: ready them all now, so
 		// n and p switch instantly.
 		for _, sc := range opts.Lesson {
-			e, err := buildEngine(sc)
+			e, err := buildEngine(sc, ctl)
 			if err != nil {
 				return Model{}, err
 			}
@@ -171,7 +178,7 @@ func New(opts Options) (Model, error) {
 		eng = lessonEngines[0]
 	} else {
 		var err error
-		if eng, err = buildEngine(first); err != nil {
+		if eng, err = buildEngine(first, ctl); err != nil {
 			return Model{}, err
 		}
 	}
@@ -187,6 +194,7 @@ func New(opts Options) (Model, error) {
 		presenter:     opts.Presenter,
 		lesson:        opts.Lesson,
 		lessonEngines: lessonEngines,
+		ctl:           ctl,
 	}
 	m.keys.setLesson(len(opts.Lesson) > 0)
 	m.help.Styles = st.help
@@ -201,16 +209,16 @@ func New(opts Options) (Model, error) {
 	return m, nil
 }
 
-// buildEngine makes a scenario's engine, with the history the timeline needs.
-func buildEngine(sc *scenarios.Scenario) (*sim.Engine, error) {
+// buildEngine makes a scenario's engine, with the history the timeline needs
+// and ctl to interrupt its long work.
+func buildEngine(sc *scenarios.Scenario, ctl *engineControl) (*sim.Engine, error) {
 	if sc == nil {
 		return nil, errors.New("there is no scenario to show")
 	}
-	e, err := sc.Engine(sim.Options{History: true})
+	e, err := sc.Engine(sim.Options{History: true, Interrupt: ctl.interrupt})
 	if err != nil {
 		return nil, fmt.Errorf("scenario %q: %w", sc.Name, err)
 	}
-	e.LastArrival() // found once, here rather than in the first Update that needs it
 	return e, nil
 }
 
@@ -220,7 +228,7 @@ func (m *Model) setScenario(sc *scenarios.Scenario, eng *sim.Engine) {
 	m.start = startInstant(eng)
 	m.end = m.start
 	if eng.Len() > 0 {
-		m.end = eng.LastArrival().Add(eng.Window())
+		m.end = eng.LastBound().Add(eng.Window()) // no pass over the arrivals
 	}
 	m.focus = -1
 	m.stop()
@@ -230,7 +238,7 @@ func (m *Model) setScenario(sc *scenarios.Scenario, eng *sim.Engine) {
 	}
 	m.timeline = newTimeline(eng.Window())
 	m.status = ""
-	m.seekIndex(0)
+	m.rewind()
 	m.keys.setQuestions(len(sc.Questions) > 0)
 }
 
@@ -259,13 +267,6 @@ func (m Model) Init() tea.Cmd { return tea.RequestBackgroundColor }
 // Update routes a message to the part of the view it concerns.
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
-	case tea.WindowSizeMsg:
-		m.c.width, m.c.height = max(0, msg.Width), max(0, msg.Height)
-		m.help.SetWidth(m.c.width)
-		m.goTo = m.goTo.setWidth(m.c.width)
-		m.picker = m.picker.setWidth(m.c.width)
-		m.refresh() // the timeline's cells depend on the width
-		return m, nil
 	case tea.ModeReportMsg:
 		// The terminal lays out grapheme clusters (mode 2027), and the
 		// renderer counts cells that way from now on: so does the view.
@@ -277,6 +278,18 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		// Children read the styles from m.c when they draw.
 		m.c.styles = newStyles(msg.IsDark(), m.presenter)
 		m.help.Styles = m.c.styles.help
+		return m, nil
+	}
+	if m.job != nil {
+		return m.updateJob(msg)
+	}
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.c.width, m.c.height = max(0, msg.Width), max(0, msg.Height)
+		m.help.SetWidth(m.c.width)
+		m.goTo = m.goTo.setWidth(m.c.width)
+		m.picker = m.picker.setWidth(m.c.width)
+		m.refresh() // the timeline's cells depend on the width
 		return m, nil
 	case tickMsg:
 		return m.onTick(msg)
@@ -314,7 +327,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.MouseClickMsg:
 		if m.showsLanes() && msg.Button == tea.MouseLeft {
 			if t, ok := m.timelineInstantAt(msg.X, msg.Y); ok {
-				m.seek(t)
+				return m, m.seek(t)
 			}
 		}
 		return m, nil
@@ -355,11 +368,11 @@ func (m Model) updateMain(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		if m.eng.Now() >= m.end {
-			m.seekIndex(0) // play again from the start
+			m.rewind() // play again from the start
 		}
 		return m, m.play()
 	case key.Matches(msg, k.Next, k.Prev, k.NextEdge, k.PrevEdge, k.Start, k.End):
-		m.moveClock(msg)
+		return m, m.moveClock(msg)
 	case key.Matches(msg, k.GoTo, k.Open, k.Quiz):
 		return m.openMode(msg)
 	case key.Matches(msg, k.NextStep):
@@ -373,9 +386,9 @@ func (m Model) updateMain(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 }
 
 // moveClock steps to the next or previous request or window edge, or to
-// either end.
-func (m *Model) moveClock(msg tea.KeyPressMsg) {
-	k := m.keys
+// either end; a move that outlasts a frame goes on in the background.
+func (m *Model) moveClock(msg tea.KeyPressMsg) tea.Cmd {
+	k, now, w := m.keys, m.eng.Now(), m.eng.Window()
 	switch {
 	case key.Matches(msg, k.Next):
 		m.stop()
@@ -388,27 +401,28 @@ func (m *Model) moveClock(msg tea.KeyPressMsg) {
 		m.stop()
 		switch n := m.eng.Processed(); {
 		case n > 0:
-			m.seekIndex(n - 1)
-		case m.eng.Now() != m.start:
-			m.seekIndex(0)
+			return m.seekIndex(n - 1)
+		case now != m.start:
+			m.rewind()
 		default:
 			m.status = "this is the start: no request yet"
 		}
 	case key.Matches(msg, k.NextEdge):
-		if m.eng.Now().NextEdge(m.eng.Window()) <= maxInstant {
-			m.eng.NextEdge()
-			m.refresh()
+		// The edge is fixed before the move, so a move that goes on in the
+		// background ends there (sim.Engine.NextEdge, with a fixed target).
+		if next := now.NextEdge(w); next <= maxInstant {
+			return m.seek(next)
 		}
 	case key.Matches(msg, k.PrevEdge):
-		if m.eng.Now() > 0 { // the clock never goes before midnight
-			m.eng.PrevEdge()
-			m.refresh()
+		if now > 0 { // the clock never goes before midnight
+			return m.seek(now.PrevEdge(w))
 		}
 	case key.Matches(msg, k.Start):
-		m.seekIndex(0)
+		m.rewind()
 	case key.Matches(msg, k.End):
-		m.seekIndex(m.eng.Len())
+		return m.seekIndex(m.eng.Len())
 	}
+	return nil
 }
 
 // openMode opens the go-to prompt, the open dialog or the scenario's quiz.
@@ -487,8 +501,7 @@ func (m Model) updateGoTo(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		}
 		m.mode = modeMain
 		m.goTo = m.goTo.close()
-		m.seek(t)
-		return m, nil
+		return m, m.seek(t)
 	}
 	var cmd tea.Cmd
 	m.goTo, cmd = m.goTo.update(msg)
@@ -502,19 +515,19 @@ func (m Model) updatePicker(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case pickCancel:
 		m.mode = modeMain
 	case pickBuiltin:
-		sc := act.scenario
+		sc, ctl := act.scenario, m.ctl
 		return m, func() tea.Msg {
-			e, err := buildEngine(sc)
+			e, err := buildEngine(sc, ctl)
 			return scenarioMsg{scenario: sc, engine: e, err: err}
 		}
 	case pickFile:
-		load, path, ctx, n := m.load, act.path, act.ctx, act.load
+		load, path, ctx, n, ctl := m.load, act.path, act.ctx, act.load, m.ctl
 		return m, func() tea.Msg {
 			sc, err := load(ctx, path)
 			if err != nil {
 				return scenarioMsg{err: err, load: n}
 			}
-			e, err := buildEngine(sc)
+			e, err := buildEngine(sc, ctl)
 			return scenarioMsg{scenario: sc, engine: e, err: err, load: n}
 		}
 	}
@@ -566,7 +579,9 @@ func (m Model) onTick(msg tickMsg) (tea.Model, tea.Cmd) {
 			m.status = "paused at the caption: space goes on"
 		}
 	}
-	m.seek(target)
+	if cmd := m.seek(target); cmd != nil {
+		return m, cmd // the next frame comes when the job is done
+	}
 	if !m.playing {
 		return m, nil
 	}
@@ -623,18 +638,29 @@ func (m *Model) stop() {
 // Largest instant the clock is moved to: two days, past any scenario.
 const maxInstant = algo.Instant(48 * 3600 * 1000)
 
-func (m *Model) seek(t algo.Instant) {
-	m.eng.Seek(min(max(t, 0), maxInstant))
-	m.refresh()
+// seek moves the clock to t, forward or back, in the background if it
+// outlasts a frame (see move).
+func (m *Model) seek(t algo.Instant) tea.Cmd {
+	t = clampInstant(t)
+	return m.move(func(e *sim.Engine) { e.Seek(t) })
 }
 
 // seekIndex decides exactly the first n arrivals; with none, the clock goes
 // to the view's start.
-func (m *Model) seekIndex(n int64) {
-	m.eng.SeekIndex(n)
-	if m.eng.Processed() == 0 {
-		m.eng.Seek(m.start)
-	}
+func (m *Model) seekIndex(n int64) tea.Cmd {
+	start := m.start
+	return m.move(func(e *sim.Engine) {
+		if e.SeekIndex(n); e.Processed() == 0 {
+			e.Seek(start)
+		}
+	})
+}
+
+// rewind puts the clock back at the view's start: restoring the engine's
+// first checkpoint, always within a frame.
+func (m *Model) rewind() {
+	m.eng.SeekIndex(0)
+	m.eng.Seek(m.start)
 	m.refresh()
 }
 
@@ -773,6 +799,9 @@ func fitHeight(lines []string, h int) []string {
 // with a status line above when there is something to say.
 func (m Model) bottomView() []string {
 	var out []string
+	if m.job != nil {
+		return append(out, m.c.styles.warn.Render(m.jobLine()))
+	}
 	if m.status != "" {
 		out = append(out, m.c.styles.warn.Render(m.status))
 	}
