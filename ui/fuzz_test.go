@@ -72,6 +72,7 @@ func FuzzModel(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		m.budget = inFrame
 		w, h := 0, 0
 		checkView(t, m, w, h, "the first frame")
 		d := fuzzDecoder{data: rest}

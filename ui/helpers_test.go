@@ -2,6 +2,7 @@ package ui
 
 import (
 	"testing"
+	"time"
 
 	"windowlab/scenarios"
 
@@ -63,12 +64,18 @@ traffic:
 `)
 }
 
+// inFrame is the move budget of most tests: every move finishes inside
+// Update, whatever the machine's load, so frames do not depend on timing.
+// The tests of background jobs keep the view's own budget.
+const inFrame = time.Hour
+
 func newModel(t testing.TB, sc *scenarios.Scenario, w, h int) Model {
 	t.Helper()
 	m, err := New(Options{Scenario: sc, Builtins: []*scenarios.Scenario{boundaryBurst(), workedExample()}})
 	if err != nil {
 		t.Fatal(err)
 	}
+	m.budget = inFrame
 	return update(t, m, tea.WindowSizeMsg{Width: w, Height: h})
 }
 

@@ -75,7 +75,7 @@ func (m *Model) move(op func(*sim.Engine)) tea.Cmd {
 	ctl := m.ctl
 	ctl.stop.Store(false)
 	ctl.hit.Store(false)
-	ctl.deadline.Store(time.Now().Add(frameBudget).UnixNano())
+	ctl.deadline.Store(time.Now().Add(m.budget).UnixNano())
 	op(m.eng)
 	ctl.deadline.Store(0)
 	m.refresh()

@@ -271,6 +271,7 @@ func TestOpenFileShowsLoadErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	m.budget = inFrame
 	m = update(t, m, tea.WindowSizeMsg{Width: 80, Height: 24})
 	m = update(t, m, press("o", "enter")...) // the only entry: open a file…
 	m = update(t, m, typeText("class.yaml")...)
@@ -309,6 +310,7 @@ func TestTooSmallAndEmptySizes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	m.budget = inFrame
 	if s := screen(m); !strings.Contains(s, "this one is 0×0") {
 		t.Errorf("no size yet: %q", s)
 	}
@@ -489,6 +491,7 @@ func TestOpenFileLoadingIsCancellable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	m.budget = inFrame
 	m = update(t, m, tea.WindowSizeMsg{Width: 80, Height: 24})
 	m = update(t, m, press("o", "enter")...)
 	m = update(t, m, typeText("fifo.yaml")...)

@@ -33,6 +33,7 @@ func newLesson(t testing.TB, w, h int, presenter bool) Model {
 	if err != nil {
 		t.Fatal(err)
 	}
+	m.budget = inFrame
 	return update(t, m, tea.WindowSizeMsg{Width: w, Height: h})
 }
 
@@ -164,6 +165,7 @@ func newQuizModel(t testing.TB, w, h int) Model {
 	if err != nil {
 		t.Fatal(err)
 	}
+	m.budget = inFrame
 	return update(t, m, tea.WindowSizeMsg{Width: w, Height: h})
 }
 
@@ -298,6 +300,7 @@ func TestQuizReusesTheEngineOfTheSameScenario(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	m.budget = inFrame
 	m = update(t, m, tea.WindowSizeMsg{Width: 80, Height: 24})
 	eng := m.eng
 	for i := range 2 {

@@ -144,6 +144,7 @@ type Model struct {
 
 	// Moves of the clock that outlast a frame (job.go).
 	ctl      *engineControl
+	budget   time.Duration // how long a move may run inside Update: frameBudget
 	job      *job
 	jobGen   int
 	quitting bool // q was pressed during a job: quit when it has stopped
@@ -195,6 +196,7 @@ func New(opts Options) (Model, error) {
 		lesson:        opts.Lesson,
 		lessonEngines: lessonEngines,
 		ctl:           ctl,
+		budget:        frameBudget,
 	}
 	m.keys.setLesson(len(opts.Lesson) > 0)
 	m.help.Styles = st.help
