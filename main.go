@@ -86,6 +86,15 @@ func (o *output) Write(p []byte) (int, error) {
 	return n, o.err
 }
 
+// Fd, Read and Close make output a term.File, so a terminal is recognised
+// through the wrapper and help is styled as on os.Stdout itself.
+func (o *output) Fd() uintptr                { return o.file.Fd() }
+func (o *output) Read(p []byte) (int, error) { return o.file.Read(p) }
+func (o *output) Close() error               { return nil } // standard output stays open
+
+// output must stay a term.File: fang styles help only on one.
+var _ term.File = (*output)(nil)
+
 // writeFailed is a write to standard output that failed.
 type writeFailed struct{ err error }
 
