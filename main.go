@@ -185,16 +185,11 @@ func exitCode(err error) int {
 	return exitInvalid
 }
 
-// interrupted is what a command returns when it stopped at a signal, after
-// writing what it finished. It is no error for fang to print: main says
-// why it stopped and exits with the signal's status (fang's error path asks
-// the terminal its colours, which hangs on a terminal the view just gave
-// back; see stopsAtSignals).
-func interrupted(context.Context) error { return nil }
-
 // stopsAtSignals makes every command's error give way to a signal that
 // stopped it: the command has written what it finished, main says why it
-// stopped, and fang prints nothing.
+// stopped and exits with the signal's status, and fang prints nothing (its
+// error path asks the terminal for its colours, which can hang on a
+// terminal the view has just given back).
 func stopsAtSignals(c *cobra.Command) {
 	if run := c.RunE; run != nil {
 		c.RunE = func(cmd *cobra.Command, args []string) error {
@@ -336,10 +331,7 @@ func showUI(ctx context.Context, opts ui.Options) (ui.Model, error) {
 	opts.Builtins = scenarios.Builtins()
 	opts.Load = scenarios.LoadContext
 	m, err := ui.RunFinal(ctx, opts)
-	switch {
-	case signalOf(ctx) != nil:
-		return m, interrupted(ctx) // the view has put the terminal back
-	case err != nil:
+	if err != nil {
 		return m, invalid(fmt.Errorf("the interactive view could not run here: %w", err))
 	}
 	return m, nil
@@ -402,12 +394,7 @@ func quizCmd() *cobra.Command {
 				return invalid(err)
 			}
 			if handout {
-				if err := quiz.WriteHandout(cmd.Context(), cmd.OutOrStdout(), q); err != nil && signalOf(cmd.Context()) != nil {
-					return interrupted(cmd.Context())
-				} else if err != nil {
-					return err
-				}
-				return nil
+				return quiz.WriteHandout(cmd.Context(), cmd.OutOrStdout(), q)
 			}
 			m, err := showUI(cmd.Context(), ui.Options{Quiz: q.Items, QuizTitle: fmt.Sprintf("seed %d", seed), Presenter: presenter})
 			if right, answered, total := m.QuizScore(); err == nil && answered > 0 {
@@ -454,14 +441,9 @@ func writeReport(ctx context.Context, w io.Writer, s *scenarios.Scenario, trace,
 	}
 	h := report.Header{Name: s.Name, Title: s.Title}
 	if asJSON {
-		err = report.JSON(w, h, e)
-	} else {
-		err = report.Text(w, h, e, trace)
+		return report.JSON(w, h, e) // ErrInterrupted, at a signal, gives way to it
 	}
-	if errors.Is(err, report.ErrInterrupted) {
-		return interrupted(ctx)
-	}
-	return err
+	return report.Text(w, h, e, trace)
 }
 
 func listCmd() *cobra.Command {
@@ -496,14 +478,14 @@ func checkCmd() *cobra.Command {
 			for i, path := range args {
 				if ctx.Err() != nil {
 					fmt.Fprintf(w, "stopped after %d of %d files\n", i, len(args))
-					return interrupted(ctx)
+					return context.Cause(ctx)
 				}
 				s, err := scenarios.LoadContext(ctx, path)
 				if err != nil {
 					fmt.Fprintln(cmd.ErrOrStderr(), err)
 					if ctx.Err() != nil {
 						fmt.Fprintf(w, "stopped after %d of %d files\n", i, len(args))
-						return interrupted(ctx)
+						return context.Cause(ctx)
 					}
 					code = exitInvalid
 					continue
@@ -514,7 +496,7 @@ func checkCmd() *cobra.Command {
 				}
 				if err != nil {
 					fmt.Fprintf(w, "%s: stopped while checking; %d of %d files checked before it\n", path, i, len(args))
-					return interrupted(ctx)
+					return context.Cause(ctx)
 				}
 				if len(failures) > 0 {
 					code = max(code, exitFailedExpectation)
@@ -593,7 +575,7 @@ func labCmd() *cobra.Command {
 				return err
 			}
 			if !res.Complete {
-				return interrupted(cmd.Context())
+				return context.Cause(cmd.Context()) // stopped by a signal, which main reports
 			}
 			return nil
 		},

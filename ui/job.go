@@ -51,8 +51,7 @@ func (c *engineControl) interrupt(done int64) bool {
 // job is a move of the clock going on in the background.
 type job struct {
 	gen   int
-	what  string // "replaying", for the progress line
-	total int64  // arrivals in the scenario, for the share done
+	total int64 // arrivals in the scenario, for the share done
 }
 
 // jobDoneMsg says the job gen has finished (or stopped).
@@ -84,7 +83,7 @@ func (m *Model) move(op func(*sim.Engine)) tea.Cmd {
 	}
 	ctl.hit.Store(false)
 	m.jobGen++
-	m.job = &job{gen: m.jobGen, what: "replaying", total: m.eng.Len()}
+	m.job = &job{gen: m.jobGen, total: m.eng.Len()}
 	e, gen := m.eng, m.jobGen
 	return tea.Batch(func() tea.Msg {
 		op(e)
@@ -147,7 +146,7 @@ func (m Model) jobLine() string {
 	if m.job.total > 0 {
 		pct = float64(done) / float64(m.job.total)
 	}
-	return fmt.Sprintf("%s… %s (%s of %s requests) · any key stops, q quits", m.job.what, human.Percent(pct),
+	return fmt.Sprintf("replaying… %s (%s of %s requests) · any key stops, q quits", human.Percent(pct),
 		human.Int(done), human.Int(m.job.total))
 }
 
