@@ -18,6 +18,11 @@ type SlidingLog struct {
 // logState is a client's accepted timestamps, oldest first.
 type logState struct{ q InstantQueue }
 
+// timestampBytes is what the log's memory counts for one timestamp: what a
+// log storing each one as a 64-bit instant holds, and the most this one
+// holds for instants far apart. Equal instants share one run of its queue,
+// so a burst costs it far less; the figure teaches the algorithm's cost, not
+// that saving.
 const timestampBytes = 8
 
 // NewSlidingLog returns a sliding-log limiter; c must be valid.
@@ -40,10 +45,10 @@ func (l *SlidingLog) Allow(t Instant, client string) Decision {
 		l.mem.Clients++
 		l.mem.Bytes += clientBytes[logState](client)
 	}
-	entries, capacity := s.q.Len(), s.q.Cap()
+	entries := s.q.Len()
 	count, oldest, allowed := s.allow(t, l.w, l.cfg.Limit, l.cfg.Rules, l.cfg.NoExpiry)
-	l.mem.Entries += int64(s.q.Len() - entries)
-	l.mem.Bytes += int64(s.q.Cap()-capacity) * timestampBytes
+	l.mem.Entries += s.q.Len() - entries
+	l.mem.Bytes += (s.q.Len() - entries) * timestampBytes
 	return l.decision(t, count, oldest, allowed)
 }
 
@@ -54,11 +59,10 @@ func (l *SlidingLog) Allow(t Instant, client string) Decision {
 func (s *logState) allow(t Instant, w, limit int64, r Rules, noExpiry bool) (count int64, oldest Instant, allowed bool) {
 	edge := t - Instant(w)
 	if noExpiry {
-		count, oldest = inWindow(s.q.After(edge))
+		count, oldest = s.q.CountAfter(edge)
 	} else {
 		s.q.DropThrough(edge)
-		count = int64(s.q.Len())
-		if count > 0 {
+		if count = s.q.Len(); count > 0 {
 			oldest = s.q.Oldest()
 		}
 	}
@@ -67,14 +71,6 @@ func (s *logState) allow(t Instant, w, limit int64, r Rules, noExpiry bool) (cou
 		s.q.Push(t)
 	}
 	return count, oldest, allowed
-}
-
-// inWindow is how many timestamps a window holds, and the oldest of them.
-func inWindow(window []Instant) (count int64, oldest Instant) {
-	if len(window) > 0 {
-		oldest = window[0]
-	}
-	return int64(len(window)), oldest
 }
 
 func (l *SlidingLog) Peek(t Instant, client string) Decision {
@@ -86,7 +82,7 @@ func (l *SlidingLog) Peek(t Instant, client string) Decision {
 }
 
 func (l *SlidingLog) decide(t Instant, s *logState) Decision {
-	count, oldest := inWindow(s.q.After(t - Instant(l.w)))
+	count, oldest := s.q.CountAfter(t - Instant(l.w))
 	return l.decision(t, count, oldest, l.cfg.Rules.admitsCount(count, l.cfg.Limit))
 }
 
@@ -100,7 +96,9 @@ func (l *SlidingLog) drop(s *logState, t Instant) {
 	if l.cfg.NoExpiry {
 		return
 	}
-	l.mem.Entries -= int64(s.q.DropThrough(t - Instant(l.w)))
+	n := s.q.DropThrough(t - Instant(l.w))
+	l.mem.Entries -= n
+	l.mem.Bytes -= n * timestampBytes
 }
 
 // Expire drops timestamps that have left the window at t, and clients left
@@ -116,25 +114,37 @@ func (l *SlidingLog) Expire(t Instant) {
 			return true
 		}
 		l.mem.Clients--
-		l.mem.Bytes -= clientBytes[logState](key) + int64(s.q.Cap())*timestampBytes
+		l.mem.Bytes -= clientBytes[logState](key)
 		return false
 	})
 }
 
-// AppendWindow appends the client's timestamps inside (t − W, t] to dst,
-// oldest first: the strip the interactive view draws.
-func (l *SlidingLog) AppendWindow(dst []Instant, t Instant, client string) []Instant {
+// WindowCounts appends to dst how many of the client's timestamps fall in
+// each of cells equal parts of its window at t: part i is
+// (t − W + i·W/cells, t − W + (i+1)·W/cells]. It is the strip the
+// interactive view draws, read without copying the timestamps.
+func (l *SlidingLog) WindowCounts(dst []int64, t Instant, client string, cells int) []int64 {
 	s := l.clients.get(client)
-	if s == nil {
-		return dst
+	from := t - Instant(l.w)
+	prev := int64(0)
+	if s != nil {
+		prev, _ = s.q.CountAfter(from)
 	}
-	return append(dst, s.q.After(t-Instant(l.w))...)
+	for i := range cells {
+		var n int64
+		if s != nil {
+			n, _ = s.q.CountAfter(from + Instant(int64(i+1)*l.w/int64(cells)))
+		}
+		dst = append(dst, prev-n)
+		prev = n
+	}
+	return dst
 }
 
 func (l *SlidingLog) Clone() Limiter {
 	c := *l
 	c.clients = l.clients.clone(func(s logState) logState {
-		return logState{q: s.q.Clone()} // the same room, so the same memory
+		return logState{q: s.q.Clone()}
 	})
 	return &c
 }
@@ -145,10 +155,10 @@ func (l *SlidingLog) MemoryAt(t Instant) Memory {
 	}
 	var m Memory
 	l.clients.each(func(key string, s *logState) bool {
-		if n := len(s.q.After(t - Instant(l.w))); n > 0 {
+		if n, _ := s.q.CountAfter(t - Instant(l.w)); n > 0 {
 			m.Clients++
-			m.Entries += int64(n)
-			m.Bytes += clientBytes[logState](key) + int64(s.q.Cap())*timestampBytes
+			m.Entries += n
+			m.Bytes += clientBytes[logState](key) + n*timestampBytes
 		}
 		return true
 	})

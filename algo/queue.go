@@ -1,81 +1,272 @@
 package algo
 
-import "sort"
+import (
+	"encoding/binary"
+	"sort"
+	"unsafe"
+)
 
 // InstantQueue holds instants in the order they were pushed, never
 // decreasing, and lets the oldest go once they leave a window: the sliding
 // log's timestamps, and the engine's and the lab's record of what was
-// admitted in the last window. Dropping from the front only moves an index,
-// and the room it frees is reused before the slice grows, so a queue that
-// stays about one window long costs O(1) amortised per instant and no
-// allocation once it has reached its size.
+// admitted in the last window.
 //
-// The zero value is an empty queue.
+// It stores runs, not instants: every instant pushed again is one more on
+// the newest run's count, so a burst of fifty million requests at one
+// instant costs a few bytes. Runs are packed as two varints, the gap from
+// the run before and the count, so a run costs 2 bytes when instants are
+// under 128 ms apart and at most 16 bytes whatever they are. Every 64th run
+// is indexed, so counting the instants after an edge is a binary search and
+// a short scan. Dropping from the front only moves an offset, and the room
+// it frees is reused before the buffer grows, so a queue that stays about
+// one window long costs O(1) amortised per instant and no allocation once
+// it has reached its size.
+//
+// The zero value is an empty queue; a queue whose instants are all equal
+// takes no memory beyond its 32-byte header.
 type InstantQueue struct {
-	ts   []Instant
-	head int // ts[head:] is the queue
+	runs   *encodedRuns // the runs before the newest, once there are any
+	tailAt Instant      // the newest run's instant
+	tailN  int64        // instants in the newest run, which is not encoded yet; 0 when empty
+	n      int64        // instants held
 }
 
-// Len is how many instants the queue holds.
-func (q *InstantQueue) Len() int { return len(q.ts) - q.head }
+// encodedRuns are a queue's runs before its newest.
+type encodedRuns struct {
+	data    []byte  // data[head:] live, oldest first
+	head    int     // offset of the oldest run
+	frontAt Instant // the instant the run at data[head] counts its gap from
+	lastAt  Instant // the newest encoded run's instant
+	idx     runIndex
+}
 
-// Cap is how many instants the queue has room for without growing: what it
-// costs in memory.
-func (q *InstantQueue) Cap() int { return cap(q.ts) }
+// runIndex marks every runsPerMark-th encoded run, for CountAfter, once
+// the buffer is longer than a short scan.
+type runIndex struct {
+	on      bool
+	marks   []runMark // marks[first:] are live
+	first   int
+	since   int   // runs encoded since the last mark
+	encoded int64 // instants encoded since the index began, plus those held then
+	dropped int64 // encoded instants dropped since the index began
+}
+
+// runMark locates one encoded run: its offset, its instant and the one
+// before it (from which its gap counts), and how many encoded instants
+// came before it, in the index's count.
+type runMark struct {
+	off      int
+	prev, at Instant
+	before   int64
+}
+
+const runsPerMark = 64
+
+// maxRunBytes is the most one encoded run takes: two 64-bit varints.
+const maxRunBytes = 2 * binary.MaxVarintLen64
+
+// Len is how many instants the queue holds.
+func (q *InstantQueue) Len() int64 { return q.n }
+
+// Bytes is the memory the queue holds beyond its own header: its buffer and
+// its index, counting their spare room.
+func (q *InstantQueue) Bytes() int64 {
+	r := q.runs
+	if r == nil {
+		return 0
+	}
+	return int64(unsafe.Sizeof(*r)) + int64(cap(r.data)) + int64(cap(r.idx.marks))*int64(unsafe.Sizeof(runMark{}))
+}
 
 // Oldest is the first instant in the queue; the queue must not be empty.
-func (q *InstantQueue) Oldest() Instant { return q.ts[q.head] }
+func (q *InstantQueue) Oldest() Instant {
+	if r := q.runs; r != nil && r.head < len(r.data) {
+		at, _, _ := r.run(r.head, r.frontAt)
+		return at
+	}
+	return q.tailAt
+}
 
 // Push adds t, which must not be before the newest instant held.
 func (q *InstantQueue) Push(t Instant) {
-	if len(q.ts) == cap(q.ts) && q.head > 0 {
-		// Reuse the room left by dropped instants before growing.
-		n := copy(q.ts, q.ts[q.head:])
-		q.ts, q.head = q.ts[:n], 0
+	q.n++
+	if q.tailN > 0 && t == q.tailAt {
+		q.tailN++
+		return
 	}
-	q.ts = append(q.ts, t)
+	if q.tailN > 0 {
+		if q.runs == nil {
+			q.runs = new(encodedRuns)
+		}
+		q.runs.encode(q.tailAt, q.tailN, q.n-1)
+	}
+	q.tailAt, q.tailN = t, 1
+}
+
+// encode appends the run (at, count), the newest of held instants in all,
+// after the runs already encoded.
+func (r *encodedRuns) encode(at Instant, count, held int64) {
+	if r.head == len(r.data) {
+		// Nothing encoded is held: start afresh at the front.
+		r.data, r.head, r.frontAt, r.lastAt = r.data[:0], 0, at, at
+		r.idx = runIndex{marks: r.idx.marks[:0]}
+	} else if len(r.data)+maxRunBytes > cap(r.data) && r.head >= len(r.data)/2 {
+		r.compact()
+	}
+	off, prev := len(r.data), r.lastAt
+	r.data = binary.AppendUvarint(r.data, uint64(at-prev))
+	r.data = binary.AppendUvarint(r.data, uint64(count-1))
+	r.lastAt = at
+	x := &r.idx
+	if !x.on {
+		if len(r.data) < runsPerMark*2 {
+			return
+		}
+		// Long enough to index: the runs so far are scanned from the head.
+		x.on, x.encoded, x.dropped = true, held-count, 0
+	}
+	if x.since++; x.since >= runsPerMark {
+		x.marks = append(x.marks, runMark{off: off, prev: prev, at: at, before: x.encoded})
+		x.since = 0
+	}
+	x.encoded += count
+}
+
+// compact moves the live runs to the front of the buffer, reusing the room
+// that dropped runs left.
+func (r *encodedRuns) compact() {
+	h := r.head
+	n := copy(r.data, r.data[h:])
+	r.data, r.head = r.data[:n], 0
+	x := &r.idx
+	live := copy(x.marks, x.marks[x.first:])
+	x.marks, x.first = x.marks[:live], 0
+	for i := range x.marks {
+		x.marks[i].off -= h
+	}
+}
+
+// run decodes the run at off, whose gap counts from prev: its instant, its
+// count and how many bytes it takes.
+func (r *encodedRuns) run(off int, prev Instant) (at Instant, count int64, size int) {
+	b := r.data[off:]
+	var gap, c uint64
+	var k int
+	if b[0] < 0x80 {
+		gap, k = uint64(b[0]), 1
+	} else {
+		gap, k = binary.Uvarint(b)
+	}
+	if b[k] < 0x80 {
+		c, size = uint64(b[k]), k+1
+	} else {
+		var k2 int
+		c, k2 = binary.Uvarint(b[k:])
+		size = k + k2
+	}
+	return prev + Instant(gap), int64(c) + 1, size
 }
 
 // DropThrough drops every instant at or before edge, and returns how many
-// it dropped. Each instant is dropped once, so the scan from the front
-// costs O(1) amortised.
-func (q *InstantQueue) DropThrough(edge Instant) int {
-	first := q.head
-	for first < len(q.ts) && q.ts[first] <= edge {
-		first++
+// it dropped. Each run is dropped once, so the scan from the front costs
+// O(1) amortised.
+func (q *InstantQueue) DropThrough(edge Instant) int64 {
+	var dropped int64
+	encodedLeft := false
+	if r := q.runs; r != nil {
+		h := r.head
+		for h < len(r.data) {
+			at, count, size := r.run(h, r.frontAt)
+			if at > edge {
+				encodedLeft = true
+				break
+			}
+			h += size
+			r.frontAt = at
+			dropped += count
+		}
+		r.head = h
+		x := &r.idx
+		x.dropped += dropped
+		for x.first < len(x.marks) && x.marks[x.first].off < h {
+			x.first++
+		}
 	}
-	dropped := first - q.head
-	q.head = first
-	if q.head == len(q.ts) {
+	if !encodedLeft && q.tailN > 0 && q.tailAt <= edge {
+		dropped += q.tailN
+		q.tailN = 0
+	}
+	q.n -= dropped
+	if q.n == 0 {
 		q.Reset()
 	}
 	return dropped
 }
 
-// After returns the instants held that are after edge, oldest first,
-// without dropping the others: the slice is the queue's own, valid until
-// the next Push.
-func (q *InstantQueue) After(edge Instant) []Instant {
-	live := q.ts[q.head:]
-	return live[sort.Search(len(live), func(i int) bool { return live[i] > edge }):]
+// CountAfter is how many instants held are after edge, and the oldest of
+// them, without dropping the others.
+func (q *InstantQueue) CountAfter(edge Instant) (count int64, oldest Instant) {
+	if q.n == 0 || q.tailAt <= edge {
+		return 0, 0
+	}
+	r := q.runs
+	if r == nil {
+		return q.tailN, q.tailAt
+	}
+	off, prev, before := r.head, r.frontAt, int64(0)
+	if x := &r.idx; len(x.marks) > x.first {
+		live := x.marks[x.first:]
+		if i := sort.Search(len(live), func(i int) bool { return live[i].at > edge }); i > 0 {
+			m := live[i-1]
+			off, prev, before = m.off, m.prev, m.before-x.dropped
+		}
+	}
+	for off < len(r.data) {
+		at, c, size := r.run(off, prev)
+		if at > edge {
+			return q.n - before, at
+		}
+		before += c
+		off += size
+		prev = at
+	}
+	return q.tailN, q.tailAt
+}
+
+// CountIn is how many instants held are in (from, to].
+func (q *InstantQueue) CountIn(from, to Instant) int64 {
+	if to <= from {
+		return 0
+	}
+	a, _ := q.CountAfter(from)
+	b, _ := q.CountAfter(to)
+	return a - b
 }
 
 // Reset empties the queue, keeping its room for later pushes.
-func (q *InstantQueue) Reset() { q.ts, q.head = q.ts[:0], 0 }
-
-// Clone is an independent copy with the same length, capacity and front, so
-// it reports the same memory and grows the same way.
-func (q *InstantQueue) Clone() InstantQueue {
-	ts := make([]Instant, len(q.ts), cap(q.ts))
-	copy(ts, q.ts)
-	return InstantQueue{ts: ts, head: q.head}
+func (q *InstantQueue) Reset() {
+	if r := q.runs; r != nil {
+		*r = encodedRuns{data: r.data[:0], idx: runIndex{marks: r.idx.marks[:0]}}
+	}
+	q.tailN, q.n = 0, 0
 }
 
-// Compact is an independent copy of just the instants held, in as little
-// room as they need (none when empty).
-func (q *InstantQueue) Compact() InstantQueue {
-	if q.Len() == 0 {
-		return InstantQueue{}
+// Clone is an independent copy of just the runs held, in as little room as
+// they need (none beyond the header when they are all at one instant).
+func (q *InstantQueue) Clone() InstantQueue {
+	c := *q
+	c.runs = nil
+	r := q.runs
+	if q.n == 0 || r == nil || r.head == len(r.data) {
+		return c
 	}
-	return InstantQueue{ts: append([]Instant(nil), q.ts[q.head:]...)}
+	cr := *r
+	cr.data, cr.head = append([]byte(nil), r.data[r.head:]...), 0
+	cr.idx.marks, cr.idx.first = make([]runMark, len(r.idx.marks)-r.idx.first), 0
+	copy(cr.idx.marks, r.idx.marks[r.idx.first:])
+	for i := range cr.idx.marks {
+		cr.idx.marks[i].off -= r.head
+	}
+	c.runs = &cr
+	return c
 }

@@ -2,8 +2,10 @@ package algo
 
 import (
 	"math/rand/v2"
-	"slices"
+	"sort"
 	"testing"
+
+	"windowlab/internal/long"
 )
 
 func TestInstantQueue(t *testing.T) {
@@ -14,11 +16,14 @@ func TestInstantQueue(t *testing.T) {
 	if q.Len() != 5 || q.Oldest() != 10 {
 		t.Fatalf("after 5 pushes: len %d, oldest %d", q.Len(), q.Oldest())
 	}
-	if got := q.After(15); !slices.Equal(got, []Instant{20, 30, 40}) {
-		t.Errorf("After(15) = %v", got)
+	if n, oldest := q.CountAfter(15); n != 3 || oldest != 20 {
+		t.Errorf("CountAfter(15) = %d from %d, want 3 from 20", n, oldest)
+	}
+	if n := q.CountIn(5, 20); n != 3 {
+		t.Errorf("CountIn(5, 20] = %d, want 3", n)
 	}
 	if q.Len() != 5 {
-		t.Error("After dropped instants")
+		t.Error("CountAfter dropped instants")
 	}
 	if n := q.DropThrough(20); n != 3 || q.Len() != 2 || q.Oldest() != 30 {
 		t.Errorf("DropThrough(20) dropped %d, left %d from %d", n, q.Len(), q.Oldest())
@@ -26,60 +31,151 @@ func TestInstantQueue(t *testing.T) {
 	if n := q.DropThrough(20); n != 0 {
 		t.Errorf("a second DropThrough(20) dropped %d", n)
 	}
-	if n := q.DropThrough(100); n != 2 || q.Len() != 0 || len(q.After(0)) != 0 {
+	if n := q.DropThrough(100); n != 2 || q.Len() != 0 {
 		t.Errorf("dropping everything: %d dropped, %d left", n, q.Len())
+	}
+	if n, _ := q.CountAfter(-1); n != 0 {
+		t.Errorf("an empty queue counts %d", n)
 	}
 }
 
 // A queue that stays about a window long reuses the room it frees: its
-// capacity stops growing however many instants pass through it.
+// buffer stops growing however many instants pass through it.
 func TestInstantQueueReusesRoom(t *testing.T) {
 	var q InstantQueue
+	var most int64
 	for i := range 100_000 {
 		at := Instant(i)
-		q.DropThrough(at - 64)
+		q.DropThrough(at - 1000)
 		q.Push(at)
+		if i == 10_000 {
+			most = q.Bytes()
+		}
 	}
-	if q.Len() != 64 || q.Cap() > 128 {
-		t.Errorf("len %d, cap %d: want 64 held in at most 128 slots", q.Len(), q.Cap())
+	if q.Len() != 1000 || q.Bytes() > most {
+		t.Errorf("len %d, %d bytes: want 1,000 held in the %d bytes it had at 10,000 pushes", q.Len(), q.Bytes(), most)
 	}
 }
 
-// The queue agrees with a plain slice under random pushes and drops, and
-// its copies are independent of it.
-func TestInstantQueueAgainstASlice(t *testing.T) {
-	r := rand.New(rand.NewPCG(1, 2))
+// Equal instants are one run: fifty million requests at one instant, the
+// boundary burst at the scale of the README's limits, cost a few bytes
+// beyond the buffer's fixed header.
+func TestInstantQueueBurstIsOneRun(t *testing.T) {
 	var q InstantQueue
-	var ref []Instant
-	at := Instant(0)
-	for step := range 20_000 {
-		switch r.IntN(3) {
-		case 0, 1:
-			at += Instant(r.IntN(3))
-			q.Push(at)
-			ref = append(ref, at)
-		case 2:
-			edge := at - Instant(r.IntN(10))
-			n := 0
-			for len(ref) > 0 && ref[0] <= edge {
-				ref, n = ref[1:], n+1
-			}
-			if got := q.DropThrough(edge); got != n {
-				t.Fatalf("step %d: DropThrough(%d) = %d, want %d", step, edge, got, n)
-			}
+	n := int64(long.N(5_000_000, 50_000_000))
+	for range n {
+		q.Push(43_200_000)
+	}
+	q.Push(43_200_001)
+	if q.Len() != n+1 || q.Bytes() > 160 {
+		t.Errorf("%d instants in %d bytes: want %d in at most 160", q.Len(), q.Bytes(), n+1)
+	}
+	if c, oldest := q.CountAfter(43_199_999); c != n+1 || oldest != 43_200_000 {
+		t.Errorf("CountAfter = %d from %d", c, oldest)
+	}
+	if c, _ := q.CountAfter(43_200_000); c != 1 {
+		t.Errorf("after the burst's instant: %d, want 1", c)
+	}
+}
+
+// Distinct instants cost at most 16 bytes each, buffer slack included,
+// however far apart; a millisecond apart, about 2.
+func TestInstantQueueBytesPerInstant(t *testing.T) {
+	for _, tc := range []struct {
+		gap  Instant
+		most float64
+	}{{1, 4}, {1000, 8}, {7 * 24 * 3600 * 1000, 16}, {1 << 40, 16}} {
+		var q InstantQueue
+		const n = 100_000
+		for i := range n {
+			q.Push(Instant(i) * tc.gap)
 		}
-		if !slices.Equal(q.After(-1), ref) {
-			t.Fatalf("step %d: queue %v, want %v", step, q.After(-1), ref)
+		if per := float64(q.Bytes()) / n; per > tc.most {
+			t.Errorf("instants %d ms apart: %.2f bytes each, want at most %.0f", tc.gap, per, tc.most)
 		}
-		if step%1000 == 0 {
-			c, k := q.Clone(), q.Compact()
-			if c.Cap() != q.Cap() || !slices.Equal(c.After(-1), ref) || !slices.Equal(k.After(-1), ref) || k.Cap() > q.Cap() {
-				t.Fatalf("step %d: clone cap %d (want %d), compact cap %d (want at most that)", step, c.Cap(), q.Cap(), k.Cap())
+	}
+}
+
+// The queue agrees with a plain slice under random pushes (runs, small and
+// large gaps) and drops, counted at random edges, and its clones are
+// independent of it.
+func TestInstantQueueAgainstASlice(t *testing.T) {
+	steps := long.N(40_000, 400_000)
+	for seed := range uint64(4) {
+		r := rand.New(rand.NewPCG(seed, 2))
+		var q InstantQueue
+		var ref []Instant
+		at := Instant(-5000)
+		after := func(edge Instant) (int64, Instant) {
+			i := sort.Search(len(ref), func(i int) bool { return ref[i] > edge })
+			if i == len(ref) {
+				return 0, 0
 			}
-			c.Push(at + 1)
-			k.Push(at + 1)
-			if !slices.Equal(q.After(-1), ref) {
-				t.Fatalf("step %d: pushing to a copy changed the queue", step)
+			return int64(len(ref) - i), ref[i]
+		}
+		for step := range steps {
+			if q.Len() != int64(len(ref)) || (len(ref) > 0 && q.Oldest() != ref[0]) {
+				t.Fatalf("seed %d step %d: len %d, want %d", seed, step, q.Len(), len(ref))
+			}
+			switch r.IntN(8) {
+			case 0, 1, 2, 3:
+				switch r.IntN(10) {
+				case 0:
+					at += Instant(r.Int64N(1 << 40))
+				case 1:
+					at += Instant(r.IntN(100_000))
+				case 2, 3, 4:
+					// the same instant again
+				default:
+					at += Instant(r.IntN(3))
+				}
+				for k := r.IntN(3) + 1; k > 0; k-- {
+					q.Push(at)
+					ref = append(ref, at)
+				}
+			case 4:
+				if seed < 2 && r.IntN(40) > 0 {
+					continue // seeds 0 and 1 grow long queues, searched through the index
+				}
+				edge := at - Instant(r.IntN(300))
+				if r.IntN(20) == 0 {
+					edge = at - Instant(r.Int64N(1<<41))
+				}
+				n := 0
+				for len(ref) > 0 && ref[0] <= edge {
+					ref, n = ref[1:], n+1
+				}
+				if got := q.DropThrough(edge); got != int64(n) {
+					t.Fatalf("seed %d step %d: DropThrough(%d) = %d, want %d", seed, step, edge, got, n)
+				}
+			default:
+				edge := at - Instant(r.IntN(400))
+				if seed < 2 {
+					edge = at - Instant(r.IntN(100_000))
+				}
+				if len(ref) > 0 && r.IntN(4) == 0 {
+					edge = ref[r.IntN(len(ref))] - Instant(r.IntN(2))
+				}
+				wn, wo := after(edge)
+				if n, oldest := q.CountAfter(edge); n != wn || oldest != wo {
+					t.Fatalf("seed %d step %d: CountAfter(%d) = %d from %d, want %d from %d", seed, step, edge, n, oldest, wn, wo)
+				}
+			}
+			if step%997 == 0 {
+				c := q.Clone()
+				if c.Bytes() > q.Bytes() {
+					t.Fatalf("seed %d step %d: a clone holds %d bytes, the queue %d", seed, step, c.Bytes(), q.Bytes())
+				}
+				edge := at - 50
+				wn, wo := after(edge)
+				if n, oldest := c.CountAfter(edge); n != wn || oldest != wo || c.Len() != q.Len() {
+					t.Fatalf("seed %d step %d: clone counts %d from %d, want %d from %d", seed, step, n, oldest, wn, wo)
+				}
+				c.Push(at + 1)
+				c.DropThrough(at)
+				if q.Len() != int64(len(ref)) {
+					t.Fatalf("seed %d step %d: changing a clone changed the queue", seed, step)
+				}
 			}
 		}
 	}

@@ -103,7 +103,8 @@ type Engine struct {
 	last     Record
 	hasLast  bool
 	stats    []Stats
-	admitted []admittedLog
+	admitted []admittedLog // unused where owns says so
+	owns     []bool        // the limiter's decisions count what it admitted (ownsAdmitted)
 	history  []Mark
 
 	clients     []string
@@ -164,6 +165,7 @@ func New(src Source, limiters []algo.Limiter, opts Options) (*Engine, error) {
 	for i, l := range limiters {
 		e.stats[i].Kind, e.stats[i].Algorithm = l.Kind(), algo.Of(l)
 		e.admitted[i] = newAdmittedLog(cfg.Window)
+		e.owns = append(e.owns, ownsAdmitted(l))
 	}
 	e.fetch()
 	e.checkpoints = []checkpoint{e.snapshot()}
@@ -299,7 +301,17 @@ func (e *Engine) Step() (Record, bool) {
 		if d.Allowed {
 			s.Allowed++
 			bits |= 1 << i
-			if n, first := e.admitted[i].admit(id, a.At); n > s.MaxInWindow {
+			var n int64
+			var first algo.Instant
+			if e.owns[i] {
+				n, first = d.Count+1, a.At
+				if d.Count > 0 {
+					first = d.Oldest
+				}
+			} else {
+				n, first = e.admitted[i].admit(id, a.At)
+			}
+			if n > s.MaxInWindow {
 				s.MaxInWindow, s.MaxInWindowClient = n, a.Client
 				s.MaxInWindowFirst, s.MaxInWindowLast = first, a.At
 			}

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"windowlab/algo"
@@ -189,12 +188,21 @@ func (p lanesPanel) fixedFields(d algo.Decision) []field {
 	}
 }
 
-func (p lanesPanel) logFields(d algo.Decision, window []algo.Instant) []field {
+// stripEnds are the labels either side of the log's strip for d.
+func stripEnds(d algo.Decision) (left, right string) {
+	return "(" + d.At.Add(-d.Window).Short() + " ", " " + d.At.Short() + "]"
+}
+
+// stripCells is how many cells wide the log's strip for d is drawn.
+func (p lanesPanel) stripCells(d algo.Decision) int {
+	left, right := stripEnds(d)
+	return max(p.laneTextWidth()-p.c.cells.StringWidth(left)-p.c.cells.StringWidth(right)-2, 4)
+}
+
+func (p lanesPanel) logFields(d algo.Decision, window []int64) []field {
 	st := p.c.styles
-	from, to := d.At.Add(-d.Window), d.At
-	left, right := "("+from.Short()+" ", " "+to.Short()+"]"
-	cells := p.laneTextWidth() - p.c.cells.StringWidth(left) - p.c.cells.StringWidth(right) - 2
-	cellsText := logStrip(st, window, from, to, max(cells, 4))
+	left, right := stripEnds(d)
+	cellsText := logStrip(st, window, p.stripCells(d))
 	strip := left + "▕" + cellsText + "▏" + right
 	if p.presenter && p.c.height >= presenterHeight {
 		pad := strings.Repeat(" ", p.c.cells.StringWidth(left))
@@ -301,21 +309,15 @@ func gauge(st *styles, n, total int64, width int, isCount bool) string {
 // the fullest cell.
 var densityGlyphs = []rune("▁▂▃▄▅▆▇█")
 
-// logStrip draws the timestamps in (from, to] as cells, each showing how
-// many fall in it; ts is sorted.
-func logStrip(st *styles, ts []algo.Instant, from, to algo.Instant, cells int) string {
-	span := int64(to - from)
-	counts := make([]int, cells)
-	most := 0
-	// Cell i holds (from + i·span/cells, from + (i+1)·span/cells].
-	upTo := func(t algo.Instant) int { return sort.Search(len(ts), func(i int) bool { return ts[i] > t }) }
-	prev := upTo(from)
-	for i := range cells {
-		edge := from + algo.Instant(int64(i+1)*span/int64(cells))
-		n := upTo(edge)
-		counts[i] = n - prev
-		prev = n
-		most = max(most, counts[i])
+// logStrip draws a window's timestamps as cells, each showing how many of
+// them fall in it (counts, from the snapshot; nil before any client).
+func logStrip(st *styles, counts []int64, cells int) string {
+	if counts == nil {
+		counts = make([]int64, cells)
+	}
+	most := int64(0)
+	for _, n := range counts {
+		most = max(most, n)
 	}
 	var b strings.Builder
 	for _, n := range counts {
@@ -323,7 +325,7 @@ func logStrip(st *styles, ts []algo.Instant, from, to algo.Instant, cells int) s
 			b.WriteString("·")
 			continue
 		}
-		b.WriteRune(densityGlyphs[min(len(densityGlyphs)-1, (n*len(densityGlyphs)-1)/most)])
+		b.WriteRune(densityGlyphs[min(int64(len(densityGlyphs)-1), (n*int64(len(densityGlyphs))-1)/most)])
 	}
 	return st.kind(int(algo.KindSlidingLog)).UnsetBold().Render(b.String())
 }

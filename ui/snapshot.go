@@ -19,10 +19,10 @@ type snapshot struct {
 	next      sim.Arrival
 	hasNext   bool
 	stats     []sim.Stats
-	peek      []algo.Decision  // what a request from the focused client would get now
-	window    [][]algo.Instant // sliding logs: the focused client's timestamps in (now−W, now]
-	client    string           // the focused client ("" before any request)
-	following bool             // focus follows the last request's client
+	peek      []algo.Decision // what a request from the focused client would get now
+	window    [][]int64       // sliding logs: the focused client's timestamps in each cell of the lane's strip
+	client    string          // the focused client ("" before any request)
+	following bool            // focus follows the last request's client
 	caption   string
 
 	config     algo.Config      // the scenario's: limit, window, expiry
@@ -31,10 +31,10 @@ type snapshot struct {
 	recent     []recentRow      // the last requests decided, newest last
 }
 
-// windowLister is a limiter that can list the timestamps in its window
-// (algo.SlidingLog).
-type windowLister interface {
-	AppendWindow(dst []algo.Instant, t algo.Instant, client string) []algo.Instant
+// windowCounter is a limiter that can count the timestamps in each part of
+// its window (algo.SlidingLog).
+type windowCounter interface {
+	WindowCounts(dst []int64, t algo.Instant, client string, cells int) []int64
 }
 
 // takeSnapshot reads the engine at its clock for client.
@@ -56,16 +56,24 @@ func takeSnapshot(e *sim.Engine, client string, following bool, captions []scena
 	s.next, s.hasNext = e.Next()
 	ls := e.Limiters()
 	s.peek = make([]algo.Decision, len(ls))
-	s.window = make([][]algo.Instant, len(ls))
+	s.window = make([][]int64, len(ls))
 	for i, l := range ls {
 		s.algorithms = append(s.algorithms, algo.Of(l))
 		s.peek[i] = l.Peek(s.now, client)
-		if wl, ok := l.(windowLister); ok && client != "" {
-			s.window[i] = wl.AppendWindow(nil, s.now, client)
-		}
 	}
 	s.caption = captionAt(captions, s.now)
 	return s
+}
+
+// countWindows fills the sliding logs' strips, cells cells wide for the
+// decision a lane shows: counts, not the timestamps, so a window holding
+// fifty million costs the snapshot what a strip of eighty does.
+func (s *snapshot) countWindows(e *sim.Engine, cells func(algo.Decision) int) {
+	for i, l := range e.Limiters() {
+		if wc, ok := l.(windowCounter); ok && s.client != "" {
+			s.window[i] = wc.WindowCounts(nil, s.now, s.client, cells(s.peek[i]))
+		}
+	}
 }
 
 // captionAt is the text of the last caption at or before t.

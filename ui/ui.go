@@ -686,6 +686,7 @@ func (m *Model) refresh() {
 	m.marks.sync(h)
 	client, following := m.focusedClient()
 	m.snap = takeSnapshot(m.eng, client, following, m.sc.Captions)
+	m.snap.countWindows(m.eng, m.lanes().stripCells)
 	m.snap.timeline = m.timeline.cellsAt(h, m.marks, m.snap.now, m.c.width, len(m.snap.algorithms))
 	m.snap.recent = recentRows(h, m.eng.Clients(), m.c.height)
 }
