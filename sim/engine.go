@@ -50,7 +50,8 @@ type Mark struct {
 type Options struct {
 	// Start is where the clock stands before the first arrival.
 	Start algo.Instant
-	// History keeps a Mark per decided arrival (16 bytes each), for timelines.
+	// History keeps a record of every decided arrival, for timelines
+	// (see History for what it costs).
 	History bool
 	// ForwardOnly keeps no checkpoints beyond the start: for reports, which
 	// replay once from the beginning. Stepping back still works, by
@@ -105,7 +106,7 @@ type Engine struct {
 	stats    []Stats
 	admitted []admittedLog // unused where owns says so
 	owns     []bool        // the limiter's decisions count what it admitted (ownsAdmitted)
-	history  []Mark
+	history  *History
 
 	clients     []string
 	clientIndex map[string]int32
@@ -162,6 +163,7 @@ func New(src Source, limiters []algo.Limiter, opts Options) (*Engine, error) {
 		budget:      checkpointBudget,
 		last:        Record{Decisions: make([]algo.Decision, len(limiters))},
 	}
+	e.history = newHistory(len(limiters))
 	for i, l := range limiters {
 		e.stats[i].Kind, e.stats[i].Algorithm = l.Kind(), algo.Of(l)
 		e.admitted[i] = newAdmittedLog(cfg.Window)
@@ -323,7 +325,7 @@ func (e *Engine) Step() (Record, bool) {
 	}
 	e.last.Index, e.last.Arrival, e.hasLast = e.n, a, true
 	if e.opts.History {
-		e.history = append(e.history, Mark{At: a.At, Client: id, Allowed: bits})
+		e.history.add(Mark{At: a.At, Client: id, Allowed: bits})
 	}
 	e.n++
 	e.fetch()
@@ -416,9 +418,9 @@ func (e *Engine) Stats() []Stats {
 	return out
 }
 
-// History returns the marks of decided arrivals (Options.History), oldest
-// first. The slice is the engine's own: read it, do not keep it.
-func (e *Engine) History() []Mark { return e.history }
+// History is the record of decided arrivals (Options.History; empty
+// without it). It is the engine's own, and changes as the engine moves.
+func (e *Engine) History() *History { return e.history }
 
 // Clients names every client the engine has met; Mark.Client indexes it.
 func (e *Engine) Clients() []string { return e.clients }
@@ -509,7 +511,7 @@ func (e *Engine) restore(cp *checkpoint) {
 	e.last.Index, e.last.Arrival = cp.last.Index, cp.last.Arrival
 	copy(e.last.Decisions, cp.last.Decisions)
 	if e.opts.History {
-		e.history = e.history[:e.n]
+		e.history.setLen(e.n)
 	}
 	e.now = e.opts.Start
 	if e.hasLast {

@@ -13,7 +13,6 @@ import (
 
 	"windowlab/algo"
 	"windowlab/scenarios"
-	"windowlab/sim"
 )
 
 func TestStepForwardThenBackIsTheSameFrame(t *testing.T) {
@@ -372,45 +371,6 @@ func runCmd(cmd tea.Cmd) tea.Msg {
 		return msg
 	case <-time.After(100 * time.Millisecond):
 		return nil
-	}
-}
-
-func TestMarkIndexCountsLikeAScan(t *testing.T) {
-	rng := rand.New(rand.NewPCG(3, 4))
-	h := make([]sim.Mark, 5000)
-	for i := range h {
-		h[i] = sim.Mark{At: algo.Instant(i), Allowed: uint32(rng.IntN(8))}
-	}
-	x := newMarkIndex(3)
-	x.sync(h[:1000])
-	x.sync(h[:300]) // stepping back drops blocks
-	x.sync(h)
-	for range 500 {
-		i := rng.IntN(len(h))
-		j := i + rng.IntN(len(h)-i+1)
-		got := make([]int64, 3)
-		x.allowed(h, i, j, got)
-		want := make([]int64, 3)
-		for _, m := range h[i:j] {
-			for k := range want {
-				if m.Allowed&(1<<k) != 0 {
-					want[k]++
-				}
-			}
-		}
-		for k := range want {
-			if got[k] != want[k] {
-				t.Fatalf("allowed(%d, %d)[%d] = %d, want %d", i, j, k, got[k], want[k])
-			}
-		}
-	}
-}
-
-func TestRecentGroupsRuns(t *testing.T) {
-	h := []sim.Mark{{At: 1, Allowed: 7}, {At: 1, Allowed: 7}, {At: 2, Allowed: 1}, {At: 2, Allowed: 1}, {At: 2, Allowed: 1}, {At: 3, Allowed: 0}}
-	gs := recentGroups(h, 2)
-	if len(gs) != 2 || gs[0].first != 3 || gs[0].last != 5 || gs[1].first != 6 || gs[1].last != 6 {
-		t.Fatalf("groups %+v", gs)
 	}
 }
 

@@ -4,61 +4,25 @@ import (
 	"fmt"
 	"strings"
 
+	"windowlab/human"
 	"windowlab/sim"
 )
 
-// recentScan bounds how many marks one frame looks back through, so the
-// panel costs the same however long a run of identical requests is.
-const recentScan = 4096
-
-// recentGroup is a run of consecutive requests at one instant from one
-// client that every limiter decided alike.
-type recentGroup struct {
-	first, last int // 1-based request numbers
-	mark        sim.Mark
-	capped      bool // the run may start earlier than recentScan let us see
-}
-
-// recentGroups returns up to n groups ending at the last decided request,
-// oldest first.
-func recentGroups(h []sim.Mark, n int) []recentGroup {
-	var gs []recentGroup
-	floor := max(len(h)-recentScan, 0)
-	for i := len(h) - 1; i >= floor && (len(gs) < n || gs[len(gs)-1].mark == h[i]); i-- {
-		if k := len(gs) - 1; k >= 0 && gs[k].mark == h[i] {
-			gs[k].first = i + 1
-			continue
-		}
-		if len(gs) == n {
-			break
-		}
-		gs = append(gs, recentGroup{first: i + 1, last: i + 1, mark: h[i]})
-	}
-	if k := len(gs) - 1; k >= 0 && gs[k].first-1 == floor && floor > 0 && h[floor-1] == gs[k].mark {
-		gs[k].capped = true
-	}
-	for i, j := 0, len(gs)-1; i < j; i, j = i+1, j-1 {
-		gs[i], gs[j] = gs[j], gs[i]
-	}
-	return gs
-}
-
-// recentRow is a recentGroup as the panel shows it, its client named.
+// recentRow is a run of consecutive requests at one instant from one
+// client that every limiter decided alike, as the panel shows it.
 type recentRow struct {
-	recentGroup
-	client string
+	first, last int64 // 1-based request numbers
+	mark        sim.Mark
+	client      string
 }
 
-// recentRows reads the last n groups from the engine's history, for the
-// snapshot.
-func recentRows(h []sim.Mark, clients []string, n int) []recentRow {
-	if n <= 0 {
-		return nil
-	}
-	gs := recentGroups(h, n)
-	rows := make([]recentRow, len(gs))
-	for i, g := range gs {
-		rows[i] = recentRow{g, clients[g.mark.Client]}
+// recentRows reads the last n runs from the engine's history, for the
+// snapshot: exact however long a run is, since the history stores runs.
+func recentRows(h *sim.History, clients []string, n int) []recentRow {
+	runs := h.LastRuns(n)
+	rows := make([]recentRow, len(runs))
+	for i, r := range runs {
+		rows[i] = recentRow{first: r.First + 1, last: r.First + r.N, mark: r.Mark, client: clients[r.Client]}
 	}
 	return rows
 }
@@ -92,10 +56,7 @@ func (p recentPanel) render(h int) []string {
 		if g.last > g.first {
 			nums[i] += fmt.Sprintf("–#%d", g.last)
 		}
-		counts[i] = fmt.Sprintf("×%d", g.last-g.first+1)
-		if g.capped {
-			counts[i] += "+"
-		}
+		counts[i] = "×" + human.Int(g.last-g.first+1)
 		numW = max(numW, len(nums[i]))
 		countW = max(countW, len([]rune(counts[i])))
 		nameW = max(nameW, p.c.cells.StringWidth(g.client))

@@ -91,22 +91,20 @@ type timelineCells struct {
 	allowed [][]int64     // [cell][limiter]: how many of them each limiter allowed
 }
 
-// cellsAt counts the decisions of history h (summarised by x) under each
-// cell of a timeline width columns wide with the clock at now.
-func (t timeline) cellsAt(h []sim.Mark, x *markIndex, now algo.Instant, width, limiters int) timelineCells {
+// cellsAt counts the decisions of history h under each cell of a timeline
+// width columns wide with the clock at now.
+func (t timeline) cellsAt(h *sim.History, now algo.Instant, width, limiters int) timelineCells {
 	cells, cell := t.cells(width), t.cell()
 	d := timelineCells{first: t.first(now, width), cell: t.cellSize(),
 		total: make([]int64, cells), allowed: make([][]int64, cells)}
-	bounds := make([]int, cells+1)
+	bounds := make([]int64, cells+1)
 	for i := range bounds {
-		bounds[i] = firstAtOrAfter(h, d.first+algo.Instant(i)*cell)
+		bounds[i] = h.FirstAtOrAfter(d.first + algo.Instant(i)*cell)
 	}
 	for i := range cells {
-		d.total[i] = int64(bounds[i+1] - bounds[i])
+		d.total[i] = bounds[i+1] - bounds[i]
 		d.allowed[i] = make([]int64, limiters)
-		if bounds[i] < bounds[i+1] {
-			x.allowed(h, bounds[i], bounds[i+1], d.allowed[i])
-		}
+		h.Allowed(bounds[i], bounds[i+1], d.allowed[i])
 	}
 	return d
 }

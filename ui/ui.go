@@ -115,7 +115,6 @@ type Model struct {
 
 	sc    *scenarios.Scenario
 	eng   *sim.Engine
-	marks *markIndex
 	start algo.Instant // where the view's clock starts
 	end   algo.Instant // where playing stops: the last arrival plus a window
 
@@ -226,7 +225,6 @@ func buildEngine(sc *scenarios.Scenario, ctl *engineControl) (*sim.Engine, error
 
 func (m *Model) setScenario(sc *scenarios.Scenario, eng *sim.Engine) {
 	m.sc, m.eng = sc, eng
-	m.marks = newMarkIndex(len(eng.Limiters()))
 	m.start = startInstant(eng)
 	m.end = m.start
 	if eng.Len() > 0 {
@@ -683,11 +681,10 @@ func (m Model) focusedClient() (string, bool) {
 // changed) into the snapshot, so that drawing reads no engine.
 func (m *Model) refresh() {
 	h := m.eng.History()
-	m.marks.sync(h)
 	client, following := m.focusedClient()
 	m.snap = takeSnapshot(m.eng, client, following, m.sc.Captions)
 	m.snap.countWindows(m.eng, m.lanes().stripCells)
-	m.snap.timeline = m.timeline.cellsAt(h, m.marks, m.snap.now, m.c.width, len(m.snap.algorithms))
+	m.snap.timeline = m.timeline.cellsAt(h, m.snap.now, m.c.width, len(m.snap.algorithms))
 	m.snap.recent = recentRows(h, m.eng.Clients(), m.c.height)
 }
 
