@@ -33,17 +33,15 @@ type InstantQueue struct {
 
 // encodedRuns are a queue's runs before its newest.
 type encodedRuns struct {
-	data    []byte  // data[head:] live, oldest first
-	head    int     // offset of the oldest run
-	frontAt Instant // the instant the run at data[head] counts its gap from
-	lastAt  Instant // the newest encoded run's instant
-	idx     runIndex
+	data    []byte    // data[head:] live, oldest first
+	head    int       // offset of the oldest run
+	frontAt Instant   // the instant the run at data[head] counts its gap from
+	lastAt  Instant   // the newest encoded run's instant
+	idx     *runIndex // once the buffer is longer than a short scan
 }
 
-// runIndex marks every runsPerMark-th encoded run, for CountAfter, once
-// the buffer is longer than a short scan.
+// runIndex marks every runsPerMark-th encoded run, for CountAfter.
 type runIndex struct {
-	on      bool
 	marks   []runMark // marks[first:] are live
 	first   int
 	since   int   // runs encoded since the last mark
@@ -75,7 +73,11 @@ func (q *InstantQueue) Bytes() int64 {
 	if r == nil {
 		return 0
 	}
-	return int64(unsafe.Sizeof(*r)) + int64(cap(r.data)) + int64(cap(r.idx.marks))*int64(unsafe.Sizeof(runMark{}))
+	b := int64(unsafe.Sizeof(*r)) + int64(cap(r.data))
+	if r.idx != nil {
+		b += int64(unsafe.Sizeof(*r.idx)) + int64(cap(r.idx.marks))*int64(unsafe.Sizeof(runMark{}))
+	}
+	return b
 }
 
 // Oldest is the first instant in the queue; the queue must not be empty.
@@ -109,7 +111,9 @@ func (r *encodedRuns) encode(at Instant, count, held int64) {
 	if r.head == len(r.data) {
 		// Nothing encoded is held: start afresh at the front.
 		r.data, r.head, r.frontAt, r.lastAt = r.data[:0], 0, at, at
-		r.idx = runIndex{marks: r.idx.marks[:0]}
+		if r.idx != nil {
+			*r.idx = runIndex{marks: r.idx.marks[:0]}
+		}
 	} else if len(r.data)+maxRunBytes > cap(r.data) && r.head >= len(r.data)/2 {
 		r.compact()
 	}
@@ -117,14 +121,14 @@ func (r *encodedRuns) encode(at Instant, count, held int64) {
 	r.data = binary.AppendUvarint(r.data, uint64(at-prev))
 	r.data = binary.AppendUvarint(r.data, uint64(count-1))
 	r.lastAt = at
-	x := &r.idx
-	if !x.on {
+	if r.idx == nil {
 		if len(r.data) < runsPerMark*2 {
 			return
 		}
 		// Long enough to index: the runs so far are scanned from the head.
-		x.on, x.encoded, x.dropped = true, held-count, 0
+		r.idx = &runIndex{encoded: held - count}
 	}
+	x := r.idx
 	if x.since++; x.since >= runsPerMark {
 		x.marks = append(x.marks, runMark{off: off, prev: prev, at: at, before: x.encoded})
 		x.since = 0
@@ -138,11 +142,12 @@ func (r *encodedRuns) compact() {
 	h := r.head
 	n := copy(r.data, r.data[h:])
 	r.data, r.head = r.data[:n], 0
-	x := &r.idx
-	live := copy(x.marks, x.marks[x.first:])
-	x.marks, x.first = x.marks[:live], 0
-	for i := range x.marks {
-		x.marks[i].off -= h
+	if x := r.idx; x != nil {
+		live := copy(x.marks, x.marks[x.first:])
+		x.marks, x.first = x.marks[:live], 0
+		for i := range x.marks {
+			x.marks[i].off -= h
+		}
 	}
 }
 
@@ -186,10 +191,11 @@ func (q *InstantQueue) DropThrough(edge Instant) int64 {
 			dropped += count
 		}
 		r.head = h
-		x := &r.idx
-		x.dropped += dropped
-		for x.first < len(x.marks) && x.marks[x.first].off < h {
-			x.first++
+		if x := r.idx; x != nil {
+			x.dropped += dropped
+			for x.first < len(x.marks) && x.marks[x.first].off < h {
+				x.first++
+			}
 		}
 	}
 	if !encodedLeft && q.tailN > 0 && q.tailAt <= edge {
@@ -214,7 +220,7 @@ func (q *InstantQueue) CountAfter(edge Instant) (count int64, oldest Instant) {
 		return q.tailN, q.tailAt
 	}
 	off, prev, before := r.head, r.frontAt, int64(0)
-	if x := &r.idx; len(x.marks) > x.first {
+	if x := r.idx; x != nil && len(x.marks) > x.first {
 		live := x.marks[x.first:]
 		if i := sort.Search(len(live), func(i int) bool { return live[i].at > edge }); i > 0 {
 			m := live[i-1]
@@ -246,7 +252,11 @@ func (q *InstantQueue) CountIn(from, to Instant) int64 {
 // Reset empties the queue, keeping its room for later pushes.
 func (q *InstantQueue) Reset() {
 	if r := q.runs; r != nil {
-		*r = encodedRuns{data: r.data[:0], idx: runIndex{marks: r.idx.marks[:0]}}
+		idx := r.idx
+		if idx != nil {
+			*idx = runIndex{marks: idx.marks[:0]}
+		}
+		*r = encodedRuns{data: r.data[:0], idx: idx}
 	}
 	q.tailN, q.n = 0, 0
 }
@@ -262,10 +272,14 @@ func (q *InstantQueue) Clone() InstantQueue {
 	}
 	cr := *r
 	cr.data, cr.head = append([]byte(nil), r.data[r.head:]...), 0
-	cr.idx.marks, cr.idx.first = make([]runMark, len(r.idx.marks)-r.idx.first), 0
-	copy(cr.idx.marks, r.idx.marks[r.idx.first:])
-	for i := range cr.idx.marks {
-		cr.idx.marks[i].off -= r.head
+	if x := r.idx; x != nil {
+		cx := *x
+		cx.marks, cx.first = make([]runMark, len(x.marks)-x.first), 0
+		copy(cx.marks, x.marks[x.first:])
+		for i := range cx.marks {
+			cx.marks[i].off -= r.head
+		}
+		cr.idx = &cx
 	}
 	c.runs = &cr
 	return c

@@ -104,8 +104,8 @@ type Engine struct {
 	last     Record
 	hasLast  bool
 	stats    []Stats
-	admitted []admittedLog // unused where owns says so
-	owns     []bool        // the limiter's decisions count what it admitted (ownsAdmitted)
+	admitted *admitted // for the limiters with a slot
+	slot     []int     // each limiter's slot in admitted, or −1 where it counts its own (ownsAdmitted)
 	history  *History
 
 	clients     []string
@@ -130,7 +130,7 @@ type checkpoint struct {
 	hasNext  bool
 	limiters []algo.Limiter
 	stats    []Stats
-	admitted []admittedLog
+	admitted *admitted
 	last     Record
 	hasLast  bool
 	bytes    int64 // what its copies of the state hold
@@ -157,18 +157,23 @@ func New(src Source, limiters []algo.Limiter, opts Options) (*Engine, error) {
 		src:         src,
 		now:         opts.Start,
 		stats:       make([]Stats, len(limiters)),
-		admitted:    make([]admittedLog, len(limiters)),
 		clientIndex: make(map[string]int32),
 		every:       1024,
 		budget:      checkpointBudget,
 		last:        Record{Decisions: make([]algo.Decision, len(limiters))},
 	}
 	e.history = newHistory(len(limiters))
+	slots := 0
 	for i, l := range limiters {
 		e.stats[i].Kind, e.stats[i].Algorithm = l.Kind(), algo.Of(l)
-		e.admitted[i] = newAdmittedLog(cfg.Window)
-		e.owns = append(e.owns, ownsAdmitted(l))
+		k := -1
+		if !ownsAdmitted(l) {
+			k = slots
+			slots++
+		}
+		e.slot = append(e.slot, k)
 	}
+	e.admitted = newAdmitted(cfg.Window, slots)
 	e.fetch()
 	e.checkpoints = []checkpoint{e.snapshot()}
 	return e, nil
@@ -295,7 +300,7 @@ func (e *Engine) Step() (Record, bool) {
 	a := e.next
 	e.now = a.At
 	id := e.clientID(a.Client)
-	var bits uint32
+	var bits, tracked uint32
 	for i, l := range e.limiters {
 		d := l.Allow(a.At, a.Client)
 		e.last.Decisions[i] = d
@@ -303,17 +308,14 @@ func (e *Engine) Step() (Record, bool) {
 		if d.Allowed {
 			s.Allowed++
 			bits |= 1 << i
-			var n int64
-			var first algo.Instant
-			if e.owns[i] {
-				n, first = d.Count+1, a.At
+			if k := e.slot[i]; k >= 0 {
+				tracked |= 1 << k
+			} else if n := d.Count + 1; n > s.MaxInWindow {
+				// A log of admitted requests: its count is the figure.
+				first := a.At
 				if d.Count > 0 {
 					first = d.Oldest
 				}
-			} else {
-				n, first = e.admitted[i].admit(id, a.At)
-			}
-			if n > s.MaxInWindow {
 				s.MaxInWindow, s.MaxInWindowClient = n, a.Client
 				s.MaxInWindowFirst, s.MaxInWindowLast = first, a.At
 			}
@@ -322,6 +324,19 @@ func (e *Engine) Step() (Record, bool) {
 		}
 		m, p := l.Memory(), &s.PeakMemory
 		p.Clients, p.Entries, p.Bytes = max(p.Clients, m.Clients), max(p.Entries, m.Entries), max(p.Bytes, m.Bytes)
+	}
+	if tracked != 0 {
+		e.admitted.record(id, a.At, tracked)
+		for i, k := range e.slot {
+			if k < 0 || tracked&(1<<k) == 0 {
+				continue
+			}
+			if n, first := e.admitted.inWindow(id, k); n > e.stats[i].MaxInWindow {
+				s := &e.stats[i]
+				s.MaxInWindow, s.MaxInWindowClient = n, a.Client
+				s.MaxInWindowFirst, s.MaxInWindowLast = first, a.At
+			}
+		}
 	}
 	e.last.Index, e.last.Arrival, e.hasLast = e.n, a, true
 	if e.opts.History {
@@ -433,13 +448,12 @@ func (e *Engine) snapshot() checkpoint {
 		hasNext:  e.hasNext,
 		limiters: make([]algo.Limiter, len(e.limiters)),
 		stats:    append([]Stats(nil), e.stats...),
-		admitted: make([]admittedLog, len(e.admitted)),
+		admitted: e.admitted.clone(),
 		hasLast:  e.hasLast,
 		last:     e.last.clone(),
 	}
 	for i, l := range e.limiters {
 		cp.limiters[i] = l.Clone()
-		cp.admitted[i] = e.admitted[i].clone()
 	}
 	return cp
 }
@@ -452,9 +466,7 @@ func (e *Engine) addCheckpoint() {
 	for _, l := range e.limiters {
 		cp.bytes += l.Memory().Bytes
 	}
-	for _, a := range e.admitted {
-		cp.bytes += a.bytes()
-	}
+	cp.bytes += cp.admitted.bytes()
 	if e.checkpointBytes()+cp.bytes > e.budget {
 		// Over the budget: keep the earlier, smaller checkpoints and add no
 		// more; stepping back past them replays further instead.
@@ -504,8 +516,8 @@ func (e *Engine) restore(cp *checkpoint) {
 	e.src = cp.src.Clone()
 	for j := range e.limiters {
 		e.limiters[j] = cp.limiters[j].Clone()
-		e.admitted[j] = cp.admitted[j].clone()
 	}
+	e.admitted = cp.admitted.clone()
 	copy(e.stats, cp.stats)
 	e.hasLast = cp.hasLast
 	e.last.Index, e.last.Arrival = cp.last.Index, cp.last.Arrival
