@@ -13,6 +13,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strings"
 	"syscall"
 	"time"
@@ -51,6 +52,9 @@ func (e exitError) Unwrap() error { return e.err }
 func invalid(err error) error { return exitError{exitInvalid, err} }
 
 func main() {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(algo.GCLimit) // the README's memory budget
+	}
 	ctx, stop := stopOnSignals(context.Background())
 	defer stop()
 	out := &output{file: os.Stdout}
@@ -571,6 +575,9 @@ func labCmd() *cobra.Command {
 				write = lab.JSON
 			}
 			res := run.Wait()
+			if err := run.Err(); err != nil {
+				return invalid(err)
+			}
 			if err := write(cmd.OutOrStdout(), res); err != nil {
 				return err
 			}

@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+	"windowlab/human"
+	"windowlab/internal/long"
 )
 
 // beMain makes this test binary be windowlab itself: a test that needs the
@@ -235,5 +237,51 @@ func TestOutputThatCannotBeWritten(t *testing.T) {
 				t.Errorf("standard error:\n%s", msg)
 			}
 		})
+	}
+}
+
+// The memory budget's reproducers, run as a user runs them: a burst of
+// fifty million requests at one instant through a sliding log with a limit
+// of a billion a week (killed at 4 GB before runs were stored) replays and
+// reports exactly; a file that cannot fit, and a lab that cannot, are
+// refused up front with the figure and the budget, exit 2, before any
+// request is decided.
+func TestMemoryAtTheLimits(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	count := long.N(5_000_000, 50_000_000)
+	burst := write("burst.yaml", fmt.Sprintf("limit: 1000000000\nwindow: 168h\nalgorithms: [sliding-log, fixed-window]\ntraffic:\n  - {at: \"12:00:00\", count: %d}\n", count))
+	p := start(t, "run", burst)
+	if code := p.wait(t); code != 0 {
+		t.Fatalf("the burst: exit %d\n%s", code, p.stderr.String())
+	}
+	for _, want := range []string{
+		"sliding-log: at most " + human.Int(int64(count)) + " allowed to one client in any 168h",
+		"fixed-window: at most " + human.Int(int64(count)) + " allowed to one client in any 168h",
+	} {
+		if !strings.Contains(p.stdout.String(), want) {
+			t.Errorf("the burst's report does not say %q:\n%s", want, p.stdout.String())
+		}
+	}
+
+	big := write("big.yaml", "limit: 1000000000\nwindow: 168h\ntraffic:\n  - {from: \"00:00:00\", to: \"23:59:59\", rate: 578/s, clients: 1000000, seed: 1}\n")
+	for _, args := range [][]string{
+		{"run", big},
+		{"lab", "--sources", "1", "--requests", "100G", "--limit", "1000000000", "--window", "168h", "--median", "100"},
+	} {
+		p := start(t, args...)
+		if code := p.wait(t); code != 2 {
+			t.Errorf("%v: exit %d, want 2\n%s", args, code, p.stderr.String())
+		}
+		msg := p.stderr.String()
+		if !strings.Contains(msg, "memory budget of 1,024 MiB") || !strings.Contains(msg, "shorter") || p.stdout.Len() > 0 {
+			t.Errorf("%v: standard error says\n%s\nand standard output\n%s", args, msg, p.stdout.String())
+		}
 	}
 }

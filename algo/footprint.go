@@ -5,6 +5,22 @@ import (
 	"math/big"
 )
 
+// MemoryBudget is the memory windowlab promises to stay within on any
+// scenario it accepts and any lab it runs: a replay or a lab whose estimate
+// is over BudgetLive is refused before it starts.
+const MemoryBudget = 1 << 30
+
+// BudgetLive is the most an estimate may come to: seven eighths of the
+// budget. Estimates err high (by 5% to 2× of the heap measured), so what a
+// replay at the threshold really holds stays near GCLimit, and the rest of
+// the budget is the runtime's.
+const BudgetLive = MemoryBudget / 8 * 7
+
+// GCLimit is the heap the garbage collector is asked to stay under (its
+// soft memory limit): near the limits it collects more often instead of
+// doubling the heap past the budget.
+const GCLimit = MemoryBudget / 4 * 3
+
 // Footprint is the state a limiter holds at worst: every client active and
 // at its limit at once. Its in-process bytes come from this package's own
 // data structures; its Redis bytes from measurements of the structures a

@@ -40,7 +40,8 @@ type encodedRuns struct {
 	idx     *runIndex // once the buffer is longer than a short scan
 }
 
-// runIndex marks every runsPerMark-th encoded run, for CountAfter.
+// runIndex marks every runsPerMark-th encoded run, for CountAfter, once the
+// buffer holds indexFrom bytes.
 type runIndex struct {
 	marks   []runMark // marks[first:] are live
 	first   int
@@ -59,6 +60,11 @@ type runMark struct {
 }
 
 const runsPerMark = 64
+
+// indexFrom is the buffer length from which runs are indexed: below it a
+// scan from the front is as quick, and a million clients with a few dozen
+// runs each are spared an index each.
+const indexFrom = 1024
 
 // maxRunBytes is the most one encoded run takes: two 64-bit varints.
 const maxRunBytes = 2 * binary.MaxVarintLen64
@@ -122,7 +128,7 @@ func (r *encodedRuns) encode(at Instant, count, held int64) {
 	r.data = binary.AppendUvarint(r.data, uint64(count-1))
 	r.lastAt = at
 	if r.idx == nil {
-		if len(r.data) < runsPerMark*2 {
+		if len(r.data) < indexFrom {
 			return
 		}
 		// Long enough to index: the runs so far are scanned from the head.

@@ -208,6 +208,11 @@ func Bytes(n int64) string {
 	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTPE"[exp])
 }
 
+// MiB writes a byte count in whole mebibytes, rounded up, with commas:
+// 1,054 MiB. It is for figures compared with a budget, where 1.0 GiB
+// against 1.0 GiB would hide which is larger.
+func MiB(n int64) string { return Int((n+1<<20-1)>>20) + " MiB" }
+
 // SIBytes writes a byte count in decimal units (kB, MB, GB, TB), as storage
 // is sold and as Redis's INFO reports it in its human fields: 80.1 GB.
 func SIBytes(n *big.Int) string {

@@ -324,10 +324,17 @@ func (s *Scenario) Limiters() []algo.Limiter {
 
 // Engine returns an engine replaying the scenario through fresh limiters.
 // A zero opts.Start becomes s.Start, so the clock starts where the file
-// (or the window edge before the first request) says.
+// (or the window edge before the first request) says. A replay whose
+// estimate is over windowlab's memory budget is refused with a
+// *TooBigError before anything is generated.
 func (s *Scenario) Engine(opts sim.Options) (*sim.Engine, error) {
 	if opts.Start == 0 {
 		opts.Start = s.Start
 	}
-	return sim.New(s.Source(), s.Limiters(), opts)
+	ls := s.Limiters()
+	ld := s.Load()
+	if est := sim.EstimateBytes(ls, ld, opts); est > algo.BudgetLive {
+		return nil, &TooBigError{File: s.File, View: opts.History, Estimate: est, Load: ld, Window: s.Config.Window}
+	}
+	return sim.New(s.Source(), ls, opts)
 }

@@ -85,7 +85,7 @@ const maxCheckpoints = 64
 // replay whose state keeps growing (a huge limit, every request admitted)
 // stops adding checkpoints once they would hold more, and steps back more
 // slowly rather than running out of memory.
-const checkpointBudget = 256 << 20
+const checkpointBudget = 128 << 20
 
 // Engine replays a Source through limiters. It is not safe for concurrent use.
 type Engine struct {
@@ -462,17 +462,21 @@ func (e *Engine) addCheckpoint() {
 	if e.budgetSpent {
 		return
 	}
-	cp := e.snapshot()
+	// What a copy would hold, known before making it: a state too big to
+	// keep is never copied, not even for a moment.
+	var bytes int64
 	for _, l := range e.limiters {
-		cp.bytes += l.Memory().Bytes
+		bytes += l.Memory().Bytes
 	}
-	cp.bytes += cp.admitted.bytes()
-	if e.checkpointBytes()+cp.bytes > e.budget {
+	bytes += e.admitted.bytes()
+	if e.checkpointBytes()+bytes > e.budget {
 		// Over the budget: keep the earlier, smaller checkpoints and add no
 		// more; stepping back past them replays further instead.
 		e.budgetSpent = true
 		return
 	}
+	cp := e.snapshot()
+	cp.bytes = bytes
 	e.checkpoints = append(e.checkpoints, cp)
 	if len(e.checkpoints) <= maxCheckpoints {
 		return

@@ -76,7 +76,8 @@ type judge struct {
 	log     *algo.DenseSlidingLog
 	counter *algo.DenseSlidingCounter
 	fixed   *algo.DenseFixedWindow
-	raw     algo.InstantQueue // every request of the source in (t − W, t]
+	raw     algo.InstantQueue // every request of the source in (t − W, t], unless the log holds them
+	logsAll bool              // the log stores every request (its rules count rejected ones)
 
 	src Totals // this source's tallies
 	// trace, when set, sees every decision: for the test that compares
@@ -91,6 +92,7 @@ func newJudge(c algo.Config) *judge {
 		log:     algo.NewDenseSlidingLog(c, 1),
 		counter: algo.NewDenseSlidingCounter(c, 1),
 		fixed:   algo.NewDenseFixedWindow(c, 1),
+		logsAll: c.Rules.CountRejected,
 	}
 }
 
@@ -107,11 +109,15 @@ func (j *judge) begin() {
 func (j *judge) decide(t algo.Instant) {
 	s := &j.src
 	s.Requests++
-	j.raw.DropThrough(t - algo.Instant(j.w))
-	j.raw.Push(t)
-	s.Peak = max(s.Peak, int64(j.raw.Len()))
-
 	exact := j.log.Allow(t, 0)
+	if j.logsAll {
+		// The log holds every request of the window: it has counted them.
+		s.Peak = max(s.Peak, exact.Count+1)
+	} else {
+		j.raw.DropThrough(t - algo.Instant(j.w))
+		j.raw.Push(t)
+		s.Peak = max(s.Peak, j.raw.Len())
+	}
 	if !exact.Allowed {
 		s.ExactLimited++
 	}

@@ -126,6 +126,7 @@ type Run struct {
 	stop     atomic.Bool
 	done     chan struct{}
 	result   Result
+	err      error // the lab was refused (a *TooBigError)
 }
 
 // chunkSources is how many consecutive sources a worker takes at a time.
@@ -159,7 +160,11 @@ func Start(ctx context.Context, o Options) (*Run, error) {
 		var chunks []Totals
 		var ok bool
 		if r.plan, ok = newPlan(o.Model, o.Seed, o.Sources, o.Requests, o.Limit, int64(o.Window/time.Millisecond), &r.stop); ok {
-			chunks = r.decide()
+			if est, busiest := r.plan.footprint(o); est > algo.BudgetLive {
+				r.err = &TooBigError{Estimate: est, Instants: busiest, Window: o.Window, Workers: min(o.Workers, o.Sources)}
+			} else {
+				chunks = r.decide()
+			}
 		}
 		r.result = r.collect(chunks)
 	}()
@@ -214,6 +219,13 @@ func (r *Run) Done() <-chan struct{} { return r.done }
 func (r *Run) Wait() Result {
 	<-r.done
 	return r.result
+}
+
+// Err is why the lab was refused once its sources' rates were drawn (a
+// *TooBigError), or nil; valid after Wait.
+func (r *Run) Err() error {
+	<-r.done
+	return r.err
 }
 
 // worker decides whole sources, one after another, with one client id.

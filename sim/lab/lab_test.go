@@ -521,3 +521,31 @@ func TestLargestIsASortsPrefix(t *testing.T) {
 		}
 	}
 }
+
+// A lab whose busiest source would hold more of a window than the memory
+// budget allows is refused once the rates are drawn, before a request is
+// decided; the case, a billion requests from one source at a limit
+// of a billion a week, fits (it holds a few million runs of one instant).
+func TestMemoryBudgetRefusesUpFront(t *testing.T) {
+	o := DefaultOptions
+	o.Sources, o.Limit, o.Window, o.Model.Median = 1, 1_000_000_000, 7*24*time.Hour, 100
+	o.Requests = MaxRequests
+	r, err := Start(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var big *TooBigError
+	if !errors.As(r.Err(), &big) || r.Progress().Requests != 0 {
+		t.Fatalf("100G requests from one source: err %v after %d requests, want a *TooBigError before any", r.Err(), r.Progress().Requests)
+	}
+	if msg := big.Error(); !strings.Contains(msg, "MiB") || !strings.Contains(msg, "--window") || strings.Contains(msg, "workers") {
+		t.Errorf("the refusal says %q", msg)
+	}
+	o.Requests = 1_000_000_000
+	var stop atomic.Bool
+	p, _ := newPlan(o.Model, o.Seed, o.Sources, o.Requests, o.Limit, o.Window.Milliseconds(), &stop)
+	o.Workers = 2
+	if est, _ := p.footprint(o); est > algo.BudgetLive/8 {
+		t.Errorf("1G requests from one source: estimate %d B, want well inside the budget", est)
+	}
+}
