@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"math/bits"
 	"strings"
 
 	"windowlab/algo"
@@ -294,7 +295,11 @@ func gauge(st *styles, n, total int64, width int, isCount bool) string {
 	if total <= 0 || width <= 0 {
 		return ""
 	}
-	filled := int(min(n, total) * int64(width) / total)
+	// In 128 bits: a bucket's level is tokens × window ms, up to 6·10¹⁷,
+	// which times a width overflows 64.
+	hi, lo := bits.Mul64(uint64(max(min(n, total), 0)), uint64(width))
+	q, _ := bits.Div64(hi, lo, uint64(total))
+	filled := int(q)
 	if n > 0 && filled == 0 {
 		filled = 1
 	}

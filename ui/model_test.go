@@ -510,3 +510,20 @@ func TestWideTextKeepsTheClock(t *testing.T) {
 		}
 	}
 }
+
+// At the largest limit and window a file may give, every lane draws: the
+// token bucket's gauge multiplies tokens × window ms (6·10¹⁷) by its width,
+// which overflowed 64 bits and panicked the view.
+func TestLargestLimitAndWindowDraw(t *testing.T) {
+	sc := parse("limit: 1000000000\nwindow: 168h\nalgorithms: [fixed-window, sliding-log, sliding-counter, token-bucket]\n" +
+		"traffic:\n  - {from: \"12:00:00\", to: \"12:00:10\", every: 1ms}\n")
+	for _, size := range [][2]int{{80, 24}, {160, 45}} {
+		m := update(t, newModel(t, sc, size[0], size[1]), goTo("12:00:05")...)
+		out := screen(m)
+		for _, want := range []string{"5,001 allowed", "1,000,000,000"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("%v: the screen does not show %q:\n%s", size, want, out)
+			}
+		}
+	}
+}
