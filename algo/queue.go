@@ -15,12 +15,12 @@ import (
 // the newest run's count, so a burst of fifty million requests at one
 // instant costs a few bytes. Runs are packed as two varints, the gap from
 // the run before and the count, so a run costs 2 bytes when instants are
-// under 128 ms apart and at most 16 bytes whatever they are. Every 64th run
-// is indexed, so counting the instants after an edge is a binary search and
-// a short scan. Dropping from the front only moves an offset, and the room
-// it frees is reused before the buffer grows, so a queue that stays about
-// one window long costs O(1) amortised per instant and no allocation once
-// it has reached its size.
+// under 128 ms apart and at most 16 bytes whatever they are. Once the
+// buffer passes indexFrom bytes every 64th run is indexed, so counting the
+// instants after an edge is a binary search and a short scan. Dropping from
+// the front only moves an offset, and the room it frees is reused before
+// the buffer grows, so a queue that stays about one window long costs O(1)
+// amortised per instant and no allocation once it has reached its size.
 //
 // The zero value is an empty queue; a queue whose instants are all equal
 // takes no memory beyond its 32-byte header.

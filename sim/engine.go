@@ -85,7 +85,7 @@ const maxCheckpoints = 64
 // replay whose state keeps growing (a huge limit, every request admitted)
 // stops adding checkpoints once they would hold more, and steps back more
 // slowly rather than running out of memory.
-const checkpointBudget = 128 << 20
+const checkpointBudget = 64 << 20
 
 // Engine replays a Source through limiters. It is not safe for concurrent use.
 type Engine struct {

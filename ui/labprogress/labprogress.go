@@ -52,10 +52,13 @@ func Show(r *lab.Run, o Options) {
 	for {
 		select {
 		case <-r.Done():
+			if r.Err() != nil {
+				return // refused before it began: the error says why
+			}
 			p := r.Progress()
 			elapsed := time.Since(start)
-			line := fmt.Sprintf("lab: %s requests from %s sources in %s (%s requests/s)",
-				human.Int(p.Requests), human.Int(p.Sources), human.Duration(elapsed.Round(10*time.Millisecond)), rate(p.Requests, elapsed))
+			line := fmt.Sprintf("lab: %s requests from %s in %s (%s requests/s)",
+				human.Int(p.Requests), sources.Of(p.Sources), human.Duration(elapsed.Round(10*time.Millisecond)), rate(p.Requests, elapsed))
 			if p.Sources < p.TotalSources {
 				line = fmt.Sprintf("lab: stopped after %s of %s sources (%s requests) in %s",
 					human.Int(p.Sources), human.Int(p.TotalSources), human.Int(p.Requests), human.Duration(elapsed.Round(10*time.Millisecond)))
@@ -100,3 +103,5 @@ func rate(n int64, elapsed time.Duration) string {
 	}
 	return human.Compact(int64(float64(n) / elapsed.Seconds()))
 }
+
+var sources = human.Noun{One: "source", Many: "sources"}

@@ -34,3 +34,23 @@ func TestStatus(t *testing.T) {
 		t.Errorf("status = %q, want %q", got, want)
 	}
 }
+
+// One source is "1 source"; a lab refused for memory shows no totals, only
+// the error its caller prints.
+func TestOneSourceAndARefusal(t *testing.T) {
+	o := lab.DefaultOptions
+	o.Sources, o.Requests = 1, 1000
+	r, _ := lab.Start(context.Background(), o)
+	var out bytes.Buffer
+	Show(r, Options{Out: &out, Every: time.Millisecond})
+	if !strings.Contains(out.String(), "lab: 1,000 requests from 1 source in ") {
+		t.Errorf("one source:\n%q", out.String())
+	}
+	o.Limit, o.Window, o.Model.Median, o.Requests = 1_000_000_000, 7*24*time.Hour, 100, lab.MaxRequests
+	r, _ = lab.Start(context.Background(), o)
+	out.Reset()
+	Show(r, Options{Out: &out, Every: time.Millisecond})
+	if r.Err() == nil || strings.Contains(out.String(), "requests from") || strings.Contains(out.String(), "stopped after") {
+		t.Errorf("refused (%v):\n%q", r.Err(), out.String())
+	}
+}
