@@ -36,6 +36,7 @@ type encodedRuns struct {
 	data    []byte    // data[head:] live, oldest first
 	head    int       // offset of the oldest run
 	frontAt Instant   // the instant the run at data[head] counts its gap from
+	headAt  Instant   // that run's own instant, kept decoded: a decision reads it
 	lastAt  Instant   // the newest encoded run's instant
 	idx     *runIndex // once the buffer is longer than a short scan
 }
@@ -89,8 +90,7 @@ func (q *InstantQueue) Bytes() int64 {
 // Oldest is the first instant in the queue; the queue must not be empty.
 func (q *InstantQueue) Oldest() Instant {
 	if r := q.runs; r != nil && r.head < len(r.data) {
-		at, _, _ := r.run(r.head, r.frontAt)
-		return at
+		return r.headAt
 	}
 	return q.tailAt
 }
@@ -116,7 +116,7 @@ func (q *InstantQueue) Push(t Instant) {
 func (r *encodedRuns) encode(at Instant, count, held int64) {
 	if r.head == len(r.data) {
 		// Nothing encoded is held: start afresh at the front.
-		r.data, r.head, r.frontAt, r.lastAt = r.data[:0], 0, at, at
+		r.data, r.head, r.frontAt, r.lastAt, r.headAt = r.data[:0], 0, at, at, at
 		if r.idx != nil {
 			*r.idx = runIndex{marks: r.idx.marks[:0]}
 		}
@@ -185,21 +185,19 @@ func (q *InstantQueue) DropThrough(edge Instant) int64 {
 	var dropped int64
 	encodedLeft := false
 	if r := q.runs; r != nil {
-		h := r.head
-		for h < len(r.data) {
-			at, count, size := r.run(h, r.frontAt)
-			if at > edge {
-				encodedLeft = true
-				break
-			}
-			h += size
-			r.frontAt = at
+		for r.head < len(r.data) && r.headAt <= edge {
+			_, count, size := r.run(r.head, r.frontAt)
+			r.head += size
+			r.frontAt = r.headAt
 			dropped += count
+			if r.head < len(r.data) {
+				r.headAt, _, _ = r.run(r.head, r.frontAt)
+			}
 		}
-		r.head = h
-		if x := r.idx; x != nil {
+		encodedLeft = r.head < len(r.data)
+		if x := r.idx; x != nil && dropped > 0 {
 			x.dropped += dropped
-			for x.first < len(x.marks) && x.marks[x.first].off < h {
+			for x.first < len(x.marks) && x.marks[x.first].off < r.head {
 				x.first++
 			}
 		}
