@@ -51,7 +51,7 @@ func (s *Scenario) Load() sim.Load {
 			named[t.Client] = true
 			ld.Clients++
 		}
-		ld.Requests += int64(math.Ceil(runsOf(t, n)))
+		ld.Requests += int64(math.Ceil(requestsOf(t, n)))
 		ld.Runs += int64(math.Ceil(runs))
 		ld.RunsInWindow += int64(math.Ceil(inWindow))
 		ld.KeyBytes = max(ld.KeyBytes, key)
@@ -62,9 +62,9 @@ func (s *Scenario) Load() sim.Load {
 	return ld
 }
 
-// runsOf is the requests entry t makes, n its expected count: the bound
+// requestsOf is the requests entry t makes, n its expected count: the bound
 // for random traffic.
-func runsOf(t *Traffic, n float64) float64 {
+func requestsOf(t *Traffic, n float64) float64 {
 	if t.Shape == Random {
 		return n + 6*math.Sqrt(n) + 16
 	}
