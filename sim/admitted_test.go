@@ -40,13 +40,14 @@ func bruteMaxInWindow(arrivals []Arrival, allowed [][]bool, k int, w algo.Instan
 // The engine's most-admitted-in-one-window agrees with brute force on
 // random traffic, for every kind of limiter and rule set, including a log
 // that counts rejected requests (which keeps more than it admitted, so the
-// engine tracks its admissions itself), whichever route the engine took.
+// engine tracks its admissions itself), with expiry on and off, whichever
+// route the engine took.
 func TestMaxInWindowAgainstBruteForce(t *testing.T) {
 	cases := long.N(150, 1500)
 	for seed := range uint64(cases) {
 		r := rand.New(rand.NewPCG(seed, 77))
 		window := time.Duration(r.IntN(5)+1) * time.Second
-		cfg := algo.Config{Limit: int64(r.IntN(6) + 1), Window: window}
+		cfg := algo.Config{Limit: int64(r.IntN(6) + 1), Window: window, NoExpiry: r.IntN(3) == 0}
 		var ls []algo.Limiter
 		for _, k := range algo.All {
 			l, _ := algo.New(k, cfg)
