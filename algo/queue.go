@@ -67,6 +67,13 @@ const runsPerMark = 64
 // runs each are spared an index each.
 const indexFrom = 1024
 
+// VarintLen is the bytes v takes as an unsigned varint, as runs are packed
+// here and in the engine: what the memory estimates count a run at.
+func VarintLen(v int64) int {
+	var b [binary.MaxVarintLen64]byte
+	return binary.PutUvarint(b[:], uint64(max(v, 0)))
+}
+
 // maxRunBytes is the most one encoded run takes: two 64-bit varints.
 const maxRunBytes = 2 * binary.MaxVarintLen64
 
@@ -241,16 +248,6 @@ func (q *InstantQueue) CountAfter(edge Instant) (count int64, oldest Instant) {
 		prev = at
 	}
 	return q.tailN, q.tailAt
-}
-
-// CountIn is how many instants held are in (from, to].
-func (q *InstantQueue) CountIn(from, to Instant) int64 {
-	if to <= from {
-		return 0
-	}
-	a, _ := q.CountAfter(from)
-	b, _ := q.CountAfter(to)
-	return a - b
 }
 
 // Reset empties the queue, keeping its room for later pushes.

@@ -19,8 +19,8 @@ func TestInstantQueue(t *testing.T) {
 	if n, oldest := q.CountAfter(15); n != 3 || oldest != 20 {
 		t.Errorf("CountAfter(15) = %d from %d, want 3 from 20", n, oldest)
 	}
-	if n := q.CountIn(5, 20); n != 3 {
-		t.Errorf("CountIn(5, 20] = %d, want 3", n)
+	if n, _ := q.CountAfter(5); n != 5 {
+		t.Errorf("CountAfter(5) = %d, want 5", n)
 	}
 	if q.Len() != 5 {
 		t.Error("CountAfter dropped instants")

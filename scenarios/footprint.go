@@ -51,7 +51,6 @@ func (s *Scenario) Load() sim.Load {
 			named[t.Client] = true
 			ld.Clients++
 		}
-		ld.Requests += int64(math.Ceil(requestsOf(t, n)))
 		ld.Runs += int64(math.Ceil(runs))
 		ld.RunsInWindow += int64(math.Ceil(inWindow))
 		ld.KeyBytes = max(ld.KeyBytes, key)
@@ -60,15 +59,6 @@ func (s *Scenario) Load() sim.Load {
 		ld.Span = last - first
 	}
 	return ld
-}
-
-// requestsOf is the requests entry t makes, n its expected count: the bound
-// for random traffic.
-func requestsOf(t *Traffic, n float64) float64 {
-	if t.Shape == Random {
-		return n + 6*math.Sqrt(n) + 16
-	}
-	return n
 }
 
 // TooBigError is a scenario whose replay would not fit windowlab's memory

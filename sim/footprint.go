@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"encoding/binary"
 	"math"
 
 	"windowlab/algo"
@@ -10,7 +9,6 @@ import (
 // Load is the most a replay's traffic puts into an engine, as the scenario
 // bounds it before anything is generated: what EstimateBytes counts from.
 type Load struct {
-	Requests     int64 // arrivals in all
 	Clients      int64 // distinct clients
 	Runs         int64 // distinct (client, instant) pairs in all, at most
 	RunsInWindow int64 // of them, at most in any one window
@@ -55,7 +53,7 @@ func EstimateBytes(limiters []algo.Limiter, ld Load, opts Options) int64 {
 	}
 	// Runs: a client's instants in a window are about w·active/inWindow
 	// apart.
-	gap := varintLen(w * active / max(inWindow, 1))
+	gap := algo.VarintLen(w * active / max(inWindow, 1))
 	for _, l := range limiters {
 		switch {
 		case l.Kind() == algo.KindSlidingLog && cfg.NoExpiry:
@@ -71,8 +69,8 @@ func EstimateBytes(limiters []algo.Limiter, ld Load, opts Options) int64 {
 	}
 	f += state
 	if opts.History {
-		gapAll := varintLen(ld.Span / max(ld.Runs, 1))
-		run := gapAll + varintLen(ld.Clients) + varintLen(int64(1)<<len(limiters)) + 1
+		gapAll := algo.VarintLen(ld.Span / max(ld.Runs, 1))
+		run := gapAll + algo.VarintLen(ld.Clients) + algo.VarintLen(int64(1)<<len(limiters)) + 1
 		f += 1.25*float64(ld.Runs)*float64(run) + float64(ld.Runs)/histBlockRuns*float64(32+8*len(limiters))
 	}
 	if !opts.ForwardOnly {
@@ -81,10 +79,4 @@ func EstimateBytes(limiters []algo.Limiter, ld Load, opts Options) int64 {
 		f += math.Min(1.25*checkpointBudget, maxCheckpoints*(state+float64(len(limiters)<<10)))
 	}
 	return int64(math.Min(f, math.MaxInt64/2))
-}
-
-// varintLen is the bytes an unsigned varint of v takes.
-func varintLen(v int64) int {
-	var b [binary.MaxVarintLen64]byte
-	return binary.PutUvarint(b[:], uint64(max(v, 0)))
 }

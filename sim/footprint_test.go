@@ -99,7 +99,7 @@ func TestEstimateBoundsTheHeap(t *testing.T) {
 				ls = append(ls, l)
 			}
 			w := c.window.Milliseconds()
-			ld := Load{Requests: c.n, Clients: int64(c.clients), Runs: c.n, Span: c.span, KeyBytes: 14,
+			ld := Load{Clients: int64(c.clients), Runs: c.n, Span: c.span, KeyBytes: 14,
 				RunsInWindow: min(c.n, c.n*w/c.span+1)}
 			if c.burst {
 				ld.Runs, ld.RunsInWindow = 1, 1

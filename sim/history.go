@@ -131,12 +131,10 @@ func (h *History) firstPrev() algo.Instant {
 	return 0
 }
 
-// next is the next run and the offset it was encoded at (len(data) for the
-// tail); false after the last.
-func (it *histIter) next() (r Run, off int, ok bool) {
+// next is the next run; false after the last.
+func (it *histIter) next() (r Run, ok bool) {
 	h := it.h
 	if it.off < len(h.data) {
-		off = it.off
 		b := h.data[it.off:]
 		gap, k := binary.Uvarint(b)
 		client, k2 := binary.Uvarint(b[k:])
@@ -146,13 +144,13 @@ func (it *histIter) next() (r Run, off int, ok bool) {
 		it.prev += algo.Instant(gap)
 		r = Run{Mark: Mark{At: it.prev, Client: int32(client), Allowed: uint32(allowed)}, First: it.index, N: int64(count) + 1}
 		it.index += r.N
-		return r, off, true
+		return r, true
 	}
 	if it.done || h.tailN == 0 {
-		return Run{}, len(h.data), false
+		return Run{}, false
 	}
 	it.done = true
-	return Run{Mark: h.tail, First: h.encoded, N: h.tailN}, len(h.data), true
+	return Run{Mark: h.tail, First: h.encoded, N: h.tailN}, true
 }
 
 // blockOf is the last block whose first run starts at or before arrival i
@@ -182,7 +180,7 @@ func (h *History) allowedBefore(i int64, out []int64) {
 	}
 	it := h.from(b)
 	for {
-		r, _, ok := it.next()
+		r, ok := it.next()
 		if !ok || r.First >= i {
 			return
 		}
@@ -214,7 +212,7 @@ func (h *History) FirstAtOrAfter(t algo.Instant) int64 {
 	b := sort.Search(len(h.blocks), func(b int) bool { return h.blocks[b].at >= t }) - 1
 	it := h.from(b)
 	for {
-		r, _, ok := it.next()
+		r, ok := it.next()
 		if !ok || r.First >= h.n {
 			return h.n
 		}
@@ -225,7 +223,8 @@ func (h *History) FirstAtOrAfter(t algo.Instant) int64 {
 }
 
 // LastRuns returns up to n runs ending with the newest arrival, oldest
-// first, consecutive runs with the same mark joined into one.
+// first. Runs are whole: add joins equal marks, so two runs side by side
+// never share one, and a block begins where a run does.
 func (h *History) LastRuns(n int) []Run {
 	if n <= 0 || h.n == 0 {
 		return nil
@@ -236,21 +235,14 @@ func (h *History) LastRuns(n int) []Run {
 		var runs []Run
 		it := h.from(b)
 		for {
-			r, _, ok := it.next()
+			r, ok := it.next()
 			if !ok || r.First >= h.n {
 				break
 			}
 			r.N = min(r.N, h.n-r.First)
-			if k := len(runs) - 1; k >= 0 && runs[k].Mark == r.Mark {
-				runs[k].N += r.N
-				continue
-			}
 			runs = append(runs, r)
 		}
-		// The first run may continue one before the block: trust it only
-		// when another run comes before the n kept, or the scan began at
-		// the very first run.
-		if len(runs) > n || b < 0 {
+		if len(runs) >= n || b < 0 {
 			return runs[max(len(runs)-n, 0):]
 		}
 	}
@@ -267,7 +259,7 @@ func (h *History) setLen(n int64) { h.n = n }
 func (h *History) AppendMarks(dst []Mark) []Mark {
 	it := h.from(-1)
 	for {
-		r, _, ok := it.next()
+		r, ok := it.next()
 		if !ok || r.First >= h.n {
 			return dst
 		}

@@ -2,7 +2,6 @@ package lab
 
 import (
 	"container/heap"
-	"encoding/binary"
 	"fmt"
 	"math"
 	"time"
@@ -65,16 +64,11 @@ func (p *plan) footprint(o Options) (bytes int64, busiest int64) {
 			inWindow = math.Min(float64(n), math.Ceil(float64(n)*float64(w)/float64(d)*burst)+16)
 		}
 		distinct := math.Max(1, math.Min(inWindow, float64(min(w, d))))
-		run := varintLen(int64(float64(w)/distinct)) + varintLen(int64(inWindow/distinct))
+		run := algo.VarintLen(int64(float64(w)/distinct)) + algo.VarintLen(int64(inWindow/distinct))
 		f += 1.5 * queues * distinct * float64(run)
 		busiest = max(busiest, int64(distinct))
 	}
 	return int64(math.Min(f, math.MaxInt64/2)), busiest
-}
-
-func varintLen(v int64) int {
-	var b [binary.MaxVarintLen64]byte
-	return binary.PutUvarint(b[:], uint64(max(v, 0)))
 }
 
 type int64Heap []int64
