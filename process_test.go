@@ -81,14 +81,7 @@ func busy() { time.Sleep(300 * time.Millisecond) }
 // Every long command stops at a signal, writes what it finished and exits
 // 128 + the signal's number.
 func TestSignalsStopEveryCommand(t *testing.T) {
-	dir := t.TempDir()
-	write := func(name, text string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := func(name, text string) string { return writeFile(t, name, []byte(text)) }
 	// 50 million requests at one instant: seconds of work for any command.
 	burst := write("burst.yaml", "limit: 100\nwindow: 1m\ntraffic:\n  - {at: \"12:00:00\", count: 50000000}\n")
 	checked := write("checked.yaml", "limit: 100\nwindow: 1m\ntraffic:\n  - {at: \"12:00:00\", count: 50000000}\nexpect:\n  - {algorithm: fixed-window, allowed: 100}\n")
@@ -99,7 +92,7 @@ func TestSignalsStopEveryCommand(t *testing.T) {
 		questions.WriteString("  - {ask: \"How many?\", answer: \"1\", at: \"23:59:59\", algorithm: fixed-window}\n")
 	}
 	quiz := write("quiz.yaml", questions.String())
-	fifo := filepath.Join(dir, "fifo.yaml")
+	fifo := filepath.Join(t.TempDir(), "fifo.yaml")
 	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -247,14 +240,7 @@ func TestOutputThatCannotBeWritten(t *testing.T) {
 // refused up front with the figure and the budget, exit 2, before any
 // request is decided.
 func TestMemoryAtTheLimits(t *testing.T) {
-	dir := t.TempDir()
-	write := func(name, body string) string {
-		path := filepath.Join(dir, name)
-		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return path
-	}
+	write := func(name, text string) string { return writeFile(t, name, []byte(text)) }
 	count := long.N(5_000_000, 50_000_000)
 	burst := write("burst.yaml", fmt.Sprintf("limit: 1000000000\nwindow: 168h\nalgorithms: [sliding-log, fixed-window]\ntraffic:\n  - {at: \"12:00:00\", count: %d}\n", count))
 	p := start(t, "run", burst)

@@ -194,14 +194,7 @@ func TestCommandLine(t *testing.T) {
 			t.Errorf("exit %d:\n%s", code, out)
 		}
 	})
-	dir := t.TempDir()
-	write := func(name, body string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := func(name, text string) string { return writeFile(t, name, []byte(text)) }
 	t.Run("a failed expectation exits 1", func(t *testing.T) {
 		p := write("wrong.yaml", "limit: 100\nwindow: 1m\ntraffic:\n  - {at: \"12:00:59\", count: 100}\n  - {at: \"12:01:00\", count: 100}\nexpect:\n  - {algorithm: fixed-window, allowed: 100}\n")
 		out, code := run("check", p)

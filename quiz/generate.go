@@ -162,11 +162,7 @@ func (g question) through() (Item, bool, error) {
 	d.start = t1 - sec(2)
 	d.burst(t1, b1)
 	d.burst(t2, b2)
-	s, err := d.parse(num, fmt.Sprintf("Two bursts around %s", edge.Short()))
-	if err != nil {
-		return it, false, err
-	}
-	e, li, err := replay(s, k)
+	s, e, li, err := d.replay(num, fmt.Sprintf("Two bursts around %s", edge.Short()), k)
 	if err != nil {
 		return it, false, err
 	}
@@ -208,11 +204,7 @@ func (g question) counter(nth int) (Item, bool, error) {
 		d.burst(at-sec(gap), c)
 	}
 	d.burst(at, 1)
-	s, err := d.parse(num, fmt.Sprintf("A request at %s", at.Short()))
-	if err != nil {
-		return it, false, err
-	}
-	e, li, err := replay(s, k)
+	s, e, li, err := d.replay(num, fmt.Sprintf("A request at %s", at.Short()), k)
 	if err != nil {
 		return it, false, err
 	}
@@ -263,6 +255,17 @@ func (g question) counter(nth int) (Item, bool, error) {
 		it.Explain = overlap
 	}
 	return it, true, nil
+}
+
+// replay parses the draft and returns it with a fresh engine over it and
+// the index of limiter k in it.
+func (d *draft) replay(num int, title string, k algo.Algorithm) (*scenarios.Scenario, *sim.Engine, int, error) {
+	s, err := d.parse(num, title)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	e, li, err := replay(s, k)
+	return s, e, li, err
 }
 
 // replay returns a fresh engine over s and the index of limiter k in it.

@@ -154,15 +154,19 @@ func TestProgramGoesToATypedTime(t *testing.T) {
 // replay's progress, a key stops it where it stands, and q quits while it
 // runs.
 func TestProgramAnswersWhileALongSeekRuns(t *testing.T) {
-	big := func() *scenarios.Scenario {
-		return parse("title: Millions at once\nlimit: 100\nwindow: 1m\ntraffic:\n  - {at: \"12:00:00\", count: 8000000}\n")
-	}
-	t.Run("q quits", func(t *testing.T) {
+	// seeking: G on eight million requests, every long move in the
+	// background, and the replay under way.
+	seeking := func(t *testing.T) (*watch, *teatest.TestModel) {
 		w := newWatch()
-		tm := startProgramWithBudget(t, big(), w, time.Nanosecond) // every long move goes to the background
+		sc := parse("title: Millions at once\nlimit: 100\nwindow: 1m\ntraffic:\n  - {at: \"12:00:00\", count: 8000000}\n")
+		tm := startProgramWithBudget(t, sc, w, time.Nanosecond)
 		w.waitFor(t, tm, "the first frame's size", func(m Model) bool { return m.c.width == 100 })
 		tm.Send(keyMsg("G"))
 		w.waitFor(t, tm, "the replay going on in the background", func(m Model) bool { return m.job != nil })
+		return w, tm
+	}
+	t.Run("q quits", func(t *testing.T) {
+		_, tm := seeking(t)
 		tm.Send(keyMsg("q"))
 		m := finalModel(t, tm)
 		if _, n := m.Position(); !m.quitting || n >= 8_000_000 {
@@ -170,11 +174,7 @@ func TestProgramAnswersWhileALongSeekRuns(t *testing.T) {
 		}
 	})
 	t.Run("a key stops the replay", func(t *testing.T) {
-		w := newWatch()
-		tm := startProgramWithBudget(t, big(), w, time.Nanosecond) // every long move goes to the background
-		w.waitFor(t, tm, "the first frame's size", func(m Model) bool { return m.c.width == 100 })
-		tm.Send(keyMsg("G"))
-		w.waitFor(t, tm, "the replay going on in the background", func(m Model) bool { return m.job != nil })
+		w, tm := seeking(t)
 		tm.Send(keyMsg("x"))
 		w.waitFor(t, tm, "the replay stopped", func(m Model) bool { return m.job == nil })
 		tm.Send(nudge{})
