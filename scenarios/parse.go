@@ -9,6 +9,7 @@ import (
 	"math/big"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -358,10 +359,12 @@ func (d *decoder) config(o *object, s *Scenario) bool {
 func (d *decoder) teaching(o *object, s *Scenario) {
 	if items, ok := d.list(o, "captions"); ok {
 		for i, item := range items {
-			if c, ok := d.caption(fmt.Sprintf("captions[%d]", i), item); ok {
+			if c, ok := d.caption(fmt.Sprintf("captions[%d]", i), item, s); ok {
 				s.Captions = append(s.Captions, c)
 			}
 		}
+		// Shown by instant, in file order among equals.
+		slices.SortStableFunc(s.Captions, func(a, b Caption) int { return cmp.Compare(a.At, b.At) })
 	}
 	if items, ok := d.list(o, "questions"); ok {
 		for i, item := range items {
@@ -372,7 +375,7 @@ func (d *decoder) teaching(o *object, s *Scenario) {
 	}
 	if items, ok := d.list(o, "expect"); ok {
 		for i, item := range items {
-			if e, ok := d.expectation(fmt.Sprintf("expect[%d]", i), item, s); ok {
+			if e, ok := d.expectation(fmt.Sprintf("expect[%d]", i), item, s, expectFields); ok {
 				s.Expect = append(s.Expect, e)
 			}
 		}
@@ -680,15 +683,15 @@ func (d *decoder) rate(o *object, k string) (float64, bool) {
 	return r, true
 }
 
-var captionFields = []string{"at", "text", "until", "pause"}
+var captionFields = []string{"at", "text", "until", "pause", "client", "request", "shows"}
 
-func (d *decoder) caption(path string, n ast.Node) (Caption, bool) {
+func (d *decoder) caption(path string, n ast.Node, s *Scenario) (Caption, bool) {
 	var c Caption
 	o := d.object(path, n, captionFields)
 	if o == nil {
 		return c, false
 	}
-	c.Line, _ = nodePos(n)
+	c.Line, c.Col = nodePos(n)
 	nerr := len(d.errs)
 	if o.has("at") {
 		c.At, _ = d.clock(o, "at")
@@ -712,7 +715,77 @@ func (d *decoder) caption(path string, n ast.Node) (Caption, bool) {
 			}
 		}
 	}
+	if o.has("client") {
+		if name, ok := d.name(o, "client"); ok {
+			c.Client = name
+			if known := s.trafficClients(); !slices.Contains(known, name) && !s.randomClient(name) {
+				_, at := o.value("client")
+				hint := ""
+				if near, ok := Closest(name, known); ok {
+					hint = fmt.Sprintf("did you mean `%s`? ", near)
+				}
+				d.at(at, join(path, "client"), "no traffic entry sends as %q; %sits clients are %s", truncate(name), hint, quoteList(known, "and"))
+			}
+		}
+	}
+	if o.has("request") {
+		v, at := o.value("request")
+		var text string
+		switch v := v.(type) {
+		case *ast.StringNode:
+			text = v.Value
+		case *ast.IntegerNode:
+			text = v.GetToken().Value
+		default:
+			d.at(at, join(path, "request"), "expected %s, got %s", requestForms, describe(v))
+		}
+		if text != "" || len(d.errs) == nerr {
+			if p, msg := parseRequestPick(text, s.Algorithms); msg != "" {
+				d.at(at, join(path, "request"), "%s", msg)
+			} else {
+				c.Request = p
+			}
+		}
+	}
+	if items, ok := d.list(o, "shows"); ok {
+		for i, item := range items {
+			if x, ok := d.expectation(fmt.Sprintf("%s.shows[%d]", path, i), item, s, showFields); ok {
+				x.At, x.HasAt = c.At, true
+				c.Shows = append(c.Shows, x)
+			}
+		}
+	}
 	return c, len(d.errs) == nerr
+}
+
+// trafficClients are the clients the traffic names, in file order (random
+// traffic's prefixes among them).
+func (s *Scenario) trafficClients() []string {
+	var out []string
+	for _, t := range s.Traffic {
+		name := t.Client
+		if t.Shape == Random {
+			name += "-1"
+		}
+		if !slices.Contains(out, name) {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// randomClient reports whether name is one of a random entry's clients,
+// <prefix>-<k> with k from 1 to its Clients.
+func (s *Scenario) randomClient(name string) bool {
+	for _, t := range s.Traffic {
+		if t.Shape != Random {
+			continue
+		}
+		if k, err := strconv.Atoi(strings.TrimPrefix(name, t.Client+"-")); err == nil && strings.HasPrefix(name, t.Client+"-") && k >= 1 && k <= t.Clients {
+			return true
+		}
+	}
+	return false
 }
 
 var questionFields = []string{"ask", "answer", "choices", "explain", "at", "algorithm", "figure"}
@@ -805,11 +878,14 @@ func (d *decoder) figure(path string, o *object, q *Question) {
 
 var expectFields = []string{"algorithm", "at", "allowed", "denied", "max_in_window", "peak_entries", "live_entries", "last"}
 
+// showFields are a caption's claims: an expectation at the caption's moment.
+var showFields = slices.Delete(slices.Clone(expectFields), 1, 2)
+
 var lastFields = []string{"allowed", "count", "previous", "current", "weight", "estimate", "oldest", "window_start"}
 
-func (d *decoder) expectation(path string, n ast.Node, s *Scenario) (Expectation, bool) {
+func (d *decoder) expectation(path string, n ast.Node, s *Scenario, fields []string) (Expectation, bool) {
 	var e Expectation
-	o := d.object(path, n, expectFields)
+	o := d.object(path, n, fields)
 	if o == nil {
 		return e, false
 	}
@@ -851,13 +927,14 @@ func (d *decoder) expectation(path string, n ast.Node, s *Scenario) (Expectation
 		e.Last = d.lastCheck(join(path, "last"), v, e.Algorithm.Kind, kindOK)
 	}
 	checks := 0
-	for _, k := range expectFields[2:] {
+	checked := expectFields[2:]
+	for _, k := range checked {
 		if o.has(k) {
 			checks++
 		}
 	}
 	if checks == 0 {
-		d.at(n, path, "checks nothing; give at least one of %s", quoteList(expectFields[2:], "or"))
+		d.at(n, path, "checks nothing; give at least one of %s", quoteList(checked, "or"))
 	}
 	return e, len(d.errs) == nerr
 }

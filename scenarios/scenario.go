@@ -98,15 +98,35 @@ type Traffic struct {
 	Seed     int64         // Random: the same seed replays the same arrivals
 }
 
-// Caption is a line of commentary shown from At (until Until, or until the
-// next caption when Until is zero). A pausing caption stops a playing clock
-// at At, so a teacher can talk over the moment before going on.
+// Caption is a line of commentary shown from its moment until Until, or
+// when Until is zero until the next caption (the last one for a window).
+// Its moment is At, or, when it speaks of one request (Client, Request),
+// just after that request is decided: the view lands there and shows that
+// request as the one decided. A pausing caption stops a playing clock at
+// its moment, so a teacher can talk over it before going on. Shows are its
+// claims about the screen at its moment, which Verify checks.
 type Caption struct {
 	Line  int
+	Col   int
 	At    algo.Instant
 	Until algo.Instant
 	Text  string
 	Pause bool
+
+	Client  string      // the client it speaks of; "" for whoever sends the request
+	Request RequestPick // the request at At it speaks of
+	Shows   []Expectation
+}
+
+// RequestPick names one request at a caption's instant, among the
+// requests of its client when it names one: the Nth (1-based; 0 the last),
+// or, with HasBy, the Nth that By allowed (Allowed) or denied.
+type RequestPick struct {
+	Set     bool // written in the file: the caption speaks of a request
+	Nth     int64
+	HasBy   bool
+	By      algo.Algorithm
+	Allowed bool
 }
 
 // Question is a check-yourself question. When HasAt is set, At is the

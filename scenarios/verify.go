@@ -66,9 +66,12 @@ func (s *Scenario) VerifyContext(ctx context.Context) ([]Failure, error) {
 			e.Seek(c.at - 1)
 			before, beforeAt, hasBefore = e.Stats(), c.at, true
 		}
-		if c.hasAt {
+		switch {
+		case c.caption >= 0:
+			// checkCaption moves to the caption's moment itself.
+		case c.hasAt:
 			e.Seek(c.at)
-		} else {
+		default:
 			e.RunToEnd()
 		}
 		if e.Interrupted() {
@@ -76,6 +79,13 @@ func (s *Scenario) VerifyContext(ctx context.Context) ([]Failure, error) {
 		}
 		if c.question >= 0 {
 			fails = append(fails, s.checkAnswer(c.question, e, before)...)
+			continue
+		}
+		if c.caption >= 0 {
+			fails = append(fails, s.checkCaption(c.caption, e)...)
+			if e.Interrupted() {
+				return fails, context.Cause(ctx)
+			}
 			continue
 		}
 		x := &s.Expect[c.expect]
@@ -92,28 +102,46 @@ func (s *Scenario) VerifyContext(ctx context.Context) ([]Failure, error) {
 // Verified says what Verify checks, for a line that all of it held:
 // "2 expectations and 1 answer hold", "nothing to verify".
 func (s *Scenario) Verified() string {
-	answers := int64(len(s.claims()) - len(s.Expect))
+	var expects, answers, captions int64
+	for _, c := range s.claims() {
+		switch {
+		case c.expect >= 0:
+			expects++
+		case c.question >= 0:
+			answers++
+		default:
+			captions++
+		}
+	}
 	var parts []string
-	if n := int64(len(s.Expect)); n > 0 {
-		parts = append(parts, human.Noun{One: "expectation", Many: "expectations"}.Of(n))
+	if expects > 0 {
+		parts = append(parts, human.Noun{One: "expectation", Many: "expectations"}.Of(expects))
 	}
 	if answers > 0 {
 		parts = append(parts, human.Noun{One: "answer", Many: "answers"}.Of(answers))
 	}
+	if captions > 0 {
+		parts = append(parts, human.Noun{One: "caption", Many: "captions"}.Of(captions))
+	}
 	switch {
 	case len(parts) == 0:
-		return "nothing to verify (no expect block and no answer read off the replay)"
-	case len(parts) == 1 && len(s.Expect)+int(answers) == 1:
+		return "nothing to verify (no expect block, no answer read off the replay, no caption that speaks of a request)"
+	case expects+answers+captions == 1:
 		return parts[0] + " holds"
 	}
-	return strings.Join(parts, " and ") + " hold"
+	last := len(parts) - 1
+	if last == 0 {
+		return parts[0] + " hold"
+	}
+	return strings.Join(parts[:last], ", ") + " and " + parts[last] + " hold"
 }
 
-// claim is one thing Verify checks: an expectation, or a question's answer.
+// claim is one thing Verify checks: an expectation, a question's answer,
+// or what a caption says the screen shows.
 type claim struct {
-	hasAt            bool
-	at               algo.Instant
-	expect, question int // the index of one; the other is -1
+	hasAt                     bool
+	at                        algo.Instant
+	expect, question, caption int // the index of one; the others are -1
 }
 
 // claims are the expectations and the checkable questions, in the order
@@ -122,11 +150,16 @@ type claim struct {
 func (s *Scenario) claims() []claim {
 	var cs []claim
 	for i, x := range s.Expect {
-		cs = append(cs, claim{hasAt: x.HasAt, at: x.At, expect: i, question: -1})
+		cs = append(cs, claim{hasAt: x.HasAt, at: x.At, expect: i, question: -1, caption: -1})
 	}
 	for i, q := range s.Questions {
 		if _, number := human.ParseNumber(q.Answer); q.HasAt && q.HasAlgorithm && number && q.Figure != NoFigure {
-			cs = append(cs, claim{hasAt: true, at: q.At, expect: -1, question: i})
+			cs = append(cs, claim{hasAt: true, at: q.At, expect: -1, question: i, caption: -1})
+		}
+	}
+	for i := range s.Captions {
+		if s.Captions[i].Speaks() {
+			cs = append(cs, claim{hasAt: true, at: s.Captions[i].At, expect: -1, question: -1, caption: i})
 		}
 	}
 	slices.SortStableFunc(cs, func(a, b claim) int {
@@ -139,6 +172,34 @@ func (s *Scenario) claims() []claim {
 		return cmp.Compare(a.at, b.at)
 	})
 	return cs
+}
+
+// checkCaption moves e to caption i's moment and checks what it claims
+// the screen shows there.
+func (s *Scenario) checkCaption(i int, e *sim.Engine) []Failure {
+	c := &s.Captions[i]
+	if !s.SeekCaption(e, i) {
+		if e.Interrupted() {
+			return nil
+		}
+		who := ""
+		if c.Client != "" {
+			who = " from " + c.Client
+		}
+		return []Failure{{File: s.File, Line: c.Line, Column: c.Col, Field: fmt.Sprintf("captions[%d].request", i),
+			Msg: fmt.Sprintf("at %s there is no %s%s to speak of", c.At.Short(), strings.TrimPrefix(c.Request.String(), "the "), who)}}
+	}
+	var fails []Failure
+	for j := range c.Shows {
+		x := &c.Shows[j]
+		chk := check{s: s, x: x, path: fmt.Sprintf("captions[%d].shows[%d]", i, j)}
+		chk.totals(e.Stats()[slices.Index(s.Algorithms, x.Algorithm)])
+		if x.Last != nil {
+			chk.last(e)
+		}
+		fails = append(fails, chk.fails...)
+	}
+	return fails
 }
 
 // check compares one expectation with the replay, collecting failures.

@@ -395,6 +395,21 @@ func (e *Engine) Seek(t algo.Instant) {
 	}
 }
 
+// SeekBefore decides every arrival before t and sets the clock to t, with
+// t's own arrivals still to come: where a person going to t expects to
+// stand, so that stepping then walks through that instant's requests.
+func (e *Engine) SeekBefore(t algo.Instant) {
+	if t <= 0 { // midnight: nothing can come before it
+		e.SeekIndex(0)
+		e.now = 0
+		return
+	}
+	e.Seek(t - 1)
+	if !e.interrupted {
+		e.now = t
+	}
+}
+
 // StepInstant decides every arrival at the next arrival's instant.
 func (e *Engine) StepInstant() bool {
 	if !e.hasNext {

@@ -326,3 +326,22 @@ func TestInterruptStopsLongWork(t *testing.T) {
 		t.Error("Interrupt was never asked")
 	}
 }
+
+func TestSeekBeforeLeavesTheInstantToCome(t *testing.T) {
+	at := algo.Clock(12, 1, 0, 0)
+	arrivals := append(burst(algo.Clock(12, 0, 59, 0), 3, "a"), burst(at, 2, "b")...)
+	e := newEngine(t, arrivals, 100, time.Minute, Options{})
+	for _, from := range []func(){func() {}, e.RunToEnd, func() { e.Seek(at - 500) }} {
+		from()
+		e.SeekBefore(at)
+		if e.Processed() != 3 || e.Now() != at {
+			t.Fatalf("SeekBefore(12:01:00): %d decided at %v, want 3 at 12:01:00", e.Processed(), e.Now())
+		}
+		if next, ok := e.Next(); !ok || next.At != at {
+			t.Fatalf("SeekBefore(12:01:00): next arrival %v, want one at 12:01:00", next.At)
+		}
+		if r, _ := e.Step(); r.Arrival.At != at || r.Index != 3 || e.Now() != at {
+			t.Fatalf("a step after SeekBefore decided #%d at %v, want #3 at 12:01:00", r.Index, r.Arrival.At)
+		}
+	}
+}

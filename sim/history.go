@@ -2,6 +2,7 @@ package sim
 
 import (
 	"encoding/binary"
+	"iter"
 	"sort"
 	"unsafe"
 
@@ -244,6 +245,33 @@ func (h *History) LastRuns(n int) []Run {
 		}
 		if len(runs) >= n || b < 0 {
 			return runs[max(len(runs)-n, 0):]
+		}
+	}
+}
+
+// Runs yields the runs of arrivals [i, j), oldest first, cut to that span:
+// the first and last may be parts of longer runs.
+func (h *History) Runs(i, j int64) iter.Seq[Run] {
+	return func(yield func(Run) bool) {
+		j = min(j, h.n)
+		if i >= j {
+			return
+		}
+		it := h.from(h.blockOf(i))
+		for {
+			r, ok := it.next()
+			if !ok || r.First >= j {
+				return
+			}
+			end := min(r.First+r.N, j)
+			if end <= i {
+				continue
+			}
+			r.First = max(r.First, i)
+			r.N = end - r.First
+			if !yield(r) {
+				return
+			}
 		}
 	}
 }

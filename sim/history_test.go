@@ -72,6 +72,20 @@ func TestHistoryAgainstASlice(t *testing.T) {
 				if !slices.Equal(got, want) {
 					t.Fatalf("seed %d step %d: Allowed(%d, %d) = %v, want %v", seed, step, i, j, got, want)
 				}
+				var marks []Mark
+				next := int64(i)
+				for run := range h.Runs(int64(i), int64(j)) {
+					if run.First != next || run.N <= 0 {
+						t.Fatalf("seed %d step %d: Runs(%d, %d) yields a run at %d of %d, want one at %d", seed, step, i, j, run.First, run.N, next)
+					}
+					next += run.N
+					for range run.N {
+						marks = append(marks, run.Mark)
+					}
+				}
+				if !slices.Equal(marks, ref[i:j]) {
+					t.Fatalf("seed %d step %d: Runs(%d, %d) = %v, want %v", seed, step, i, j, marks, ref[i:j])
+				}
 				q := at - algo.Instant(r.IntN(3000))
 				first := sort.Search(len(ref), func(i int) bool { return ref[i].At >= q })
 				if got := h.FirstAtOrAfter(q); got != int64(first) {

@@ -26,25 +26,70 @@ func (m Model) headerView() []string {
 	right := state + "  " + st.clock.Render(s.now.String())
 	line1 := m.c.spread(left, right, m.c.width, true)
 
+	// The focus matters more than the next request's time, and its words
+	// (whose, and why) more than the limit's.
+	full, next := m.focusLine(false), m.nextText()
+	var line2 string
+	switch w := m.c.cells.StringWidth; {
+	case w(full)+2+w(next) <= m.c.width:
+		line2 = m.c.spread(full, next, m.c.width, false)
+	case w(full) <= m.c.width:
+		line2 = full
+	default:
+		line2 = m.c.spread(m.focusLine(true), next, m.c.width, false)
+	}
+	return []string{line1, line2}
+}
+
+// focusLine names the limit and the focus: the request the lanes explain
+// (and how many are decided, when that is another) and the client whose
+// state they show, saying why each is the one. Compact drops the words.
+func (m Model) focusLine(compact bool) string {
+	st, s := m.c.styles, m.snap
+	sep := st.faint.Render(" · ")
 	var b strings.Builder
-	b.WriteString(st.label.Render("limit ") + st.value.Render(human.Int(s.config.Limit)+" per "+human.Duration(s.config.Window)))
-	b.WriteString(st.faint.Render(" · "))
-	b.WriteString(st.label.Render("request ") + st.value.Render(human.Int(s.processed)+"/"+human.Int(s.total)))
+	limit := human.Int(s.config.Limit) + " per " + human.Duration(s.config.Window)
+	if compact {
+		limit = human.Int(s.config.Limit) + "/" + human.Duration(s.config.Window)
+	}
+	b.WriteString(st.label.Render("limit ") + st.value.Render(limit) + sep)
+	switch {
+	case !s.hasLast:
+		b.WriteString(st.label.Render("request ") + st.value.Render("0/"+human.Int(s.total)))
+	case s.held:
+		label := "the caption's request "
+		if compact {
+			label = "request "
+		}
+		b.WriteString(st.label.Render(label) + st.value.Render(human.Int(s.last.Index+1)+"/"+human.Int(s.total)))
+		if s.processed != s.last.Index+1 {
+			b.WriteString(st.faint.Render(", " + human.Int(s.processed) + " decided"))
+		}
+	default:
+		b.WriteString(st.label.Render("request ") + st.value.Render(human.Int(s.processed)+"/"+human.Int(s.total)))
+	}
 	if s.client != "" {
-		b.WriteString(st.faint.Render(" · "))
-		b.WriteString(st.label.Render("client ") + st.value.Render(s.client))
-		if s.following {
+		b.WriteString(sep + st.label.Render("client ") + st.value.Render(s.client))
+		switch {
+		case compact:
+		case s.why == focusChosen:
+			b.WriteString(st.faint.Render(" (chosen)"))
+		case s.why == focusCaption && !s.held:
+			b.WriteString(st.faint.Render(" (the caption's)"))
+		case s.why == focusLast:
 			b.WriteString(st.faint.Render(" (the last request's)"))
-		} else {
-			b.WriteString(st.faint.Render(" (chosen with c)"))
 		}
 	}
-	next := st.faint.Render("no more requests")
-	if s.hasNext {
-		next = st.label.Render("next request ") + s.next.At.String()
+	return b.String()
+}
+
+// nextText is the next request's instant, for the header's right.
+func (m Model) nextText() string {
+	st := m.c.styles
+	if m.snap.hasNext {
+		return st.label.Render("next ") + m.snap.next.At.String()
 	}
-	line2 := m.c.spread(b.String(), next, m.c.width, false)
-	return []string{line1, line2}
+	return st.faint.Render("no more requests")
 }
 
 // captionLines is the most lines a caption may take: two, and in a lesson

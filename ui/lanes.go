@@ -279,14 +279,11 @@ func (p lanesPanel) most(i int) string {
 	case s.MaxInWindow == 0:
 		return st.faint.Render("nothing admitted yet")
 	case s.MaxInWindow <= p.snap.config.Limit:
-		return fmt.Sprintf("at most %s admitted in any %s", human.Int(s.MaxInWindow), w) + st.faint.Render(" — within the limit")
+		return fmt.Sprintf("at most %s to one client in any %s", human.Int(s.MaxInWindow), w) + st.faint.Render(" — within the limit")
 	}
-	text := fmt.Sprintf("%s admitted %s (%s–%s", human.Int(s.MaxInWindow), human.Span(int64(s.MaxInWindowFirst), int64(s.MaxInWindowLast)),
-		s.MaxInWindowFirst.Short(), s.MaxInWindowLast.Short())
-	if s.MaxInWindowClient != p.snap.client {
-		text += ", " + s.MaxInWindowClient
-	}
-	return st.warn.Render("⚠ " + text + ") — " + human.Times(s.MaxInWindow, p.snap.config.Limit))
+	text := fmt.Sprintf("%s admitted %s (%s–%s) to %s", human.Int(s.MaxInWindow),
+		human.Span(int64(s.MaxInWindowFirst), int64(s.MaxInWindowLast)), s.MaxInWindowFirst.Short(), s.MaxInWindowLast.Short(), s.MaxInWindowClient)
+	return st.warn.Render("⚠ " + text + " " + glue("— "+human.Times(s.MaxInWindow, p.snap.config.Limit)))
 }
 
 // gauge draws n out of total as a bar of width cells. A count that reaches

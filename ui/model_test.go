@@ -210,7 +210,7 @@ traffic:
 		t.Fatalf("focus should follow bob, whose window is full:\n%s", s)
 	}
 	m = update(t, m, press("c")...)
-	if s := screen(m); !strings.Contains(s, "client alice (chosen with c)") || !strings.Contains(s, "3/4") || !strings.Contains(s, "(bob)") {
+	if s := screen(m); !strings.Contains(s, "client alice (chosen)") || !strings.Contains(s, "3/4") || !strings.Contains(s, "(bob)") {
 		t.Fatalf("c should focus alice, with bob's last decision named:\n%s", s)
 	}
 	m = update(t, m, press("c", "c")...)
@@ -520,7 +520,7 @@ func TestLargestLimitAndWindowDraw(t *testing.T) {
 	for _, size := range [][2]int{{80, 24}, {160, 45}} {
 		m := update(t, newModel(t, sc, size[0], size[1]), goTo("12:00:05")...)
 		out := screen(m)
-		for _, want := range []string{"5,001 allowed", "1,000,000,000"} {
+		for _, want := range []string{"5,000 allowed", "1,000,000,000"} { // t lands before 12:00:05's request
 			if !strings.Contains(out, want) {
 				t.Errorf("%v: the screen does not show %q:\n%s", size, want, out)
 			}

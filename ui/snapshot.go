@@ -1,8 +1,6 @@
 package ui
 
 import (
-	"sort"
-
 	"windowlab/algo"
 	"windowlab/scenarios"
 	"windowlab/sim"
@@ -22,8 +20,10 @@ type snapshot struct {
 	peek      []algo.Decision // what a request from the focused client would get now
 	window    [][]int64       // sliding logs: the focused client's timestamps in each cell of the lane's strip
 	client    string          // the focused client ("" before any request)
-	following bool            // focus follows the last request's client
+	why       focusWhy        // why it is the one
+	held      bool            // last is the held caption's request, not the last decided
 	caption   string
+	captionAt algo.Instant // the caption's instant, when one is on screen
 
 	config     algo.Config      // the scenario's: limit, window, expiry
 	algorithms []algo.Algorithm // the limiters, in engine order
@@ -37,15 +37,16 @@ type windowCounter interface {
 	WindowCounts(dst []int64, t algo.Instant, client string, cells int) []int64
 }
 
-// takeSnapshot reads the engine at its clock for client.
-func takeSnapshot(e *sim.Engine, client string, following bool, captions []scenarios.Caption) snapshot {
+// takeSnapshot reads the engine at its clock for the focus, with the
+// focused request held's when it is on, and caption i on screen (−1: none).
+func takeSnapshot(e *sim.Engine, f focus, held heldCaption, captions []scenarios.Caption, i int) snapshot {
 	s := snapshot{
 		now:       e.Now(),
 		processed: e.Processed(),
 		total:     e.Len(),
 		stats:     e.Stats(),
-		client:    client,
-		following: following,
+		client:    f.client,
+		why:       f.why,
 		config:    e.Config(),
 	}
 	if r, ok := e.Last(); ok {
@@ -53,15 +54,20 @@ func takeSnapshot(e *sim.Engine, client string, following bool, captions []scena
 		s.last.Decisions = append([]algo.Decision(nil), r.Decisions...)
 		s.hasLast = true
 	}
+	if held.on {
+		s.last, s.hasLast, s.held = held.rec, true, true
+	}
 	s.next, s.hasNext = e.Next()
 	ls := e.Limiters()
 	s.peek = make([]algo.Decision, len(ls))
 	s.window = make([][]int64, len(ls))
 	for i, l := range ls {
 		s.algorithms = append(s.algorithms, algo.Of(l))
-		s.peek[i] = l.Peek(s.now, client)
+		s.peek[i] = l.Peek(s.now, f.client)
 	}
-	s.caption = captionAt(captions, s.now)
+	if i >= 0 && i < len(captions) {
+		s.caption, s.captionAt = captions[i].Text, captions[i].At
+	}
 	return s
 }
 
@@ -74,13 +80,4 @@ func (s *snapshot) countWindows(e *sim.Engine, cells func(algo.Decision) int) {
 			s.window[i] = wc.WindowCounts(nil, s.now, s.client, cells(s.peek[i]))
 		}
 	}
-}
-
-// captionAt is the text of the last caption at or before t.
-func captionAt(cs []scenarios.Caption, t algo.Instant) string {
-	i := sort.Search(len(cs), func(i int) bool { return cs[i].At > t })
-	if i == 0 {
-		return ""
-	}
-	return cs[i-1].Text
 }

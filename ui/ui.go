@@ -124,7 +124,9 @@ type Model struct {
 	gen      int
 	lastTick time.Time
 
-	focus    int // index into the engine's clients; -1 follows the last request
+	chosen   string      // the client chosen with c or the picker; "" follows the focus
+	held     heldCaption // the caption whose request the lanes show (focus.go)
+	landing  int         // the caption a move under way lands on, or -1
 	timeline timeline
 	mode     mode
 	goTo     goToPrompt
@@ -147,6 +149,11 @@ type Model struct {
 	job      *job
 	jobGen   int
 	quitting bool // q was pressed during a job: quit when it has stopped
+
+	// A note on what playing did by itself (skipping an idle stretch),
+	// shown until the clock reaches noteUntil.
+	note      string
+	noteUntil algo.Instant
 }
 
 // New returns the root model showing opts.Scenario (or the lesson's first
@@ -190,7 +197,7 @@ func New(opts Options) (Model, error) {
 		builtins:      opts.Builtins,
 		load:          opts.Load,
 		speed:         1,
-		focus:         -1,
+		landing:       -1,
 		presenter:     opts.Presenter,
 		lesson:        opts.Lesson,
 		lessonEngines: lessonEngines,
@@ -230,7 +237,8 @@ func (m *Model) setScenario(sc *scenarios.Scenario, eng *sim.Engine) {
 	if eng.Len() > 0 {
 		m.end = eng.LastBound().Add(eng.Window()) // no pass over the arrivals
 	}
-	m.focus = -1
+	m.chosen = ""
+	m.release()
 	m.stop()
 	m.speed = 1
 	if sc.Speed > 0 {
@@ -327,6 +335,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.MouseClickMsg:
 		if m.showsLanes() && msg.Button == tea.MouseLeft {
 			if t, ok := m.timelineInstantAt(msg.X, msg.Y); ok {
+				m.release()
 				return m, m.seek(t)
 			}
 		}
@@ -372,7 +381,12 @@ func (m Model) updateMain(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		}
 		return m, m.play()
 	case key.Matches(msg, k.Next, k.Prev, k.NextEdge, k.PrevEdge, k.Start, k.End):
+		m.release()
 		return m, m.moveClock(msg)
+	case key.Matches(msg, k.NextCaption):
+		return m, m.stepCaption(+1)
+	case key.Matches(msg, k.PrevCaption):
+		return m, m.stepCaption(-1)
 	case key.Matches(msg, k.GoTo, k.Open, k.Quiz):
 		return m.openMode(msg)
 	case key.Matches(msg, k.NextStep):
@@ -383,6 +397,34 @@ func (m Model) updateMain(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.adjustView(msg)
 	}
 	return m, nil
+}
+
+// stepCaption goes to the next (dir > 0) or previous caption's moment,
+// pausing there; in a lesson, past the last caption to the next step and
+// before the first to the previous one.
+func (m *Model) stepCaption(dir int) tea.Cmd {
+	m.stop()
+	i := m.prevCaption()
+	if dir > 0 {
+		i = m.nextCaption()
+	}
+	switch {
+	case i >= 0:
+		return m.landCaption(i)
+	case dir > 0 && len(m.lesson) > 0 && m.step < len(m.lesson)-1:
+		m.goToStep(m.step + 1)
+	case dir < 0 && len(m.lesson) > 0 && m.step > 0 && m.eng.Processed() == 0:
+		m.goToStep(m.step - 1)
+	case dir < 0:
+		m.release()
+		m.rewind()
+	default:
+		m.status = "that was the last caption"
+		if len(m.lesson) > 0 {
+			m.status = "that was the last caption of the lesson; p goes back a step"
+		}
+	}
+	return nil
 }
 
 // moveClock steps to the next or previous request or window edge, or to
@@ -470,13 +512,8 @@ func (m *Model) adjustView(msg tea.KeyPressMsg) {
 		m.timeline = m.timeline.zoomOut()
 		m.refresh()
 	case key.Matches(msg, k.Client):
-		if n := len(m.eng.Clients()); n > 0 {
-			m.focus++
-			if m.focus >= n {
-				m.focus = -1
-			}
-			m.refresh()
-		}
+		m.chosen = nextClient(m.eng.Clients(), m.chosen)
+		m.refresh()
 	case key.Matches(msg, k.Help):
 		m.help.ShowAll = !m.help.ShowAll
 		if m.help.ShowAll {
@@ -485,6 +522,24 @@ func (m *Model) adjustView(msg tea.KeyPressMsg) {
 			m.keys.Help.SetHelp("?", "more keys")
 		}
 	}
+}
+
+// nextClient is the client after chosen in first-seen order, "" (follow
+// the focus) after the last.
+func nextClient(clients []string, chosen string) string {
+	i := -1
+	for j, c := range clients {
+		if c == chosen {
+			i = j
+		}
+	}
+	if chosen != "" && i < 0 { // not met yet at this point of the replay
+		return ""
+	}
+	if i+1 < len(clients) {
+		return clients[i+1]
+	}
+	return ""
 }
 
 func (m Model) updateGoTo(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
@@ -501,7 +556,7 @@ func (m Model) updateGoTo(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		}
 		m.mode = modeMain
 		m.goTo = m.goTo.close()
-		return m, m.seek(t)
+		return m, m.goToInstant(t)
 	}
 	var cmd tea.Cmd
 	m.goTo, cmd = m.goTo.update(msg)
@@ -534,6 +589,20 @@ func (m Model) updatePicker(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	return m, cmd
 }
 
+// goToInstant lands where a person going to t expects: on the request a
+// caption at t speaks of, or else before t's first request, so that →
+// steps through them.
+func (m *Model) goToInstant(t algo.Instant) tea.Cmd {
+	m.release()
+	for i, c := range m.sc.Captions {
+		if c.At == t {
+			return m.landCaption(i)
+		}
+	}
+	t = clampInstant(t)
+	return m.move(func(e *sim.Engine) { e.SeekBefore(t) })
+}
+
 // play starts the clock from where it stands.
 func (m *Model) play() tea.Cmd {
 	m.playing = true
@@ -550,7 +619,9 @@ func (m Model) tick() tea.Cmd {
 }
 
 // onTick moves the clock by speed × the real time since the last frame,
-// measured between the ticks' own timestamps.
+// measured between the ticks' own timestamps. It lands on every caption
+// it crosses that speaks of a request (and stops at one that pauses), and
+// crosses a stretch where nothing happens for more than idleWall quickly.
 func (m Model) onTick(msg tickMsg) (tea.Model, tea.Cmd) {
 	if !m.playing || msg.gen != m.gen {
 		return m, nil
@@ -565,6 +636,25 @@ func (m Model) onTick(msg tickMsg) (tea.Model, tea.Cmd) {
 	m.carry = ms - whole
 	now := m.eng.Now()
 	target := now + algo.Instant(whole)
+	if m.mode == modeMain {
+		if i, ok := m.captionBetween(now, target); ok {
+			c := &m.sc.Captions[i]
+			if c.Pause {
+				m.stop()
+				m.status = "paused at the caption: space goes on"
+			}
+			if cmd := m.landCaption(i); cmd != nil {
+				return m, cmd // the next frame comes when the job is done
+			}
+			if !m.playing {
+				return m, nil
+			}
+			return m, m.tick()
+		}
+		if skip, ok := m.idleUntil(now, target); ok {
+			target = skip
+		}
+	}
 	if target >= m.end {
 		target = m.end
 		m.stop()
@@ -572,12 +662,9 @@ func (m Model) onTick(msg tickMsg) (tea.Model, tea.Cmd) {
 			m.status = "end of this step: n goes on to the next"
 		}
 	}
-	if at, ok := m.stopBetween(now, target); ok {
+	if at, ok := m.proofBetween(now, target); ok {
 		target = at
 		m.stop()
-		if m.mode == modeMain {
-			m.status = "paused at the caption: space goes on"
-		}
 	}
 	if cmd := m.seek(target); cmd != nil {
 		return m, cmd // the next frame comes when the job is done
@@ -588,20 +675,66 @@ func (m Model) onTick(msg tickMsg) (tea.Model, tea.Cmd) {
 	return m, m.tick()
 }
 
-// stopBetween is the first instant in (from, to] where playing must stop:
-// a pausing caption, or while a quiz answer is being proved, the instant
-// that proves it.
-func (m Model) stopBetween(from, to algo.Instant) (algo.Instant, bool) {
-	if m.mode == modeQuiz {
-		if at, ok := m.quiz.proofInstant(); ok && from < at && at <= to {
-			return at, true
+// captionBetween is the first caption playing from → to reaches that
+// speaks of a request or pauses: its instant in (from, to], or at from
+// itself, still to come.
+func (m Model) captionBetween(from, to algo.Instant) (int, bool) {
+	cur := m.captionIndex()
+	for i := range m.sc.Captions {
+		c := &m.sc.Captions[i]
+		if c.At > to {
+			break
 		}
-		return 0, false
+		if !c.Speaks() && !c.Pause {
+			continue
+		}
+		if (from < c.At) || (c.At == from && i > cur && !m.reached(i)) {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// idleWall is the longest stretch of real time playing shows with nothing
+// happening; idleLead is how much of the approach to the next event it
+// still shows.
+const (
+	idleWall = 3 * time.Second
+	idleLead = time.Second
+)
+
+// idleUntil is where playing from now jumps when nothing happens (no
+// request, caption or window edge) for more than idleWall of real time
+// at the current speed: idleLead before the next event. It leaves a note
+// on screen until that event.
+func (m *Model) idleUntil(now, target algo.Instant) (algo.Instant, bool) {
+	event := min(m.end, now.NextEdge(m.eng.Window()))
+	if next, ok := m.eng.Next(); ok {
+		event = min(event, next.At)
 	}
 	for _, c := range m.sc.Captions {
-		if c.Pause && from < c.At && c.At <= to {
-			return c.At, true
+		if c.At > now {
+			event = min(event, c.At)
+			break
 		}
+	}
+	wall := time.Duration(float64(event-now) / m.speed * float64(time.Millisecond))
+	lead := algo.Instant(m.speed * float64(idleLead/time.Millisecond))
+	if wall <= idleWall || event-lead <= target {
+		return 0, false
+	}
+	m.note, m.noteUntil = "nothing happens until "+event.Short()+": skipping to "+(event-lead).Short(), event
+	return event - lead, true
+}
+
+// proofBetween is, while a quiz answer is being proved, the instant that
+// proves it when it lies in (from, to].
+func (m Model) proofBetween(from, to algo.Instant) (algo.Instant, bool) {
+	if m.mode != modeQuiz {
+		return 0, false
+	}
+	if at, ok := m.quiz.proofInstant(); ok && from < at && at <= to {
+		return at, true
 	}
 	return 0, false
 }
@@ -660,29 +793,17 @@ func (m *Model) seekIndex(n int64) tea.Cmd {
 // first checkpoint, always within a frame.
 func (m *Model) rewind() {
 	m.eng.SeekIndex(0)
-	m.eng.Seek(m.start)
+	m.eng.SeekBefore(m.start)
+	m.note = ""
 	m.refresh()
-}
-
-// focusedClient is the client the lanes show and whether focus follows the
-// last request.
-func (m Model) focusedClient() (string, bool) {
-	clients := m.eng.Clients()
-	if m.focus >= 0 && m.focus < len(clients) {
-		return clients[m.focus], false
-	}
-	if r, ok := m.eng.Last(); ok {
-		return r.Arrival.Client, true
-	}
-	return "", true
 }
 
 // refresh reads the engine after it moved (or the timeline's geometry
 // changed) into the snapshot, so that drawing reads no engine.
 func (m *Model) refresh() {
+	m.settle()
 	h := m.eng.History()
-	client, following := m.focusedClient()
-	m.snap = takeSnapshot(m.eng, client, following, m.sc.Captions)
+	m.snap = takeSnapshot(m.eng, m.focusNow(), m.held, m.sc.Captions, m.captionIndex())
 	m.snap.countWindows(m.eng, m.lanes().stripCells)
 	m.snap.timeline = m.timeline.cellsAt(h, m.snap.now, m.c.width, len(m.snap.algorithms))
 	m.snap.recent = recentRows(h, m.eng.Clients(), m.c.height)
@@ -802,8 +923,11 @@ func (m Model) bottomView() []string {
 	if m.job != nil {
 		return append(out, m.c.styles.warn.Render(m.jobLine()))
 	}
-	if m.status != "" {
+	switch {
+	case m.status != "":
 		out = append(out, m.c.styles.warn.Render(m.status))
+	case m.note != "" && m.snap.now < m.noteUntil && m.mode == modeMain:
+		out = append(out, m.c.styles.faint.Render("⏩ "+m.note))
 	}
 	switch m.mode {
 	case modeGoTo:
