@@ -27,11 +27,11 @@ captions:
 // last, the nth of its client, the first a limiter allows or denies.
 func TestSeekCaptionLandsOnItsRequest(t *testing.T) {
 	cases := []struct {
-		caption   string
-		index     int64 // the request decided last at the moment, 0-based
-		client    string
-		ok        bool
-		denied    bool
+		caption string
+		index   int64 // the request decided last at the moment, 0-based
+		client  string
+		ok      bool
+		denied  bool
 	}{
 		{`{at: "12:01:15", request: 1, text: x}`, 60, "bob", true, false},
 		{`{at: "12:01:15", request: 2, text: x}`, 61, "alice", true, false},
