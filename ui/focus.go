@@ -186,10 +186,14 @@ func (m Model) nextCaption() int {
 	return -1
 }
 
-// prevCaption is the caption before the one on screen, or with none on
-// screen the last whose moment has passed; -1 when there is none.
+// prevCaption is the caption before the one on screen (that one itself
+// when the clock has moved past its request), or with none on screen the
+// last whose moment has passed; -1 when there is none.
 func (m Model) prevCaption() int {
 	if cur := m.captionIndex(); cur >= 0 {
+		if !m.held.on && m.sc.Captions[cur].Speaks() {
+			return cur // past its moment: back to it first, as a player's "previous" does
+		}
 		return cur - 1
 	}
 	prev := -1

@@ -154,6 +154,7 @@ type Model struct {
 	// shown until the clock reaches noteUntil.
 	note      string
 	noteUntil algo.Instant
+	dwell     time.Time // playing holds the clock until this tick (captionDwell)
 }
 
 // New returns the root model showing opts.Scenario (or the lesson's first
@@ -608,6 +609,7 @@ func (m *Model) play() tea.Cmd {
 	m.playing = true
 	m.gen++
 	m.lastTick = time.Time{}
+	m.dwell = time.Time{}
 	m.carry = 0
 	return m.tick()
 }
@@ -631,6 +633,9 @@ func (m Model) onTick(msg tickMsg) (tea.Model, tea.Cmd) {
 		elapsed = min(max(msg.at.Sub(m.lastTick), 0), 10*frame)
 	}
 	m.lastTick = msg.at
+	if msg.at.Before(m.dwell) {
+		return m, m.tick() // a caption's moment lingers before the next at its instant
+	}
 	ms := m.speed*float64(elapsed)/float64(time.Millisecond) + m.carry
 	whole := math.Floor(ms)
 	m.carry = ms - whole
@@ -642,6 +647,9 @@ func (m Model) onTick(msg tickMsg) (tea.Model, tea.Cmd) {
 			if c.Pause {
 				m.stop()
 				m.status = "paused at the caption: space goes on"
+			}
+			if i+1 < len(m.sc.Captions) && m.sc.Captions[i+1].At == c.At {
+				m.dwell = msg.at.Add(captionDwell)
 			}
 			if cmd := m.landCaption(i); cmd != nil {
 				return m, cmd // the next frame comes when the job is done
@@ -694,6 +702,11 @@ func (m Model) captionBetween(from, to algo.Instant) (int, bool) {
 	}
 	return 0, false
 }
+
+// captionDwell is how long playing holds a caption's moment when another
+// caption speaks of a later request at the same instant: without it the
+// first would be on screen for one frame.
+const captionDwell = 3 * time.Second
 
 // idleWall is the longest stretch of real time playing shows with nothing
 // happening; idleLead is how much of the approach to the next event it

@@ -1,0 +1,177 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"windowlab/algo"
+)
+
+// twoAtOnce is Cloudflare's example with a caption for each request at
+// 12:01:15, bursty and steady clients, and a closing caption.
+func twoAtOnce() string {
+	return `name: two-at-once
+title: Two at once
+limit: 50
+window: 1m
+algorithms: [sliding-counter, sliding-counter/httprate]
+start: "12:00:29"
+traffic:
+  - {at: "12:00:30", count: 42, client: bursty}
+  - {at: "12:01:14", count: 18, client: bursty}
+  - {at: "12:01:15", count: 2, client: bursty}
+  - {at: "12:01:15", count: 1, client: steady}
+  - {from: "12:01:16", to: "12:01:20", every: 1s, client: steady}
+captions:
+  - {at: "12:00:30", text: "42 in the previous minute."}
+  - {at: "12:01:15", request: 1, text: "The post's request: 49.5, allowed."}
+  - {at: "12:01:15", client: bursty, request: 2, text: "Her second: 50.5, denied."}
+  - {at: "12:01:17", until: "12:01:18", text: "A short one."}
+`
+}
+
+// lastLine is the first lane's "last" line, the decision it explains.
+func lastLine(t *testing.T, m Model) string {
+	t.Helper()
+	for _, l := range strings.Split(screen(m), "\n") {
+		if strings.HasPrefix(l, "last ") {
+			return l
+		}
+	}
+	t.Fatalf("no last line:\n%s", screen(m))
+	return ""
+}
+
+// Reaching a caption by t, tab or playing shows its request as the one
+// decided, and its client; a step lets go.
+func TestCaptionRoutesShowItsRequest(t *testing.T) {
+	sc := parse(twoAtOnce())
+	routes := map[string]func(m Model) Model{
+		"t": func(m Model) Model { return update(t, m, goTo("12:01:15")...) },
+		"tab": func(m Model) Model {
+			m = update(t, m, press("tab")...) // 12:00:30
+			return update(t, m, press("tab")...)
+		},
+		"play": func(m Model) Model {
+			m = update(t, m, press("space")...)
+			for i := 0; i < 4000 && m.snap.now < algo.Clock(12, 1, 15, 0); i++ {
+				m = update(t, m, tickMsg{at: time.Unix(1000, 0).Add(time.Duration(i) * frame), gen: m.gen})
+			}
+			return m
+		},
+	}
+	for name, route := range routes {
+		m := route(newModel(t, sc, 100, 30))
+		if now, n := m.Position(); now != algo.Clock(12, 1, 15, 0) || n != 61 {
+			t.Errorf("%s: at %v with %d decided, want 12:01:15 with 61", name, now, n)
+		}
+		if l := lastLine(t, m); !strings.Contains(l, "18 + 42 × 0.75 = 49.5 → allow") {
+			t.Errorf("%s: the lane explains %q, want the post's request", name, l)
+		}
+		if s := screen(m); !strings.Contains(s, "» The post's request") || !strings.Contains(s, "the caption's request 61/") {
+			t.Errorf("%s: caption or focus missing:\n%s", name, s)
+		}
+		// Playing on holds the first caption's moment for a while (the next
+		// caption speaks of the same instant), then lands on the second,
+		// whose request stays in focus as the clock goes on.
+		if name == "play" {
+			frames := func(from time.Time, n int) {
+				for i := 0; i < n; i++ {
+					m = update(t, m, tickMsg{at: from.Add(time.Duration(i) * frame), gen: m.gen})
+				}
+			}
+			start := m.lastTick
+			frames(start.Add(frame), 60) // 2 s
+			if _, n := m.Position(); n != 61 || !strings.Contains(lastLine(t, m), "49.5 → allow") {
+				t.Errorf("play on, 2 s: %d decided, lane %q; want the first caption's moment held", n, lastLine(t, m))
+			}
+			frames(start.Add(captionDwell), 1)
+			if _, n := m.Position(); n != 62 || !strings.Contains(screen(m), "» Her second") {
+				t.Errorf("play on, past the dwell: %d decided; want the second caption's request, 62:\n%s", n, screen(m))
+			}
+			frames(start.Add(captionDwell+frame), 30)
+			if _, n := m.Position(); n <= 62 || !strings.Contains(lastLine(t, m), "50.5 → deny") {
+				t.Errorf("play on: %d decided, lane %q; want more decided, the caption's request still explained", n, lastLine(t, m))
+			}
+		}
+	}
+	// The next caption speaks of bursty's second, and names its client.
+	m := update(t, newModel(t, sc, 100, 30), goTo("12:01:15")...)
+	m = update(t, m, press("tab")...)
+	if l := lastLine(t, m); !strings.Contains(l, "19 + 42 × 0.75 = 50.5 → deny") {
+		t.Errorf("second caption: the lane explains %q", l)
+	}
+	if s := screen(m); !strings.Contains(s, "client bursty") || !strings.Contains(s, "» Her second") {
+		t.Errorf("second caption:\n%s", s)
+	}
+	// A step lets go of the request; the caption, on screen, keeps its client.
+	m = update(t, m, press("right")...)
+	if s := screen(m); !strings.Contains(s, "request 63/") || !strings.Contains(s, "client bursty (the caption's)") || !strings.Contains(lastLine(t, m), "(steady)") {
+		t.Errorf("after →:\n%s", s)
+	}
+	// Shift+tab goes back a caption.
+	m = update(t, m, press("shift+tab")...)
+	if _, n := m.Position(); n != 62 {
+		t.Errorf("shift+tab: %d decided, want the second caption's 62", n)
+	}
+}
+
+// t lands before the instant's first request when no caption speaks of
+// one there, so → steps through them.
+func TestGoToLandsBeforeTheInstant(t *testing.T) {
+	m := update(t, newModel(t, fourLimiters(), 80, 24), goTo("12:00:59.000")...)
+	if now, n := m.Position(); now != algo.Clock(12, 0, 59, 0) || n != 100 {
+		// boundaryBurst's caption at 12:00:59 names the last request
+		t.Fatalf("to a caption's instant: at %v with %d decided, want its request, the 100th", now, n)
+	}
+	sc := parse(twoAtOnce())
+	m = update(t, newModel(t, sc, 80, 24), goTo("12:01:14")...)
+	if now, n := m.Position(); now != algo.Clock(12, 1, 14, 0) || n != 42 {
+		t.Fatalf("t 12:01:14: at %v with %d decided, want 42, before the instant's 18", now, n)
+	}
+	m = update(t, m, press("right")...)
+	if _, n := m.Position(); n != 43 {
+		t.Fatalf("→ after t: %d decided, want the instant's first, 43", n)
+	}
+}
+
+// A caption shows from its moment until the next, its until, or a window on.
+func TestCaptionsGoAway(t *testing.T) {
+	m := newModel(t, parse(twoAtOnce()), 100, 30)
+	cases := []struct {
+		at, want string
+	}{
+		{"12:00:31", "42 in the previous minute"},
+		{"12:01:17", "A short one"},
+		{"12:01:18.500", ""},
+		{"12:01:19", ""},
+	}
+	for _, c := range cases {
+		m = update(t, m, goTo(c.at)...)
+		got := ""
+		for _, l := range strings.Split(screen(m), "\n") {
+			if strings.HasPrefix(l, "» ") {
+				got = l
+			}
+		}
+		if (c.want == "") != (got == "") || !strings.Contains(got, c.want) {
+			t.Errorf("at %s the caption is %q, want %q", c.at, got, c.want)
+		}
+	}
+}
+
+// A stretch of more than a few seconds with nothing happening is crossed
+// quickly, saying so.
+func TestIdleStretchesAreSkipped(t *testing.T) {
+	m := update(t, newModel(t, workedExample(), 100, 30), goTo("12:00:30")...)
+	m = update(t, m, press("space")...)
+	m = playFor(t, m, 3)
+	now, _ := m.Position()
+	if now < algo.Clock(12, 0, 58, 0) || now > algo.Clock(12, 1, 0, 0) {
+		t.Fatalf("three frames after 12:00:30 the clock is at %v; want a second before the window edge", now)
+	}
+	if s := screen(m); !strings.Contains(s, "nothing happens until 12:01:00: skipping to 12:00:59") {
+		t.Fatalf("no note on the skip:\n%s", s)
+	}
+}
