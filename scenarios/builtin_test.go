@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -100,5 +101,32 @@ func TestBuiltinReturnsFreshScenario(t *testing.T) {
 	b, _ := Builtin("boundary-burst")
 	if b.Config.Limit != 100 {
 		t.Error("changing one Builtin result changed another")
+	}
+}
+
+// statesFigure finds what makes a caption a claim about the screen: a
+// number that is not a clock time, or a verdict.
+var statesFigure = regexp.MustCompile(`(?i)\b(allow|allows|allowed|deny|denies|denied|refuse|refuses|refused)\b|(^|[^:\d])\d+([.,]\d+)*($|[^:\d])`)
+
+// Every caption of a built-in or a lesson step that states a number or a
+// verdict carries claims the replay bears out (Verify checks them), except
+// those before the first request, which set the scene; and no caption tells
+// the reader to press a key, which the view's own hints do for the state
+// it is in.
+func TestCaptionsCarryTheirClaims(t *testing.T) {
+	for _, s := range append(Builtins(), Lesson()...) {
+		first, _ := firstArrival(s)
+		for i, c := range s.Captions {
+			if regexp.MustCompile(`(?i)\bpress\b`).MatchString(c.Text) {
+				t.Errorf("%s: captions[%d] at %s tells the reader to press a key: %q", s.Name, i, c.At.Short(), c.Text)
+			}
+			if c.At < first || !statesFigure.MatchString(c.Text) {
+				continue
+			}
+			if len(c.Shows) == 0 {
+				t.Errorf("%s: captions[%d] at %s states %q but claims nothing the screen shows (add shows:)",
+					s.Name, i, c.At.Short(), statesFigure.FindString(c.Text))
+			}
+		}
 	}
 }

@@ -881,7 +881,7 @@ var expectFields = []string{"algorithm", "at", "allowed", "denied", "max_in_wind
 // showFields are a caption's claims: an expectation at the caption's moment.
 var showFields = slices.Delete(slices.Clone(expectFields), 1, 2)
 
-var lastFields = []string{"allowed", "count", "previous", "current", "weight", "estimate", "oldest", "window_start"}
+var lastFields = []string{"allowed", "count", "previous", "current", "weight", "estimate", "oldest", "window_start", "tokens"}
 
 func (d *decoder) expectation(path string, n ast.Node, s *Scenario, fields []string) (Expectation, bool) {
 	var e Expectation
@@ -953,6 +953,7 @@ func (d *decoder) lastCheck(path string, n ast.Node, kind algo.Kind, kindOK bool
 		"estimate":     {algo.KindSlidingCounter},
 		"oldest":       {algo.KindSlidingLog},
 		"window_start": {algo.KindFixedWindow, algo.KindSlidingCounter},
+		"tokens":       {algo.KindTokenBucket},
 	}
 	for k, kinds := range only {
 		if kindOK && o.has(k) && !slices.Contains(kinds, kind) {
@@ -1004,6 +1005,7 @@ func (d *decoder) lastCheck(path string, n ast.Node, kind algo.Kind, kindOK bool
 	c.Estimate = rat("estimate")
 	c.Oldest = clock("oldest")
 	c.WindowStart = clock("window_start")
+	c.Tokens = rat("tokens")
 	if len(o.vals) == 0 {
 		d.at(n, path, "checks nothing; give at least one of %s", quoteList(lastFields, "or"))
 	}

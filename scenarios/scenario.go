@@ -166,7 +166,7 @@ type Expectation struct {
 }
 
 // LastCheck is a claim about the decision on the last arrival decided.
-// Weight and Estimate are exact fractions: 0.75 means 3/4, never a float.
+// Weight, Estimate and Tokens are exact fractions: 0.75 means 3/4, never a float.
 type LastCheck struct {
 	Allowed     *bool
 	Count       *int64
@@ -176,6 +176,7 @@ type LastCheck struct {
 	Estimate    *big.Rat
 	Oldest      *algo.Instant
 	WindowStart *algo.Instant
+	Tokens      *big.Rat // a token bucket's level as the request arrived
 }
 
 // Load reads and parses a scenario file of at most MaxFileSize bytes.

@@ -253,7 +253,28 @@ func (c *check) last(e *sim.Engine) {
 		c.fail("last", "a decision", "no request decided yet")
 		return
 	}
-	dec := rec.Decisions[slices.Index(c.s.Algorithms, c.x.Algorithm)]
+	c.decision(rec.Decisions[slices.Index(c.s.Algorithms, c.x.Algorithm)])
+}
+
+// Shown checks caption i's claim j against what a view shows: its
+// limiter's figures and the decision it explains (nil for none). A view
+// test holds the screen to the caption with it.
+func (s *Scenario) Shown(i, j int, st sim.Stats, dec *algo.Decision) []Failure {
+	x := &s.Captions[i].Shows[j]
+	chk := check{s: s, x: x, path: fmt.Sprintf("captions[%d].shows[%d]", i, j)}
+	chk.totals(st)
+	switch {
+	case x.Last == nil:
+	case dec == nil:
+		chk.fail("last", "a decision", "no request shown")
+	default:
+		chk.decision(*dec)
+	}
+	return chk.fails
+}
+
+// decision checks the evidence of one decision.
+func (c *check) decision(dec algo.Decision) {
 	l := c.x.Last
 	if l.Allowed != nil && *l.Allowed != dec.Allowed {
 		c.fail("last.allowed", strconv.FormatBool(*l.Allowed), strconv.FormatBool(dec.Allowed))
@@ -267,6 +288,8 @@ func (c *check) last(e *sim.Engine) {
 	c.rat("last.estimate", l.Estimate, en, ed)
 	c.instant("last.oldest", l.Oldest, dec.Oldest)
 	c.instant("last.window_start", l.WindowStart, dec.WindowStart)
+	tn, td := dec.TokensRat()
+	c.rat("last.tokens", l.Tokens, tn, td)
 }
 
 // Figures are what a question's answer may be, read off its limiter's

@@ -92,15 +92,6 @@ func (m Model) nextText() string {
 	return st.faint.Render("no more requests")
 }
 
-// captionLines is the most lines a caption may take: two, and in a lesson
-// (whose captions carry the teaching) four.
-func (m Model) captionLines() int {
-	if len(m.lesson) > 0 || m.presenter {
-		return 4
-	}
-	return 2
-}
-
 // captionView is the scenario's caption for the current instant, or while
 // a quiz answer is revealed, the verdict and its proof.
 func (m Model) captionView() []string {
@@ -121,13 +112,16 @@ func (m Model) captionView() []string {
 		}
 		return []string{""}
 	}
-	lines := strings.Split(m.c.cells.Wrap("» "+text, m.c.width, " "), "\n")
-	if most := m.captionLines(); len(lines) > most {
-		lines = lines[:most]
-		lines[most-1] = m.c.cells.Truncate(lines[most-1], m.c.width-1, "") + "…"
-	}
-	for i, l := range lines {
-		lines[i] = st.caption.Render(l)
+	// Whole, however many lines it takes: the lanes give way to it. Lines
+	// after the first hang under the text, not under the mark.
+	wrapped := strings.Split(m.c.cells.Wrap(text, max(m.c.width-2, 10), " "), "\n")
+	lines := make([]string, len(wrapped))
+	for i, l := range wrapped {
+		lead := "  "
+		if i == 0 {
+			lead = "» "
+		}
+		lines[i] = st.caption.Render(lead + l)
 	}
 	return lines
 }

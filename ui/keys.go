@@ -53,7 +53,7 @@ func newKeyMap() keyMap {
 		NextStep:    key.NewBinding(key.WithKeys("n"), key.WithHelp("n/p", "next/previous step"), key.WithDisabled()),
 		PrevStep:    key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "previous step"), key.WithDisabled()),
 		Quiz:        key.NewBinding(key.WithKeys("k"), key.WithHelp("k", "check yourself")),
-		Help:        key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "more keys")),
+		Help:        key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "keys")),
 		Quit:        key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
 		ForceQuit:   key.NewBinding(key.WithKeys("ctrl+c")),
 	}
@@ -87,18 +87,22 @@ func join(parts ...[]key.Binding) []key.Binding {
 func (k keyMap) ShortHelp() []key.Binding {
 	if k.NextStep.Enabled() {
 		// A lesson: stepping through it matters more than the rest.
-		return join([]key.Binding{k.Play, k.NextStep}, k.quizHelp(), []key.Binding{k.Next, k.Prev, k.NextEdge, k.Help, k.Quit})
+		return join([]key.Binding{k.Play, k.NextCaption, k.NextStep}, k.quizHelp(), []key.Binding{k.Next, k.Prev, k.NextEdge})
 	}
 	// The quiz key, when the scenario has questions, comes early: it is
-	// the one a student looks for.
-	return join([]key.Binding{k.Play}, k.quizHelp(), []key.Binding{k.Next, k.Prev, k.NextEdge, k.GoTo, k.Open, k.Help, k.Quit})
+	// the one a student looks for. Help and quit are not here: the bar
+	// always ends with them (tailHelp), whatever its width.
+	return join([]key.Binding{k.Play, k.NextCaption}, k.quizHelp(), []key.Binding{k.Next, k.Prev, k.NextEdge, k.GoTo, k.Open, k.Client})
 }
+
+// tailHelp ends the help bar, always whole.
+func (k keyMap) tailHelp() []key.Binding { return []key.Binding{k.Help, k.Quit} }
 
 func (k keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Play, k.Faster, k.Slower, k.Start, k.End},
 		{k.Next, k.Prev, k.NextEdge, k.PrevEdge, k.GoTo},
-		{k.ZoomIn, k.ZoomOut, k.Client, k.Open},
+		{k.NextCaption, k.PrevCaption, k.ZoomIn, k.ZoomOut, k.Client, k.Open},
 		join([]key.Binding{k.NextStep, k.PrevStep}, k.quizHelp(), []key.Binding{k.Help, k.Quit}),
 	}
 }

@@ -92,7 +92,16 @@ func (p lanesPanel) lanes() []lane {
 		default:
 			l.fields = append(l.fields, field{"now", p.ifNow(now), 0})
 		}
-		l.fields = append(l.fields, field{"most", p.most(i), 1})
+		for j := range l.fields {
+			if l.fields[j].label != "last" {
+				l.fields[j].prio = max(l.fields[j].prio, 1) // the verdict and the warning stay longest
+			}
+		}
+		mostPrio := 2
+		if stat.MaxInWindow > p.snap.config.Limit {
+			mostPrio = 0 // the warning is the lesson: it stays whatever the height
+		}
+		l.fields = append(l.fields, field{"most", p.most(i), mostPrio})
 		if p.question >= 0 && p.question != i {
 			// Revealing an answer: the other lanes give way to the question's.
 			for j := range l.fields {
@@ -102,7 +111,7 @@ func (p lanesPanel) lanes() []lane {
 		if _, wide := p.columnWidth(); wide {
 			// Beside a title in a narrow box they would wrap; give them their own lines.
 			l.right = ""
-			l.fields = append(l.fields, field{"so far", counts, 1}, field{"memory", memory, 1})
+			l.fields = append(l.fields, field{"so far", counts, 2}, field{"memory", memory, 2})
 		}
 		out = append(out, l)
 	}
@@ -281,9 +290,21 @@ func (p lanesPanel) most(i int) string {
 	case s.MaxInWindow <= p.snap.config.Limit:
 		return fmt.Sprintf("at most %s to one client in any %s", human.Int(s.MaxInWindow), w) + st.faint.Render(" — within the limit")
 	}
-	text := fmt.Sprintf("%s admitted %s (%s–%s) to %s", human.Int(s.MaxInWindow),
-		human.Span(int64(s.MaxInWindowFirst), int64(s.MaxInWindowLast)), s.MaxInWindowFirst.Short(), s.MaxInWindowLast.Short(), s.MaxInWindowClient)
-	return st.warn.Render("⚠ " + text + " " + glue("— "+human.Times(s.MaxInWindow, p.snap.config.Limit)))
+	span := human.Span(int64(s.MaxInWindowFirst), int64(s.MaxInWindowLast))
+	times := glue("— " + human.Times(s.MaxInWindow, p.snap.config.Limit))
+	text := fmt.Sprintf("⚠ %s admitted to %s %s (%s–%s) %s", human.Int(s.MaxInWindow), s.MaxInWindowClient,
+		span, s.MaxInWindowFirst.Short(), s.MaxInWindowLast.Short(), times)
+	// Stacked, one line, whole: fewer words, then without the interval
+	// (in a box it wraps instead).
+	_, boxed := p.columnWidth()
+	if !boxed && p.c.cells.StringWidth(text) > p.laneTextWidth() {
+		text = fmt.Sprintf("⚠ %s to %s %s (%s–%s) %s", human.Int(s.MaxInWindow), s.MaxInWindowClient,
+			span, s.MaxInWindowFirst.Short(), s.MaxInWindowLast.Short(), times)
+	}
+	if !boxed && p.c.cells.StringWidth(text) > p.laneTextWidth() {
+		text = fmt.Sprintf("⚠ %s admitted to %s %s %s", human.Int(s.MaxInWindow), s.MaxInWindowClient, span, times)
+	}
+	return st.warn.Render(text)
 }
 
 // gauge draws n out of total as a bar of width cells. A count that reaches
@@ -437,6 +458,33 @@ func fitUnits(lanes [][]unit, budget, perLane int) [][]string {
 		}
 	}
 	return out
+}
+
+// minHeight is the fewest lines the lanes need: each lane's title, its
+// verdict on the focused request and the warning when it has one, whole.
+func (p lanesPanel) minHeight() int {
+	ls := p.lanes()
+	essential := func(l lane, width int) int {
+		h := 0
+		for _, u := range p.renderLane(l, width) {
+			if u.prio == 0 {
+				h += len(u.lines)
+			}
+		}
+		return h
+	}
+	if colW, ok := p.columnWidth(); ok {
+		tallest := 0
+		for _, l := range ls {
+			tallest = max(tallest, essential(l, colW-4))
+		}
+		return tallest + 2
+	}
+	total := 0
+	for _, l := range ls {
+		total += essential(l, p.c.width)
+	}
+	return total
 }
 
 // lanesView lays the lanes out in h lines: side by side in boxes when wide,

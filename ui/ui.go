@@ -520,7 +520,7 @@ func (m *Model) adjustView(msg tea.KeyPressMsg) {
 		if m.help.ShowAll {
 			m.keys.Help.SetHelp("?", "fewer keys")
 		} else {
-			m.keys.Help.SetHelp("?", "more keys")
+			m.keys.Help.SetHelp("?", "keys")
 		}
 	}
 }
@@ -881,18 +881,25 @@ func (m Model) render() string {
 	header := m.headerView()
 	caption := m.captionView()
 	bottom := m.bottomView()
-	tl := timelinePanel{c: m.c, snap: &m.snap}.render()
-	bodyH := c.height - len(header) - len(caption) - len(tl) - len(bottom)
-	var body []string
-	if m.mode == modeQuiz && m.quiz.phase != quizRevealed {
+	var tl, body []string
+	bodyH := c.height - len(header) - len(caption) - len(bottom)
+	switch {
+	case m.mode == modeQuiz && m.quiz.phase != quizRevealed:
 		header = m.quiz.headerView(c)
-		caption, tl = nil, nil
+		caption = nil
 		bodyH = c.height - len(header) - len(bottom)
 		body = m.quiz.view(c, bodyH)
-	} else if m.mode == modePicker {
+	case m.mode == modePicker:
+		tl = m.timelineLines(bodyH - m.lanes().minHeight())
+		bodyH -= len(tl)
 		body = m.picker.view(c, bodyH)
-	} else {
-		body = m.lanes().render(bodyH)
+	default:
+		// The caption and each lane's verdict are whole; the timeline gives
+		// way first, then the lanes' details.
+		lanes := m.lanes()
+		tl = m.timelineLines(bodyH - lanes.minHeight())
+		bodyH -= len(tl)
+		body = lanes.render(bodyH)
 		if spare := bodyH - len(body); spare >= 4 && !m.presenter {
 			body = append(body, "")
 			body = append(body, recentPanel{c: m.c, snap: &m.snap}.render(spare-1)...)
@@ -954,7 +961,79 @@ func (m Model) bottomView() []string {
 		}
 		return append(out, line)
 	}
-	return append(out, strings.Split(m.help.View(m.keys), "\n")...)
+	if m.help.ShowAll {
+		return append(out, m.fullHelp()...)
+	}
+	return append(out, m.shortHelp())
+}
+
+// shortHelp is the help bar: as many keys as fit, then always "? keys • q quit".
+func (m Model) shortHelp() string {
+	h := m.help
+	tail := h.ShortHelpView(m.keys.tailHelp())
+	sep := h.Styles.ShortSeparator.Render(h.ShortSeparator)
+	h.SetWidth(max(m.c.width-m.c.cells.StringWidth(tail)-m.c.cells.StringWidth(sep), 0))
+	head := h.ShortHelpView(m.keys.ShortHelp())
+	if head == "" || h.Width() <= 0 {
+		return tail
+	}
+	return head + sep + tail
+}
+
+// fullHelp lays every key out in as many columns as the width holds,
+// each column as wide as its longest entry, none cut.
+func (m Model) fullHelp() []string {
+	st := m.help.Styles
+	type entry struct{ k, d string }
+	var entries []entry
+	kw := 0
+	for _, col := range m.keys.FullHelp() {
+		for _, b := range col {
+			if !b.Enabled() {
+				continue
+			}
+			entries = append(entries, entry{b.Help().Key, b.Help().Desc})
+			kw = max(kw, m.c.cells.StringWidth(b.Help().Key))
+		}
+	}
+	cell := func(e entry) string {
+		return st.FullKey.Render(e.k+strings.Repeat(" ", kw-m.c.cells.StringWidth(e.k))) + " " + st.FullDesc.Render(e.d)
+	}
+	widest := 0
+	for _, e := range entries {
+		widest = max(widest, m.c.cells.StringWidth(cell(e)))
+	}
+	gap := 3
+	cols := max(1, (m.c.width+gap)/(widest+gap))
+	rows := (len(entries) + cols - 1) / cols
+	out := make([]string, rows)
+	for i, e := range entries {
+		r, c := i%rows, i/rows
+		text := cell(e)
+		if c < cols-1 && i+rows < len(entries) {
+			text += strings.Repeat(" ", widest-m.c.cells.StringWidth(text)+gap)
+		}
+		out[r] += text
+	}
+	return out
+}
+
+// timelineLines is the timeline in at most h lines: whole, or without
+// its legend, then without its labels and ticks; nothing when even its
+// rows do not fit.
+func (m Model) timelineLines(h int) []string {
+	p := timelinePanel{c: m.c, snap: &m.snap}
+	rows := p.rows()
+	axis := p.axis()
+	switch {
+	case h >= 1+len(axis)+len(rows):
+		return append(append([]string{p.legend()}, axis...), rows...)
+	case h >= 1+len(rows):
+		return append([]string{axis[1]}, rows...)
+	case h >= len(rows) && len(rows) > 0:
+		return rows
+	}
+	return nil
 }
 
 // timelineInstantAt maps a click to the instant it points at.
@@ -962,9 +1041,11 @@ func (m Model) timelineInstantAt(x, y int) (algo.Instant, bool) {
 	if m.c.tooSmall() {
 		return 0, false
 	}
-	height := m.timeline.height(len(m.snap.algorithms))
-	top := m.c.height - len(m.bottomView()) - height
-	if y < top+1 || y >= top+height {
+	bottom := len(m.bottomView())
+	header, caption := len(m.headerView()), len(m.captionView())
+	height := len(m.timelineLines(m.c.height - header - caption - bottom - m.lanes().minHeight()))
+	top := m.c.height - bottom - height
+	if y < top || y >= top+height {
 		return 0, false
 	}
 	return m.timeline.instantAt(x, m.c.width, m.eng.Now())
