@@ -90,6 +90,8 @@ func TestExitCodes(t *testing.T) {
 		{"a flag value of the wrong type", []string{"memory", "--limit", "lots"}, 2, []string{`invalid argument "lots" for "--limit"`}},
 		{"flags that exclude each other", []string{"run", "--trace", "--json", "boundary-burst"}, 2, []string{"[json trace] were all set"}},
 		{"an unknown built-in scenario", []string{"run", "boundry-burst"}, 2, []string{`did you mean boundary-burst?`}},
+		{"a lesson step that is not there", []string{"lesson", "--step", "7"}, 2, []string{"--step 7: the lesson has steps 1 to 6"}},
+		{"a lesson step before the first", []string{"lesson", "--step", "0"}, 2, []string{"--step 0: the lesson has steps 1 to 6"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -342,20 +342,32 @@ func showUI(ctx context.Context, opts ui.Options) (ui.Model, error) {
 }
 
 func lessonCmd() *cobra.Command {
-	var presenter bool
+	var (
+		presenter bool
+		step      int
+	)
 	cmd := &cobra.Command{
 		Use:   "lesson",
 		Short: "A guided lesson in six steps, from the bouncer's tally to the key takeaways",
 		Long: "lesson walks through window-counting limiters one step at a time, each step a scenario\n" +
-			"with captions. Captions marked to pause stop the clock; space goes on; n and p move\n" +
-			"between steps. --presenter draws bigger gauges in high contrast, for a projector.",
+			"with captions. Captions marked to pause stop the clock; space goes on; tab goes to the next\n" +
+			"caption (and past the last, to the next step); n and p move between steps. --step starts\n" +
+			"at a step. --presenter fills the screen for a projector: the focused lane large, its key\n" +
+			"number and verdict in block digits, high contrast.",
+		Example: "  windowlab lesson\n" +
+			"  windowlab lesson --step 4 --presenter   # the sliding counter, for a room",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			_, err := showUI(cmd.Context(), ui.Options{Lesson: scenarios.Lesson(), Presenter: presenter})
+			steps := scenarios.Lesson()
+			if step < 1 || step > len(steps) {
+				return invalid(fmt.Errorf("--step %d: the lesson has steps 1 to %d", step, len(steps)))
+			}
+			_, err := showUI(cmd.Context(), ui.Options{Lesson: steps, LessonStep: step - 1, Presenter: presenter})
 			return err
 		},
 	}
-	cmd.Flags().BoolVar(&presenter, "presenter", false, "bigger gauges and high contrast, readable from the back of a room")
+	cmd.Flags().BoolVar(&presenter, "presenter", false, "fill the screen for a projector: big verdicts in high contrast")
+	cmd.Flags().IntVar(&step, "step", 1, "the step to start at, 1 to 6")
 	return cmd
 }
 

@@ -320,3 +320,39 @@ func TestQuizReusesTheEngineOfTheSameScenario(t *testing.T) {
 		t.Errorf("score %d/%d", right, answered)
 	}
 }
+
+// The lesson can open on any step (windowlab lesson --step N), and tab
+// alone runs it: through every caption, then on to the next step.
+func TestLessonStartsAtAStepAndTabRunsIt(t *testing.T) {
+	m, err := New(Options{Lesson: scenarios.Lesson(), LessonStep: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.budget = inFrame
+	m = update(t, m, tea.WindowSizeMsg{Width: 100, Height: 30})
+	if i, n := m.Step(); i != 3 || n != 6 || !strings.Contains(screen(m), "step 4 of 6 · The sliding counter") {
+		t.Fatalf("opened on step %d of %d:\n%s", i+1, n, screen(m))
+	}
+	steps := scenarios.Lesson()
+	for s := 3; s < len(steps); s++ {
+		seen := map[int]bool{}
+		for n := 0; n <= len(steps[s].Captions); n++ {
+			if i, _ := m.Step(); i != s {
+				break
+			}
+			seen[m.captionIndex()] = true
+			m = update(t, m, press("tab")...)
+		}
+		for c := range steps[s].Captions {
+			if !seen[c] {
+				t.Errorf("tab through step %d never showed captions[%d]", s+1, c)
+			}
+		}
+		if i, _ := m.Step(); s < len(steps)-1 && i != s+1 {
+			t.Fatalf("tab past step %d's last caption is on step %d", s+1, i+1)
+		}
+	}
+	if _, err := New(Options{Lesson: scenarios.Lesson(), LessonStep: 6}); err == nil {
+		t.Error("a step past the last opened")
+	}
+}

@@ -38,6 +38,8 @@ type Options struct {
 	// Lesson, when set, makes the view a guided lesson: one scenario per
 	// step, n and p move between them, and Scenario is ignored.
 	Lesson []*scenarios.Scenario
+	// LessonStep is the step the lesson opens on (0-based).
+	LessonStep int
 	// Quiz, when set, opens the view on these questions; QuizTitle says
 	// which set they are (such as "seed 1").
 	Quiz      []quiz.Item
@@ -211,6 +213,12 @@ func New(opts Options) (Model, error) {
 	m.picker = newPicker(opts.Builtins, opts.Load != nil, st)
 	m.quiz = newQuizView(st)
 	m.setScenario(first, eng)
+	if len(opts.Lesson) > 0 && opts.LessonStep > 0 {
+		if opts.LessonStep >= len(opts.Lesson) {
+			return Model{}, fmt.Errorf("the lesson has steps 1 to %d, not %d", len(opts.Lesson), opts.LessonStep+1)
+		}
+		m.goToStep(opts.LessonStep)
+	}
 	if len(opts.Quiz) > 0 {
 		m.quiz = m.quiz.start(opts.Quiz, opts.QuizTitle, false)
 		m.mode = modeQuiz
