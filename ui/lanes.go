@@ -19,6 +19,7 @@ type lanesPanel struct {
 	snap      *snapshot
 	question  int // the lane a revealed question is about, or -1
 	presenter bool
+	stacked   bool // never side by side (the presenter's focused lane)
 }
 
 // field is one labelled line of a lane; fields with a higher prio are
@@ -364,7 +365,7 @@ func (p lanesPanel) laneTextWidth() int {
 // columnWidth is each lane's width when they stand side by side.
 func (p lanesPanel) columnWidth() (int, bool) {
 	n := len(p.snap.peek)
-	if !p.c.wide() || n == 0 {
+	if !p.c.wide() || n == 0 || p.stacked {
 		return 0, false
 	}
 	w := p.c.width / n

@@ -115,17 +115,67 @@ func TestScenarioSpeed(t *testing.T) {
 	}
 }
 
-func TestPresenterDrawsBigGauges(t *testing.T) {
-	m := newLesson(t, 160, 45, true)
-	m = update(t, m, goTo("12:00:59")...)
-	s := screen(m)
-	full := strings.Repeat("█", 40)
-	if strings.Count(s, full) < presenterRows {
-		t.Fatalf("no tall, wide gauge:\n%s", s)
+// Presenter mode fills the screen from 100×30 to 200×50: the verdict of
+// the lane the caption is about in block letters, rows tall, that lane in
+// full and the others one line each; smaller screens get the ordinary
+// lanes, bolder.
+func TestPresenterDrawsTheVerdictLarge(t *testing.T) {
+	for _, size := range [][2]int{{100, 30}, {140, 40}, {200, 50}} {
+		m, err := New(Options{Lesson: scenarios.Lesson(), LessonStep: 3, Presenter: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.budget = inFrame
+		m = update(t, m, tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+		m = update(t, m, goTo("12:01:15")...)
+		s := screen(m)
+		checkFrame(t, s, size[0], size[1])
+		drawn := false
+		for sx := 1; sx <= 3 && !drawn; sx++ {
+			drawn = true
+			for _, r := range blockRows("93 → ALLOW", sx, 1) {
+				drawn = drawn && strings.Contains(s, r)
+			}
+		}
+		if !drawn {
+			t.Errorf("%v: the verdict is not in block letters:\n%s", size, s)
+		}
+		for _, w := range []string{"Sliding window counter", "30 + 84 × 0.75 = 93 → allow (93 < 100)",
+			"Fixed window  ✓ window 12:01:00–12:02:00 holds 30", "Sliding window log  ✗ 100 timestamps"} {
+			if !strings.Contains(s, w) {
+				t.Errorf("%v: the screen lacks %q:\n%s", size, w, s)
+			}
+		}
+		blank := 0
+		for _, l := range strings.Split(s, "\n") {
+			if strings.TrimSpace(l) == "" {
+				blank++
+			}
+		}
+		if blank > size[1]/3 {
+			t.Errorf("%v: %d blank rows of %d", size, blank, size[1])
+		}
 	}
-	checkFrame(t, s, 160, 45)
-	if m.c.styles.faint.GetFaint() || m.c.styles.label.GetBold() != true {
+	m := newLesson(t, 80, 24, true)
+	if m.c.styles.faint.GetFaint() || !m.c.styles.label.GetBold() {
 		t.Error("presenter styles should be bold and never faint")
+	}
+	if s := screen(update(t, m, goTo("12:00:59")...)); strings.Contains(s, "█████████") && !strings.Contains(s, "now") {
+		t.Errorf("80×24 should get the ordinary lanes:\n%s", s)
+	}
+}
+
+// The block letters spell what they are given, glyph by glyph.
+func TestBlockRows(t *testing.T) {
+	got := blockRows("1.5", 1, 1)
+	want := []string{"  #    ####", " ##    #", "  #    ####", "  #       #", " ### # ####"}
+	for i := range want {
+		if w := strings.ReplaceAll(want[i], "#", "█"); got[i] != w {
+			t.Errorf("row %d = %q, want %q", i, got[i], w)
+		}
+	}
+	if tall := blockRows("0", 2, 3); len(tall) != 15 || tall[0] != "████████" {
+		t.Errorf("scaled ×2 ×3: %q", tall)
 	}
 }
 

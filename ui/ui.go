@@ -901,6 +901,10 @@ func (m Model) render() string {
 		tl = m.timelineLines(bodyH - m.lanes().minHeight())
 		bodyH -= len(tl)
 		body = m.picker.view(c, bodyH)
+	case m.presenter && m.presenterFits():
+		tl = m.timelineLines(bodyH - presenterMin)
+		bodyH -= len(tl)
+		body = m.presenterBody(bodyH)
 	default:
 		// The caption and each lane's verdict are whole; the timeline gives
 		// way first, then the lanes' details.
