@@ -177,9 +177,39 @@ func (g question) through() (Item, bool, error) {
 	it.Answer = fmt.Sprint(total)
 	it.Explain = fmt.Sprintf("%d of the first burst and %d of the second are allowed. The last request at %s: %s.",
 		first, total-first, t2.Short(), rec.Decisions[li].Explain())
+	it.Hint = throughHint(k.Kind, w, limit, t1, t2)
 	it.At, it.HasAt = t2, true
 	it.Algorithm, it.HasAlgorithm = k, true
 	return it, true, nil
+}
+
+// throughHint is the first step of counting two bursts through limiter
+// kind: the windows they fall in, or what the second one looks back on.
+func throughHint(kind algo.Kind, w time.Duration, limit int64, t1, t2 algo.Instant) string {
+	switch kind {
+	case algo.KindFixedWindow:
+		return fmt.Sprintf("A fixed window counts each window on its own: the burst at %s falls in %s–%s and the one at %s in %s–%s, and each window allows %d.",
+			t1.Short(), t1.Truncate(w).Short(), t1.Truncate(w).Add(w).Short(), t2.Short(), t2.Truncate(w).Short(), t2.Truncate(w).Add(w).Short(), limit)
+	case algo.KindSlidingLog:
+		holds := "still hold"
+		if t1 <= t2.Add(-w) {
+			holds = "no longer hold"
+		}
+		return fmt.Sprintf("The sliding log allows a request while fewer than %d were allowed in the %s before it: the %s before %s start at %s, so they %s the burst at %s.",
+			limit, human.Spoken(w), human.Spoken(w), t2.Short(), t2.Add(-w).Short(), holds, t1.Short())
+	}
+	start := t2.Truncate(w)
+	return fmt.Sprintf("The sliding counter allows a request while current + previous × weight < %d: at %s the weight is 1 − %s/%s, and previous is what the window %s–%s allowed of the burst at %s.",
+		limit, t2.Short(), seconds(t2.Sub(start)), seconds(w), start.Add(-w).Short(), start.Short(), t1.Short())
+}
+
+// seconds writes a span of whole seconds in seconds, "291 s", so that a
+// weight reads 1 − 291 s/300 s; any other span as human.Duration does.
+func seconds(d time.Duration) string {
+	if d%time.Second == 0 {
+		return fmt.Sprintf("%d s", d/time.Second)
+	}
+	return human.Duration(d)
 }
 
 // counter asks about the sliding counter at a request: its estimate, its
@@ -233,6 +263,8 @@ func (g question) counter(nth int) (Item, bool, error) {
 		it.Ask = state + " What estimate does the counter compare with the limit?"
 		it.Answer = human.Exact(est)
 		it.Explain = overlap + " " + dec.Explain() + "."
+		it.Hint = fmt.Sprintf("The estimate is current + previous × weight: %d + %d × weight, where the weight is 1 − %s/%s, the share of the previous window still inside the last %s.",
+			dec.Current(), dec.Previous, seconds(dec.Elapsed), seconds(w), human.Spoken(w))
 	case GenVerdict:
 		// Alternate the verdicts, so "allowed" is not always right.
 		if want := nth%2 == 0; dec.Allowed != want {
@@ -253,6 +285,8 @@ func (g question) counter(nth int) (Item, bool, error) {
 			windowWords(w, edge), at.Short())
 		it.Answer = human.Exact(weight)
 		it.Explain = overlap
+		it.Hint = fmt.Sprintf("The weight is the share of the previous window still inside the %s before %s: 1 − elapsed/%s, where elapsed is how long before %s the window holding it started.",
+			human.Spoken(w), at.Short(), seconds(w), at.Short())
 	}
 	return it, true, nil
 }

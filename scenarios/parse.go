@@ -715,7 +715,7 @@ func (d *decoder) caption(path string, n ast.Node) (Caption, bool) {
 	return c, len(d.errs) == nerr
 }
 
-var questionFields = []string{"ask", "answer", "choices", "explain", "at", "algorithm", "figure"}
+var questionFields = []string{"ask", "answer", "choices", "explain", "hint", "at", "algorithm", "figure"}
 
 func (d *decoder) question(path string, n ast.Node, s *Scenario) (Question, bool) {
 	var q Question
@@ -736,6 +736,7 @@ func (d *decoder) question(path string, n ast.Node, s *Scenario) (Question, bool
 		d.missing(o, "answer", "give the answer")
 	}
 	q.Explain, _ = d.text(o, "explain")
+	q.Hint, _ = d.text(o, "hint")
 	if o.has("at") {
 		q.At, q.HasAt = d.clock(o, "at")
 	}
