@@ -27,7 +27,7 @@ func TestQuizPrint(t *testing.T) {
 		"Answer key (seed 1)",
 		"1. 200\n",
 		"The share of the previous window that still falls inside the last 60",
-		"30 + 84 × 0.75 = 93 → allow (93 < 100)",
+		"30 in the current window + 84 in the previous × weight 0.75 (1 − 15 s/60 s) = 93 → allow (93 < limit 100)",
 	} {
 		// Wrapped at 78 columns: compare words, not where the lines break.
 		if !strings.Contains(strings.Join(strings.Fields(out), " "), strings.Join(strings.Fields(want), " ")) {

@@ -170,13 +170,12 @@ func (g question) through() (Item, bool, error) {
 	first := e.Stats()[li].Allowed
 	e.RunToEnd()
 	total := e.Stats()[li].Allowed
-	rec, _ := e.Last()
 	it.Scenario = s
 	it.Ask = fmt.Sprintf("A %s allows %d requests %s. A client sends %d requests at %s and %d more at %s. How many get through?%s",
 		strings.ToLower(k.Title()), limit, perWindow(w), b1, t1.Short(), b2, t2.Short(), aligned(w, edge))
 	it.Answer = fmt.Sprint(total)
-	it.Explain = fmt.Sprintf("%d of the first burst and %d of the second are allowed. The last request at %s: %s.",
-		first, total-first, t2.Short(), rec.Decisions[li].Explain())
+	// The last decision's arithmetic is the proof's (ProofAt), not repeated here.
+	it.Explain = fmt.Sprintf("%d of the first burst and %d of the second are allowed: %d in all.", first, total-first, total)
 	it.Hint = throughHint(k.Kind, w, limit, t1, t2)
 	it.At, it.HasAt = t2, true
 	it.Algorithm, it.HasAlgorithm = k, true
@@ -252,6 +251,11 @@ func (g question) counter(nth int) (Item, bool, error) {
 	if !decimalPlaces(weight, 3) {
 		return it, false, nil // a weight such as 131/300 makes arithmetic, not understanding
 	}
+	// What the estimate means, in words; its arithmetic is the proof's.
+	verdict := fmt.Sprintf(" The estimate is %s, below the limit of %d, so the request is allowed.", human.DecimalRat(dec.EstimateBig()), limit)
+	if !dec.Allowed {
+		verdict = fmt.Sprintf(" The estimate is %s, not below the limit of %d, so the request is denied.", human.DecimalRat(dec.EstimateBig()), limit)
+	}
 	state := fmt.Sprintf("A sliding window counter allows %d requests %s. The previous window (%s–%s) counted %d requests and the current one has counted %d so far. A request arrives at %s.",
 		limit, perWindow(w), dec.WindowStart.Add(-w).Short(), dec.WindowStart.Short(), dec.Previous, dec.Current(), at.Short())
 	switch kind {
@@ -262,7 +266,7 @@ func (g question) counter(nth int) (Item, bool, error) {
 		}
 		it.Ask = state + " What estimate does the counter compare with the limit?"
 		it.Answer = human.Exact(est)
-		it.Explain = overlap + " " + dec.Explain() + "."
+		it.Explain = overlap + verdict
 		it.Hint = fmt.Sprintf("The estimate is current + previous × weight: %d + %d × weight, where the weight is 1 − %s/%s, the share of the previous window still inside the last %s.",
 			dec.Current(), dec.Previous, seconds(dec.Elapsed), seconds(w), human.Spoken(w))
 	case GenVerdict:
@@ -279,7 +283,7 @@ func (g question) counter(nth int) (Item, bool, error) {
 		if dec.Allowed {
 			it.Answer = "Allowed"
 		}
-		it.Explain = overlap + " " + dec.Explain() + "."
+		it.Explain = overlap + verdict
 	case GenWeight:
 		it.Ask = fmt.Sprintf("A sliding window counter counts requests in %s. A request arrives at %s. By what weight does the counter multiply the previous window's count? Give a decimal or a fraction.",
 			windowWords(w, edge), at.Short())

@@ -202,7 +202,7 @@ func TestQuizTypedAnswer(t *testing.T) {
 		t.Fatalf("the proof stopped at %v with %d decided (playing %v); want 12:01:00, 200", now, n, m.Playing())
 	}
 	s := screen(m)
-	for _, want := range []string{"✓ Right: 200", "By 12:01:00 the fixed window allowed 200 and denied 0", "holds 99 → allow (99 < 100)", "◀ the question"} {
+	for _, want := range []string{"✓ Right: 200", "By 12:01:00 the fixed window allowed 200 requests and denied 0", "allowed 99 requests before this one → allow (99 < limit 100)", "holds 99 → allow (99 < 100)", "◀ the question"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("reveal lacks %q:\n%s", want, s)
 		}
