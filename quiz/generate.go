@@ -190,16 +190,30 @@ func throughHint(kind algo.Kind, w time.Duration, limit int64, t1, t2 algo.Insta
 		return fmt.Sprintf("A fixed window counts each window on its own: the burst at %s falls in %s–%s and the one at %s in %s–%s, and each window allows %d.",
 			t1.Short(), t1.Truncate(w).Short(), t1.Truncate(w).Add(w).Short(), t2.Short(), t2.Truncate(w).Short(), t2.Truncate(w).Add(w).Short(), limit)
 	case algo.KindSlidingLog:
-		holds := "still hold"
+		holds := "still holds"
 		if t1 <= t2.Add(-w) {
-			holds = "no longer hold"
+			holds = "no longer holds"
 		}
-		return fmt.Sprintf("The sliding log allows a request while fewer than %d were allowed in the %s before it: the %s before %s start at %s, so they %s the burst at %s.",
-			limit, human.Spoken(w), human.Spoken(w), t2.Short(), t2.Add(-w).Short(), holds, t1.Short())
+		return fmt.Sprintf("The sliding log allows a request while fewer than %d were allowed in the %s before it: the %s before %s began at %s, so it %s the burst at %s.",
+			limit, spanWords(w), spanWords(w), t2.Short(), t2.Add(-w).Short(), holds, t1.Short())
 	}
 	start := t2.Truncate(w)
 	return fmt.Sprintf("The sliding counter allows a request while current + previous × weight < %d: at %s the weight is 1 − %s/%s, and previous is what the window %s–%s allowed of the burst at %s.",
 		limit, t2.Short(), seconds(t2.Sub(start)), seconds(w), start.Add(-w).Short(), start.Short(), t1.Short())
+}
+
+// spanWords names a window's span as a sentence does: "the minute before
+// it", "the 10 s before it".
+func spanWords(w time.Duration) string {
+	switch w {
+	case time.Second:
+		return "second"
+	case time.Minute:
+		return "minute"
+	case time.Hour:
+		return "hour"
+	}
+	return human.Spoken(w)
 }
 
 // seconds writes a span of whole seconds in seconds, "291 s", so that a
@@ -268,7 +282,7 @@ func (g question) counter(nth int) (Item, bool, error) {
 		it.Answer = human.Exact(est)
 		it.Explain = overlap + verdict
 		it.Hint = fmt.Sprintf("The estimate is current + previous × weight: %d + %d × weight, where the weight is 1 − %s/%s, the share of the previous window still inside the last %s.",
-			dec.Current(), dec.Previous, seconds(dec.Elapsed), seconds(w), human.Spoken(w))
+			dec.Current(), dec.Previous, seconds(dec.Elapsed), seconds(w), spanWords(w))
 	case GenVerdict:
 		// Alternate the verdicts, so "allowed" is not always right.
 		if want := nth%2 == 0; dec.Allowed != want {
@@ -290,7 +304,7 @@ func (g question) counter(nth int) (Item, bool, error) {
 		it.Answer = human.Exact(weight)
 		it.Explain = overlap
 		it.Hint = fmt.Sprintf("The weight is the share of the previous window still inside the %s before %s: 1 − elapsed/%s, where elapsed is how long before %s the window holding it started.",
-			human.Spoken(w), at.Short(), seconds(w), at.Short())
+			spanWords(w), at.Short(), seconds(w), at.Short())
 	}
 	return it, true, nil
 }

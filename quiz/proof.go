@@ -39,7 +39,7 @@ func explained(d algo.Decision) string {
 			each = "one per request, denied ones included,"
 		}
 		return fmt.Sprintf("the log held %s, %s in the %s after %s, the oldest at %s",
-			timestamps.Of(d.Count), each, human.Spoken(d.Window), after, d.Oldest.Short()) + verdict(d, human.Int(d.Count))
+			timestamps.Of(d.Count), each, spanWords(d.Window), after, d.Oldest.Short()) + verdict(d, human.Int(d.Count))
 	case algo.KindSlidingCounter:
 		wn, w := d.WeightRat()
 		est := human.DecimalRat(d.EstimateBig())

@@ -31,7 +31,7 @@ func TestExplainedNamesEveryFigure(t *testing.T) {
 			Rules: algo.Rules{CountRejected: true, WindowStart: algo.WindowFirstRequest, Compare: algo.CompareAtMost}},
 			"the client's own window 12:01:00–12:02:00, opened by its first request, had counted 1 request, denied ones included → deny (1 > limit 1)"},
 		{algo.Decision{Kind: algo.KindSlidingLog, At: minute, Limit: 100, Window: time.Minute, Count: 100, Oldest: algo.Clock(12, 0, 59, 0)},
-			"the log held 100 timestamps, one per request it allowed in the 1 min after 12:00:00, the oldest at 12:00:59 → deny (100 ≥ limit 100)"},
+			"the log held 100 timestamps, one per request it allowed in the minute after 12:00:00, the oldest at 12:00:59 → deny (100 ≥ limit 100)"},
 		{algo.Decision{Kind: algo.KindSlidingLog, At: minute, Allowed: true, Limit: 100, Window: time.Minute},
 			"the log held no timestamps after 12:00:00 → allow (0 < limit 100)"},
 		{counter, "estimate = 30 in the current window + 84 in the previous × weight 0.75 (1 − 15 s/60 s) = 93 → allow (93 < limit 100)"},
