@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"windowlab/quiz"
 )
 
 // windowlab quiz --print: the handout, end to end.
@@ -46,5 +48,15 @@ func TestQuizPrint(t *testing.T) {
 	}
 	if _, code := run("lesson", "extra"); code != 2 {
 		t.Errorf("lesson with an argument exits %d, want 2", code)
+	}
+}
+
+// The line windowlab quiz prints when its view closes counts skipped
+// questions apart from wrong ones and says how to be asked them again.
+func TestQuizSummary(t *testing.T) {
+	score := quiz.Tally([]quiz.Outcome{quiz.Right, quiz.Wrong, quiz.Skipped, quiz.RightSecondTry, quiz.NotReached})
+	want := "Your score: 2 right (1 at the second try), 1 wrong, 1 skipped of 5 (1 not reached). `windowlab quiz --seed 7` asks the same questions again."
+	if got := quizSummary(score, "windowlab quiz --seed 7"); got != want {
+		t.Errorf("summary %q,\nwant %q", got, want)
 	}
 }
