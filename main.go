@@ -413,9 +413,12 @@ func quizCmd() *cobra.Command {
 				return quiz.WriteHandout(cmd.Context(), cmd.OutOrStdout(), q)
 			}
 			m, err := showUI(cmd.Context(), ui.Options{Quiz: q.Items, QuizTitle: fmt.Sprintf("seed %d", seed), Presenter: presenter})
-			if right, answered, total := m.QuizScore(); err == nil && answered > 0 {
-				fmt.Fprintf(cmd.OutOrStdout(), "You answered %d of %d right (%d asked; windowlab quiz --seed %d asks them again).\n",
-					right, answered, total, seed)
+			if score := m.QuizScore(); err == nil && score.Reached() > 0 {
+				again := fmt.Sprintf("windowlab quiz --seed %d", seed)
+				if cmd.Flags().Changed("count") {
+					again += fmt.Sprintf(" --count %d", count)
+				}
+				fmt.Fprintln(cmd.OutOrStdout(), quizSummary(score, strings.Join(append([]string{again}, args...), " ")))
 			}
 			return err
 		},
@@ -425,6 +428,13 @@ func quizCmd() *cobra.Command {
 	cmd.Flags().BoolVar(&handout, "print", false, "print the questions and an answer key as text, for a handout")
 	cmd.Flags().BoolVar(&presenter, "presenter", false, "bigger gauges and high contrast, readable from the back of a room")
 	return cmd
+}
+
+// quizSummary is the line windowlab quiz prints when its view closes: the
+// score, skipped questions counted apart from wrong ones, and the command
+// that asks the same questions again.
+func quizSummary(score quiz.Score, again string) string {
+	return fmt.Sprintf("Your score: %s. `%s` asks the same questions again.", score, again)
 }
 
 func runCmd() *cobra.Command {

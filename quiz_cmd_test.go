@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"windowlab/quiz"
 )
 
 // windowlab quiz --print: the handout, end to end.
@@ -27,7 +29,7 @@ func TestQuizPrint(t *testing.T) {
 		"Answer key (seed 1)",
 		"1. 200\n",
 		"The share of the previous window that still falls inside the last 60",
-		"30 + 84 × 0.75 = 93 → allow (93 < 100)",
+		"30 in the current window + 84 in the previous × weight 0.75 (1 − 15 s/60 s) = 93 → allow (93 < limit 100)",
 	} {
 		// Wrapped at 78 columns: compare words, not where the lines break.
 		if !strings.Contains(strings.Join(strings.Fields(out), " "), strings.Join(strings.Fields(want), " ")) {
@@ -46,5 +48,15 @@ func TestQuizPrint(t *testing.T) {
 	}
 	if _, code := run("lesson", "extra"); code != 2 {
 		t.Errorf("lesson with an argument exits %d, want 2", code)
+	}
+}
+
+// The line windowlab quiz prints when its view closes counts skipped
+// questions apart from wrong ones and says how to be asked them again.
+func TestQuizSummary(t *testing.T) {
+	score := quiz.Tally([]quiz.Outcome{quiz.Right, quiz.Wrong, quiz.Skipped, quiz.RightSecondTry, quiz.NotReached})
+	want := "Your score: 2 right (1 at the second try), 1 wrong, 1 skipped of 5 (1 not reached). `windowlab quiz --seed 7` asks the same questions again."
+	if got := quizSummary(score, "windowlab quiz --seed 7"); got != want {
+		t.Errorf("summary %q,\nwant %q", got, want)
 	}
 }

@@ -170,16 +170,59 @@ func (g question) through() (Item, bool, error) {
 	first := e.Stats()[li].Allowed
 	e.RunToEnd()
 	total := e.Stats()[li].Allowed
-	rec, _ := e.Last()
 	it.Scenario = s
 	it.Ask = fmt.Sprintf("A %s allows %d requests %s. A client sends %d requests at %s and %d more at %s. How many get through?%s",
 		strings.ToLower(k.Title()), limit, perWindow(w), b1, t1.Short(), b2, t2.Short(), aligned(w, edge))
 	it.Answer = fmt.Sprint(total)
-	it.Explain = fmt.Sprintf("%d of the first burst and %d of the second are allowed. The last request at %s: %s.",
-		first, total-first, t2.Short(), rec.Decisions[li].Explain())
+	// The last decision's arithmetic is the proof's (ProofAt), not repeated here.
+	it.Explain = fmt.Sprintf("%d of the first burst and %d of the second are allowed: %d in all.", first, total-first, total)
+	it.Hint = throughHint(k.Kind, w, limit, t1, t2)
 	it.At, it.HasAt = t2, true
 	it.Algorithm, it.HasAlgorithm = k, true
 	return it, true, nil
+}
+
+// throughHint is the first step of counting two bursts through limiter
+// kind: the windows they fall in, or what the second one looks back on.
+func throughHint(kind algo.Kind, w time.Duration, limit int64, t1, t2 algo.Instant) string {
+	switch kind {
+	case algo.KindFixedWindow:
+		return fmt.Sprintf("A fixed window counts each window on its own: the burst at %s falls in %s–%s and the one at %s in %s–%s, and each window allows %d.",
+			t1.Short(), t1.Truncate(w).Short(), t1.Truncate(w).Add(w).Short(), t2.Short(), t2.Truncate(w).Short(), t2.Truncate(w).Add(w).Short(), limit)
+	case algo.KindSlidingLog:
+		holds := "still holds"
+		if t1 <= t2.Add(-w) {
+			holds = "no longer holds"
+		}
+		return fmt.Sprintf("The sliding log allows a request while fewer than %d were allowed in the %s before it: the %s before %s began at %s, so it %s the burst at %s.",
+			limit, spanWords(w), spanWords(w), t2.Short(), t2.Add(-w).Short(), holds, t1.Short())
+	}
+	start := t2.Truncate(w)
+	return fmt.Sprintf("The sliding counter allows a request while current + previous × weight < %d: at %s the weight is 1 − %s/%s, and previous is what the window %s–%s allowed of the burst at %s.",
+		limit, t2.Short(), seconds(t2.Sub(start)), seconds(w), start.Add(-w).Short(), start.Short(), t1.Short())
+}
+
+// spanWords names a window's span as a sentence does: "the minute before
+// it", "the 10 s before it".
+func spanWords(w time.Duration) string {
+	switch w {
+	case time.Second:
+		return "second"
+	case time.Minute:
+		return "minute"
+	case time.Hour:
+		return "hour"
+	}
+	return human.Spoken(w)
+}
+
+// seconds writes a span of whole seconds in seconds, "291 s", so that a
+// weight reads 1 − 291 s/300 s; any other span as human.Duration does.
+func seconds(d time.Duration) string {
+	if d%time.Second == 0 {
+		return fmt.Sprintf("%d s", d/time.Second)
+	}
+	return human.Duration(d)
 }
 
 // counter asks about the sliding counter at a request: its estimate, its
@@ -222,6 +265,11 @@ func (g question) counter(nth int) (Item, bool, error) {
 	if !decimalPlaces(weight, 3) {
 		return it, false, nil // a weight such as 131/300 makes arithmetic, not understanding
 	}
+	// What the estimate means, in words; its arithmetic is the proof's.
+	verdict := fmt.Sprintf(" The estimate is %s, below the limit of %d, so the request is allowed.", human.DecimalRat(dec.EstimateBig()), limit)
+	if !dec.Allowed {
+		verdict = fmt.Sprintf(" The estimate is %s, not below the limit of %d, so the request is denied.", human.DecimalRat(dec.EstimateBig()), limit)
+	}
 	state := fmt.Sprintf("A sliding window counter allows %d requests %s. The previous window (%s–%s) counted %d requests and the current one has counted %d so far. A request arrives at %s.",
 		limit, perWindow(w), dec.WindowStart.Add(-w).Short(), dec.WindowStart.Short(), dec.Previous, dec.Current(), at.Short())
 	switch kind {
@@ -232,7 +280,9 @@ func (g question) counter(nth int) (Item, bool, error) {
 		}
 		it.Ask = state + " What estimate does the counter compare with the limit?"
 		it.Answer = human.Exact(est)
-		it.Explain = overlap + " " + dec.Explain() + "."
+		it.Explain = overlap + verdict
+		it.Hint = fmt.Sprintf("The estimate is current + previous × weight: %d + %d × weight, where the weight is 1 − %s/%s, the share of the previous window still inside the last %s.",
+			dec.Current(), dec.Previous, seconds(dec.Elapsed), seconds(w), spanWords(w))
 	case GenVerdict:
 		// Alternate the verdicts, so "allowed" is not always right.
 		if want := nth%2 == 0; dec.Allowed != want {
@@ -247,12 +297,14 @@ func (g question) counter(nth int) (Item, bool, error) {
 		if dec.Allowed {
 			it.Answer = "Allowed"
 		}
-		it.Explain = overlap + " " + dec.Explain() + "."
+		it.Explain = overlap + verdict
 	case GenWeight:
 		it.Ask = fmt.Sprintf("A sliding window counter counts requests in %s. A request arrives at %s. By what weight does the counter multiply the previous window's count? Give a decimal or a fraction.",
 			windowWords(w, edge), at.Short())
 		it.Answer = human.Exact(weight)
 		it.Explain = overlap
+		it.Hint = fmt.Sprintf("The weight is the share of the previous window still inside the %s before %s: 1 − elapsed/%s, where elapsed is how long before %s the window holding it started.",
+			spanWords(w), at.Short(), seconds(w), at.Short())
 	}
 	return it, true, nil
 }

@@ -193,8 +193,10 @@ func Proofs(ctx context.Context, items []Item) ([][]string, error) {
 // ProofAt says, from a replay standing at the question's instant (or at the
 // end of the replay, for a question without one), what proves the answer:
 // one sentence for the question's limiter, or for each limiter when it
-// names none, with its totals and the arithmetic of its last decision.
-// stats and last are the engine's, in its order.
+// names none, with its totals and the arithmetic of its last decision,
+// every figure of it named (what was counted, the weight and where it
+// comes from, the limit). Words that must stay on one line are joined by
+// human.NoBreak. stats and last are the engine's, in its order.
 func (it Item) ProofAt(stats []sim.Stats, last sim.Record, hasLast bool) []string {
 	when := "Over the whole replay"
 	if it.HasAt {
@@ -205,9 +207,9 @@ func (it Item) ProofAt(stats []sim.Stats, last sim.Record, hasLast bool) []strin
 		if it.HasAlgorithm && st.Algorithm != it.Algorithm {
 			continue
 		}
-		p := fmt.Sprintf("%s the %s allowed %s and denied %s", when, lowerFirst(st.Algorithm.Title()), human.Int(st.Allowed), human.Int(st.Denied))
+		p := fmt.Sprintf("%s the %s allowed %s and denied %s", when, lowerFirst(st.Algorithm.Title()), requests.Of(st.Allowed), human.Int(st.Denied))
 		if hasLast && i < len(last.Decisions) {
-			p += fmt.Sprintf("; its last decision (%s, %s): %s", last.Arrival.Client, last.Arrival.At.Short(), last.Decisions[i].Explain())
+			p += fmt.Sprintf("; its last decision, on %s's request at %s: %s", last.Arrival.Client, last.Arrival.At.Short(), explained(last.Decisions[i]))
 		}
 		out = append(out, p+".")
 	}

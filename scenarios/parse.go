@@ -788,7 +788,7 @@ func (s *Scenario) randomClient(name string) bool {
 	return false
 }
 
-var questionFields = []string{"ask", "answer", "choices", "explain", "at", "algorithm", "figure"}
+var questionFields = []string{"ask", "answer", "choices", "explain", "hint", "at", "algorithm", "figure"}
 
 func (d *decoder) question(path string, n ast.Node, s *Scenario) (Question, bool) {
 	var q Question
@@ -809,6 +809,7 @@ func (d *decoder) question(path string, n ast.Node, s *Scenario) (Question, bool
 		d.missing(o, "answer", "give the answer")
 	}
 	q.Explain, _ = d.text(o, "explain")
+	q.Hint, _ = d.text(o, "hint")
 	if o.has("at") {
 		q.At, q.HasAt = d.clock(o, "at")
 	}

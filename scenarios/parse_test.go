@@ -95,7 +95,7 @@ traffic:
 captions:
   - {at: "12:00:00", text: hello, until: "12:00:10"}
 questions:
-  - {ask: "How many?", answer: 200, choices: [100, 200], at: "12:00:00", algorithm: fixed-window}
+  - {ask: "How many?", answer: 200, choices: [100, 200], hint: "Which window?", at: "12:00:00", algorithm: fixed-window}
 expect:
   - {algorithm: sliding-counter, at: "12:00:01", allowed: 1, last: {weight: "3/4", estimate: 0.5}}
 `)
@@ -123,7 +123,7 @@ expect:
 		t.Errorf("Captions = %+v", c)
 	}
 	q := s.Questions
-	if len(q) != 1 || q[0].Answer != "200" || !slices.Equal(q[0].Choices, []string{"100", "200"}) ||
+	if len(q) != 1 || q[0].Answer != "200" || !slices.Equal(q[0].Choices, []string{"100", "200"}) || q[0].Hint != "Which window?" ||
 		!q[0].HasAt || !q[0].HasAlgorithm || q[0].Algorithm != (algo.Algorithm{Kind: algo.KindFixedWindow}) {
 		t.Errorf("Questions = %+v", q)
 	}

@@ -138,6 +138,7 @@ type Question struct {
 	Answer       string
 	Choices      []string // empty for a free answer; else Answer is one of them
 	Explain      string
+	Hint         string // after a wrong first answer: the first step towards the answer, not the answer
 	At           algo.Instant
 	HasAt        bool
 	Algorithm    algo.Algorithm

@@ -85,11 +85,12 @@ func FuzzModel(f *testing.F) {
 			wasMode, wasPhase := m.mode, m.quiz.phase
 			next, cmd := m.Update(msg)
 			m = next.(Model)
-			// Opening a scenario and revealing an answer are commands that
+			// Opening a scenario and revealing an answer (enter, or esc to skip) are commands that
 			// build an engine; a real program runs them and sends back the
 			// result. Every other command is a timer or a quit, left alone.
-			if k, ok := msg.(tea.KeyPressMsg); ok && cmd != nil && k.String() == "enter" &&
-				(wasMode == modePicker || (wasMode == modeQuiz && wasPhase == quizAsking)) {
+			if k, ok := msg.(tea.KeyPressMsg); ok && cmd != nil &&
+				((k.String() == "enter" && wasMode == modePicker) ||
+					((k.String() == "enter" || k.String() == "esc") && wasMode == modeQuiz && wasPhase == quizAsking)) {
 				switch res := cmd().(type) {
 				case scenarioMsg, revealMsg:
 					next, _ = m.Update(res)

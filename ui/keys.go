@@ -152,7 +152,8 @@ type quizKeys struct {
 	Next   key.Binding // after an answer: the next question, or the score
 	Replay key.Binding
 	Step   key.Binding // stands for the main view's stepping keys in the help
-	Leave  key.Binding // the score, or back to the scenario
+	Skip   key.Binding // esc while asking: skip the question, see its answer
+	Leave  key.Binding // esc after the answer: the score, or back to the scenario
 	Quit   key.Binding // q: leave a choice question or the score
 	Exit   key.Binding // ctrl+c, as the help names it
 }
@@ -166,6 +167,7 @@ func newQuizKeys() quizKeys {
 		Next:   key.NewBinding(key.WithKeys("enter", "n"), key.WithHelp("enter", "next question")),
 		Replay: key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "replay")),
 		Step:   key.NewBinding(key.WithKeys("left", "right"), key.WithHelp("←/→", "step")),
+		Skip:   key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "skip")),
 		Leave:  key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "see your score")),
 		Quit:   key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
 		Exit:   key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit")),

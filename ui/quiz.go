@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -39,7 +40,9 @@ type revealMsg struct {
 	err    error
 }
 
-// quizView asks questions one at a time and keeps the score.
+// quizView asks questions one at a time and keeps the score. A question
+// takes a second try after a wrong first answer (quiz.Item.Tries), with a
+// hint; esc skips it.
 type quizView struct {
 	title     string
 	questions []quiz.Item
@@ -48,9 +51,10 @@ type quizView struct {
 	input     textinput.Model
 	choice    int
 	err       string
-	given     []string
-	right     []bool
-	fromView  bool // opened with k: leaving returns to the scenario
+	given     [][]string     // per question, the answers tried, in order
+	outcome   []quiz.Outcome // per question; NotReached until it is decided
+	scroll    int            // the score's first line shown, when it is taller than the screen
+	fromView  bool           // opened with k: leaving returns to the scenario
 	saved     savedView
 	keys      quizKeys
 }
@@ -66,18 +70,44 @@ func newQuizView(st *styles) quizView {
 // start begins a quiz on questions.
 func (q quizView) start(questions []quiz.Item, title string, fromView bool) quizView {
 	q.title, q.questions, q.fromView = title, questions, fromView
-	q.given = make([]string, len(questions))
-	q.right = make([]bool, len(questions))
-	q.index = 0
+	q.given = make([][]string, len(questions))
+	q.outcome = make([]quiz.Outcome, len(questions))
+	q.index, q.scroll = 0, 0
 	return q.ask()
 }
 
-// ask shows the current question, with an empty answer.
+// ask shows the current question, with an empty answer and, for a second
+// try, the cursor on a choice not tried yet.
 func (q quizView) ask() quizView {
-	q.phase, q.choice, q.err = quizAsking, 0, ""
+	q.phase, q.err = quizAsking, ""
+	q.choice = q.nextChoice(-1, 1)
 	q.input.Reset()
 	q.input.Focus()
 	return q
+}
+
+// tried reports whether choice i of the current question was a wrong try.
+func (q quizView) tried(i int) bool {
+	cur := q.current()
+	return q.index < len(q.given) && i < len(cur.Choices) && slices.Contains(q.given[q.index], cur.Choices[i])
+}
+
+// nextChoice is the first choice from i+step on, going by step and round,
+// that was not tried; i itself when there is none.
+func (q quizView) nextChoice(i, step int) int {
+	n := len(q.current().Choices)
+	for k := 1; k <= n; k++ {
+		if j := ((i+k*step)%n + n) % n; !q.tried(j) {
+			return j
+		}
+	}
+	return max(i, 0)
+}
+
+// secondTry reports whether the current question is being asked again,
+// after a wrong first answer.
+func (q quizView) secondTry() bool {
+	return q.phase == quizAsking && q.index < len(q.given) && len(q.given[q.index]) > 0
 }
 
 func (q quizView) current() quiz.Item {
@@ -98,20 +128,8 @@ func (q quizView) proofInstant() (algo.Instant, bool) {
 	return c.At, c.HasAt
 }
 
-// score is how many were answered right, and how many answered so far.
-func (q quizView) score() (right, answered int) {
-	answered = q.index
-	if q.phase != quizAsking {
-		answered++
-	}
-	answered = min(answered, len(q.questions))
-	for _, r := range q.right[:answered] {
-		if r {
-			right++
-		}
-	}
-	return right, answered
-}
+// score counts the questions decided so far: right, wrong and skipped.
+func (q quizView) score() quiz.Score { return quiz.Tally(q.outcome) }
 
 func (q quizView) update(msg tea.Msg) (quizView, tea.Cmd) {
 	if q.phase != quizAsking || !q.typed() {
@@ -126,11 +144,17 @@ func (q quizView) update(msg tea.Msg) (quizView, tea.Cmd) {
 	return q, cmd
 }
 
-// QuizScore reports the quiz's score: right answers, questions answered and
-// questions in all (all zero when there is no quiz).
-func (m Model) QuizScore() (right, answered, total int) {
-	right, answered = m.quiz.score()
-	return right, answered, len(m.quiz.questions)
+// QuizScore is the quiz's score as it stands if the quiz ends now: a
+// question on screen and not answered yet (the program quit on it) counts
+// as skipped, a wrong first answer included. It is all zero when there is
+// no quiz.
+func (m Model) QuizScore() quiz.Score {
+	q := m.quiz
+	outcomes := slices.Clone(q.outcome)
+	if m.mode == modeQuiz && q.phase == quizAsking && q.index < len(outcomes) {
+		outcomes[q.index] = quiz.Skipped
+	}
+	return quiz.Tally(outcomes)
 }
 
 func (m Model) updateQuiz(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
@@ -141,21 +165,33 @@ func (m Model) updateQuiz(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m.updateRevealed(msg)
 	}
 	// The score.
-	if key.Matches(msg, m.quiz.keys.Quit, m.quiz.keys.Check, m.quiz.keys.Leave) {
+	k := m.quiz.keys
+	switch {
+	case key.Matches(msg, k.Quit, k.Check, k.Leave):
 		if m.quiz.fromView {
 			return m.leaveQuiz()
 		}
 		return m, tea.Quit
+	case key.Matches(msg, k.Up, k.Down):
+		step := 1
+		if key.Matches(msg, k.Up) {
+			step = -1
+		}
+		h := m.c.height - len(m.quiz.headerView(m.c)) - len(m.bottomView())
+		most := max(len(m.quiz.scoreLines(m.c))-h, 0)
+		m.quiz.scroll = min(max(m.quiz.scroll+step, 0), most)
 	}
 	return m, nil
 }
 
-// updateAsking takes an answer: typed into the prompt, or a choice.
+// updateAsking takes an answer: typed into the prompt, or a choice; esc
+// skips the question.
 func (m Model) updateAsking(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	q, k := m.quiz, m.quiz.keys
 	switch {
-	case key.Matches(msg, k.Leave):
-		return m.leaveQuiz()
+	case key.Matches(msg, k.Skip):
+		q.outcome[q.index] = quiz.Skipped
+		return m.reveal(q)
 	case key.Matches(msg, k.Check):
 		return m.submit()
 	}
@@ -167,14 +203,21 @@ func (m Model) updateAsking(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	n := len(q.current().Choices)
 	switch {
 	case key.Matches(msg, k.Up):
-		q.choice = (q.choice + n - 1) % n
+		q.choice, q.err = q.nextChoice(q.choice, -1), ""
 	case key.Matches(msg, k.Down):
-		q.choice = (q.choice + 1) % n
+		q.choice, q.err = q.nextChoice(q.choice, 1), ""
 	case key.Matches(msg, k.Pick):
 		if i := int(msg.String()[0] - '1'); i < n {
-			q.choice = i
+			if q.tried(i) {
+				q.err = fmt.Sprintf("you tried %d already; pick another", i+1)
+			} else {
+				q.choice, q.err = i, ""
+			}
 		}
 	case key.Matches(msg, k.Quit):
+		// Leaving on a question skips it: it was shown, not answered.
+		q.outcome[q.index] = quiz.Skipped
+		m.quiz = q
 		return m.leaveQuiz()
 	}
 	m.quiz = q
@@ -216,7 +259,9 @@ func (m Model) updateRevealed(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
-// submit checks the answer and starts the replay that proves it.
+// submit checks the answer: right, or wrong at its last try, it is
+// revealed with the replay that proves it; wrong at the first of two, the
+// question is asked again with a hint.
 func (m Model) submit() (tea.Model, tea.Cmd) {
 	q := m.quiz
 	cur := q.current()
@@ -224,14 +269,36 @@ func (m Model) submit() (tea.Model, tea.Cmd) {
 	if !q.typed() {
 		given = cur.Choices[q.choice]
 	}
-	if given == "" {
-		q.err = "type an answer first (a number such as 200 or 0.75)"
+	switch {
+	case given == "":
+		q.err = "type an answer first (a number such as 200 or 0.75), or esc to skip"
+		m.quiz = q
+		return m, nil
+	case !q.typed() && q.tried(q.choice):
+		q.err = "you tried that one already; pick another"
 		m.quiz = q
 		return m, nil
 	}
-	q.given[q.index] = given
-	q.right[q.index] = cur.Check(given)
-	q.phase = quizRevealed
+	q.given[q.index] = append(q.given[q.index], given)
+	switch tries := len(q.given[q.index]); {
+	case cur.Check(given) && tries == 1:
+		q.outcome[q.index] = quiz.Right
+	case cur.Check(given):
+		q.outcome[q.index] = quiz.RightSecondTry
+	case tries < cur.Tries():
+		m.quiz = q.ask()
+		return m, nil
+	default:
+		q.outcome[q.index] = quiz.Wrong
+	}
+	return m.reveal(q)
+}
+
+// reveal shows q's current question decided, and starts the replay that
+// proves its answer.
+func (m Model) reveal(q quizView) (tea.Model, tea.Cmd) {
+	cur := q.current()
+	q.phase, q.err = quizRevealed, ""
 	q.input.Blur()
 	m.quiz = q
 	if cur.Scenario == m.sc {
@@ -289,7 +356,7 @@ func (m *Model) prove() tea.Cmd {
 func (m Model) leaveQuiz() (tea.Model, tea.Cmd) {
 	m.stop()
 	if !m.quiz.fromView {
-		m.quiz.phase = quizDone
+		m.quiz.phase, m.quiz.scroll = quizDone, 0
 		return m, nil
 	}
 	s := m.quiz.saved
@@ -325,12 +392,16 @@ func (q quizView) headerView(c common) []string {
 	if q.title != "" {
 		left += st.faint.Render(" · " + q.title)
 	}
-	right, answered := q.score()
+	sc := q.score()
 	pos := fmt.Sprintf("question %d of %d", min(q.index+1, len(q.questions)), len(q.questions))
 	if q.phase == quizDone {
 		pos = "done"
 	}
-	score := st.label.Render(pos+" · score ") + st.value.Render(fmt.Sprintf("%d/%d", right, answered))
+	tally := fmt.Sprintf("%d right, %d wrong", sc.Right, sc.Wrong)
+	if sc.Skipped > 0 {
+		tally += fmt.Sprintf(", %d skipped", sc.Skipped)
+	}
+	score := st.label.Render(pos+" · ") + st.value.Render(tally)
 	return []string{c.spread(left, score, c.width, true), ""}
 }
 
@@ -363,7 +434,10 @@ func (q quizView) view(c common, h int) []string {
 	} else {
 		for i, choice := range cur.Choices {
 			mark, style := "  ", st.label.UnsetBold()
-			if i == q.choice {
+			switch {
+			case q.tried(i):
+				mark, style = "✗ ", st.faint
+			case i == q.choice:
 				mark, style = "▸ ", st.selected
 			}
 			prefix := fmt.Sprintf("%s%d  ", mark, i+1)
@@ -377,6 +451,22 @@ func (q quizView) view(c common, h int) []string {
 			}
 		}
 	}
+	if q.secondTry() {
+		// The first answer was wrong: say so, and give the first step.
+		tried := q.given[q.index][0]
+		if !q.typed() {
+			tried = fmt.Sprintf("choice %d", slices.Index(cur.Choices, tried)+1)
+		}
+		out = append(out, "")
+		for _, l := range strings.Split(c.cells.Wrap(fmt.Sprintf("✗ Not %s. One more try.", tried), w, " "), "\n") {
+			out = append(out, st.denied.Render(l))
+		}
+		if hint := cur.FirstStep(); hint != "" {
+			for _, l := range strings.Split(c.cells.Wrap("Hint: "+hint, w, " "), "\n") {
+				out = append(out, st.caption.Render(l))
+			}
+		}
+	}
 	if q.err != "" {
 		out = append(out, "", st.err.Render(q.err))
 	}
@@ -384,26 +474,70 @@ func (q quizView) view(c common, h int) []string {
 }
 
 func (q quizView) scoreView(c common, h int) []string {
+	lines := q.scoreLines(c)
+	if len(lines) <= h || h < 3 {
+		return fitHeight(lines, h)
+	}
+	// Taller than the screen: a window on it, scrolled with ↑/↓, that says
+	// how much is above and below it rather than cutting it off.
+	top := min(q.scroll, len(lines)-h)
+	out := slices.Clone(lines[top : top+h])
+	if top > 0 {
+		out[0] = c.styles.faint.Render(fmt.Sprintf("↑ %d more lines above", top+1))
+	}
+	if below := len(lines) - (top + h); below > 0 {
+		out[h-1] = c.styles.faint.Render(fmt.Sprintf("↓ %d more lines below (↑/↓ to scroll)", below+1))
+	}
+	return out
+}
+
+// scoreLines is the whole score: the tally, then each question reached,
+// its mark and the right answer, wrapped to the screen and never cut.
+func (q quizView) scoreLines(c common) []string {
 	st := c.styles
-	right, answered := q.score()
-	out := []string{st.title.Render(fmt.Sprintf("You answered %d of %d right", right, len(q.questions))), ""}
-	if answered < len(q.questions) {
-		out[0] += st.faint.Render(fmt.Sprintf(" (%d not answered)", len(q.questions)-answered))
+	var out []string
+	for _, l := range strings.Split(c.cells.Wrap("Your score: "+q.score().String(), c.width, " "), "\n") {
+		out = append(out, st.title.Render(l))
 	}
+	out = append(out, "")
 	for i, question := range q.questions {
-		if i >= answered {
-			break
+		o := q.outcome[i]
+		if o == quiz.NotReached {
+			continue
 		}
-		mark := st.g.markOK
-		detail := question.Answer
-		if !q.right[i] {
-			mark = st.g.markNo
-			detail = "you said " + q.given[i] + "; the answer is " + question.Answer
+		given := q.given[i]
+		var mark, detail string
+		switch o {
+		case quiz.Right:
+			mark, detail = st.g.markOK, question.Answer
+		case quiz.RightSecondTry:
+			mark, detail = st.g.markOK, fmt.Sprintf("%s, at the second try (you said %s first)", question.Answer, given[0])
+		case quiz.Wrong:
+			mark, detail = st.g.markNo, fmt.Sprintf("you said %s; the answer is %s", strings.Join(given, ", then "), question.Answer)
+		case quiz.Skipped:
+			mark, detail = st.faint.Render("–"), "skipped; the answer is "+question.Answer
+			if len(given) > 0 {
+				detail = fmt.Sprintf("skipped after %s; the answer is %s", given[0], question.Answer)
+			}
 		}
-		line := fmt.Sprintf("%s %2d. %s", mark, i+1, c.cells.Truncate(question.Ask, max(c.width/2, 20), "…"))
-		out = append(out, c.cells.Truncate(line+st.faint.Render(" — "+detail), c.width, "…"))
+		// The question is a reminder and may be shortened; the answer
+		// follows it on the same line when it fits, and wraps below it,
+		// indented, when it does not.
+		prefix := fmt.Sprintf("%s %2d. ", mark, i+1)
+		indent := strings.Repeat(" ", c.cells.StringWidth(prefix))
+		room := c.width - c.cells.StringWidth(prefix)
+		ask := strings.Join(strings.Fields(question.Ask), " ")
+		if tail := " — " + detail; c.cells.StringWidth(tail)+20 <= room {
+			ask = c.cells.Truncate(ask, room-c.cells.StringWidth(tail), "…")
+			out = append(out, prefix+ask+st.faint.Render(tail))
+			continue
+		}
+		out = append(out, prefix+c.cells.Truncate(ask, room, "…"))
+		for _, l := range strings.Split(c.cells.Wrap(detail, room, " "), "\n") {
+			out = append(out, indent+st.faint.Render(l))
+		}
 	}
-	return fitHeight(out, h)
+	return out
 }
 
 // revealView takes the caption's place while an answer is revealed: the
@@ -414,7 +548,7 @@ func (m Model) revealView() []string {
 	var text []string
 	add := func(s string, style func(...string) string, most int) {
 		lines := strings.Split(m.c.cells.Wrap(s, w, " "), "\n")
-		if len(lines) > most {
+		if most > 0 && len(lines) > most {
 			lines = lines[:most]
 			lines[most-1] = m.c.cells.Truncate(lines[most-1], w-1, "") + "…"
 		}
@@ -422,15 +556,24 @@ func (m Model) revealView() []string {
 			text = append(text, style(l))
 		}
 	}
-	if q.right[q.index] {
-		add(fmt.Sprintf("✓ Right: %s", cur.Answer), st.allowed.Bold(true).Render, 2)
-	} else {
-		add(fmt.Sprintf("✗ Not quite: you answered %s; the answer is %s", q.given[q.index], cur.Answer), st.denied.Render, 3)
+	// The verdict and the right answer are never cut; the explanation
+	// and the proof give way.
+	given := q.given[q.index]
+	switch q.outcome[q.index] {
+	case quiz.Right:
+		add(fmt.Sprintf("✓ Right: %s", cur.Answer), st.allowed.Bold(true).Render, 0)
+	case quiz.RightSecondTry:
+		add(fmt.Sprintf("✓ Right at the second try: %s", cur.Answer), st.allowed.Bold(true).Render, 0)
+	case quiz.Skipped:
+		add(fmt.Sprintf("– Skipped: the answer is %s", cur.Answer), st.label.Render, 0)
+	default:
+		add(fmt.Sprintf("✗ Not quite: you answered %s; the answer is %s", strings.Join(given, ", then "), cur.Answer), st.denied.Render, 0)
 	}
 	if cur.Explain != "" {
 		add(cur.Explain, st.caption.Render, 3)
 	}
-	add(m.proofText(), st.value.Render, 3)
+	add(m.proofText(), st.value.Render, 4) // its figures explained take room
+
 	return text
 }
 
@@ -463,10 +606,10 @@ func (q quizView) help() []key.Binding {
 	switch q.phase {
 	case quizAsking:
 		if q.typed() {
-			return []key.Binding{k.Check, leave, exit}
+			return []key.Binding{k.Check, k.Skip, exit}
 		}
 		k.Up.SetHelp(fmt.Sprintf("↑/↓ or 1–%d", len(q.current().Choices)), "choose")
-		return []key.Binding{k.Up, k.Check, leave, exit}
+		return []key.Binding{k.Up, k.Check, k.Skip, exit}
 	case quizRevealed:
 		if q.index == len(q.questions)-1 {
 			k.Next.SetHelp("enter", "see your score")
@@ -482,7 +625,10 @@ func (q quizView) help() []key.Binding {
 
 // hint is what to do that no key says: type the answer.
 func (q quizView) hint() string {
-	if q.phase == quizAsking && q.typed() {
+	switch {
+	case q.phase == quizAsking && q.typed() && q.secondTry():
+		return "one more try"
+	case q.phase == quizAsking && q.typed():
 		return "type your answer"
 	}
 	return ""

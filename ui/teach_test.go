@@ -245,14 +245,14 @@ func TestQuizTypedAnswer(t *testing.T) {
 	}
 	m = update(t, m, typeText(" 200 ")...)
 	m = answer(t, m)
-	if right, answered, total := m.QuizScore(); right != 1 || answered != 1 || total != 2 {
-		t.Fatalf("score %d/%d of %d", right, answered, total)
+	if sc := m.QuizScore(); sc.Right != 1 || sc.Reached() != 1 || sc.Total != 2 {
+		t.Fatalf("score %s", sc)
 	}
 	if now, n := m.Position(); now != algo.Clock(12, 1, 0, 0) || n != 200 || m.Playing() {
 		t.Fatalf("the proof stopped at %v with %d decided (playing %v); want 12:01:00, 200", now, n, m.Playing())
 	}
 	s := screen(m)
-	for _, want := range []string{"✓ Right: 200", "By 12:01:00 the fixed window allowed 200 and denied 0", "holds 99 → allow (99 < 100)", "◀ the question"} {
+	for _, want := range []string{"✓ Right: 200", "By 12:01:00 the fixed window allowed 200 requests and denied 0", "allowed 99 requests before this one → allow (99 < limit 100)", "holds 99 → allow (99 < 100)", "◀ the question"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("reveal lacks %q:\n%s", want, s)
 		}
@@ -262,16 +262,17 @@ func TestQuizTypedAnswer(t *testing.T) {
 	if s := screen(m); !strings.Contains(s, "Question 2") || !strings.Contains(s, "▸ 1") {
 		t.Fatalf("second question:\n%s", s)
 	}
-	m = update(t, m, press("3")...)
+	// Two wrong choices of three: the second try, then the reveal.
+	m = update(t, m, press("3", "enter", "1")...)
 	m = answer(t, m)
-	if right, answered, _ := m.QuizScore(); right != 1 || answered != 2 {
-		t.Fatalf("a wrong choice scored: %d/%d", right, answered)
+	if sc := m.QuizScore(); sc.Right != 1 || sc.Wrong != 1 || sc.Reached() != 2 {
+		t.Fatalf("a wrong choice scored: %s", sc)
 	}
-	if s := screen(m); !strings.Contains(s, "✗ Not quite") || !strings.Contains(s, "30 + 84 × 0.75 = 93") {
+	if s := screen(m); !strings.Contains(s, "✗ Not quite") || !strings.Contains(s, "84 in the previous × weight 0.75") {
 		t.Fatalf("wrong-answer reveal:\n%s", s)
 	}
 	m = update(t, m, press("enter")...)
-	if s := screen(m); !strings.Contains(s, "You answered 1 of 2 right") {
+	if s := screen(m); !strings.Contains(s, "Your score: 1 right, 1 wrong, 0 skipped of 2") {
 		t.Fatalf("score screen:\n%s", s)
 	}
 }
@@ -287,8 +288,10 @@ func TestQuizFromTheScenarioView(t *testing.T) {
 	}
 	m = update(t, m, press("k")...)
 	m = update(t, m, typeText("100")...)
+	m = update(t, m, press("enter")...)
+	m = update(t, m, typeText("150")...)
 	m = answer(t, m)
-	if s := screen(m); !strings.Contains(s, "✗ Not quite: you answered 100; the answer is 200") {
+	if s := screen(m); !strings.Contains(s, "✗ Not quite: you answered 100, then 150; the answer is 200") {
 		t.Fatalf("reveal:\n%s", s)
 	}
 	m = update(t, m, press("esc")...)
@@ -317,6 +320,16 @@ func TestGoldenTeaching(t *testing.T) {
 			m := newQuizModel(t, w, h)
 			m = answer(t, update(t, m, typeText("200")...))
 			return update(t, m, press("enter", "down")...)
+		},
+		"quiz-second-try": func(t *testing.T, w, h int) Model {
+			m := newQuizModel(t, w, h)
+			return update(t, m, append(typeText("150"), keyMsg("enter"))...)
+		},
+		"quiz-score": func(t *testing.T, w, h int) Model {
+			m := newQuizModel(t, w, h)
+			m = keyThenReveal(t, update(t, m, typeText("2")...), "esc")
+			m = update(t, m, press("enter", "3", "enter", "1")...)
+			return update(t, answer(t, m), press("enter")...)
 		},
 		"lesson-step": func(t *testing.T, w, h int) Model {
 			m := newLesson(t, w, h, false)
@@ -366,8 +379,8 @@ func TestQuizReusesTheEngineOfTheSameScenario(t *testing.T) {
 		}
 		m = update(t, m, press("enter")...)
 	}
-	if right, answered, _ := m.QuizScore(); right != 2 || answered != 2 {
-		t.Errorf("score %d/%d", right, answered)
+	if sc := m.QuizScore(); sc.Right != 2 || sc.Reached() != 2 {
+		t.Errorf("score %s", sc)
 	}
 }
 
