@@ -175,3 +175,77 @@ func TestIdleStretchesAreSkipped(t *testing.T) {
 		t.Fatalf("no note on the skip:\n%s", s)
 	}
 }
+
+// The timeline shades each limiter's window for the focused client: the
+// counter's overlap with the previous window covers 0.75 of a window at
+// 12:01:15, the log's window ends at the clock, the fixed window's is the
+// calendar minute.
+func TestTimelineDrawsTheWindows(t *testing.T) {
+	m := update(t, newModel(t, workedExample(), 140, 40), goTo("12:01:15")...)
+	p := timelinePanel{c: m.c, snap: &m.snap}
+	count := func(k int, want tint) (n int) {
+		spans := p.windowSpans(k)
+		for i := range p.cells() {
+			if tintAt(spans, p.start(i), p.start(i)+p.cellMs()) == want {
+				n++
+			}
+		}
+		return n
+	}
+	perWindow := int(time.Minute / m.snap.timeline.cell)
+	if got := count(2, tintOverlap); abs(4*got-3*perWindow) > 2 { // to the nearest cell
+		t.Errorf("the counter's overlap covers %d cells of a %d-cell window, want three quarters", got, perWindow)
+	}
+	if got := count(2, tintCurrent); got != perWindow {
+		t.Errorf("the counter's current window covers %d cells, want %d", got, perWindow)
+	}
+	if got := count(1, tintCurrent); got != perWindow {
+		t.Errorf("the log's window covers %d cells, want %d", got, perWindow)
+	}
+	spans := p.windowSpans(1)
+	if s := spans[0]; s.to != m.snap.now+1 || s.from != m.snap.now-59_999 {
+		t.Errorf("the log's window is [%v, %v), want (now − 1m, now]", s.from, s.to)
+	}
+	if s := p.windowSpans(0)[0]; s.from != algo.Clock(12, 1, 0, 0) || s.to != algo.Clock(12, 2, 0, 0) {
+		t.Errorf("the fixed window is [%v, %v), want the 12:01 minute", s.from, s.to)
+	}
+}
+
+// f shows the focused client's requests alone on the timeline, with its
+// figures counted in view; f again, every client's.
+func TestTimelineFollowsTheFocus(t *testing.T) {
+	sc := parse(twoAtOnce())
+	m := update(t, newModel(t, sc, 140, 40), goTo("12:01:15")...)
+	m = update(t, m, press("tab")...) // bursty's second request
+	all := m.snap.timeline
+	m = update(t, m, press("f")...)
+	one := m.snap.timeline
+	if one.client != "bursty" || !strings.Contains(screen(m), "timeline · bursty (f)") || !strings.Contains(screen(m), "in view") {
+		t.Fatalf("f: the timeline is %q's:\n%s", one.client, screen(m))
+	}
+	var sumAll, sumOne int64
+	for i := range all.total {
+		sumAll += all.total[i]
+		sumOne += one.total[i]
+	}
+	if sumOne != 62 || sumAll != 62 {
+		// all 62 decided requests are in view; bursty sent every one of them
+		t.Errorf("in view: %d of bursty's, %d of all", sumOne, sumAll)
+	}
+	m = update(t, m, press("right")...) // steady's request: bursty stays the caption's client
+	m = update(t, m, press("c")...)     // choose a client: the first met, bursty
+	m = update(t, m, press("c")...)     // then steady
+	var steady int64
+	for _, n := range m.snap.timeline.total {
+		steady += n
+	}
+	if m.snap.timeline.client != "steady" || steady != 1 {
+		t.Errorf("the timeline follows the chosen client: %q with %d requests, want steady's 1", m.snap.timeline.client, steady)
+	}
+	m = update(t, m, press("f")...)
+	if m.snap.timeline.client != "" || !strings.Contains(screen(m), "all clients") {
+		t.Errorf("f again should show every client:\n%s", screen(m))
+	}
+}
+
+func abs(n int) int { return max(n, -n) }

@@ -4,28 +4,29 @@ import "charm.land/bubbles/v2/key"
 
 // keyMap is every binding of the main view; the help bar is built from it.
 type keyMap struct {
-	Play        key.Binding
-	Next        key.Binding
-	Prev        key.Binding
-	NextEdge    key.Binding
-	PrevEdge    key.Binding
-	Faster      key.Binding
-	Slower      key.Binding
-	ZoomIn      key.Binding
-	ZoomOut     key.Binding
-	Start       key.Binding
-	End         key.Binding
-	GoTo        key.Binding
-	Open        key.Binding
-	Client      key.Binding
-	NextCaption key.Binding
-	PrevCaption key.Binding
-	NextStep    key.Binding
-	PrevStep    key.Binding
-	Quiz        key.Binding
-	Help        key.Binding
-	Quit        key.Binding
-	ForceQuit   key.Binding
+	Play           key.Binding
+	Next           key.Binding
+	Prev           key.Binding
+	NextEdge       key.Binding
+	PrevEdge       key.Binding
+	Faster         key.Binding
+	Slower         key.Binding
+	ZoomIn         key.Binding
+	ZoomOut        key.Binding
+	Start          key.Binding
+	End            key.Binding
+	GoTo           key.Binding
+	Open           key.Binding
+	Client         key.Binding
+	TimelineClient key.Binding
+	NextCaption    key.Binding
+	PrevCaption    key.Binding
+	NextStep       key.Binding
+	PrevStep       key.Binding
+	Quiz           key.Binding
+	Help           key.Binding
+	Quit           key.Binding
+	ForceQuit      key.Binding
 
 	// hasQuestions puts the quiz key in the help: it still answers without
 	// them, to say there are none.
@@ -34,28 +35,29 @@ type keyMap struct {
 
 func newKeyMap() keyMap {
 	return keyMap{
-		Play:        key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "play/pause")),
-		Next:        key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→/l", "next request")),
-		Prev:        key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←/h", "previous request")),
-		NextEdge:    key.NewBinding(key.WithKeys("]"), key.WithHelp("]", "next window edge")),
-		PrevEdge:    key.NewBinding(key.WithKeys("["), key.WithHelp("[", "previous window edge")),
-		Faster:      key.NewBinding(key.WithKeys("+", "="), key.WithHelp("+", "speed ×2")),
-		Slower:      key.NewBinding(key.WithKeys("-", "−", "_"), key.WithHelp("−", "speed ÷2")),
-		ZoomIn:      key.NewBinding(key.WithKeys("z"), key.WithHelp("z", "zoom in")),
-		ZoomOut:     key.NewBinding(key.WithKeys("Z", "shift+z"), key.WithHelp("Z", "zoom out")),
-		Start:       key.NewBinding(key.WithKeys("g", "home"), key.WithHelp("g", "start")),
-		End:         key.NewBinding(key.WithKeys("G", "shift+g", "end"), key.WithHelp("G", "last request")),
-		GoTo:        key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "go to time")),
-		Open:        key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "open scenario")),
-		Client:      key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "next client")),
-		NextCaption: key.NewBinding(key.WithKeys("tab", "pgdown"), key.WithHelp("tab", "next caption")),
-		PrevCaption: key.NewBinding(key.WithKeys("shift+tab", "pgup"), key.WithHelp("shift+tab", "previous caption")),
-		NextStep:    key.NewBinding(key.WithKeys("n"), key.WithHelp("n/p", "next/previous step"), key.WithDisabled()),
-		PrevStep:    key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "previous step"), key.WithDisabled()),
-		Quiz:        key.NewBinding(key.WithKeys("k"), key.WithHelp("k", "check yourself")),
-		Help:        key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "keys")),
-		Quit:        key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
-		ForceQuit:   key.NewBinding(key.WithKeys("ctrl+c")),
+		Play:           key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "play/pause")),
+		Next:           key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→/l", "next request")),
+		Prev:           key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←/h", "previous request")),
+		NextEdge:       key.NewBinding(key.WithKeys("]"), key.WithHelp("]", "next window edge")),
+		PrevEdge:       key.NewBinding(key.WithKeys("["), key.WithHelp("[", "previous window edge")),
+		Faster:         key.NewBinding(key.WithKeys("+", "="), key.WithHelp("+", "speed ×2")),
+		Slower:         key.NewBinding(key.WithKeys("-", "−", "_"), key.WithHelp("−", "speed ÷2")),
+		ZoomIn:         key.NewBinding(key.WithKeys("z"), key.WithHelp("z", "zoom in")),
+		ZoomOut:        key.NewBinding(key.WithKeys("Z", "shift+z"), key.WithHelp("Z", "zoom out")),
+		Start:          key.NewBinding(key.WithKeys("g", "home"), key.WithHelp("g", "start")),
+		End:            key.NewBinding(key.WithKeys("G", "shift+g", "end"), key.WithHelp("G", "last request")),
+		GoTo:           key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "go to time")),
+		Open:           key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "open scenario")),
+		Client:         key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "next client")),
+		TimelineClient: key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "timeline: this client/all")),
+		NextCaption:    key.NewBinding(key.WithKeys("tab", "pgdown"), key.WithHelp("tab", "next caption")),
+		PrevCaption:    key.NewBinding(key.WithKeys("shift+tab", "pgup"), key.WithHelp("shift+tab", "previous caption")),
+		NextStep:       key.NewBinding(key.WithKeys("n"), key.WithHelp("n/p", "next/previous step"), key.WithDisabled()),
+		PrevStep:       key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "previous step"), key.WithDisabled()),
+		Quiz:           key.NewBinding(key.WithKeys("k"), key.WithHelp("k", "check yourself")),
+		Help:           key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "keys")),
+		Quit:           key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
+		ForceQuit:      key.NewBinding(key.WithKeys("ctrl+c")),
 	}
 }
 
@@ -102,7 +104,7 @@ func (k keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Play, k.Faster, k.Slower, k.Start, k.End},
 		{k.Next, k.Prev, k.NextEdge, k.PrevEdge, k.GoTo},
-		{k.NextCaption, k.PrevCaption, k.ZoomIn, k.ZoomOut, k.Client, k.Open},
+		{k.NextCaption, k.PrevCaption, k.ZoomIn, k.ZoomOut, k.TimelineClient, k.Client, k.Open},
 		join([]key.Binding{k.NextStep, k.PrevStep}, k.quizHelp(), []key.Binding{k.Help, k.Quit}),
 	}
 }

@@ -223,19 +223,20 @@ func TestMouse(t *testing.T) {
 	m := newModel(t, boundaryBurst(), 80, 24)
 	// The timeline's rows sit just above the help bar.
 	rowY := 24 - 1 - 2
-	x := tlLabelWidth + m.timeline.cells(80)*2/3 + 2 // two cells right of the cursor: 12:01:00
+	// At 80 columns a cell is 5 s; the cursor's holds 12:00:58.
+	x := tlLabelWidth + m.timeline.cells(80)*2/3 + 1 // a cell right of the cursor: 12:01:00–12:01:05
 	m = update(t, m, tea.MouseClickMsg{X: x, Y: rowY, Button: tea.MouseLeft})
-	if now, n := m.Position(); now != algo.Clock(12, 1, 0, 999) || n != 200 {
-		t.Fatalf("click two cells right of 12:00:58: %v, %d decided", now, n)
+	if now, n := m.Position(); now != algo.Clock(12, 1, 4, 999) || n != 200 {
+		t.Fatalf("click a cell right of 12:00:58: %v, %d decided", now, n)
 	}
 	m = update(t, m, tea.MouseClickMsg{X: x, Y: 2, Button: tea.MouseLeft}) // not the timeline
-	if now, _ := m.Position(); now != algo.Clock(12, 1, 0, 999) {
+	if now, _ := m.Position(); now != algo.Clock(12, 1, 4, 999) {
 		t.Fatalf("a click outside the timeline moved the clock to %v", now)
 	}
-	z := m.timeline.zoom
+	z := m.timeline.level(80)
 	m = update(t, m, tea.MouseWheelMsg{X: x, Y: rowY, Button: tea.MouseWheelUp})
-	if m.timeline.zoom != z-1 || !strings.Contains(screen(m), "100ms/cell") {
-		t.Fatalf("wheel up should zoom in to 100ms cells:\n%s", screen(m))
+	if m.timeline.level(80) != z-1 || !strings.Contains(screen(m), "2s/cell") {
+		t.Fatalf("wheel up should zoom in to 2 s cells:\n%s", screen(m))
 	}
 }
 

@@ -38,13 +38,71 @@ type styles struct {
 	kinds    []lipgloss.Style // lane titles, by algo.Kind
 	border   color.Color
 	boxLine  lipgloss.Style
+	// Shading of a timeline row under a limiter's window: its current
+	// window, the part of the previous one a counter still counts, the
+	// rest of that previous window.
+	winCur, winOverlap, winPrev lipgloss.Style
 
 	help  help.Styles
 	input textinput.Styles // every text prompt's
 
 	// Pre-rendered glyphs for the timeline and lists: drawn hundreds of
 	// times a frame, rendered once here.
-	g glyphs
+	g     glyphs
+	cells map[cellKey]string // timeline cells, rendered on first use
+}
+
+// cellMark is what a timeline cell shows.
+type cellMark uint8
+
+const (
+	markNone cellMark = iota
+	markOK
+	markNo
+	markBoth
+	markEdge
+	marks
+)
+
+// tint is the shading under a timeline cell.
+type tint uint8
+
+const (
+	tintNone tint = iota
+	tintCurrent
+	tintOverlap
+	tintPrevious
+	tints
+)
+
+type cellKey struct {
+	mark   cellMark
+	tint   tint
+	cursor bool
+}
+
+// cellGlyph is a timeline cell: its mark over its shading, reversed under
+// the cursor.
+func (s *styles) cellGlyph(m cellMark, t tint, cursor bool) string {
+	return s.cells[cellKey{m, t, cursor}]
+}
+
+// renderCells renders every timeline cell once.
+func (s *styles) renderCells() {
+	s.cells = make(map[cellKey]string, int(marks)*int(tints)*2)
+	fg := map[cellMark]lipgloss.Style{markNone: lipgloss.NewStyle(), markOK: s.allowed, markNo: s.denied, markBoth: s.mixed, markEdge: s.edge}
+	text := map[cellMark]string{markNone: " ", markOK: "✓", markNo: "✗", markBoth: "±", markEdge: "│"}
+	bg := map[tint]lipgloss.Style{tintNone: lipgloss.NewStyle(), tintCurrent: s.winCur, tintOverlap: s.winOverlap, tintPrevious: s.winPrev}
+	for m := range marks {
+		for t := range tints {
+			st := fg[m]
+			if t != tintNone {
+				st = st.Background(bg[t].GetBackground())
+			}
+			s.cells[cellKey{m, t, false}] = st.Render(text[m])
+			s.cells[cellKey{m, t, true}] = st.Inherit(s.cursor).Reverse(true).Render(text[m])
+		}
+	}
 }
 
 // glyphs are styled strings, ready to concatenate.
@@ -117,6 +175,17 @@ func newStyles(isDark, presenter bool) *styles {
 		markOK: s.allowed.Render("✓"), markNo: s.denied.Render("✗"),
 		tick: s.faint.Render("┴"), edgeTick: s.edge.Render("┃"), cursorTick: s.title.Render("▼"),
 	}
+	bgc := func(light, dark string) lipgloss.Style {
+		return lipgloss.NewStyle().Background(ld(lipgloss.Color(light), lipgloss.Color(dark)))
+	}
+	s.winCur = bgc("#DDF4FF", "#12263F")
+	s.winOverlap = bgc("#FFE8CC", "#3D2A0F")
+	s.winPrev = bgc("#F6F8FA", "#1C2128")
+	if presenter {
+		s.winCur = bgc("#B6E3FF", "#1F3F66")
+		s.winOverlap = bgc("#FFCF99", "#5C3B0A")
+	}
+	s.renderCells()
 	s.border = ld(lipgloss.Color("#D0D7DE"), lipgloss.Color("#30363D"))
 	s.boxLine = lipgloss.NewStyle().Foreground(s.border)
 	s.input = s.inputStyles()

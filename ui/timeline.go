@@ -13,7 +13,7 @@ import (
 // zoomLevels are the timeline's cell sizes, finest first.
 var zoomLevels = []time.Duration{
 	time.Millisecond, 10 * time.Millisecond, 100 * time.Millisecond,
-	time.Second, 5 * time.Second, 15 * time.Second,
+	time.Second, 2 * time.Second, 5 * time.Second, 15 * time.Second,
 	time.Minute, 5 * time.Minute, 15 * time.Minute, time.Hour,
 }
 
@@ -29,35 +29,56 @@ var labelSteps = []time.Duration{
 
 // timeline is the strip of decisions across the bottom: an axis, one row per
 // limiter, a cursor at the clock. It scrolls with the clock, which always
-// stands two thirds of the way across.
+// stands two thirds of the way across. Each row also draws its limiter's
+// window for the focused client: the fixed window's current window, the
+// log's last window sliding with the clock, the counter's current window
+// and the part of the previous one its estimate still counts.
 type timeline struct {
-	zoom int
+	window time.Duration
+	zoom   int  // index into zoomLevels, once the user zoomed
+	chosen bool // the user zoomed; else the zoom follows the width
+	client bool // the focused client's requests only, not every client's
 }
 
-// Geometry of a timeline row: label, cells, counts in the cursor's cell.
+// Geometry of a timeline row: label, cells, the figures at the end.
 const (
 	tlLabelWidth = 9
 	tlCountWidth = 15
 )
 
-// newTimeline picks the finest zoom at which one window spans at most 60 cells.
-func newTimeline(window time.Duration) timeline {
+func newTimeline(window time.Duration) timeline { return timeline{window: window} }
+
+// level is the zoom at width: the user's, or the finest at which the
+// past two thirds of the cells hold two windows, so the counter's previous
+// window shows beside its current one.
+func (t timeline) level(width int) int {
+	if t.chosen {
+		return t.zoom
+	}
+	past := t.cells(width) * 2 / 3
 	for i, z := range zoomLevels {
-		if window/z <= 60 {
-			return timeline{zoom: i}
+		if 2*int64(t.window/z) <= int64(past) {
+			return i
 		}
 	}
-	return timeline{zoom: len(zoomLevels) - 1}
+	return len(zoomLevels) - 1
 }
 
-func (t timeline) zoomIn() timeline  { t.zoom = max(t.zoom-1, 0); return t }
-func (t timeline) zoomOut() timeline { t.zoom = min(t.zoom+1, len(zoomLevels)-1); return t }
+func (t timeline) zoomIn(width int) timeline {
+	t.zoom, t.chosen = max(t.level(width)-1, 0), true
+	return t
+}
 
-// cellSize is the span of virtual time one cell covers.
-func (t timeline) cellSize() time.Duration { return zoomLevels[min(max(t.zoom, 0), len(zoomLevels)-1)] }
+func (t timeline) zoomOut(width int) timeline {
+	t.zoom, t.chosen = min(t.level(width)+1, len(zoomLevels)-1), true
+	return t
+}
+
+// cellSize is the span of virtual time one cell covers at width.
+func (t timeline) cellSize(width int) time.Duration { return zoomLevels[t.level(width)] }
 
 // cell is cellSize in milliseconds, for arithmetic on instants.
-func (t timeline) cell() algo.Instant { return algo.Instant(t.cellSize() / time.Millisecond) }
+func (t timeline) cell(width int) algo.Instant { return algo.Instant(t.cellSize(width) / time.Millisecond) }
 
 // height is the lines the timeline takes: legend, labels, ticks, rows.
 func (t timeline) height(limiters int) int { return 3 + limiters }
@@ -66,8 +87,8 @@ func (t timeline) cells(width int) int { return max(width-tlLabelWidth-tlCountWi
 
 // first is the instant the leftmost cell starts at.
 func (t timeline) first(now algo.Instant, width int) algo.Instant {
-	cell := t.cell()
-	return now.Truncate(t.cellSize()) - algo.Instant(t.cells(width)*2/3)*cell
+	cell := t.cell(width)
+	return now.Truncate(t.cellSize(width)) - algo.Instant(t.cells(width)*2/3)*cell
 }
 
 // instantAt is the instant a click at column x selects: the last millisecond
@@ -77,7 +98,7 @@ func (t timeline) instantAt(x, width int, now algo.Instant) (algo.Instant, bool)
 	if i < 0 || i >= t.cells(width) {
 		return 0, false
 	}
-	cell := t.cell()
+	cell := t.cell(width)
 	return t.first(now, width) + algo.Instant(i)*cell + cell - 1, true
 }
 
@@ -87,23 +108,44 @@ func (t timeline) instantAt(x, width int, now algo.Instant) (algo.Instant, bool)
 type timelineCells struct {
 	first   algo.Instant  // where the leftmost cell starts
 	cell    time.Duration // the span of one cell
+	client  string        // whose requests, "" for every client's
 	total   []int64       // requests decided in each cell
 	allowed [][]int64     // [cell][limiter]: how many of them each limiter allowed
 }
 
 // cellsAt counts the decisions of history h under each cell of a timeline
-// width columns wide with the clock at now.
-func (t timeline) cellsAt(h *sim.History, now algo.Instant, width, limiters int) timelineCells {
-	cells, cell := t.cells(width), t.cell()
-	d := timelineCells{first: t.first(now, width), cell: t.cellSize(),
+// width columns wide with the clock at now: every client's, or with id
+// at least 0 the client's of that index only.
+func (t timeline) cellsAt(h *sim.History, now algo.Instant, width, limiters int, id int32) timelineCells {
+	cells, cell := t.cells(width), t.cell(width)
+	d := timelineCells{first: t.first(now, width), cell: t.cellSize(width),
 		total: make([]int64, cells), allowed: make([][]int64, cells)}
+	for i := range cells {
+		d.allowed[i] = make([]int64, limiters)
+	}
+	if id >= 0 {
+		// One pass over the runs in view, keeping the client's.
+		from, to := h.FirstAtOrAfter(d.first), h.FirstAtOrAfter(d.first+algo.Instant(cells)*cell)
+		for r := range h.Runs(from, to) {
+			i := int((r.At - d.first) / cell)
+			if r.Client != id || i < 0 || i >= cells {
+				continue
+			}
+			d.total[i] += r.N
+			for k := range limiters {
+				if r.Allowed&(1<<k) != 0 {
+					d.allowed[i][k] += r.N
+				}
+			}
+		}
+		return d
+	}
 	bounds := make([]int64, cells+1)
 	for i := range bounds {
 		bounds[i] = h.FirstAtOrAfter(d.first + algo.Instant(i)*cell)
 	}
 	for i := range cells {
 		d.total[i] = bounds[i+1] - bounds[i]
-		d.allowed[i] = make([]int64, limiters)
 		h.Allowed(bounds[i], bounds[i+1], d.allowed[i])
 	}
 	return d
@@ -147,20 +189,35 @@ func (p timelinePanel) isEdge(i int) bool {
 	return algo.Instant(w/time.Millisecond) >= 2*cell && (start+cell-1).Truncate(w) >= start
 }
 
-// legend is the first line: what the cells and glyphs mean, and what the
-// count column counts.
+// legend is the first line: whose requests, what a cell spans, what the
+// glyphs mean, and what the figures at the end count.
 func (p timelinePanel) legend() string {
 	st, width := p.c.styles, p.c.width
-	cell := p.cellMs()
 	perCell := human.Duration(p.snap.timeline.cell)
-	key := st.allowed.Render("✓") + st.faint.Render(" allowed ") + st.denied.Render("✗") + st.faint.Render(" denied ") +
-		st.mixed.Render("±") + st.faint.Render(" both ") + st.edge.Render("┃") + st.faint.Render(" window edge")
-	legend := st.title.Render("timeline") + st.faint.Render(" · all clients · ") + perCell + st.faint.Render(" per cell (z/Z zoom) · ") + key
-	if p.c.cells.StringWidth(legend) > width-tlCountWidth {
-		legend = st.title.Render("timeline") + " " + perCell + st.faint.Render("/cell · ") + key
+	whose := "all clients"
+	if c := p.snap.timeline.client; c != "" {
+		whose = c
 	}
-	countHead := st.faint.Render("in ▼ " + timeText(p.snap.now.Truncate(p.snap.timeline.cell), cell))
-	return p.c.spreadCols(legend, countHead, width)
+	key := st.allowed.Render("✓") + st.faint.Render(" allowed ") + st.denied.Render("✗") + st.faint.Render(" denied ") +
+		st.mixed.Render("±") + st.faint.Render(" both ") + st.edge.Render("┃") + st.faint.Render(" edge ") +
+		st.winCur.Render("  ") + st.faint.Render(" window")
+	legend := st.title.Render("timeline") + st.faint.Render(" · "+whose+" (f) · ") + perCell + st.faint.Render(" per cell (z/Z) · ") + key
+	if p.c.cells.StringWidth(legend) > width-tlCountWidth {
+		legend = st.title.Render("timeline") + st.faint.Render(" "+whose+" · ") + perCell + st.faint.Render("/cell · ") + key
+	}
+	if p.c.cells.StringWidth(legend) > width-tlCountWidth {
+		legend = st.title.Render("timeline") + st.faint.Render(" "+whose+" · ") + perCell + st.faint.Render("/cell")
+	}
+	return p.c.spreadCols(legend, st.faint.Render(p.figuresHead()), width)
+}
+
+// figuresHead says what the figures at the end of each row count: the
+// limiter's totals so far, or for one client, its requests in view.
+func (p timelinePanel) figuresHead() string {
+	if p.snap.timeline.client != "" {
+		return "in view"
+	}
+	return "so far"
 }
 
 // labelStep is the spacing of the axis labels: the first that is a whole
@@ -200,12 +257,12 @@ func (p timelinePanel) axis() []string {
 		t0 := (start + cell - 1).Truncate(step)
 		labelled := t0 >= start
 		switch {
+		case p.isEdge(i): // over the cursor too: its cells in the rows show where the clock is
+			flush()
+			ticks.WriteString(st.g.edgeTick)
 		case i == cursor:
 			flush()
 			ticks.WriteString(st.g.cursorTick)
-		case p.isEdge(i):
-			flush()
-			ticks.WriteString(st.g.edgeTick)
 		case labelled:
 			flush()
 			ticks.WriteString(st.g.tick)
@@ -235,40 +292,87 @@ func (p timelinePanel) axis() []string {
 }
 
 // rows is one row per limiter: each cell shows what the limiter decided in
-// it, and the column at the end counts the cell under the cursor.
+// it over its window's shading, and the figures at the end count what it
+// decided so far (or, for one client, in view).
 func (p timelinePanel) rows() []string {
 	st, d, cursor := p.c.styles, p.snap.timeline, p.cursor()
 	var lines []string
 	for k, a := range p.snap.algorithms {
 		var b strings.Builder
 		b.WriteString(st.kind(int(a.Kind)).Render(p.c.fit(shortName(a), tlLabelWidth-1)) + " ")
+		spans := p.windowSpans(k)
 		for i := range p.cells() {
-			b.WriteString(p.glyph(i, d.total[i], d.allowed[i][k], i == cursor))
+			b.WriteString(st.cellGlyph(p.mark(i, d.total[i], d.allowed[i][k]), tintAt(spans, p.start(i), p.start(i)+p.cellMs()), i == cursor))
 		}
-		var total, allowed int64
-		if cursor >= 0 && cursor < p.cells() {
-			total, allowed = d.total[cursor], d.allowed[cursor][k]
+		var allowed, denied int64
+		if d.client == "" {
+			allowed, denied = p.snap.stats[k].Allowed, p.snap.stats[k].Denied
+		} else {
+			for i := range p.cells() {
+				allowed += d.allowed[i][k]
+				denied += d.total[i] - d.allowed[i][k]
+			}
 		}
-		b.WriteString("  " + st.allowed.Render(fmt.Sprintf("✓%-5s", human.Compact(allowed))) + " " + st.denied.Render(fmt.Sprintf("✗%-5s", human.Compact(total-allowed))))
+		b.WriteString("  " + st.allowed.Render(fmt.Sprintf("✓%-5s", human.Compact(allowed))) + " " + st.denied.Render(fmt.Sprintf("✗%-5s", human.Compact(denied))))
 		lines = append(lines, b.String())
 	}
 	return lines
 }
 
-// glyph is cell i of one limiter's row: total requests, allowed of them.
-func (p timelinePanel) glyph(i int, total, allowed int64, atCursor bool) string {
-	g := p.c.styles.g
+// mark is what cell i of one limiter's row shows.
+func (p timelinePanel) mark(i int, total, allowed int64) cellMark {
 	switch {
 	case total == 0 && p.isEdge(i):
-		return pick(atCursor, g.edgeCur, g.edge)
+		return markEdge
 	case total == 0:
-		return pick(atCursor, g.cur, " ")
+		return markNone
 	case allowed == total:
-		return pick(atCursor, g.okCur, g.ok)
+		return markOK
 	case allowed == 0:
-		return pick(atCursor, g.noCur, g.no)
+		return markNo
 	}
-	return pick(atCursor, g.bothCur, g.both)
+	return markBoth
+}
+
+// span is a stretch of a row shaded as part of its limiter's window.
+type span struct {
+	from, to algo.Instant // [from, to)
+	tint     tint
+}
+
+// windowSpans are limiter k's windows for the focused client at the clock,
+// from the decision a request would get now.
+func (p timelinePanel) windowSpans(k int) []span {
+	d := p.snap.peek[k]
+	now, w := p.snap.now, algo.Instant(d.Window/time.Millisecond)
+	if p.snap.client == "" || w <= 0 {
+		return nil
+	}
+	switch d.Kind {
+	case algo.KindFixedWindow:
+		return []span{{d.WindowStart, d.WindowStart + w, tintCurrent}}
+	case algo.KindSlidingLog:
+		return []span{{now - w + 1, now + 1, tintCurrent}} // (now − w, now]
+	case algo.KindSlidingCounter:
+		return []span{
+			{d.WindowStart, d.WindowStart + w, tintCurrent},
+			{now - w, d.WindowStart, tintOverlap}, // the previous window's part the estimate still counts
+			{d.WindowStart - w, now - w, tintPrevious},
+		}
+	}
+	return nil
+}
+
+// tintAt is the shading of a cell spanning [from, to): the first span
+// that covers most of it, so a window's share is drawn to scale.
+func tintAt(spans []span, from, to algo.Instant) tint {
+	for _, s := range spans {
+		lo, hi := max(s.from, from), min(s.to, to)
+		if 2*(hi-lo) >= to-from && hi > lo {
+			return s.tint
+		}
+	}
+	return tintNone
 }
 
 // timeText labels an instant on the axis, with milliseconds when cells are finer than a second.
@@ -293,9 +397,3 @@ func shortName(a algo.Algorithm) string {
 	return a.Kind.String()
 }
 
-func pick(cond bool, yes, no string) string {
-	if cond {
-		return yes
-	}
-	return no
-}

@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -353,9 +354,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if m.showsLanes() {
 			switch msg.Button {
 			case tea.MouseWheelUp:
-				m.timeline = m.timeline.zoomIn()
+				m.timeline = m.timeline.zoomIn(m.c.width)
 			case tea.MouseWheelDown:
-				m.timeline = m.timeline.zoomOut()
+				m.timeline = m.timeline.zoomOut(m.c.width)
 			}
 			m.refresh()
 		}
@@ -515,10 +516,13 @@ func (m *Model) adjustView(msg tea.KeyPressMsg) {
 	case key.Matches(msg, k.Slower):
 		m.speed = max(minSpeed, m.speed/2)
 	case key.Matches(msg, k.ZoomIn):
-		m.timeline = m.timeline.zoomIn()
+		m.timeline = m.timeline.zoomIn(m.c.width)
 		m.refresh()
 	case key.Matches(msg, k.ZoomOut):
-		m.timeline = m.timeline.zoomOut()
+		m.timeline = m.timeline.zoomOut(m.c.width)
+		m.refresh()
+	case key.Matches(msg, k.TimelineClient):
+		m.timeline.client = !m.timeline.client
 		m.refresh()
 	case key.Matches(msg, k.Client):
 		m.chosen = nextClient(m.eng.Clients(), m.chosen)
@@ -826,7 +830,14 @@ func (m *Model) refresh() {
 	h := m.eng.History()
 	m.snap = takeSnapshot(m.eng, m.focusNow(), m.held, m.sc.Captions, m.captionIndex())
 	m.snap.countWindows(m.eng, m.lanes().stripCells)
-	m.snap.timeline = m.timeline.cellsAt(h, m.snap.now, m.c.width, len(m.snap.algorithms))
+	id := int32(-1)
+	if m.timeline.client && m.snap.client != "" {
+		id = int32(slices.Index(m.eng.Clients(), m.snap.client))
+	}
+	m.snap.timeline = m.timeline.cellsAt(h, m.snap.now, m.c.width, len(m.snap.algorithms), id)
+	if id >= 0 {
+		m.snap.timeline.client = m.snap.client
+	}
 	m.snap.recent = recentRows(h, m.eng.Clients(), m.c.height)
 }
 
