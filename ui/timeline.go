@@ -78,7 +78,9 @@ func (t timeline) zoomOut(width int) timeline {
 func (t timeline) cellSize(width int) time.Duration { return zoomLevels[t.level(width)] }
 
 // cell is cellSize in milliseconds, for arithmetic on instants.
-func (t timeline) cell(width int) algo.Instant { return algo.Instant(t.cellSize(width) / time.Millisecond) }
+func (t timeline) cell(width int) algo.Instant {
+	return algo.Instant(t.cellSize(width) / time.Millisecond)
+}
 
 // height is the lines the timeline takes: legend, labels, ticks, rows.
 func (t timeline) height(limiters int) int { return 3 + limiters }
@@ -396,4 +398,3 @@ func shortName(a algo.Algorithm) string {
 	}
 	return a.Kind.String()
 }
-
