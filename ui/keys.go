@@ -18,6 +18,8 @@ type keyMap struct {
 	GoTo           key.Binding
 	Open           key.Binding
 	Client         key.Binding
+	Clients        key.Binding
+	Worst          key.Binding
 	TimelineClient key.Binding
 	NextCaption    key.Binding
 	PrevCaption    key.Binding
@@ -49,6 +51,8 @@ func newKeyMap() keyMap {
 		GoTo:           key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "go to time")),
 		Open:           key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "open scenario")),
 		Client:         key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "next client")),
+		Clients:        key.NewBinding(key.WithKeys("C", "shift+c"), key.WithHelp("C", "choose a client")),
+		Worst:          key.NewBinding(key.WithKeys("!"), key.WithHelp("!", "worst client")),
 		TimelineClient: key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "timeline: this client/all")),
 		NextCaption:    key.NewBinding(key.WithKeys("tab", "pgdown"), key.WithHelp("tab", "next caption")),
 		PrevCaption:    key.NewBinding(key.WithKeys("shift+tab", "pgup"), key.WithHelp("shift+tab", "previous caption")),
@@ -94,7 +98,7 @@ func (k keyMap) ShortHelp() []key.Binding {
 	// The quiz key, when the scenario has questions, comes early: it is
 	// the one a student looks for. Help and quit are not here: the bar
 	// always ends with them (tailHelp), whatever its width.
-	return join([]key.Binding{k.Play, k.NextCaption}, k.quizHelp(), []key.Binding{k.Next, k.Prev, k.NextEdge, k.GoTo, k.Open, k.Client})
+	return join([]key.Binding{k.Play, k.NextCaption}, k.quizHelp(), []key.Binding{k.Next, k.Prev, k.NextEdge, k.GoTo, k.Open, k.Clients})
 }
 
 // tailHelp ends the help bar, always whole.
@@ -104,7 +108,7 @@ func (k keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Play, k.Faster, k.Slower, k.Start, k.End},
 		{k.Next, k.Prev, k.NextEdge, k.PrevEdge, k.GoTo},
-		{k.NextCaption, k.PrevCaption, k.ZoomIn, k.ZoomOut, k.TimelineClient, k.Client, k.Open},
+		{k.NextCaption, k.PrevCaption, k.ZoomIn, k.ZoomOut, k.TimelineClient, k.Client, k.Clients, k.Worst, k.Open},
 		join([]key.Binding{k.NextStep, k.PrevStep}, k.quizHelp(), []key.Binding{k.Help, k.Quit}),
 	}
 }

@@ -90,6 +90,7 @@ const (
 	modeGoTo
 	modePicker
 	modeQuiz
+	modeClients
 )
 
 // tickMsg moves the clock while playing; gen ties it to one run of playback
@@ -135,6 +136,9 @@ type Model struct {
 	goTo     goToPrompt
 	picker   picker
 	status   string
+
+	clients    clientPicker // the client picker (clients.go)
+	clientsGen int          // the count it waits for
 
 	snap snapshot
 
@@ -213,6 +217,7 @@ func New(opts Options) (Model, error) {
 	m.goTo = newGoToPrompt(st)
 	m.picker = newPicker(opts.Builtins, opts.Load != nil, st)
 	m.quiz = newQuizView(st)
+	m.clients = newClientPicker(st)
 	m.setScenario(first, eng)
 	if len(opts.Lesson) > 0 && opts.LessonStep > 0 {
 		if opts.LessonStep >= len(opts.Lesson) {
@@ -313,6 +318,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.onTick(msg)
 	case revealMsg:
 		return m.onReveal(msg)
+	case clientsMsg:
+		return m.onClients(msg)
 	case scenarioMsg:
 		if msg.load != 0 && !m.picker.loaded(msg.load) {
 			return m, nil // a load the user gave up
@@ -340,6 +347,14 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m.updatePicker(msg)
 		case modeQuiz:
 			return m.updateQuiz(msg)
+		case modeClients:
+			if m.clients.loading { // the count reads the history: nothing moves until it is done
+				if key.Matches(msg, m.keys.Quit) {
+					return m, tea.Quit
+				}
+				return m, nil
+			}
+			return m.updateClients(msg)
 		}
 		return m.updateMain(msg)
 	case tea.MouseClickMsg:
@@ -371,6 +386,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.picker, cmd = m.picker.update(msg)
 	case modeQuiz:
 		m.quiz, cmd = m.quiz.update(msg)
+	case modeClients:
+		m.clients.list, cmd = m.clients.list.Update(msg)
 	}
 	return m, cmd
 }
@@ -399,6 +416,13 @@ func (m Model) updateMain(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m, m.stepCaption(-1)
 	case key.Matches(msg, k.GoTo, k.Open, k.Quiz):
 		return m.openMode(msg)
+	case key.Matches(msg, k.Clients, k.Worst):
+		if len(m.eng.Clients()) == 0 {
+			m.status = "no client has sent a request yet"
+			return m, nil
+		}
+		m.mode, m.clients.loading = modeClients, true
+		return m, m.countCmd(key.Matches(msg, k.Worst))
 	case key.Matches(msg, k.NextStep):
 		m.goToStep(m.step + 1)
 	case key.Matches(msg, k.PrevStep):
@@ -912,6 +936,8 @@ func (m Model) render() string {
 		tl = m.timelineLines(bodyH - m.lanes().minHeight())
 		bodyH -= len(tl)
 		body = m.picker.view(c, bodyH)
+	case m.mode == modeClients:
+		body = m.clients.view(c, bodyH)
 	case m.presenter && m.presenterFits():
 		tl = m.timelineLines(bodyH - presenterMin)
 		bodyH -= len(tl)
@@ -977,6 +1003,8 @@ func (m Model) bottomView() []string {
 		return append(out, m.goTo.view(m.c, m.help.ShortHelpView(m.goTo.keys.ShortHelp()))...)
 	case modePicker:
 		return append(out, m.help.ShortHelpView(m.picker.help()))
+	case modeClients:
+		return append(out, m.help.ShortHelpView(m.clients.help()))
 	case modeQuiz:
 		line := m.help.ShortHelpView(m.quiz.help())
 		if hint := m.quiz.hint(); hint != "" {
