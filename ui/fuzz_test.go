@@ -68,6 +68,7 @@ func FuzzModel(f *testing.F) {
 				opts.Quiz[i].Ask += text
 			}
 		}
+		opts.SaveDir = t.TempDir()
 		m, err := New(opts)
 		if err != nil {
 			t.Fatal(err)
@@ -90,9 +91,10 @@ func FuzzModel(f *testing.F) {
 			// result. Every other command is a timer or a quit, left alone.
 			if k, ok := msg.(tea.KeyPressMsg); ok && cmd != nil &&
 				((k.String() == "enter" && wasMode == modePicker) ||
-					((k.String() == "enter" || k.String() == "esc") && wasMode == modeQuiz && wasPhase == quizAsking)) {
+					((k.String() == "enter" || k.String() == "esc") && wasMode == modeQuiz && wasPhase == quizAsking) ||
+					((k.String() == "C" || k.String() == "!") && wasMode == modeMain && m.mode == modeClients)) {
 				switch res := cmd().(type) {
-				case scenarioMsg, revealMsg:
+				case scenarioMsg, revealMsg, clientsMsg:
 					next, _ = m.Update(res)
 					m = next.(Model)
 				}
@@ -161,6 +163,8 @@ var fuzzKeys = []tea.KeyPressMsg{
 	{Code: '_', Text: "_"}, {Code: '−', Text: "−"}, {Code: 'x', Text: "x"}, {Code: 'é', Text: "é"},
 	{Code: 'z', Mod: tea.ModShift, Text: "Z"}, {Code: 'a', Mod: tea.ModCtrl}, {Code: tea.KeyPgDown},
 	{Code: tea.KeyDelete}, {Code: 'q', Text: "q"}, {Code: 'c', Mod: tea.ModCtrl},
+	{Code: 'e', Text: "e"}, {Code: 'w', Text: "w"}, {Code: 'C', Text: "C"}, {Code: '!', Text: "!"},
+	{Code: 'f', Text: "f"}, {Code: tea.KeyTab, Mod: tea.ModShift}, {Code: '5', Text: "5"},
 }
 
 type fuzzDecoder struct{ data []byte }

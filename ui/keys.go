@@ -19,6 +19,8 @@ type keyMap struct {
 	Open           key.Binding
 	Client         key.Binding
 	Clients        key.Binding
+	WhatIf         key.Binding
+	Save           key.Binding
 	Worst          key.Binding
 	TimelineClient key.Binding
 	NextCaption    key.Binding
@@ -52,6 +54,8 @@ func newKeyMap() keyMap {
 		Open:           key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "open scenario")),
 		Client:         key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "next client")),
 		Clients:        key.NewBinding(key.WithKeys("C", "shift+c"), key.WithHelp("C", "choose a client")),
+		WhatIf:         key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "what if: other rules")),
+		Save:           key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "write the what-if")),
 		Worst:          key.NewBinding(key.WithKeys("!"), key.WithHelp("!", "worst client")),
 		TimelineClient: key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "timeline: this client/all")),
 		NextCaption:    key.NewBinding(key.WithKeys("tab", "pgdown"), key.WithHelp("tab", "next caption")),
@@ -98,7 +102,7 @@ func (k keyMap) ShortHelp() []key.Binding {
 	// The quiz key, when the scenario has questions, comes early: it is
 	// the one a student looks for. Help and quit are not here: the bar
 	// always ends with them (tailHelp), whatever its width.
-	return join([]key.Binding{k.Play, k.NextCaption}, k.quizHelp(), []key.Binding{k.Next, k.Prev, k.NextEdge, k.GoTo, k.Open, k.Clients})
+	return join([]key.Binding{k.Play, k.NextCaption}, k.quizHelp(), []key.Binding{k.Next, k.Prev, k.WhatIf, k.Clients, k.NextEdge, k.GoTo, k.Open})
 }
 
 // tailHelp ends the help bar, always whole.
@@ -108,7 +112,8 @@ func (k keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Play, k.Faster, k.Slower, k.Start, k.End},
 		{k.Next, k.Prev, k.NextEdge, k.PrevEdge, k.GoTo},
-		{k.NextCaption, k.PrevCaption, k.ZoomIn, k.ZoomOut, k.TimelineClient, k.Client, k.Clients, k.Worst, k.Open},
+		{k.NextCaption, k.PrevCaption, k.ZoomIn, k.ZoomOut, k.TimelineClient, k.Client, k.Clients, k.Worst},
+		{k.WhatIf, k.Save, k.Open},
 		join([]key.Binding{k.NextStep, k.PrevStep}, k.quizHelp(), []key.Binding{k.Help, k.Quit}),
 	}
 }

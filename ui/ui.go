@@ -9,6 +9,7 @@
 package ui
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -48,6 +49,9 @@ type Options struct {
 	// Presenter draws for the back of a room: taller, wider gauges and
 	// high-contrast text.
 	Presenter bool
+	// SaveDir is where w writes a what-if scenario; "" is the working
+	// directory.
+	SaveDir string
 	// ProgramOptions are passed to tea.NewProgram by RunFinal (tests pin the
 	// size, input, output and colour profile here).
 	ProgramOptions []tea.ProgramOption
@@ -91,6 +95,7 @@ const (
 	modePicker
 	modeQuiz
 	modeClients
+	modeWhatIf
 )
 
 // tickMsg moves the clock while playing; gen ties it to one run of playback
@@ -139,6 +144,10 @@ type Model struct {
 
 	clients    clientPicker // the client picker (clients.go)
 	clientsGen int          // the count it waits for
+
+	whatIf   whatIfForm          // the what-if form (whatif.go)
+	original *scenarios.Scenario // the scenario before what-if changed its rules; nil when unchanged
+	saveDir  string              // where w writes a what-if
 
 	snap snapshot
 
@@ -211,6 +220,7 @@ func New(opts Options) (Model, error) {
 		lessonEngines: lessonEngines,
 		ctl:           ctl,
 		budget:        frameBudget,
+		saveDir:       cmp.Or(opts.SaveDir, "."),
 	}
 	m.keys.setLesson(len(opts.Lesson) > 0)
 	m.help.Styles = st.help
@@ -320,6 +330,13 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.onReveal(msg)
 	case clientsMsg:
 		return m.onClients(msg)
+	case savedMsg:
+		if msg.err != nil {
+			m.status = "could not write the what-if: " + msg.err.Error()
+		} else {
+			m.status = "wrote " + msg.path + " (windowlab tui " + msg.path + " replays it)"
+		}
+		return m, nil
 	case scenarioMsg:
 		if msg.load != 0 && !m.picker.loaded(msg.load) {
 			return m, nil // a load the user gave up
@@ -334,6 +351,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		m.mode = modeMain
 		m.picker = m.picker.reset()
+		m.original = nil
 		m.setScenario(msg.scenario, msg.engine)
 		return m, nil
 	case tea.KeyPressMsg:
@@ -347,6 +365,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m.updatePicker(msg)
 		case modeQuiz:
 			return m.updateQuiz(msg)
+		case modeWhatIf:
+			return m.updateWhatIf(msg)
 		case modeClients:
 			if m.clients.loading { // the count reads the history: nothing moves until it is done
 				if key.Matches(msg, m.keys.Quit) {
@@ -416,6 +436,17 @@ func (m Model) updateMain(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m, m.stepCaption(-1)
 	case key.Matches(msg, k.GoTo, k.Open, k.Quiz):
 		return m.openMode(msg)
+	case key.Matches(msg, k.WhatIf):
+		m.stop()
+		m.whatIf = newWhatIfForm(m.c.styles, m.sc)
+		m.mode = modeWhatIf
+		return m, nil
+	case key.Matches(msg, k.Save):
+		if m.original == nil {
+			m.status = "nothing to write: e changes the rules first"
+			return m, nil
+		}
+		return m, m.saveCmd()
 	case key.Matches(msg, k.Clients, k.Worst):
 		if len(m.eng.Clients()) == 0 {
 			m.status = "no client has sent a request yet"
@@ -801,6 +832,7 @@ func (m *Model) goToStep(i int) {
 		return
 	}
 	m.step = i
+	m.original = nil
 	m.setScenario(m.lesson[i], m.lessonEngines[i])
 }
 
@@ -938,6 +970,8 @@ func (m Model) render() string {
 		body = m.picker.view(c, bodyH)
 	case m.mode == modeClients:
 		body = m.clients.view(c, bodyH)
+	case m.mode == modeWhatIf:
+		body = m.whatIf.view(c, bodyH)
 	case m.presenter && m.presenterFits():
 		tl = m.timelineLines(bodyH - presenterMin)
 		bodyH -= len(tl)
@@ -1005,6 +1039,8 @@ func (m Model) bottomView() []string {
 		return append(out, m.help.ShortHelpView(m.picker.help()))
 	case modeClients:
 		return append(out, m.help.ShortHelpView(m.clients.help()))
+	case modeWhatIf:
+		return append(out, m.help.ShortHelpView(m.whatIf.help()))
 	case modeQuiz:
 		line := m.help.ShortHelpView(m.quiz.help())
 		if hint := m.quiz.hint(); hint != "" {

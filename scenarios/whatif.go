@@ -1,0 +1,116 @@
+package scenarios
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"windowlab/algo"
+	"windowlab/human"
+)
+
+// WhatIf is s with another limit, window, expiry and set of limiters: the
+// same traffic and start, replayed under other rules. Its captions,
+// questions and expectations are left out, since they speak of s's
+// numbers; its title says what changed.
+func (s *Scenario) WhatIf(cfg algo.Config, algorithms []algo.Algorithm) (*Scenario, error) {
+	switch {
+	case cfg.Limit < 1 || cfg.Limit > algo.MaxLimit:
+		return nil, fmt.Errorf("limit %s: give a whole number of requests from 1 to %s", human.Int(cfg.Limit), human.Int(algo.MaxLimit))
+	case cfg.Window < time.Millisecond || cfg.Window > algo.MaxWindow || cfg.Window%time.Millisecond != 0:
+		return nil, fmt.Errorf("window %s: give whole milliseconds from 1ms to %s", cfg.Window, human.Duration(algo.MaxWindow))
+	case len(algorithms) == 0:
+		return nil, fmt.Errorf("no limiter: keep at least one")
+	}
+	for i, a := range algorithms {
+		if slices.Contains(algorithms[:i], a) {
+			return nil, fmt.Errorf("%s twice: each limiter once", a)
+		}
+		if _, err := a.New(cfg); err != nil {
+			return nil, fmt.Errorf("%s: %v", a, err)
+		}
+	}
+	w := &Scenario{
+		Name:        s.Name + "-what-if",
+		Description: s.Description,
+		File:        s.File,
+		Config:      cfg,
+		Algorithms:  slices.Clone(algorithms),
+		Start:       s.Start,
+		Speed:       s.Speed,
+		Traffic:     slices.Clone(s.Traffic),
+	}
+	var changed []string
+	if cfg.Limit != s.Config.Limit || cfg.Window != s.Config.Window {
+		changed = append(changed, human.Int(cfg.Limit)+" per "+human.Duration(cfg.Window))
+	}
+	if cfg.NoExpiry != s.Config.NoExpiry {
+		changed = append(changed, map[bool]string{true: "no expiry", false: "expiry on"}[cfg.NoExpiry])
+	}
+	if !slices.Equal(algorithms, s.Algorithms) {
+		names := make([]string, len(algorithms))
+		for i, a := range algorithms {
+			names[i] = a.String()
+		}
+		changed = append(changed, strings.Join(names, ", "))
+	}
+	title := s.Title
+	if title == "" {
+		title = s.Name
+	}
+	w.Title = title
+	if len(changed) > 0 {
+		w.Title += " — what if: " + strings.Join(changed, "; ")
+	}
+	return w, nil
+}
+
+// YAML writes s in the scenario format: its name, title, description,
+// rules and traffic. A what-if's file, which Parse reads back to the same
+// replay.
+func (s *Scenario) YAML(comment string) []byte {
+	var b strings.Builder
+	for _, l := range strings.Split(strings.TrimSpace(comment), "\n") {
+		if l != "" {
+			b.WriteString("# " + l + "\n")
+		}
+	}
+	q := strconv.Quote
+	fmt.Fprintf(&b, "name: %s\n", s.Name)
+	if s.Title != "" {
+		fmt.Fprintf(&b, "title: %s\n", q(s.Title))
+	}
+	if s.Description != "" {
+		fmt.Fprintf(&b, "description: %s\n", q(s.Description))
+	}
+	fmt.Fprintf(&b, "limit: %d\nwindow: %s\n", s.Config.Limit, s.Config.Window)
+	if s.Config.NoExpiry {
+		b.WriteString("expiry: false\n")
+	}
+	b.WriteString("algorithms:\n")
+	for _, a := range s.Algorithms {
+		fmt.Fprintf(&b, "  - %s\n", a)
+	}
+	fmt.Fprintf(&b, "start: %s\n", q(s.Start.String()))
+	if s.Speed > 0 {
+		fmt.Fprintf(&b, "speed: %s\n", strconv.FormatFloat(s.Speed, 'g', -1, 64))
+	}
+	b.WriteString("traffic:\n")
+	for _, t := range s.Traffic {
+		client := "client: " + q(t.Client)
+		switch t.Shape {
+		case Burst:
+			fmt.Fprintf(&b, "  - {at: %s, count: %d, %s}\n", q(t.At.String()), t.Count, client)
+		case Spread:
+			fmt.Fprintf(&b, "  - {from: %s, to: %s, count: %d, %s}\n", q(t.From.String()), q(t.To.String()), t.Count, client)
+		case Stream:
+			fmt.Fprintf(&b, "  - {from: %s, to: %s, every: %s, %s}\n", q(t.From.String()), q(t.To.String()), t.Every, client)
+		case Random:
+			fmt.Fprintf(&b, "  - {from: %s, to: %s, rate: %s, clients: %d, seed: %d, %s}\n", q(t.From.String()), q(t.To.String()),
+				strconv.FormatFloat(t.Rate, 'g', -1, 64), t.Clients, t.Seed, client)
+		}
+	}
+	return []byte(b.String())
+}

@@ -1,0 +1,331 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+
+	"windowlab/algo"
+	"windowlab/human"
+	"windowlab/scenarios"
+	"windowlab/sim"
+)
+
+// What if: the engineer's "what if I set 150 per minute?" without editing
+// a file. e opens a small form (limit, window, expiry, which limiters);
+// enter replays the same traffic under the new rules and lands at the same
+// request; w writes the changed scenario to a new file, never over one.
+
+// whatIfForm is the form. Row 0 is the limit, 1 the window, 2 expiry, and
+// the rest one per algorithm windowlab knows.
+type whatIfForm struct {
+	limit, window textinput.Model
+	expiry        bool
+	algorithms    []algo.Algorithm
+	on            []bool
+	row           int
+	fresh         bool // the row was just reached: typing replaces its value
+	err           string
+	keys          whatIfKeys
+}
+
+type whatIfKeys struct {
+	Up, Down, Toggle, More, Less, Apply, Cancel key.Binding
+}
+
+func newWhatIfKeys() whatIfKeys {
+	return whatIfKeys{
+		Up:     key.NewBinding(key.WithKeys("up", "shift+tab"), key.WithHelp("↑/↓", "field")),
+		Down:   key.NewBinding(key.WithKeys("down", "tab")),
+		Toggle: key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "on/off")),
+		More:   key.NewBinding(key.WithKeys("+", "="), key.WithHelp("+/−", "more/less")),
+		Less:   key.NewBinding(key.WithKeys("-", "−", "_")),
+		Apply:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "replay")),
+		Cancel: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
+	}
+}
+
+// allAlgorithms are every limiter and preset, in the order list shows them.
+func allAlgorithms() []algo.Algorithm {
+	var out []algo.Algorithm
+	for _, n := range algo.AlgorithmNames() {
+		if a, err := algo.ParseAlgorithm(n); err == nil {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+func newWhatIfForm(st *styles, sc *scenarios.Scenario) whatIfForm {
+	input := func(prompt, value string) textinput.Model {
+		in := textinput.New()
+		in.Prompt = prompt
+		in.CharLimit = 16
+		in.SetWidth(16)
+		in.SetStyles(st.input)
+		in.SetValue(value)
+		return in
+	}
+	f := whatIfForm{
+		limit:      input("limit  ", strconv.FormatInt(sc.Config.Limit, 10)),
+		window:     input("window ", human.Duration(sc.Config.Window)),
+		expiry:     !sc.Config.NoExpiry,
+		algorithms: allAlgorithms(),
+		keys:       newWhatIfKeys(),
+	}
+	for _, a := range f.algorithms {
+		f.on = append(f.on, slices.Contains(sc.Algorithms, a))
+	}
+	f.limit.Focus()
+	f.fresh = true
+	return f
+}
+
+func (f whatIfForm) rows() int { return 3 + len(f.algorithms) }
+
+// focus puts the text cursor in the row's input, if it has one.
+func (f whatIfForm) focus() whatIfForm {
+	f.limit.Blur()
+	f.window.Blur()
+	switch f.row {
+	case 0:
+		f.limit.Focus()
+	case 1:
+		f.window.Focus()
+	}
+	return f
+}
+
+// rules reads the form: the config and limiters it asks for.
+func (f whatIfForm) rules() (algo.Config, []algo.Algorithm, error) {
+	var cfg algo.Config
+	limit, err := strconv.ParseInt(strings.ReplaceAll(strings.TrimSpace(f.limit.Value()), ",", ""), 10, 64)
+	if err != nil {
+		return cfg, nil, fmt.Errorf("limit %q: give a whole number of requests", f.limit.Value())
+	}
+	window, err := time.ParseDuration(strings.TrimSpace(f.window.Value()))
+	if err != nil {
+		return cfg, nil, fmt.Errorf("window %q: give a duration such as 1m, 30s or 1h30m", f.window.Value())
+	}
+	cfg = algo.Config{Limit: limit, Window: window, NoExpiry: !f.expiry}
+	var algos []algo.Algorithm
+	for i, a := range f.algorithms {
+		if f.on[i] {
+			algos = append(algos, a)
+		}
+	}
+	return cfg, algos, nil
+}
+
+// step nudges the selected field: the limit by a tenth (at least one), the
+// window to the next or previous of a few round lengths.
+func (f whatIfForm) step(dir int) whatIfForm {
+	switch f.row {
+	case 0:
+		n, err := strconv.ParseInt(strings.TrimSpace(f.limit.Value()), 10, 64)
+		if err != nil {
+			return f
+		}
+		d := max(n/10, 1)
+		f.limit.SetValue(strconv.FormatInt(min(max(n+int64(dir)*d, 1), algo.MaxLimit), 10))
+	case 1:
+		w, err := time.ParseDuration(strings.TrimSpace(f.window.Value()))
+		if err != nil {
+			return f
+		}
+		steps := []time.Duration{time.Second, 10 * time.Second, 30 * time.Second, time.Minute, 5 * time.Minute,
+			15 * time.Minute, time.Hour, 24 * time.Hour}
+		i, _ := slices.BinarySearch(steps, w)
+		switch {
+		case dir > 0 && i < len(steps) && steps[i] == w:
+			i++
+		case dir < 0:
+			i--
+		}
+		f.window.SetValue(human.Duration(steps[min(max(i, 0), len(steps)-1)]))
+	case 2:
+		f.expiry = !f.expiry
+	default:
+		f.on[f.row-3] = !f.on[f.row-3]
+	}
+	return f
+}
+
+// view is the form in h lines: the fields, then the limiters in columns.
+func (f whatIfForm) view(c common, h int) []string {
+	st := c.styles
+	out := []string{st.title.Render("What if…") + st.faint.Render("  the same traffic, replayed under other rules"), ""}
+	cursor := func(row int) string {
+		if row == f.row {
+			return st.selected.Render("▸ ")
+		}
+		return "  "
+	}
+	box := func(on bool) string {
+		if on {
+			return "[x]"
+		}
+		return "[ ]"
+	}
+	limit, window := f.limit, f.window
+	limit.SetStyles(st.input)
+	window.SetStyles(st.input)
+	out = append(out, cursor(0)+limit.View(), cursor(1)+window.View(),
+		cursor(2)+st.title.Render("expiry ")+box(f.expiry)+st.faint.Render(" old windows are forgotten (a TTL)"), "",
+		st.label.Render("  limiters"))
+	colW := 40
+	cols := max(1, c.width/colW)
+	per := (len(f.algorithms) + cols - 1) / cols
+	lines := make([]string, per)
+	for i, a := range f.algorithms {
+		cell := cursor(3+i) + box(f.on[i]) + " " + a.String()
+		if i/per < cols-1 {
+			cell += strings.Repeat(" ", max(colW-c.cells.StringWidth(cell), 1))
+		}
+		lines[i%per] += cell
+	}
+	out = append(out, lines...)
+	if f.err != "" {
+		out = append(out, "", st.err.Render("✗ "+f.err))
+	}
+	return fitHeight(out, h)
+}
+
+func (f whatIfForm) help() []key.Binding {
+	k := f.keys
+	return []key.Binding{k.Up, k.More, k.Toggle, k.Apply, k.Cancel}
+}
+
+// updateWhatIf handles a key while the form is open.
+func (m Model) updateWhatIf(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	f, k := m.whatIf, m.whatIf.keys
+	switch {
+	case key.Matches(msg, k.Cancel):
+		m.mode = modeMain
+		return m, nil
+	case key.Matches(msg, k.Up):
+		f.row = (f.row + f.rows() - 1) % f.rows()
+	case key.Matches(msg, k.Down):
+		f.row = (f.row + 1) % f.rows()
+	case key.Matches(msg, k.More):
+		f = f.step(+1)
+	case key.Matches(msg, k.Less):
+		f = f.step(-1)
+	case key.Matches(msg, k.Toggle) && f.row >= 2:
+		f = f.step(0)
+	case key.Matches(msg, k.Apply):
+		m.whatIf = f
+		return m.applyWhatIf()
+	default:
+		if f.fresh && msg.Text != "" && f.row < 2 {
+			// The first character typed replaces the value, as a form's does.
+			f.limit.SetValue(map[bool]string{true: "", false: f.limit.Value()}[f.row == 0])
+			f.window.SetValue(map[bool]string{true: "", false: f.window.Value()}[f.row == 1])
+		}
+		f.fresh = false
+		var cmd tea.Cmd
+		switch f.row {
+		case 0:
+			f.limit, cmd = f.limit.Update(msg)
+		case 1:
+			f.window, cmd = f.window.Update(msg)
+		}
+		f.err = ""
+		m.whatIf = f
+		return m, cmd
+	}
+	f.err = ""
+	f.fresh = true
+	m.whatIf = f.focus()
+	return m, nil
+}
+
+// applyWhatIf replays the scenario's traffic under the form's rules and
+// lands on the request the view stood at.
+func (m Model) applyWhatIf() (tea.Model, tea.Cmd) {
+	cfg, algos, err := m.whatIf.rules()
+	base := m.original
+	if base == nil {
+		base = m.sc
+	}
+	var sc *scenarios.Scenario
+	if err == nil {
+		sc, err = base.WhatIf(cfg, algos)
+	}
+	var eng *sim.Engine
+	if err == nil {
+		eng, err = buildEngine(sc, m.ctl)
+	}
+	if err != nil {
+		m.whatIf.err = err.Error()
+		return m, nil
+	}
+	n, now, last := m.eng.Processed(), m.eng.Now(), m.snap.hasLast && m.snap.last.Arrival.At == m.eng.Now()
+	if m.original == nil {
+		m.original = m.sc
+	}
+	chosen, tl := m.chosen, m.timeline
+	m.setScenario(sc, eng)
+	m.chosen, tl.window, m.timeline = chosen, sc.Config.Window, tl
+	m.mode = modeMain
+	m.status = "the original rules again"
+	if _, changed, ok := strings.Cut(sc.Title, " — what if: "); ok {
+		m.status = "what if: " + changed + " · w writes it to a new file"
+	}
+	start := m.start
+	return m, m.move(func(e *sim.Engine) {
+		// The same request, and the same instant when the clock stood past it.
+		if e.SeekIndex(n); !last && e.Processed() == n {
+			e.Seek(max(now, start))
+		}
+		if e.Processed() == 0 {
+			e.SeekBefore(max(now, start))
+		}
+	})
+}
+
+// savedMsg says where a what-if was written, or why not.
+type savedMsg struct {
+	path string
+	err  error
+}
+
+// saveCmd writes the what-if to a new file in dir: <name>.yaml, or with
+// -2, -3… when that exists. It never writes over a file.
+func (m Model) saveCmd() tea.Cmd {
+	sc, dir, from := m.sc, m.saveDir, m.original
+	return func() tea.Msg {
+		comment := "What if: " + sc.Title + "\nWritten by windowlab from " + from.File + ". The original's captions, questions and\n" +
+			"expectations are left out: they speak of its numbers, not these."
+		data := sc.YAML(comment)
+		for i := 1; i < 100; i++ {
+			name := sc.Name + ".yaml"
+			if i > 1 {
+				name = fmt.Sprintf("%s-%d.yaml", sc.Name, i)
+			}
+			path := filepath.Join(dir, name)
+			f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+			if errors.Is(err, os.ErrExist) {
+				continue
+			}
+			if err != nil {
+				return savedMsg{err: err}
+			}
+			_, err = f.Write(data)
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+			return savedMsg{path: path, err: err}
+		}
+		return savedMsg{err: fmt.Errorf("%s: 99 what-if files are there already; move some away", dir)}
+	}
+}
