@@ -249,3 +249,53 @@ func TestTimelineFollowsTheFocus(t *testing.T) {
 }
 
 func abs(n int) int { return max(n, -n) }
+
+// While playing the gauges move on springs: a frame after the 12:02:00
+// edge the fixed window's gauge is on its way down to its new count of 0,
+// a few frames later there; the log's stays full, its timestamps still in
+// its window. Paused, they show the exact levels.
+func TestGaugesMoveSmoothly(t *testing.T) {
+	sc := parse(`limit: 100
+window: 1m
+algorithms: [fixed-window, sliding-log]
+start: "12:01:58"
+traffic:
+  - {at: "12:01:59", count: 100}
+  - {from: "12:02:00", to: "12:02:10", every: 5s}
+`)
+	m := update(t, newModel(t, sc, 100, 30), goTo("12:01:59.900")...)
+	m = update(t, m, press("space")...)
+	at := time.Unix(5000, 0)
+	var fixed, log []float64
+	for i := 0; i < 20; i++ {
+		at = at.Add(frame)
+		m = update(t, m, tickMsg{at: at, gen: m.gen})
+		if m.snap.now >= algo.Clock(12, 2, 0, 0) {
+			fixed, log = append(fixed, m.snap.shown[0]), append(log, m.snap.shown[1])
+		}
+	}
+	if len(fixed) < 5 {
+		t.Fatalf("only %d frames past the edge", len(fixed))
+	}
+	if fixed[0] <= 0.05 || fixed[0] >= 0.99 {
+		t.Errorf("a frame after the edge the fixed gauge is at %.2f; want it on its way down from 1 to 0.01", fixed[0])
+	}
+	if f := fixed[len(fixed)-1]; f > 0.05 {
+		t.Errorf("%d frames after the edge the fixed gauge is still at %.2f", len(fixed), f)
+	}
+	for i := 1; i < len(fixed); i++ {
+		if fixed[i] > fixed[i-1]+1e-9 {
+			t.Errorf("the fixed gauge rose on its way down: %v", fixed)
+		}
+	}
+	for _, l := range log {
+		if l < 0.99 {
+			t.Errorf("the log's gauge left full at the edge: %v", log)
+			break
+		}
+	}
+	m = update(t, m, press("space")...)
+	if m.snap.shown != nil {
+		t.Error("paused, the gauges should draw exact levels")
+	}
+}

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"math"
 	"math/bits"
 	"strings"
 
@@ -20,6 +21,7 @@ type lanesPanel struct {
 	question  int // the lane a revealed question is about, or -1
 	presenter bool
 	stacked   bool // never side by side (the presenter's focused lane)
+	lane      int  // the lane being laid out, for its animated gauge
 }
 
 // field is one labelled line of a lane; fields with a higher prio are
@@ -59,6 +61,7 @@ func (p lanesPanel) lanes() []lane {
 	s, st := p.snap, p.c.styles
 	out := make([]lane, 0, len(s.peek))
 	for i, now := range s.peek {
+		p.lane = i
 		stat := s.stats[i]
 		l := lane{index: i, kind: now.Kind, title: algo.Algorithm{Kind: now.Kind, Rules: now.Rules}.Title()}
 		if p.question == i {
@@ -178,7 +181,7 @@ func (p lanesPanel) tall(bar string) string {
 
 func (p lanesPanel) fixedFields(d algo.Decision) []field {
 	st := p.c.styles
-	bar := gauge(st, d.Count, d.Limit, p.gaugeWidth(), true)
+	bar := p.bar(d.Count, d.Limit, true)
 	count := human.Int(d.Count) + "/" + human.Int(d.Limit)
 	if d.Count >= d.Limit {
 		count = st.full.Render(count + " full")
@@ -223,9 +226,9 @@ func (p lanesPanel) logFields(d algo.Decision, window []int64) []field {
 	if d.Count == 0 {
 		held = fmt.Sprintf("no timestamps in the last %s", human.Duration(d.Window))
 	} else {
-		held = st.value.Render(human.Int(d.Count)+"/"+human.Int(d.Limit)) + " in the last " + human.Duration(d.Window) +
+		held = p.bar(d.Count, d.Limit, true) + " " + st.value.Render(human.Int(d.Count)+"/"+human.Int(d.Limit)) + " in the last " + human.Duration(d.Window) +
 			st.faint.Render(" · ") + st.label.Render("oldest ") + d.Oldest.Short() +
-			st.label.Render(" leaves at ") + d.Leaves().Short() + st.faint.Render(", in"+nbsp+human.Duration(d.Leaves().Sub(d.At)))
+			st.label.Render(" leaves in"+nbsp) + human.Duration(d.Leaves().Sub(d.At))
 	}
 	return []field{
 		{"now", strip, 0},
@@ -240,12 +243,12 @@ func (p lanesPanel) counterFields(d algo.Decision) []field {
 	counts := st.label.Render("previous"+nbsp) + glue(prevStart.Short()+"–"+d.WindowStart.Short()+" = ") + st.value.Render(fmt.Sprint(d.Previous)) +
 		p.sep() + st.label.Render("current"+nbsp) + glue(d.WindowStart.Short()+"–"+d.WindowEnd().Short()+" = ") + st.value.Render(fmt.Sprint(d.Current()))
 	wn, w := d.WeightRat()
-	weight := st.label.Render("overlap ") + gauge(st, wn, w, p.gaugeWidth(), false) + " " + st.value.Render(human.Decimal(wn, w)) +
+	weight := st.label.Render("overlap ") + p.bar(wn, w, false) + " " + st.value.Render(human.Decimal(wn, w)) +
 		st.faint.Render(" "+glue("= 1 − "+human.Duration(d.Elapsed)+"/"+human.Duration(d.Window)))
 	if p.presenter {
 		weight = st.label.Render("overlap ") + st.value.Render(human.Decimal(wn, w)) +
 			st.faint.Render(" "+glue("= 1 − "+human.Duration(d.Elapsed)+"/"+human.Duration(d.Window))) + "\n" +
-			p.tall(gauge(st, wn, w, p.gaugeWidth(), false))
+			p.tall(p.bar(wn, w, false))
 	}
 	return []field{
 		{"now", counts, 0},
@@ -260,7 +263,7 @@ func (p lanesPanel) bucketFields(d algo.Decision) []field {
 	st := p.c.styles
 	tn, w := d.TokensRat()
 	capacity := d.Capacity * w
-	bar := gauge(st, tn, capacity, p.gaugeWidth(), false)
+	bar := p.bar(tn, capacity, false)
 	level := st.value.Render(human.Decimal(tn, w)) + st.label.Render(" of "+algoTokens.Of(d.Capacity))
 	refill := st.label.Render("refills ") + human.Int(d.Limit) + " per " + human.Duration(d.Window)
 	if tn < capacity {
@@ -308,6 +311,35 @@ func (p lanesPanel) most(i int) string {
 	return st.warn.Render(text)
 }
 
+// bar is the lane's gauge of n out of total: while playing, drawn at the
+// level its spring has reached (snapshot.shown), so it moves smoothly;
+// the numbers beside it are always exact.
+func (p lanesPanel) bar(n, total int64, isCount bool) string {
+	w := p.gaugeWidth()
+	if s := p.snap.shown; p.lane < len(s) && total > 0 {
+		filled := int(math.Round(min(max(s[p.lane], 0), 1) * float64(w)))
+		if n > 0 && filled == 0 {
+			filled = 1
+		}
+		return bars(p.c.styles, filled, w, isCount && n >= total)
+	}
+	return gauge(p.c.styles, n, total, w, isCount)
+}
+
+// gaugeLevel is the share of its gauge a lane's state fills: the count
+// against the limit, the counter's overlap weight, the bucket's level.
+func gaugeLevel(d algo.Decision) float64 {
+	switch d.Kind {
+	case algo.KindSlidingCounter:
+		wn, w := d.WeightRat()
+		return float64(wn) / float64(max(w, 1))
+	case algo.KindTokenBucket:
+		tn, w := d.TokensRat()
+		return float64(tn) / float64(max(d.Capacity*w, 1))
+	}
+	return float64(d.Count) / float64(max(d.Limit, 1))
+}
+
 // gauge draws n out of total as a bar of width cells. A count that reaches
 // its limit turns red; a share such as the overlap weight never does.
 func gauge(st *styles, n, total int64, width int, isCount bool) string {
@@ -322,8 +354,14 @@ func gauge(st *styles, n, total int64, width int, isCount bool) string {
 	if n > 0 && filled == 0 {
 		filled = 1
 	}
+	return bars(st, filled, width, isCount && n >= total)
+}
+
+// bars is a gauge of filled cells out of width, red when full.
+func bars(st *styles, filled, width int, full bool) string {
+	filled = min(max(filled, 0), width)
 	on := st.gaugeOn
-	if isCount && n >= total {
+	if full {
 		on = st.full
 	}
 	return on.Render(strings.Repeat("█", filled)) + st.gaugeOff.Render(strings.Repeat("░", width-filled))

@@ -29,6 +29,7 @@ type snapshot struct {
 	algorithms []algo.Algorithm // the limiters, in engine order
 	timeline   timelineCells    // what was decided under each of the timeline's cells
 	recent     []recentRow      // the last requests decided, newest last
+	shown      []float64        // while playing, each lane's gauge as its spring has moved it; nil: exact
 }
 
 // windowCounter is a limiter that can count the timestamps in each part of

@@ -22,6 +22,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/harmonica"
 	"github.com/charmbracelet/x/ansi"
 
 	"windowlab/algo"
@@ -171,6 +172,8 @@ type Model struct {
 	note      string
 	noteUntil algo.Instant
 	dwell     time.Time // playing holds the clock until this tick (captionDwell)
+
+	springs []springState // the gauges' springs while playing (animate)
 }
 
 // New returns the root model showing opts.Scenario (or the lesson's first
@@ -747,8 +750,37 @@ func (m Model) onTick(msg tickMsg) (tea.Model, tea.Cmd) {
 	if !m.playing {
 		return m, nil
 	}
+	m.animate()
 	return m, m.tick()
 }
+
+// gaugeSpring moves each gauge toward its level at 30 frames a second,
+// critically damped: a fixed window's count falls to 0 at an edge in a
+// few frames, visibly, without overshooting.
+var gaugeSpring = harmonica.NewSpring(harmonica.FPS(30), 12, 1)
+
+// animate moves the gauges' springs a frame toward the levels the lanes
+// show now; stepping and pausing draw the exact levels (refresh).
+func (m *Model) animate() {
+	n := len(m.snap.peek)
+	if len(m.springs) != n {
+		m.springs = make([]springState, n)
+		for i, d := range m.snap.peek {
+			m.springs[i].pos = gaugeLevel(d)
+		}
+	}
+	springs := make([]springState, n)
+	shown := make([]float64, n)
+	for i, d := range m.snap.peek {
+		s := m.springs[i]
+		s.pos, s.vel = gaugeSpring.Update(s.pos, s.vel, gaugeLevel(d))
+		springs[i], shown[i] = s, s.pos
+	}
+	m.springs, m.snap.shown = springs, shown
+}
+
+// springState is one gauge's spring: where it is drawn, how fast it moves.
+type springState struct{ pos, vel float64 }
 
 // captionBetween is the first caption playing from → to reaches that
 // speaks of a request or pauses: its instant in (from, to], or at from
@@ -847,6 +879,7 @@ func (m *Model) stop() {
 		m.playing = false
 	}
 	m.gen++
+	m.springs, m.snap.shown = nil, nil // the gauges show exact levels until playing again
 }
 
 // Largest instant the clock is moved to: two days, past any scenario.
