@@ -42,7 +42,7 @@ func (c common) spread(left, right string, w int, keepRight bool) string {
 		return c.cells.Truncate(left, w, "…")
 	}
 	left = c.cells.Truncate(left, w-rw-2, "…")
-	return left + strings.Repeat(" ", w-c.cells.StringWidth(left)-rw) + right
+	return left + strings.Repeat(" ", max(w-c.cells.StringWidth(left)-rw, 0)) + right
 }
 
 // spreadCols is spread, but drops the left side's tail rather than the right.

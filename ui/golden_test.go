@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"windowlab/algo"
+	"windowlab/human"
 	"windowlab/scenarios"
 )
 
@@ -78,5 +79,57 @@ func checkFrame(t *testing.T, out string, w, h int) {
 		if n := stringWidth(l); n > w {
 			t.Errorf("line %d is %d wide, more than %d: %q", i+1, n, w, l)
 		}
+	}
+}
+
+// keyMoments are the built-ins' key moments: the instant each one is
+// about, reached with t as a student would.
+var keyMoments = map[string]string{
+	"boundary-burst": "12:01:00", "check-yourself-1": "12:01:02", "worked-example": "12:01:15",
+	"steady-stream": "12:01:30", "sliding-log-memory": "12:41:40", "forgotten-ttl": "12:09:40",
+	"random-traffic": "12:01:00", "presets-cloudflare-example": "12:01:15", "token-bucket": "12:01:00",
+}
+
+// TestGoldenBuiltins pins every built-in at its key moment at 80×24,
+// 140×40 and 200×50, and holds each frame to what every size must show
+// whole: the title, each lane's verdict, the warnings, the way to the keys
+// and out.
+func TestGoldenBuiltins(t *testing.T) {
+	for _, sc := range scenarios.Builtins() {
+		at, ok := keyMoments[sc.Name]
+		if !ok {
+			t.Errorf("%s has no key moment", sc.Name)
+			continue
+		}
+		t.Run(sc.Name, func(t *testing.T) {
+			for _, sz := range [][2]int{{80, 24}, {140, 40}, {200, 50}} {
+				t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
+					m := update(t, newModel(t, sc, sz[0], sz[1]), goTo(at)...)
+					out := screen(m)
+					checkFrame(t, out, sz[0], sz[1])
+					lines := strings.Split(out, "\n")
+					if !strings.HasSuffix(strings.TrimRight(lines[len(lines)-1], " "), "? keys • q quit") {
+						t.Errorf("the last line does not end with the way to the keys and out: %q", lines[len(lines)-1])
+					}
+					if !strings.Contains(lines[0], sc.Title) {
+						t.Errorf("the title is cut: %q", lines[0])
+					}
+					flat := collapse(out)
+					if sz[0] < 120 { // stacked lanes: every verdict on its line, whole
+						for k, d := range m.snap.last.Decisions {
+							if !strings.Contains(flat, collapse(explain(d))) {
+								t.Errorf("lane %d's verdict %q is not whole", k, explain(d))
+							}
+						}
+					}
+					for k, st := range m.snap.stats {
+						if st.MaxInWindow > m.snap.config.Limit && !strings.Contains(out, "⚠ "+human.Int(st.MaxInWindow)) {
+							t.Errorf("lane %d's warning (%d admitted) is not on screen", k, st.MaxInWindow)
+						}
+					}
+					golden.RequireEqual(t, out)
+				})
+			}
+		})
 	}
 }

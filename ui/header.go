@@ -24,7 +24,33 @@ func (m Model) headerView() []string {
 		state = st.paused.Render("❚❚ paused") + st.faint.Render(" · "+speedText(m.speed))
 	}
 	right := state + "  " + st.clock.Render(s.now.String())
+	// The title is whole at every width: the app's name goes first, then
+	// the words of the state, then the state moves down a line.
+	w := m.c.cells.StringWidth
 	line1 := m.c.spread(left, right, m.c.width, true)
+	if w(left)+2+w(right) > m.c.width {
+		bare := st.title.Render(m.title())
+		switch {
+		case m.mode == modeQuiz:
+			bare = st.appName.Render(fmt.Sprintf("question %d of %d · ", m.quiz.index+1, len(m.quiz.questions))) + bare
+		case len(m.lesson) > 0:
+			bare = st.appName.Render(fmt.Sprintf("%d/%d · ", m.step+1, len(m.lesson))) + bare
+		}
+		short := st.playing.Render("▶ "+speedText(m.speed)) + "  " + st.clock.Render(s.now.String())
+		if !m.playing {
+			short = st.paused.Render("❚❚ "+speedText(m.speed)) + "  " + st.clock.Render(s.now.String())
+		}
+		if len(m.lesson) > 0 && m.mode != modeQuiz {
+			if long := st.appName.Render(fmt.Sprintf("step %d of %d · ", m.step+1, len(m.lesson))) + st.title.Render(m.title()); w(long)+2+w(short) <= m.c.width {
+				bare = long
+			}
+		}
+		line1 = m.c.spread(bare, short, m.c.width, true)
+		if w(bare)+2+w(short) > m.c.width {
+			line1 = m.c.cells.Truncate(bare, m.c.width, "…")
+			return []string{line1, m.c.spread(m.focusLine(true), short, m.c.width, true)}
+		}
+	}
 
 	// The focus matters more than the next request's time, and its words
 	// (whose, and why) more than the limit's.

@@ -483,7 +483,7 @@ func TestOpenFileLoadingIsCancellable(t *testing.T) {
 
 // Widths are counted as the renderer counts them: code point by code point
 // until the terminal reports grapheme clustering (mode 2027). A family
-// emoji in a title takes 8 cells or 2, and the clock stays on the line
+// emoji in a title takes 8 cells or 2, and the clock stays in the header
 // either way; a long client name is cut, not pushed off the screen.
 func TestWideTextKeepsTheClock(t *testing.T) {
 	sc := parse("title: \"Family 👨‍👩‍👧‍👦 burst and a very long title that goes on and on\"\nlimit: 100\nwindow: 1m\n" +
@@ -498,8 +498,10 @@ func TestWideTextKeepsTheClock(t *testing.T) {
 		m = update(t, m, press("G")...)
 		s := screen(m)
 		lines := strings.Split(s, "\n")
-		if !strings.HasSuffix(lines[0], "12:00:59.000") {
-			t.Errorf("grapheme %v: the clock is cut: %q", grapheme, lines[0])
+		// A title longer than the line keeps it, and the clock moves down
+		// one, beside the focus.
+		if !strings.HasSuffix(lines[0], "12:00:59.000") && !strings.HasSuffix(lines[1], "12:00:59.000") {
+			t.Errorf("grapheme %v: the clock is cut: %q / %q", grapheme, lines[0], lines[1])
 		}
 		for i, l := range lines {
 			if w := width(l); w > 80 {

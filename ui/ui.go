@@ -1090,14 +1090,33 @@ func (m Model) bottomView() []string {
 // shortHelp is the help bar: as many keys as fit, then always "? keys • q quit".
 func (m Model) shortHelp() string {
 	h := m.help
-	tail := h.ShortHelpView(m.keys.tailHelp())
 	sep := h.Styles.ShortSeparator.Render(h.ShortSeparator)
-	h.SetWidth(max(m.c.width-m.c.cells.StringWidth(tail)-m.c.cells.StringWidth(sep), 0))
-	head := h.ShortHelpView(m.keys.ShortHelp())
-	if head == "" || h.Width() <= 0 {
-		return tail
+	item := func(b key.Binding) string {
+		return h.Styles.ShortKey.Render(b.Help().Key) + " " + h.Styles.ShortDesc.Render(b.Help().Desc)
 	}
-	return head + sep + tail
+	var tail []string
+	for _, b := range m.keys.tailHelp() {
+		tail = append(tail, item(b))
+	}
+	line := strings.Join(tail, sep)
+	room := m.c.width - m.c.cells.StringWidth(line)
+	var head []string
+	used := 0
+	for _, b := range m.keys.ShortHelp() {
+		if !b.Enabled() {
+			continue
+		}
+		w := m.c.cells.StringWidth(item(b)) + m.c.cells.StringWidth(sep)
+		if used+w > room {
+			break
+		}
+		head = append(head, item(b))
+		used += w
+	}
+	if len(head) == 0 {
+		return line
+	}
+	return strings.Join(head, sep) + sep + line
 }
 
 // fullHelp lays every key out in as many columns as the width holds,
