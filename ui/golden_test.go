@@ -133,3 +133,20 @@ func TestGoldenBuiltins(t *testing.T) {
 		})
 	}
 }
+
+// The full help, at 80 columns as at 200, shows every key whole, in as
+// many columns as fit.
+func TestFullHelpFits(t *testing.T) {
+	for _, w := range []int{80, 200} {
+		m := update(t, newModel(t, boundaryBurst(), w, 40), press("?")...)
+		out := screen(m)
+		checkFrame(t, out, w, 40)
+		for _, col := range m.keys.FullHelp() {
+			for _, b := range col {
+				if b.Enabled() && !strings.Contains(out, b.Help().Desc) {
+					t.Errorf("%d columns: the full help lacks %q:\n%s", w, b.Help().Desc, out)
+				}
+			}
+		}
+	}
+}
