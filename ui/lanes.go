@@ -501,8 +501,10 @@ func fitUnits(lanes [][]unit, budget, perLane int) [][]string {
 
 // minHeight is the fewest lines the lanes need: each lane's title, its
 // verdict on the focused request and the warning when it has one, whole.
-func (p lanesPanel) minHeight() int {
-	ls := p.lanes()
+func (p lanesPanel) minHeight() int { return p.minHeightOf(p.lanes()) }
+
+// minHeightOf is minHeight for lanes already laid out.
+func (p lanesPanel) minHeightOf(ls []lane) int {
 	essential := func(l lane, width int) int {
 		h := 0
 		for _, u := range p.renderLane(l, width) {
@@ -528,11 +530,13 @@ func (p lanesPanel) minHeight() int {
 
 // lanesView lays the lanes out in h lines: side by side in boxes when wide,
 // stacked otherwise.
-func (p lanesPanel) render(h int) []string {
+func (p lanesPanel) render(h int) []string { return p.renderLanes(p.lanes(), h) }
+
+// renderLanes is render for lanes already laid out.
+func (p lanesPanel) renderLanes(ls []lane, h int) []string {
 	if h <= 0 {
 		return nil
 	}
-	ls := p.lanes()
 	if colW, ok := p.columnWidth(); ok {
 		return p.sideBySide(ls, colW, h)
 	}

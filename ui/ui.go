@@ -1013,9 +1013,10 @@ func (m Model) render() string {
 		// The caption and each lane's verdict are whole; the timeline gives
 		// way first, then the lanes' details.
 		lanes := m.lanes()
-		tl = m.timelineLines(bodyH - lanes.minHeight())
+		ls := lanes.lanes()
+		tl = m.timelineLines(bodyH - lanes.minHeightOf(ls))
 		bodyH -= len(tl)
-		body = lanes.render(bodyH)
+		body = lanes.renderLanes(ls, bodyH)
 		if spare := bodyH - len(body); spare >= 4 && !m.presenter {
 			body = append(body, "")
 			body = append(body, recentPanel{c: m.c, snap: &m.snap}.render(spare-1)...)
