@@ -299,3 +299,27 @@ traffic:
 		t.Error("paused, the gauges should draw exact levels")
 	}
 }
+
+// Stepping onto the request a caption speaks of holds it as landing there
+// does; the step after lets go.
+func TestSteppingOntoACaptionsRequest(t *testing.T) {
+	m := update(t, newModel(t, parse(twoAtOnce()), 100, 30), goTo("12:01:14")...)
+	for range 18 {
+		m = update(t, m, press("right")...)
+	}
+	if s := screen(m); strings.Contains(s, "the caption's request") {
+		t.Fatalf("at 12:01:14's last request no caption speaks:\n%s", s)
+	}
+	m = update(t, m, press("right")...) // #61, the first at 12:01:15
+	if s := screen(m); !strings.Contains(s, "the caption's request 61/") || !strings.Contains(s, "» The post's request") {
+		t.Fatalf("→ onto the caption's request:\n%s", s)
+	}
+	m = update(t, m, press("right")...) // #62, the next caption's
+	if s := screen(m); !strings.Contains(s, "the caption's request 62/") || !strings.Contains(s, "» Her second") {
+		t.Fatalf("→ onto the second caption's request:\n%s", s)
+	}
+	m = update(t, m, press("right")...) // #63, steady's: no caption speaks of it
+	if s := screen(m); strings.Contains(s, "the caption's request") || !strings.Contains(s, "request 63/") {
+		t.Fatalf("→ past the caption's request should let go:\n%s", s)
+	}
+}
