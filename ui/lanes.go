@@ -240,8 +240,8 @@ func (p lanesPanel) logFields(d algo.Decision, window []int64) []field {
 func (p lanesPanel) counterFields(d algo.Decision) []field {
 	st := p.c.styles
 	prevStart := d.WindowStart.Add(-d.Window)
-	counts := st.label.Render("previous"+nbsp) + glue(prevStart.Short()+"–"+d.WindowStart.Short()+" = ") + st.value.Render(fmt.Sprint(d.Previous)) +
-		p.sep() + st.label.Render("current"+nbsp) + glue(d.WindowStart.Short()+"–"+d.WindowEnd().Short()+" = ") + st.value.Render(fmt.Sprint(d.Current()))
+	counts := st.label.Render("previous"+nbsp) + glue(prevStart.Short()+"–"+d.WindowStart.Short()+" = ") + st.value.Render(human.Int(d.Previous)) +
+		p.sep() + st.label.Render("current"+nbsp) + glue(d.WindowStart.Short()+"–"+d.WindowEnd().Short()+" = ") + st.value.Render(human.Int(d.Current()))
 	wn, w := d.WeightRat()
 	weight := st.label.Render("overlap ") + p.bar(wn, w, false) + " " + st.value.Render(human.Decimal(wn, w)) +
 		st.faint.Render(" "+glue("= 1 − "+human.Duration(d.Elapsed)+"/"+human.Duration(d.Window)))
