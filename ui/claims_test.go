@@ -9,6 +9,7 @@ import (
 
 	"windowlab/algo"
 	"windowlab/scenarios"
+	"windowlab/sim"
 )
 
 // walked are the scenarios whose every caption the claims walk visits:
@@ -92,6 +93,33 @@ func TestCaptionsHoldOnScreen(t *testing.T) {
 					}
 					m := update(t, newModel(t, sc, size[0], size[1]), goTo(c.At.String())...)
 					holdsCaption(t, m, sc, i, "t")
+				}
+			}
+			// → alone, through every request (of the smaller scenarios): a
+			// caption that speaks of a request is never on before it, and
+			// landing on it shows what it claims.
+			if sc.Len() <= 5000 {
+				m := newModel(t, sc, 100, 30)
+				held := map[int]bool{}
+				for n := int64(0); n < sc.Len(); n++ {
+					m = update(t, m, press("right")...)
+					i := m.captionIndex()
+					if i < 0 || !sc.Captions[i].Speaks() {
+						continue
+					}
+					if !m.held.on && !m.reached(i) {
+						t.Errorf("→ to request %d: captions[%d] is on before its moment", n+1, i)
+					}
+					if m.held.on && !held[i] {
+						held[i] = true
+						holdsCaption(t, m, sc, i, "→")
+					}
+				}
+				e, _ := sc.Engine(sim.Options{})
+				for i, c := range sc.Captions {
+					if c.Speaks() && (c.Client != "" || c.Request.Set) && sc.SeekCaption(e, i) && !held[i] {
+						t.Errorf("→ through every request never landed on captions[%d] at %s", i, c.At.Short())
+					}
 				}
 			}
 			// Space alone: play, and play again at every pause.

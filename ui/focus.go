@@ -59,9 +59,9 @@ func (m Model) captionIndex() int {
 		if now >= m.sc.CaptionEnd(i) {
 			continue
 		}
-		// Of captions sharing an instant, one that speaks of a later
-		// request there waits for it.
-		if best >= 0 && c.At == now && cs[best].At == now && c.Speaks() && c.Request.Nth > 1 && m.seenAt(i) < c.Request.Nth {
+		// A caption that speaks of a request waits for it: stepping through
+		// its instant's requests, the caption before stays until then.
+		if c.At == now && c.Speaks() && !m.reached(i) {
 			continue
 		}
 		best = i
