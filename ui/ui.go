@@ -50,6 +50,13 @@ type Options struct {
 	// Presenter draws for the back of a room: taller, wider gauges and
 	// high-contrast text.
 	Presenter bool
+	// Publish, when set, is called with the view's position after every
+	// message that moved it: a teacher's view in a classroom. It must not
+	// block.
+	Publish func(Position)
+	// Follow makes the view a student's in a classroom: it goes to every
+	// position a FollowMsg brings until the student explores alone.
+	Follow bool
 	// SaveDir is where w writes a what-if scenario; "" is the working
 	// directory.
 	SaveDir string
@@ -174,6 +181,15 @@ type Model struct {
 	dwell     time.Time // playing holds the clock until this tick (captionDwell)
 
 	springs []springState // the gauges' springs while playing (animate)
+
+	// A classroom (follow.go).
+	publish    func(Position)
+	published  Position
+	inRoom     bool // a student's view
+	following  bool
+	teacher    Position // the teacher's last position
+	hasTeacher bool
+	follow     followKeys
 }
 
 // New returns the root model showing opts.Scenario (or the lesson's first
@@ -224,6 +240,10 @@ func New(opts Options) (Model, error) {
 		ctl:           ctl,
 		budget:        frameBudget,
 		saveDir:       cmp.Or(opts.SaveDir, "."),
+		publish:       opts.Publish,
+		inRoom:        opts.Follow,
+		following:     opts.Follow,
+		follow:        newFollowKeys(),
 	}
 	m.keys.setLesson(len(opts.Lesson) > 0)
 	m.help.Styles = st.help
@@ -300,8 +320,30 @@ func startInstant(e *sim.Engine) algo.Instant {
 // Init asks the terminal for its background, to pick light or dark styles.
 func (m Model) Init() tea.Cmd { return tea.RequestBackgroundColor }
 
-// Update routes a message to the part of the view it concerns.
+// Update routes a message to the part of the view it concerns; in a
+// classroom it follows the teacher or publishes where it stands.
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if f, ok := msg.(FollowMsg); ok {
+		return m.onFollow(f.Position)
+	}
+	if k, ok := msg.(tea.KeyPressMsg); ok && m.inRoom && m.job == nil && m.mode == modeMain {
+		if key.Matches(k, m.follow.Follow) {
+			m.following, m.status = true, ""
+			if m.hasTeacher {
+				return m, m.goToPosition(m.teacher)
+			}
+			return m, nil
+		}
+		m.detachOnMove(k)
+	}
+	next, cmd := m.update(msg)
+	nm := next.(Model)
+	nm.publishPosition()
+	return nm, cmd
+}
+
+// update is Update without the classroom.
+func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.ModeReportMsg:
 		// The terminal lays out grapheme clusters (mode 2027), and the
@@ -505,6 +547,7 @@ func (m *Model) moveClock(msg tea.KeyPressMsg) tea.Cmd {
 		if _, ok := m.eng.Step(); ok {
 			m.refresh()
 		} else {
+			m.refresh() // where it stood, its caption held again
 			m.status = "that was the last request; g goes back to the start"
 		}
 	case key.Matches(msg, k.Prev):
@@ -515,6 +558,7 @@ func (m *Model) moveClock(msg tea.KeyPressMsg) tea.Cmd {
 		case now != m.start:
 			m.rewind()
 		default:
+			m.refresh()
 			m.status = "this is the start: no request yet"
 		}
 	case key.Matches(msg, k.NextEdge):
@@ -1059,6 +1103,9 @@ func (m Model) bottomView() []string {
 	var out []string
 	if m.job != nil {
 		return append(out, m.c.styles.warn.Render(m.jobLine()))
+	}
+	if line := m.followLine(); line != "" && m.mode == modeMain {
+		out = append(out, line)
 	}
 	switch {
 	case m.status != "":

@@ -1,0 +1,132 @@
+package ui
+
+import (
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"windowlab/algo"
+	"windowlab/human"
+	"windowlab/sim"
+)
+
+// A classroom (windowlab serve): the teacher's view publishes where it
+// stands after every message; a student's view follows, going to each
+// position it is sent, until the student moves the clock themselves and
+// explores alone. Positions are whole: the step, the request, the instant
+// and the caption held, so a follower lands exactly where the teacher is.
+
+// Position is where a view stands.
+type Position struct {
+	Step      int          // the lesson's step, 0 outside a lesson
+	Scenario  string       // the scenario's name, so a follower knows it has the same one
+	Processed int64        // arrivals decided
+	Now       algo.Instant // the clock
+	Caption   int          // the caption held, or -1
+	Playing   bool
+	Speed     float64
+}
+
+// FollowMsg sends a following view the teacher's position.
+type FollowMsg struct{ Position Position }
+
+// position is where the model stands now.
+func (m Model) position() Position {
+	p := Position{Step: m.step, Scenario: m.sc.Name, Processed: m.snap.processed, Now: m.snap.now,
+		Caption: -1, Playing: m.playing, Speed: m.speed}
+	if m.held.on {
+		p.Caption = m.held.caption
+	}
+	return p
+}
+
+// publishPosition tells the room where the teacher's view stands, when
+// that changed; publish must not block (the room keeps the latest only).
+func (m *Model) publishPosition() {
+	if m.publish == nil || m.job != nil {
+		return
+	}
+	if p := m.position(); p != m.published {
+		m.published = p
+		m.publish(p)
+	}
+}
+
+// onFollow takes the teacher's position, and goes there when following.
+func (m Model) onFollow(p Position) (tea.Model, tea.Cmd) {
+	m.teacher, m.hasTeacher = p, true
+	if !m.following || m.job != nil || m.mode != modeMain {
+		return m, nil
+	}
+	return m, m.goToPosition(p)
+}
+
+// goToPosition moves the view to p: its step, then its caption's moment
+// or its request and instant.
+func (m *Model) goToPosition(p Position) tea.Cmd {
+	if len(m.lesson) > 0 && p.Step != m.step && p.Step >= 0 && p.Step < len(m.lesson) {
+		m.goToStep(p.Step)
+	}
+	if p.Scenario != m.sc.Name {
+		m.status = "the teacher is on another scenario (" + p.Scenario + ")"
+		return nil
+	}
+	m.speed = p.Speed
+	if p.Caption >= 0 && p.Caption < len(m.sc.Captions) && p.Processed > 0 {
+		if !m.held.on || m.held.caption != p.Caption || m.eng.Processed() != p.Processed {
+			return m.landCaption(p.Caption)
+		}
+		return nil
+	}
+	m.release()
+	n, now := p.Processed, p.Now
+	return m.move(func(e *sim.Engine) {
+		// The same request; then the same instant, unless more requests
+		// are decided by then (the teacher stands inside an instant).
+		e.SeekIndex(n)
+		if next, ok := e.Next(); !ok || next.At > now {
+			e.Seek(now)
+		}
+	})
+}
+
+// followKeys are a student's: explore alone, follow again.
+type followKeys struct {
+	Follow key.Binding
+}
+
+func newFollowKeys() followKeys {
+	return followKeys{Follow: key.NewBinding(key.WithKeys("F", "shift+f"), key.WithHelp("F", "follow the teacher"))}
+}
+
+// followLine is the banner of a student's view: following, or exploring.
+func (m Model) followLine() string {
+	st := m.c.styles
+	if !m.inRoom {
+		return ""
+	}
+	if m.following {
+		state := "paused"
+		if m.teacher.Playing {
+			state = "playing " + speedText(m.teacher.Speed)
+		}
+		return st.selected.Render("● following the teacher") + st.faint.Render(" ("+state+") · any key that moves the clock explores alone")
+	}
+	where := ""
+	if m.hasTeacher {
+		where = " (the teacher is at " + m.teacher.Now.Short() + ", request " + human.Int(m.teacher.Processed) + ")"
+	}
+	return st.warn.Render("○ exploring alone") + st.faint.Render(where+" · F follows the teacher again")
+}
+
+// detachOnMove lets a student's key that moves the clock take them off the
+// teacher's screen; it reports whether msg is such a key.
+func (m *Model) detachOnMove(msg tea.KeyPressMsg) {
+	if !m.inRoom || !m.following || m.mode != modeMain {
+		return
+	}
+	k := m.keys
+	if key.Matches(msg, k.Play, k.Next, k.Prev, k.NextEdge, k.PrevEdge, k.Start, k.End, k.GoTo, k.NextCaption,
+		k.PrevCaption, k.NextStep, k.PrevStep, k.WhatIf, k.Open, k.Quiz) {
+		m.following = false
+	}
+}
