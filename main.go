@@ -283,7 +283,7 @@ func rootCmd(stdout io.Writer) *cobra.Command {
 	root.SetOut(stdout)
 	root.SetFlagErrorFunc(unknownFlag)
 	root.SuggestionsMinimumDistance = 2
-	root.AddCommand(tuiCmd(), lessonCmd(), quizCmd(), runCmd(), listCmd(), checkCmd(), memoryCmd(), labCmd())
+	root.AddCommand(tuiCmd(), lessonCmd(), quizCmd(), runCmd(), listCmd(), checkCmd(), memoryCmd(), labCmd(), serveCmd())
 	stopsAtSignals(root)
 	return root
 }

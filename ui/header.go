@@ -19,8 +19,9 @@ func (m Model) headerView() []string {
 		// The step first: when the line is short, the title's tail gives way.
 		left = st.appName.Render(fmt.Sprintf("step %d of %d · ", m.step+1, len(m.lesson))) + st.title.Render(m.title())
 	}
+	playing := m.playing || (m.inRoom && m.following && m.teacher.Playing) // a follower plays as its teacher does
 	state := st.playing.Render("▶ " + speedText(m.speed))
-	if !m.playing {
+	if !playing {
 		state = st.paused.Render("❚❚ paused") + st.faint.Render(" · "+speedText(m.speed))
 	}
 	right := state + "  " + st.clock.Render(s.now.String())
@@ -37,7 +38,7 @@ func (m Model) headerView() []string {
 			bare = st.appName.Render(fmt.Sprintf("%d/%d · ", m.step+1, len(m.lesson))) + bare
 		}
 		short := st.playing.Render("▶ "+speedText(m.speed)) + "  " + st.clock.Render(s.now.String())
-		if !m.playing {
+		if !playing {
 			short = st.paused.Render("❚❚ "+speedText(m.speed)) + "  " + st.clock.Render(s.now.String())
 		}
 		if len(m.lesson) > 0 && m.mode != modeQuiz {

@@ -1,0 +1,334 @@
+// Package serve is windowlab's classroom: an SSH server (charm.land/wish on
+// golang.org/x/crypto/ssh) that gives every connecting student their own
+// copy of the interactive view, following the teacher's, and lets a
+// teacher's key drive the room.
+//
+// It is a top-level package beside the commands rather than part of ui:
+// it owns a network server, keys and sessions, which nothing below the
+// commands may know of, and ui stays a view that knows no network (it
+// only publishes and follows positions, ui.Options.Publish and Follow).
+package serve
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/log/v2"
+	"charm.land/ssh"
+	"charm.land/wish/v2"
+	"charm.land/wish/v2/bubbletea"
+	gossh "golang.org/x/crypto/ssh"
+
+	"windowlab/algo"
+	"windowlab/ui"
+)
+
+// Config is what a classroom serves and to whom.
+type Config struct {
+	Addr        string // 127.0.0.1:2222 by default
+	HostKeyPath string // created once (ed25519, mode 0600) when missing, never overwritten
+	// TeacherKeys may drive the room; every other key, or none, is a student's.
+	TeacherKeys []ssh.PublicKey
+	// View builds the options of one session's view: a student's follows,
+	// a teacher's publishes (publish is nil for a student).
+	View func(follow bool, publish func(ui.Position)) ui.Options
+	// MaxStudents is how many students may be connected at once.
+	MaxStudents int
+	// Idle closes a session nothing came through for this long (0: never).
+	Idle time.Duration
+	// PerAddress limits new connections from one address: at most
+	// PerAddress.Limit per PerAddress.Window, by windowlab's own sliding
+	// window counter.
+	PerAddress algo.Config
+	Log        *log.Logger // connections and refusals; never a key
+}
+
+// Defaults for a classroom.
+const (
+	DefaultAddr        = "127.0.0.1:2222"
+	DefaultMaxStudents = 200
+	DefaultIdle        = 30 * time.Minute
+	handshakeTimeout   = 10 * time.Second
+)
+
+// DefaultPerAddress lets one address open 20 connections a minute: a room
+// behind one NAT reconnecting, not a flood.
+var DefaultPerAddress = algo.Config{Limit: 20, Window: time.Minute}
+
+// Server is a running classroom.
+type Server struct {
+	cfg      Config
+	ssh      *ssh.Server
+	room     *Room
+	started  time.Time
+	students atomic.Int64
+
+	mu      sync.Mutex // the limiter
+	limiter algo.Limiter
+}
+
+// refusal is a context key: why a connection is refused, decided before
+// its handshake and said once it has a session.
+type refusalKey struct{}
+
+// New builds a classroom server; Serve starts it.
+func New(cfg Config) (*Server, error) {
+	if cfg.View == nil {
+		return nil, errors.New("serve: no view to serve")
+	}
+	if cfg.Addr == "" {
+		cfg.Addr = DefaultAddr
+	}
+	if cfg.MaxStudents <= 0 {
+		cfg.MaxStudents = DefaultMaxStudents
+	}
+	if cfg.PerAddress.Limit == 0 {
+		cfg.PerAddress = DefaultPerAddress
+	}
+	if cfg.Log == nil {
+		cfg.Log = log.New(os.Stderr)
+	}
+	limiter, err := algo.New(algo.KindSlidingCounter, cfg.PerAddress)
+	if err != nil {
+		return nil, fmt.Errorf("serve: the per-address limit: %w", err)
+	}
+	if err := ensureHostKey(cfg.HostKeyPath); err != nil {
+		return nil, err
+	}
+	s := &Server{cfg: cfg, room: newRoom(), started: time.Now(), limiter: limiter}
+	srv, err := wish.NewServer(
+		wish.WithAddress(cfg.Addr),
+		wish.WithHostKeyPath(cfg.HostKeyPath),
+		// Any key, or none, is a student; teachers are told apart by key.
+		wish.WithPublicKeyAuth(func(ssh.Context, ssh.PublicKey) bool { return true }),
+		wish.WithKeyboardInteractiveAuth(func(ssh.Context, gossh.KeyboardInteractiveChallenge) bool { return true }),
+		wish.WithIdleTimeout(cfg.Idle),
+		ssh.WrapConn(s.admit),
+		wish.WithMiddleware(s.view, s.gate),
+	)
+	if err != nil {
+		return nil, fmt.Errorf("serve: %w", err)
+	}
+	srv.HandshakeTimeout = handshakeTimeout
+	s.ssh = srv
+	return s, nil
+}
+
+// Room is the server's room, for the teacher's local view and for tests.
+func (s *Server) Room() *Room { return s.room }
+
+// Serve accepts connections on ln until Shutdown.
+func (s *Server) Serve(ln net.Listener) error {
+	err := s.ssh.Serve(ln)
+	if errors.Is(err, ssh.ErrServerClosed) {
+		return nil
+	}
+	return err
+}
+
+// ListenAndServe listens on the configured address and serves.
+func (s *Server) ListenAndServe() error {
+	ln, err := net.Listen("tcp", s.cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
+	return s.Serve(ln)
+}
+
+// Shutdown stops accepting, ends every session and waits for them, or
+// for ctx.
+func (s *Server) Shutdown(ctx context.Context) error {
+	err := s.ssh.Shutdown(ctx)
+	if errors.Is(err, ssh.ErrServerClosed) {
+		return nil
+	}
+	return err
+}
+
+// admit counts a new connection against its address's limit before any
+// handshake; one over it is refused once it has a session to be told in.
+func (s *Server) admit(ctx ssh.Context, c net.Conn) net.Conn {
+	host, _, err := net.SplitHostPort(c.RemoteAddr().String())
+	if err != nil {
+		host = c.RemoteAddr().String()
+	}
+	now := algo.Instant(time.Since(s.started) / time.Millisecond)
+	s.mu.Lock()
+	d := s.limiter.Allow(now, host)
+	s.mu.Unlock()
+	if !d.Allowed {
+		ctx.SetValue(refusalKey{}, fmt.Sprintf("too many connections from %s: at most %d a %s; wait a little and try again",
+			host, s.cfg.PerAddress.Limit, s.cfg.PerAddress.Window))
+		s.cfg.Log.Warn("refused", "from", host, "why", "rate")
+	}
+	return c
+}
+
+// gate refuses what windowlab does not serve, in one line: a command, a
+// session without a terminal, a connection over its address's limit.
+func (s *Server) gate(next ssh.Handler) ssh.Handler {
+	return func(sess ssh.Session) {
+		if why := s.refusal(sess); why != "" {
+			wish.Fatalln(sess, "windowlab: "+why)
+			return
+		}
+		next(sess)
+	}
+}
+
+func (s *Server) refusal(sess ssh.Session) string {
+	if why, ok := sess.Context().Value(refusalKey{}).(string); ok {
+		return why
+	}
+	if len(sess.Command()) > 0 {
+		return "this server shows the windowlab view and runs no commands; connect with no command: ssh -p PORT HOST"
+	}
+	if sess.Subsystem() != "" {
+		return "no subsystems here"
+	}
+	if _, _, ok := sess.Pty(); !ok {
+		return "the view needs a terminal; connect with ssh -t -p PORT HOST"
+	}
+	return ""
+}
+
+// view runs one session's Bubble Tea program, its window changes sent
+// on as sizes. A session that ends ends its program: that is no error.
+func (s *Server) view(next ssh.Handler) ssh.Handler {
+	return func(sess ssh.Session) {
+		p := s.program(sess)
+		if p == nil {
+			next(sess)
+			return
+		}
+		_, windows, _ := sess.Pty()
+		ctx, cancel := context.WithCancel(sess.Context())
+		defer cancel()
+		go func() {
+			for {
+				select {
+				case <-ctx.Done():
+					return
+				case w, ok := <-windows:
+					if !ok {
+						return
+					}
+					p.Send(tea.WindowSizeMsg{Width: w.Width, Height: w.Height})
+				}
+			}
+		}()
+		if _, err := p.Run(); err != nil && !errors.Is(err, tea.ErrProgramKilled) {
+			s.cfg.Log.Error("view", "name", DisplayName(sess.User()), "err", err)
+		}
+		p.Kill()
+		next(sess)
+	}
+}
+
+// isTeacher reports whether a session's key is a teacher's.
+func (s *Server) isTeacher(k ssh.PublicKey) bool {
+	for _, t := range s.cfg.TeacherKeys {
+		if ssh.KeysEqual(k, t) {
+			return true
+		}
+	}
+	return false
+}
+
+// program makes one session's view: a teacher's publishing to the room,
+// a student's following it.
+func (s *Server) program(sess ssh.Session) *tea.Program {
+	if s.refusal(sess) != "" {
+		return nil // gate says why
+	}
+	teacher := s.isTeacher(sess.PublicKey())
+	name := DisplayName(sess.User())
+	from := sess.RemoteAddr().String()
+	var opts ui.Options
+	if teacher {
+		opts = s.cfg.View(false, s.room.Publish)
+	} else {
+		if n := s.students.Add(1); n > int64(s.cfg.MaxStudents) {
+			s.students.Add(-1)
+			wish.Fatalln(sess, fmt.Sprintf("windowlab: the room is full (%d students); ask the teacher", s.cfg.MaxStudents))
+			return nil
+		}
+		opts = s.cfg.View(true, nil)
+	}
+	m, err := ui.New(opts)
+	if err != nil {
+		if !teacher {
+			s.students.Add(-1)
+		}
+		wish.Fatalln(sess, "windowlab: "+err.Error())
+		return nil
+	}
+	p := tea.NewProgram(m, append(bubbletea.MakeOptions(sess), tea.WithContext(sess.Context()), tea.WithoutSignalHandler())...)
+	role := "student"
+	if teacher {
+		role = "teacher"
+		s.room.teacherJoined()
+	}
+	member := s.room.join(name, role, p.Send)
+	s.cfg.Log.Info("connected", "name", name, "role", role, "from", from)
+	go func() {
+		<-sess.Context().Done()
+		s.room.leave(member)
+		if teacher {
+			s.room.teacherLeft()
+		} else {
+			s.students.Add(-1)
+		}
+		s.cfg.Log.Info("disconnected", "name", name, "role", role, "after", time.Since(member.since).Round(time.Second))
+	}()
+	return p
+}
+
+// DisplayName makes a user name fit to show: printable, no bidirectional
+// controls, at most 24 characters; "student" when nothing is left.
+func DisplayName(s string) string {
+	var b strings.Builder
+	n := 0
+	for _, r := range s {
+		if !unicode.IsPrint(r) || (r >= 0x202A && r <= 0x202E) || (r >= 0x2066 && r <= 0x2069) {
+			continue
+		}
+		if n == 24 {
+			break
+		}
+		b.WriteRune(r)
+		n++
+	}
+	name := strings.TrimSpace(b.String())
+	if name == "" || !utf8.ValidString(name) {
+		return "student"
+	}
+	return name
+}
+
+// ensureHostKey makes sure the host key's directory exists with mode 0700;
+// wish creates the key itself (ed25519, 0600) when it is missing and
+// never writes over one.
+func ensureHostKey(path string) error {
+	if path == "" {
+		return errors.New("serve: no host key path")
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return fmt.Errorf("serve: the host key's directory: %w", err)
+	}
+	if info, err := os.Stat(path); err == nil && info.IsDir() {
+		return fmt.Errorf("serve: host key %s is a directory", path)
+	}
+	return nil
+}

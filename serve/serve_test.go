@@ -1,0 +1,231 @@
+package serve
+
+import (
+	"bytes"
+	"context"
+	"crypto/ed25519"
+	"crypto/rand"
+	"io"
+	"net"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"charm.land/log/v2"
+	"charm.land/ssh"
+	"github.com/charmbracelet/x/ansi"
+	gossh "golang.org/x/crypto/ssh"
+
+	"windowlab/scenarios"
+	"windowlab/ui"
+)
+
+// classroom starts a server on a free loopback port serving the lesson,
+// with teacher as its teacher's key; it stops when the test ends.
+func classroom(t *testing.T, teacher gossh.Signer, tweak func(*Config)) (*Server, string) {
+	t.Helper()
+	pub, err := ssh.ParsePublicKey(teacher.PublicKey().Marshal())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{
+		Addr:        "127.0.0.1:0",
+		HostKeyPath: filepath.Join(t.TempDir(), "host_ed25519"),
+		TeacherKeys: []ssh.PublicKey{pub},
+		View: func(follow bool, publish func(ui.Position)) ui.Options {
+			return ui.Options{Lesson: scenarios.Lesson(), Follow: follow, Publish: publish}
+		},
+		Log: log.New(io.Discard),
+	}
+	if tweak != nil {
+		tweak(&cfg)
+	}
+	s, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- s.Serve(ln) }()
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_ = s.Shutdown(ctx)
+		if err := <-done; err != nil {
+			t.Errorf("serve: %v", err)
+		}
+	})
+	return s, ln.Addr().String()
+}
+
+func newSigner(t *testing.T) gossh.Signer {
+	t.Helper()
+	_, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := gossh.NewSignerFromKey(priv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// dial connects as user with key (nil: no key, keyboard-interactive).
+func dial(t *testing.T, addr, user string, key gossh.Signer) *gossh.Client {
+	t.Helper()
+	auth := []gossh.AuthMethod{gossh.KeyboardInteractive(func(string, string, []string, []bool) ([]string, error) { return nil, nil })}
+	if key != nil {
+		auth = []gossh.AuthMethod{gossh.PublicKeys(key)}
+	}
+	c, err := gossh.Dial("tcp", addr, &gossh.ClientConfig{User: user, Auth: auth,
+		HostKeyCallback: gossh.InsecureIgnoreHostKey(), Timeout: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+// screen is a session's output so far, escapes stripped.
+type screen struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (s *screen) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.buf.Write(p)
+}
+
+func (s *screen) text() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return ansi.Strip(s.buf.String())
+}
+
+// waitFor waits up to 10 s for the screen to show want.
+func (s *screen) waitFor(t *testing.T, who, want string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		if strings.Contains(s.text(), want) {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("%s's screen never showed %q; it shows:\n%s", who, want, tail(s.text()))
+}
+
+func tail(s string) string { return s[max(len(s)-2000, 0):] }
+
+// view opens the view in a terminal of 100×30 on c; keys go to in.
+func view(t *testing.T, c *gossh.Client) (*screen, io.Writer) {
+	t.Helper()
+	sess, err := c.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sess.Close() })
+	out := &screen{}
+	sess.Stdout, sess.Stderr = out, out
+	in, err := sess.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sess.RequestPty("xterm-256color", 30, 100, gossh.TerminalModes{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := sess.Shell(); err != nil {
+		t.Fatal(err)
+	}
+	return out, in
+}
+
+// A teacher's tab moves every student's view: both show the lesson's
+// second caption, the teacher's key told apart from a student's.
+func TestStudentsFollowOverSSH(t *testing.T) {
+	teacherKey := newSigner(t)
+	s, addr := classroom(t, teacherKey, nil)
+	teacher, keys := view(t, dial(t, addr, "ms-lovelace", teacherKey))
+	teacher.waitFor(t, "the teacher", "step 1 of 6")
+	ann, _ := view(t, dial(t, addr, "ann", newSigner(t)))
+	bob, _ := view(t, dial(t, addr, "bob", nil))
+	ann.waitFor(t, "ann", "following the teacher")
+	bob.waitFor(t, "bob", "following the teacher")
+	if _, err := keys.Write([]byte("\t")); err != nil {
+		t.Fatal(err)
+	}
+	teacher.waitFor(t, "the teacher", "a crowd of 100 arrives")
+	ann.waitFor(t, "ann", "a crowd of 100 arrives")
+	bob.waitFor(t, "bob", "a crowd of 100 arrives")
+	if strings.Contains(teacher.text(), "following the teacher") {
+		t.Error("the teacher's view says it follows")
+	}
+	roles := map[string]string{}
+	for _, seat := range s.Room().Roster() {
+		roles[seat.Name] = seat.Role
+	}
+	if roles["ms-lovelace"] != "teacher" || roles["ann"] != "student" || roles["bob"] != "student" {
+		t.Errorf("roster %v", roles)
+	}
+}
+
+// What windowlab does not serve is refused in one line: a command, a
+// session without a terminal, connections over an address's limit.
+func TestRefusals(t *testing.T) {
+	_, addr := classroom(t, newSigner(t), func(c *Config) { c.PerAddress.Limit, c.PerAddress.Window = 3, time.Minute })
+	run := func(c *gossh.Client, cmd string) string {
+		sess, err := c.NewSession()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer sess.Close()
+		out := &screen{}
+		sess.Stdout, sess.Stderr = out, out
+		if cmd == "" {
+			err = sess.Shell()
+			if err == nil {
+				err = sess.Wait()
+			}
+		} else {
+			err = sess.Run(cmd)
+		}
+		if err == nil {
+			t.Errorf("%q: the session ended well, want a refusal", cmd)
+		}
+		return out.text()
+	}
+	if out := run(dial(t, addr, "eve", nil), "ls"); !strings.Contains(out, "runs no commands") {
+		t.Errorf("exec: %q", out)
+	}
+	if out := run(dial(t, addr, "eve", nil), ""); !strings.Contains(out, "the view needs a terminal") {
+		t.Errorf("no pty: %q", out)
+	}
+	// The third connection was allowed; the fourth is one too many.
+	c := dial(t, addr, "eve", nil)
+	if out := run(dial(t, addr, "eve", nil), "ls"); !strings.Contains(out, "too many connections from 127.0.0.1: at most 3 a 1m0s") {
+		t.Errorf("over the limit: %q", out)
+	}
+	// Forwarding is refused.
+	if _, err := c.Dial("tcp", "127.0.0.1:22"); err == nil {
+		t.Error("a port forward was accepted")
+	}
+}
+
+func TestDisplayName(t *testing.T) {
+	for in, want := range map[string]string{
+		"ann": "ann", "": "student", "  ": "student", "a\x1b[2Jb": "a[2Jb", "\u202eevil": "evil",
+		"a-very-long-name-that-goes-past-twenty-four": "a-very-long-name-that-go",
+	} {
+		if got := DisplayName(in); got != want {
+			t.Errorf("DisplayName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
