@@ -112,7 +112,9 @@ func serveCmd() *cobra.Command {
 			if local {
 				// The teacher's own view, here: it drives the room as a teacher key does.
 				opts := cfg.View(false, srv.Room().Publish)
+				gone := srv.Room().TeacherHere()
 				_, uiErr := showUI(cmd.Context(), opts)
+				gone()
 				return errors.Join(uiErr, stop())
 			}
 			select {

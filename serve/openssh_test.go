@@ -35,7 +35,7 @@ func sshClient(t *testing.T, addr, user, key string) (*screen, *os.File) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := &screen{}
+	out := newScreen()
 	go func() {
 		buf := make([]byte, 32<<10)
 		for {
@@ -82,8 +82,17 @@ func TestOpenSSHClassroom(t *testing.T) {
 	_, addr := classroom(t, signer, nil)
 	teacher, keys := sshClient(t, addr, "teacher", keyFile)
 	teacher.waitFor(t, "the teacher", "step 1 of 6")
-	ann, _ := sshClient(t, addr, "ann", "")
-	bob, _ := sshClient(t, addr, "bob", "")
+	ann, annIn := sshClient(t, addr, "ann", "")
+	bob, bobIn := sshClient(t, addr, "bob", "")
+	for _, s := range []struct {
+		out *screen
+		in  *os.File
+	}{{ann, annIn}, {bob, bobIn}} {
+		s.out.waitFor(t, "a student", "Welcome to the class")
+		if _, err := s.in.Write([]byte("\r")); err != nil {
+			t.Fatal(err)
+		}
+	}
 	ann.waitFor(t, "ann", "following the teacher")
 	bob.waitFor(t, "bob", "following the teacher")
 	for _, k := range []string{"\t", "\t"} {

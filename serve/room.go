@@ -1,7 +1,9 @@
 package serve
 
 import (
+	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -22,12 +24,15 @@ type Room struct {
 }
 
 type member struct {
-	name  string
-	role  string
-	since time.Time
-	send  func(tea.Msg)
-	box   chan ui.Position // the latest position not handed on yet
-	done  chan struct{}
+	name      string
+	role      string
+	since     time.Time
+	following bool // a student's, as their view last said
+	send      func(tea.Msg)
+	box       chan ui.Position // the latest position not handed on yet
+	roster    chan struct{}    // a teacher's: the roster changed
+	teacher   chan bool        // a student's: the teacher left or is back (the latest)
+	done      chan struct{}
 }
 
 func newRoom() *Room { return &Room{members: map[*member]struct{}{}} }
@@ -67,25 +72,94 @@ func (m *member) offer(p ui.Position) {
 // join adds a member whose program send reaches; a student is sent the
 // teacher's last position at once.
 func (r *Room) join(name, role string, send func(tea.Msg)) *member {
-	m := &member{name: name, role: role, since: time.Now(), send: send, box: make(chan ui.Position, 1), done: make(chan struct{})}
+	m := &member{name: name, role: role, since: time.Now(), following: role == "student", send: send,
+		box: make(chan ui.Position, 1), roster: make(chan struct{}, 1), teacher: make(chan bool, 1), done: make(chan struct{})}
 	r.mu.Lock()
 	r.members[m] = struct{}{}
 	last, has := r.last, r.hasLast
 	r.mu.Unlock()
-	go func() {
-		for {
-			select {
-			case p := <-m.box:
-				m.send(ui.FollowMsg{Position: p})
-			case <-m.done:
-				return
-			}
-		}
-	}()
+	go m.deliver(r)
 	if has && role == "student" {
 		m.offer(last)
 	}
+	r.rosterChanged()
 	return m
+}
+
+// deliver hands a member's mail to its program, one message at a time, in
+// its own goroutine: a slow session never holds up the room.
+func (m *member) deliver(r *Room) {
+	for {
+		select {
+		case p := <-m.box:
+			m.send(ui.FollowMsg{Position: p})
+		case <-m.roster:
+			m.send(ui.RosterMsg{Seats: r.seats()})
+		case present := <-m.teacher:
+			m.send(ui.TeacherMsg{Present: present})
+		case <-m.done:
+			return
+		}
+	}
+}
+
+// signal sets a one-slot flag without blocking.
+func signal(c chan struct{}) {
+	select {
+	case c <- struct{}{}:
+	default:
+	}
+}
+
+// rosterChanged tells every teacher's view to draw the roster again.
+func (r *Room) rosterChanged() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for m := range r.members {
+		if m.role == "teacher" {
+			signal(m.roster)
+		}
+	}
+}
+
+// seats are the students, in the order they came, for a teacher's roster.
+func (r *Room) seats() []ui.Seat {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []ui.Seat
+	for m := range r.members {
+		if m.role == "student" {
+			out = append(out, ui.Seat{Name: m.name, Following: m.following, Since: m.since})
+		}
+	}
+	slices.SortFunc(out, func(a, b ui.Seat) int { return a.Since.Compare(b.Since) })
+	return out
+}
+
+// setFollowing records whether a student follows, as their view reports.
+func (r *Room) setFollowing(m *member, following bool) {
+	r.mu.Lock()
+	changed := m.following != following
+	m.following = following
+	r.mu.Unlock()
+	if changed {
+		r.rosterChanged()
+	}
+}
+
+// rename gives a member the name they chose, unless another has it.
+func (r *Room) rename(m *member, name string) error {
+	r.mu.Lock()
+	for o := range r.members {
+		if o != m && strings.EqualFold(o.name, name) {
+			r.mu.Unlock()
+			return fmt.Errorf("%s is taken in this room; try another", name)
+		}
+	}
+	m.name = name
+	r.mu.Unlock()
+	r.rosterChanged()
+	return nil
 }
 
 // leave removes a member and stops its goroutine.
@@ -96,11 +170,47 @@ func (r *Room) leave(m *member) {
 	r.mu.Unlock()
 	if ok {
 		close(m.done)
+		r.rosterChanged()
 	}
 }
 
-func (r *Room) teacherJoined() { r.mu.Lock(); r.teachers++; r.mu.Unlock() }
-func (r *Room) teacherLeft()   { r.mu.Lock(); r.teachers--; r.mu.Unlock() }
+// tellStudents sends every student the teacher's presence, the latest.
+func (r *Room) tellStudents(present bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for m := range r.members {
+		if m.role != "student" {
+			continue
+		}
+		select {
+		case <-m.teacher:
+		default:
+		}
+		m.teacher <- present
+	}
+}
+
+// teacherJoined counts a teacher in; the first one back takes the room.
+func (r *Room) teacherJoined() {
+	r.mu.Lock()
+	r.teachers++
+	first := r.teachers == 1
+	r.mu.Unlock()
+	if first {
+		r.tellStudents(true)
+	}
+}
+
+// teacherLeft counts a teacher out; with none left, students explore.
+func (r *Room) teacherLeft() {
+	r.mu.Lock()
+	r.teachers--
+	none := r.teachers == 0
+	r.mu.Unlock()
+	if none {
+		r.tellStudents(false)
+	}
+}
 
 // Seat is one member of the room, for the roster.
 type Seat struct {
@@ -126,4 +236,12 @@ func (r *Room) Last() (ui.Position, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.last, r.hasLast
+}
+
+// TeacherHere counts a teacher whose view is not a session (the one in
+// the terminal windowlab serve runs in) until the returned func is called.
+func (r *Room) TeacherHere() (gone func()) {
+	r.teacherJoined()
+	var once sync.Once
+	return func() { once.Do(r.teacherLeft) }
 }

@@ -256,8 +256,13 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 	name := DisplayName(sess.User())
 	from := sess.RemoteAddr().String()
 	var opts ui.Options
+	var me *member // set once joined; the view reports through it
+	var meMu sync.Mutex
 	if teacher {
 		opts = s.cfg.View(false, s.room.Publish)
+		if last, ok := s.room.Last(); ok {
+			opts.StartAt = &last // a teacher coming back takes the room where it was
+		}
 	} else {
 		if n := s.students.Add(1); n > int64(s.cfg.MaxStudents) {
 			s.students.Add(-1)
@@ -265,6 +270,27 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 			return nil
 		}
 		opts = s.cfg.View(true, nil)
+		opts.Name = &ui.NamePrompt{Default: name, Claim: func(typed string) error {
+			clean := DisplayName(typed)
+			if clean != strings.TrimSpace(typed) || typed == "" {
+				return fmt.Errorf("%q will not do: use 1 to 24 printable characters", typed)
+			}
+			meMu.Lock()
+			m := me
+			meMu.Unlock()
+			if m == nil {
+				return errors.New("still joining the room; press enter again")
+			}
+			return s.room.rename(m, clean)
+		}}
+		opts.Report = func(following bool) {
+			meMu.Lock()
+			m := me
+			meMu.Unlock()
+			if m != nil {
+				s.room.setFollowing(m, following) // a lock and a flag: never blocks the view
+			}
+		}
 	}
 	m, err := ui.New(opts)
 	if err != nil {
@@ -278,9 +304,14 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 	role := "student"
 	if teacher {
 		role = "teacher"
-		s.room.teacherJoined()
 	}
 	member := s.room.join(name, role, p.Send)
+	if teacher {
+		s.room.teacherJoined()
+	}
+	meMu.Lock()
+	me = member
+	meMu.Unlock()
 	s.cfg.Log.Info("connected", "name", name, "role", role, "from", from)
 	go func() {
 		<-sess.Context().Done()

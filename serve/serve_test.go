@@ -1,13 +1,15 @@
 package serve
 
 import (
-	"bytes"
 	"context"
 	"crypto/ed25519"
 	"crypto/rand"
+	"fmt"
 	"io"
 	"net"
 	"path/filepath"
+	"runtime"
+	"runtime/pprof"
 	"strings"
 	"sync"
 	"testing"
@@ -15,7 +17,7 @@ import (
 
 	"charm.land/log/v2"
 	"charm.land/ssh"
-	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/vt"
 	gossh "golang.org/x/crypto/ssh"
 
 	"windowlab/scenarios"
@@ -92,22 +94,30 @@ func dial(t *testing.T, addr, user string, key gossh.Signer) *gossh.Client {
 	return c
 }
 
-// screen is a session's output so far, escapes stripped.
+// screen is what a session's terminal shows: its output replayed through
+// a terminal emulator, since the renderer writes only the cells that
+// changed.
 type screen struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
+	mu  sync.Mutex // the emulator's screen is not safe to read while it is written
+	emu *vt.Emulator
+}
+
+func newScreen() *screen {
+	s := &screen{emu: vt.NewEmulator(100, 30)}
+	go func() { _, _ = io.Copy(io.Discard, s.emu) }() // its answers to the program's queries
+	return s
 }
 
 func (s *screen) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.buf.Write(p)
+	return s.emu.Write(p)
 }
 
 func (s *screen) text() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return ansi.Strip(s.buf.String())
+	return s.emu.String()
 }
 
 // waitFor waits up to 10 s for the screen to show want.
@@ -133,7 +143,7 @@ func view(t *testing.T, c *gossh.Client) (*screen, io.Writer) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { sess.Close() })
-	out := &screen{}
+	out := newScreen()
 	sess.Stdout, sess.Stderr = out, out
 	in, err := sess.StdinPipe()
 	if err != nil {
@@ -148,6 +158,18 @@ func view(t *testing.T, c *gossh.Client) (*screen, io.Writer) {
 	return out, in
 }
 
+// student joins as user: the name prompt, enter, and the view following.
+func student(t *testing.T, addr, user string, key gossh.Signer) (*screen, io.Writer) {
+	t.Helper()
+	out, in := view(t, dial(t, addr, user, key))
+	out.waitFor(t, user, "Welcome to the class")
+	if _, err := in.Write([]byte("\r")); err != nil {
+		t.Fatal(err)
+	}
+	out.waitFor(t, user, "following the teacher")
+	return out, in
+}
+
 // A teacher's tab moves every student's view: both show the lesson's
 // second caption, the teacher's key told apart from a student's.
 func TestStudentsFollowOverSSH(t *testing.T) {
@@ -155,10 +177,8 @@ func TestStudentsFollowOverSSH(t *testing.T) {
 	s, addr := classroom(t, teacherKey, nil)
 	teacher, keys := view(t, dial(t, addr, "ms-lovelace", teacherKey))
 	teacher.waitFor(t, "the teacher", "step 1 of 6")
-	ann, _ := view(t, dial(t, addr, "ann", newSigner(t)))
-	bob, _ := view(t, dial(t, addr, "bob", nil))
-	ann.waitFor(t, "ann", "following the teacher")
-	bob.waitFor(t, "bob", "following the teacher")
+	ann, _ := student(t, addr, "ann", newSigner(t))
+	bob, _ := student(t, addr, "bob", nil)
 	if _, err := keys.Write([]byte("\t")); err != nil {
 		t.Fatal(err)
 	}
@@ -187,7 +207,7 @@ func TestRefusals(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer sess.Close()
-		out := &screen{}
+		out := newScreen()
 		sess.Stdout, sess.Stderr = out, out
 		if cmd == "" {
 			err = sess.Shell()
@@ -227,5 +247,99 @@ func TestDisplayName(t *testing.T) {
 		if got := DisplayName(in); got != want {
 			t.Errorf("DisplayName(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// The teacher's view shows the roster; a student exploring shows as such;
+// the teacher leaving lets the students explore, and a teacher coming back
+// takes the room where it was.
+func TestRosterAndTheTeacherComingBack(t *testing.T) {
+	teacherKey := newSigner(t)
+	s, addr := classroom(t, teacherKey, nil)
+	tc := dial(t, addr, "teacher", teacherKey)
+	teacher, keys := view(t, tc)
+	teacher.waitFor(t, "the teacher", "step 1 of 6")
+	ann, annKeys := student(t, addr, "ann", nil)
+	teacher.waitFor(t, "the teacher", "1 student, 1 following, 0 exploring")
+	if _, err := annKeys.Write([]byte("l")); err != nil { // → : ann explores
+		t.Fatal(err)
+	}
+	ann.waitFor(t, "ann", "exploring alone")
+	teacher.waitFor(t, "the teacher", "1 student, 0 following, 1 exploring")
+	if _, err := annKeys.Write([]byte("F")); err != nil {
+		t.Fatal(err)
+	}
+	teacher.waitFor(t, "the teacher", "1 student, 1 following, 0 exploring")
+	if _, err := keys.Write([]byte("\t")); err != nil {
+		t.Fatal(err)
+	}
+	ann.waitFor(t, "ann", "a crowd of 100 arrives")
+	at, _ := s.Room().Last()
+	tc.Close()
+	ann.waitFor(t, "ann", "the teacher has left")
+	back, _ := view(t, dial(t, addr, "teacher", teacherKey))
+	back.waitFor(t, "the returning teacher", "a crowd of 100 arrives")
+	ann.waitFor(t, "ann", "the teacher is back")
+	if now, _ := s.Room().Last(); now.Processed != at.Processed || now.Step != at.Step {
+		t.Errorf("the returning teacher is at %+v, the room was at %+v", now, at)
+	}
+}
+
+// Sessions that drop free what they held: after twenty students come
+// and go, the server's goroutines are back where they were.
+func TestDroppedStudentsFreeTheirSessions(t *testing.T) {
+	_, addr := classroom(t, newSigner(t), nil)
+	// The server's goroutines: all but the test's own (its terminals'
+	// emulators each keep one, draining their answers).
+	settle := func() int {
+		time.Sleep(200 * time.Millisecond)
+		buf := make([]byte, 1<<20)
+		buf = buf[:runtime.Stack(buf, true)]
+		n := 0
+		for _, g := range strings.Split(string(buf), "\n\n") {
+			if !strings.Contains(g, "serve.newScreen") {
+				n++
+			}
+		}
+		return n
+	}
+	base := settle()
+	for i := range 20 {
+		c := dial(t, addr, fmt.Sprintf("s%d", i), nil)
+		out, in := view(t, c)
+		out.waitFor(t, "a student", "Welcome to the class")
+		_, _ = in.Write([]byte("\r"))
+		out.waitFor(t, "a student", "following the teacher")
+		c.Close()
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	n := settle()
+	for n > base+4 && time.Now().Before(deadline) {
+		n = settle()
+	}
+	if n > base+4 {
+		var b strings.Builder
+		_ = pprof.Lookup("goroutine").WriteTo(&b, 1)
+		t.Errorf("%d goroutines after twenty students left, %d before:\n%s", n, base, b.String())
+	}
+}
+
+// Names in the room are unique: a second ann is asked for another, and
+// a name with control characters is refused.
+func TestNamesAreUnique(t *testing.T) {
+	s, addr := classroom(t, newSigner(t), nil)
+	student(t, addr, "ann", nil)
+	out, in := view(t, dial(t, addr, "ann", nil))
+	out.waitFor(t, "the second ann", "Welcome to the class")
+	_, _ = in.Write([]byte("\r"))
+	out.waitFor(t, "the second ann", "ann is taken in this room; try another")
+	_, _ = in.Write([]byte("\x7f\x7f\x7fannie\r"))
+	out.waitFor(t, "annie", "following the teacher")
+	names := map[string]bool{}
+	for _, seat := range s.Room().Roster() {
+		names[seat.Name] = true
+	}
+	if !names["ann"] || !names["annie"] {
+		t.Errorf("roster %v, want ann and annie", names)
 	}
 }

@@ -1,6 +1,10 @@
 package ui
 
 import (
+	"fmt"
+	"strings"
+	"time"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
@@ -129,4 +133,75 @@ func (m *Model) detachOnMove(msg tea.KeyPressMsg) {
 		k.PrevCaption, k.NextStep, k.PrevStep, k.WhatIf, k.Open, k.Quiz) {
 		m.following = false
 	}
+}
+
+// TeacherMsg says the room's teacher left (students explore alone) or is
+// back (they follow again, from the teacher's next position).
+type TeacherMsg struct{ Present bool }
+
+func (m Model) onTeacher(msg TeacherMsg) (tea.Model, tea.Cmd) {
+	if !m.inRoom {
+		return m, nil
+	}
+	if !msg.Present {
+		m.following, m.hasTeacher = false, false
+		m.status = "the teacher has left: you are exploring alone until they are back"
+		return m, nil
+	}
+	m.following = true
+	m.status = "the teacher is back: following"
+	return m, nil
+}
+
+// Seat is one student in the teacher's roster.
+type Seat struct {
+	Name      string
+	Following bool
+	Since     time.Time
+}
+
+// RosterMsg brings the teacher's view the room's students, as they come,
+// go, or start or stop following.
+type RosterMsg struct{ Seats []Seat }
+
+// rosterLines are the roster for the teacher, in at most h lines: who is
+// in the room, following or exploring, and for how long.
+func (m Model) rosterLines(h int, now time.Time) []string {
+	if m.roster == nil || h < 2 {
+		return nil
+	}
+	st := m.c.styles
+	following := 0
+	for _, s := range m.roster {
+		if s.Following {
+			following++
+		}
+	}
+	head := st.title.Render("room") + st.faint.Render(fmt.Sprintf(" · %s, %d following, %d exploring",
+		human.Noun{One: "student", Many: "students"}.Of(int64(len(m.roster))), following, len(m.roster)-following))
+	out := []string{head}
+	var line strings.Builder
+	for i, s := range m.roster {
+		mark := st.selected.Render("●")
+		if !s.Following {
+			mark = st.warn.Render("○")
+		}
+		cell := mark + " " + s.Name + st.faint.Render(" "+human.Duration(now.Sub(s.Since).Truncate(time.Second)))
+		if line.Len() > 0 && m.c.cells.StringWidth(line.String())+3+m.c.cells.StringWidth(cell) > m.c.width {
+			out = append(out, line.String())
+			line.Reset()
+			if len(out) == h {
+				out[h-1] = st.faint.Render(fmt.Sprintf("… and %d more", len(m.roster)-i))
+				return out
+			}
+		}
+		if line.Len() > 0 {
+			line.WriteString("   ")
+		}
+		line.WriteString(cell)
+	}
+	if line.Len() > 0 && len(out) < h {
+		out = append(out, line.String())
+	}
+	return out
 }

@@ -57,6 +57,13 @@ type Options struct {
 	// Follow makes the view a student's in a classroom: it goes to every
 	// position a FollowMsg brings until the student explores alone.
 	Follow bool
+	// Report, in a student's view, is called when it starts or stops
+	// following; it must not block.
+	Report func(following bool)
+	// StartAt opens the view at a position (a teacher taking the room back).
+	StartAt *Position
+	// Name, when set, asks a student's name before the view.
+	Name *NamePrompt
 	// SaveDir is where w writes a what-if scenario; "" is the working
 	// directory.
 	SaveDir string
@@ -104,6 +111,7 @@ const (
 	modeQuiz
 	modeClients
 	modeWhatIf
+	modeName
 )
 
 // tickMsg moves the clock while playing; gen ties it to one run of playback
@@ -190,6 +198,10 @@ type Model struct {
 	teacher    Position // the teacher's last position
 	hasTeacher bool
 	follow     followKeys
+	report     func(bool)
+	reported   bool
+	roster     []Seat // a teacher's: the students in the room
+	name       namePrompt
 }
 
 // New returns the root model showing opts.Scenario (or the lesson's first
@@ -244,6 +256,8 @@ func New(opts Options) (Model, error) {
 		inRoom:        opts.Follow,
 		following:     opts.Follow,
 		follow:        newFollowKeys(),
+		report:        opts.Report,
+		reported:      opts.Follow,
 	}
 	m.keys.setLesson(len(opts.Lesson) > 0)
 	m.help.Styles = st.help
@@ -257,6 +271,15 @@ func New(opts Options) (Model, error) {
 			return Model{}, fmt.Errorf("the lesson has steps 1 to %d, not %d", len(opts.Lesson), opts.LessonStep+1)
 		}
 		m.goToStep(opts.LessonStep)
+	}
+	if opts.Name != nil {
+		m.name = newNamePrompt(st, opts.Name)
+		m.mode = modeName
+	}
+	if opts.StartAt != nil {
+		m.budget = time.Hour // New has no frame to keep: go all the way
+		m.goToPosition(*opts.StartAt)
+		m.budget = frameBudget
 	}
 	if len(opts.Quiz) > 0 {
 		m.quiz = m.quiz.start(opts.Quiz, opts.QuizTitle, false)
@@ -323,12 +346,22 @@ func (m Model) Init() tea.Cmd { return tea.RequestBackgroundColor }
 // Update routes a message to the part of the view it concerns; in a
 // classroom it follows the teacher or publishes where it stands.
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	if f, ok := msg.(FollowMsg); ok {
-		return m.onFollow(f.Position)
+	switch msg := msg.(type) {
+	case FollowMsg:
+		return m.onFollow(msg.Position)
+	case TeacherMsg:
+		next, cmd := m.onTeacher(msg)
+		nm := next.(Model)
+		nm.reportFollowing()
+		return nm, cmd
+	case RosterMsg:
+		m.roster = append([]Seat{}, msg.Seats...) // empty, not nil: a room with no one yet
+		return m, nil
 	}
 	if k, ok := msg.(tea.KeyPressMsg); ok && m.inRoom && m.job == nil && m.mode == modeMain {
 		if key.Matches(k, m.follow.Follow) {
 			m.following, m.status = true, ""
+			m.reportFollowing()
 			if m.hasTeacher {
 				return m, m.goToPosition(m.teacher)
 			}
@@ -339,7 +372,16 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	next, cmd := m.update(msg)
 	nm := next.(Model)
 	nm.publishPosition()
+	nm.reportFollowing()
 	return nm, cmd
+}
+
+// reportFollowing tells the room when a student starts or stops following.
+func (m *Model) reportFollowing() {
+	if m.report != nil && m.following != m.reported {
+		m.reported = m.following
+		m.report(m.following)
+	}
 }
 
 // update is Update without the classroom.
@@ -412,6 +454,8 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m.updateQuiz(msg)
 		case modeWhatIf:
 			return m.updateWhatIf(msg)
+		case modeName:
+			return m.updateName(msg)
 		case modeClients:
 			if m.clients.loading { // the count reads the history: nothing moves until it is done
 				if key.Matches(msg, m.keys.Quit) {
@@ -1049,6 +1093,10 @@ func (m Model) render() string {
 		body = m.clients.view(c, bodyH)
 	case m.mode == modeWhatIf:
 		body = m.whatIf.view(c, bodyH)
+	case m.mode == modeName:
+		caption, tl = nil, nil
+		bodyH = c.height - len(header) - len(bottom)
+		body = m.nameView(bodyH)
 	case m.presenter && m.presenterFits():
 		tl = m.timelineLines(bodyH - presenterMin)
 		bodyH -= len(tl)
@@ -1063,7 +1111,11 @@ func (m Model) render() string {
 		body = lanes.renderLanes(ls, bodyH)
 		if spare := bodyH - len(body); spare >= 4 && !m.presenter {
 			body = append(body, "")
-			body = append(body, recentPanel{c: m.c, snap: &m.snap}.render(spare-1)...)
+			if m.roster != nil {
+				body = append(body, m.rosterLines(spare-1, time.Now())...)
+			} else {
+				body = append(body, recentPanel{c: m.c, snap: &m.snap}.render(spare-1)...)
+			}
 		}
 	}
 	lines := make([]string, 0, c.height)
@@ -1122,6 +1174,8 @@ func (m Model) bottomView() []string {
 		return append(out, m.help.ShortHelpView(m.clients.help()))
 	case modeWhatIf:
 		return append(out, m.help.ShortHelpView(m.whatIf.help()))
+	case modeName:
+		return out // the prompt says its keys
 	case modeQuiz:
 		line := m.help.ShortHelpView(m.quiz.help())
 		if hint := m.quiz.hint(); hint != "" {
