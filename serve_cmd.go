@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"charm.land/log/v2"
 	"charm.land/ssh"
 	"github.com/spf13/cobra"
@@ -112,7 +113,8 @@ func serveCmd() *cobra.Command {
 			if local {
 				// The teacher's own view, here: it drives the room as a teacher key does.
 				opts := cfg.View(false, srv.Room().Publish)
-				gone := srv.Room().TeacherHere()
+				gone := func() {}
+				opts.Started = func(send func(tea.Msg)) { gone = srv.Room().TeacherHere("teacher (here)", send) }
 				_, uiErr := showUI(cmd.Context(), opts)
 				gone()
 				return errors.Join(uiErr, stop())

@@ -238,10 +238,17 @@ func (r *Room) Last() (ui.Position, bool) {
 	return r.last, r.hasLast
 }
 
-// TeacherHere counts a teacher whose view is not a session (the one in
-// the terminal windowlab serve runs in) until the returned func is called.
-func (r *Room) TeacherHere() (gone func()) {
+// TeacherHere counts in a teacher whose view is not a session (the one
+// in the terminal windowlab serve runs in), its roster sent through send,
+// until the returned func is called.
+func (r *Room) TeacherHere(name string, send func(tea.Msg)) (gone func()) {
+	m := r.join(name, "teacher", send)
 	r.teacherJoined()
 	var once sync.Once
-	return func() { once.Do(r.teacherLeft) }
+	return func() {
+		once.Do(func() {
+			r.leave(m)
+			r.teacherLeft()
+		})
+	}
 }

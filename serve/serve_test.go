@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"charm.land/log/v2"
 	"charm.land/ssh"
 	"github.com/charmbracelet/x/vt"
@@ -341,5 +342,31 @@ func TestNamesAreUnique(t *testing.T) {
 	}
 	if !names["ann"] || !names["annie"] {
 		t.Errorf("roster %v, want ann and annie", names)
+	}
+}
+
+// The teacher in serve's own terminal is a teacher of the room: students
+// follow it, and its view is sent the roster as they come and go.
+func TestTheTeacherHere(t *testing.T) {
+	s, addr := classroom(t, newSigner(t), nil)
+	rosters := make(chan ui.RosterMsg, 16)
+	gone := s.Room().TeacherHere("teacher (here)", func(msg tea.Msg) {
+		if r, ok := msg.(ui.RosterMsg); ok {
+			rosters <- r
+		}
+	})
+	defer gone()
+	s.Room().Publish(ui.Position{Scenario: "bouncer", Caption: -1, Speed: 1})
+	student(t, addr, "zoe", nil)
+	deadline := time.After(10 * time.Second)
+	for {
+		select {
+		case r := <-rosters:
+			if len(r.Seats) == 1 && r.Seats[0].Name == "zoe" && r.Seats[0].Following {
+				return
+			}
+		case <-deadline:
+			t.Fatal("the teacher here was never sent zoe in the roster")
+		}
 	}
 }

@@ -64,6 +64,10 @@ type Options struct {
 	StartAt *Position
 	// Name, when set, asks a student's name before the view.
 	Name *NamePrompt
+	// Started, when set, is given the program's Send once RunFinal has
+	// made it, for messages from outside (a classroom's roster); Send
+	// blocks until the program takes the message.
+	Started func(send func(tea.Msg))
 	// SaveDir is where w writes a what-if scenario; "" is the working
 	// directory.
 	SaveDir string
@@ -83,7 +87,11 @@ func RunFinal(ctx context.Context, opts Options) (Model, error) {
 	// Signals are the caller's: ending ctx ends the view and puts the
 	// terminal back. Bubble Tea's own handler would race the caller's.
 	popts := append([]tea.ProgramOption{tea.WithContext(ctx), tea.WithoutSignalHandler()}, opts.ProgramOptions...)
-	final, err := tea.NewProgram(m, popts...).Run()
+	p := tea.NewProgram(m, popts...)
+	if opts.Started != nil {
+		opts.Started(p.Send)
+	}
+	final, err := p.Run()
 	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
 		return m, ctx.Err()
 	}
