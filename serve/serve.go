@@ -49,7 +49,7 @@ type Config struct {
 	Idle time.Duration
 	// PerAddress limits new connections from one address: at most
 	// PerAddress.Limit per PerAddress.Window, by windowlab's own sliding
-	// window counter.
+	// window counter; by default twice MaxStudents a minute.
 	PerAddress algo.Config
 	Log        *log.Logger // connections and refusals; never a key
 }
@@ -62,9 +62,11 @@ const (
 	handshakeTimeout   = 10 * time.Second
 )
 
-// DefaultPerAddress lets one address open 20 connections a minute: a room
-// behind one NAT reconnecting, not a flood.
-var DefaultPerAddress = algo.Config{Limit: 20, Window: time.Minute}
+// perAddressPerStudent is how many new connections a minute one address
+// may open for each seat of the room: a whole class behind one NAT
+// joining in the same minute, and every one reconnecting once, passes;
+// a flood does not.
+const perAddressPerStudent = 2
 
 // Server is a running classroom.
 type Server struct {
@@ -94,7 +96,7 @@ func New(cfg Config) (*Server, error) {
 		cfg.MaxStudents = DefaultMaxStudents
 	}
 	if cfg.PerAddress.Limit == 0 {
-		cfg.PerAddress = DefaultPerAddress
+		cfg.PerAddress = algo.Config{Limit: int64(perAddressPerStudent * cfg.MaxStudents), Window: time.Minute}
 	}
 	if cfg.Log == nil {
 		cfg.Log = log.New(os.Stderr)
