@@ -179,9 +179,9 @@ func (s *Scenario) SeekCaption(e *sim.Engine, i int) bool {
 // the one it speaks of. seen counts, among the requests decided at that
 // instant, those the caption's pick counts (the view reads it from its
 // history); more says whether requests at that instant are still to come.
-func (s *Scenario) AtCaption(i int, last sim.Record, hasLast bool, seen int64, more bool) bool {
+func (s *Scenario) AtCaption(i int, last sim.Record, seen int64, more bool) bool {
 	c := &s.Captions[i]
-	if !hasLast || last.Arrival.At != c.At || !s.picks(c, last) {
+	if last.Arrival.At != c.At || !s.picks(c, last) {
 		return false
 	}
 	if c.Request.Nth > 0 {

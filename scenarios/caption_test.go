@@ -68,7 +68,7 @@ func TestSeekCaptionLandsOnItsRequest(t *testing.T) {
 				t.Errorf("%s: landed after #%d (%s) at %v, want #%d (%s) at 12:01:15", c.caption, r.Index, r.Arrival.Client, e.Now(), c.index, c.client)
 			}
 			next, more := e.Next()
-			if !s.AtCaption(0, r, true, seenAt(s, e), more && next.At == r.Arrival.At) {
+			if !s.AtCaption(0, r, seenAt(s, e), more && next.At == r.Arrival.At) {
 				t.Errorf("%s: AtCaption is false where SeekCaption landed", c.caption)
 			}
 			if d := r.Decisions[len(r.Decisions)-1]; c.denied && d.Allowed && !strings.Contains(c.caption, "counter\"") {

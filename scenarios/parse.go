@@ -691,7 +691,7 @@ func (d *decoder) caption(path string, n ast.Node, s *Scenario) (Caption, bool) 
 	if o == nil {
 		return c, false
 	}
-	c.Line, c.Col = nodePos(n)
+	c.Line, c.Column = nodePos(n)
 	nerr := len(d.errs)
 	if o.has("at") {
 		c.At, _ = d.clock(o, "at")

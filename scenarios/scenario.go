@@ -106,12 +106,12 @@ type Traffic struct {
 // its moment, so a teacher can talk over it before going on. Shows are its
 // claims about the screen at its moment, which Verify checks.
 type Caption struct {
-	Line  int
-	Col   int
-	At    algo.Instant
-	Until algo.Instant
-	Text  string
-	Pause bool
+	Line   int
+	Column int
+	At     algo.Instant
+	Until  algo.Instant
+	Text   string
+	Pause  bool
 
 	Client  string      // the client it speaks of; "" for whoever sends the request
 	Request RequestPick // the request at At it speaks of

@@ -186,7 +186,7 @@ func (s *Scenario) checkCaption(i int, e *sim.Engine) []Failure {
 		if c.Client != "" {
 			who = " from " + c.Client
 		}
-		return []Failure{{File: s.File, Line: c.Line, Column: c.Col, Field: fmt.Sprintf("captions[%d].request", i),
+		return []Failure{{File: s.File, Line: c.Line, Column: c.Column, Field: fmt.Sprintf("captions[%d].request", i),
 			Msg: fmt.Sprintf("at %s there is no %s%s to speak of", c.At.Short(), strings.TrimPrefix(c.Request.String(), "the "), who)}}
 	}
 	var fails []Failure

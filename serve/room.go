@@ -212,25 +212,6 @@ func (r *Room) teacherLeft() {
 	}
 }
 
-// Seat is one member of the room, for the roster.
-type Seat struct {
-	Name  string
-	Role  string // "teacher" or "student"
-	Since time.Time
-}
-
-// Roster is everyone in the room, in the order they came.
-func (r *Room) Roster() []Seat {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	out := make([]Seat, 0, len(r.members))
-	for m := range r.members {
-		out = append(out, Seat{m.name, m.role, m.since})
-	}
-	slices.SortFunc(out, func(a, b Seat) int { return a.Since.Compare(b.Since) })
-	return out
-}
-
 // Last is the teacher's last position, if any.
 func (r *Room) Last() (ui.Position, bool) {
 	r.mu.Lock()

@@ -132,7 +132,7 @@ func (m *Model) settle() {
 	more = more && next.At == last.Arrival.At
 	for i := range m.sc.Captions {
 		c := &m.sc.Captions[i]
-		if c.At == last.Arrival.At && c.Speaks() && m.sc.AtCaption(i, last, true, m.seenAt(i), more) {
+		if c.At == last.Arrival.At && c.Speaks() && m.sc.AtCaption(i, last, m.seenAt(i), more) {
 			m.hold(i, last)
 			return
 		}
@@ -158,12 +158,12 @@ func (m *Model) landCaption(i int) tea.Cmd {
 	return m.move(func(e *sim.Engine) { sc.SeekCaption(e, i) })
 }
 
-// focusNow is the focus at the engine's position.
-func (m Model) focusNow() focus {
+// focusNow is the focus at the engine's position, caption i on screen.
+func (m Model) focusNow(i int) focus {
 	if m.chosen != "" {
 		return focus{client: m.chosen, why: focusChosen}
 	}
-	if i := m.captionIndex(); i >= 0 && m.sc.Captions[i].Client != "" {
+	if i >= 0 && m.sc.Captions[i].Client != "" {
 		return focus{client: m.sc.Captions[i].Client, why: focusCaption}
 	}
 	if m.held.on {

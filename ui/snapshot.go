@@ -23,7 +23,6 @@ type snapshot struct {
 	why       focusWhy        // why it is the one
 	held      bool            // last is the held caption's request, not the last decided
 	caption   string
-	captionAt algo.Instant // the caption's instant, when one is on screen
 
 	config     algo.Config      // the scenario's: limit, window, expiry
 	algorithms []algo.Algorithm // the limiters, in engine order
@@ -67,7 +66,7 @@ func takeSnapshot(e *sim.Engine, f focus, held heldCaption, captions []scenarios
 		s.peek[i] = l.Peek(s.now, f.client)
 	}
 	if i >= 0 && i < len(captions) {
-		s.caption, s.captionAt = captions[i].Text, captions[i].At
+		s.caption = captions[i].Text
 	}
 	return s
 }

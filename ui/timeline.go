@@ -82,9 +82,6 @@ func (t timeline) cell(width int) algo.Instant {
 	return algo.Instant(t.cellSize(width) / time.Millisecond)
 }
 
-// height is the lines the timeline takes: legend, labels, ticks, rows.
-func (t timeline) height(limiters int) int { return 3 + limiters }
-
 func (t timeline) cells(width int) int { return max(width-tlLabelWidth-tlCountWidth, 8) }
 
 // first is the instant the leftmost cell starts at.

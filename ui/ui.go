@@ -762,7 +762,7 @@ func (m Model) updatePicker(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 func (m *Model) goToInstant(t algo.Instant) tea.Cmd {
 	m.release()
 	for i, c := range m.sc.Captions {
-		if c.At == t {
+		if c.At == t && c.Speaks() { // one that speaks of no request is on from the instant itself
 			return m.landCaption(i)
 		}
 	}
@@ -1013,7 +1013,8 @@ func (m *Model) rewind() {
 func (m *Model) refresh() {
 	m.settle()
 	h := m.eng.History()
-	m.snap = takeSnapshot(m.eng, m.focusNow(), m.held, m.sc.Captions, m.captionIndex())
+	ci := m.captionIndex()
+	m.snap = takeSnapshot(m.eng, m.focusNow(ci), m.held, m.sc.Captions, ci)
 	m.snap.countWindows(m.eng, m.lanes().stripCells)
 	id := int32(-1)
 	if m.timeline.client && m.snap.client != "" {
