@@ -9,6 +9,7 @@
 package sim
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"time"
@@ -57,6 +58,11 @@ type Options struct {
 	// replay once from the beginning. Stepping back still works, by
 	// replaying from the start.
 	ForwardOnly bool
+	// CheckpointBytes bounds the bytes the engine's checkpoints hold
+	// together (0: 64 MiB). Below it stepping back is fast; once spent,
+	// stepping back replays from the last checkpoint kept. A server of many
+	// views gives each a smaller budget (windowlab serve).
+	CheckpointBytes int64
 	// Interrupt, when set, is asked every few thousand arrivals during long
 	// work (seeking, running to the end, finding the last arrival), with how
 	// many arrivals are decided (or, finding the last arrival, read); when
@@ -159,7 +165,7 @@ func New(src Source, limiters []algo.Limiter, opts Options) (*Engine, error) {
 		stats:       make([]Stats, len(limiters)),
 		clientIndex: make(map[string]int32),
 		every:       1024,
-		budget:      checkpointBudget,
+		budget:      cmp.Or(opts.CheckpointBytes, checkpointBudget),
 		last:        Record{Decisions: make([]algo.Decision, len(limiters))},
 	}
 	e.history = newHistory(len(limiters))

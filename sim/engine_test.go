@@ -273,11 +273,11 @@ func TestCheckpointsKeepToTheirBudget(t *testing.T) {
 	straight.SeekIndex(2_345)
 	want := view(straight)
 
-	e := newEngine(t, arrivals, 1_000_000, time.Hour, Options{})
-	e.budget = 200_000 // bytes: a few checkpoints of a log of thousands of timestamps
+	const budget = 200_000 // bytes: a few checkpoints of a log of thousands of timestamps
+	e := newEngine(t, arrivals, 1_000_000, time.Hour, Options{CheckpointBytes: budget})
 	e.RunToEnd()
-	if got := e.checkpointBytes(); got > e.budget {
-		t.Fatalf("checkpoints hold %d bytes, budget %d", got, e.budget)
+	if got := e.checkpointBytes(); got > budget {
+		t.Fatalf("checkpoints hold %d bytes, budget %d", got, budget)
 	}
 	if len(e.checkpoints) < 2 {
 		t.Fatalf("only %d checkpoints kept: the budget should thin them, not drop them all", len(e.checkpoints))
