@@ -280,3 +280,22 @@ func TestParseNumber(t *testing.T) {
 		}
 	}
 }
+
+// Line keeps what is printable and in order, single-spaced, and bounded.
+func TestLine(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		most int
+		want string
+	}{
+		{"  ann   lee ", 24, "ann lee"},
+		{"evil\x1b[2J\u202eeman", 24, "evil[2Jeman"},
+		{"\u2066x\u2069\t\ny", 24, "x y"},
+		{"ÅngströmÅngströmÅngströmÅngström", 10, "ÅngströmÅn"},
+		{"\x00\x07", 24, ""},
+	} {
+		if got := Line(c.in, c.most); got != c.want {
+			t.Errorf("Line(%q, %d) = %q, want %q", c.in, c.most, got, c.want)
+		}
+	}
+}

@@ -184,23 +184,18 @@ func (d *decoder) text(o *object, k string) (string, bool) {
 // clearing the screen, setting its title), reporting the first at n if not.
 // Tabs and line breaks are text.
 func (d *decoder) printable(n ast.Node, field, s string) bool {
-	i := strings.IndexFunc(s, func(r rune) bool { return (unicode.IsControl(r) && r != '\n' && r != '\t') || bidiControl(r) })
+	i := strings.IndexFunc(s, func(r rune) bool { return (unicode.IsControl(r) && r != '\n' && r != '\t') || human.Reorders(r) })
 	if i < 0 {
 		return true
 	}
 	r, _ := utf8.DecodeRuneInString(s[i:])
-	if bidiControl(r) {
+	if human.Reorders(r) {
 		d.at(n, field, "contains the bidirectional control character %U, which would make the screen show text in another order than it is; remove it", r)
 		return false
 	}
 	d.at(n, field, "contains the control character %U, which a terminal would take as a command; remove it", r)
 	return false
 }
-
-// bidiControl reports the characters that reorder the text around them
-// (the embeddings, overrides and isolates of U+202A–U+202E and
-// U+2066–U+2069): a caption could show one thing and say another.
-func bidiControl(r rune) bool { return (r >= 0x202A && r <= 0x202E) || (r >= 0x2066 && r <= 0x2069) }
 
 // name reads a client name or prefix: printable, trimmed, 1–64 characters.
 func (d *decoder) name(o *object, k string) (string, bool) {
