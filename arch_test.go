@@ -24,7 +24,7 @@ var allowed = map[string][]string{
 	"quiz":           {"algo", "human", "scenarios", "sim"},
 	"ui":             {"algo", "human", "quiz", "scenarios", "sim"},
 	"ui/labprogress": {"human", "sim/lab"},
-	"serve":          {"algo", "ui"},
+	"serve":          {"algo", "human", "quiz", "ui"},
 	"internal/long":  {},
 }
 

@@ -14,6 +14,7 @@ import (
 	"charm.land/ssh"
 	"github.com/spf13/cobra"
 
+	"windowlab/quiz"
 	"windowlab/scenarios"
 	"windowlab/serve"
 	"windowlab/ui"
@@ -24,8 +25,10 @@ import (
 func serveCmd() *cobra.Command {
 	var (
 		addr, hostKey, teacherKeys, scenario string
-		maxStudents                          int
+		maxStudents, count                   int
 		idle                                 time.Duration
+		verbose, lessonFlag                  bool
+		seed                                 uint64
 	)
 	cmd := &cobra.Command{
 		Use:   "serve",
@@ -33,12 +36,20 @@ func serveCmd() *cobra.Command {
 		Long: "serve runs an SSH server: each student types one ssh command, with nothing to install, and\n" +
 			"gets their own view following the teacher's (the same step, instant and caption); any key that\n" +
 			"moves the clock explores alone, F follows again. The teacher (a key of --teacher-keys, by\n" +
-			"default your own ~/.ssh/*.pub) drives the room, from this terminal or over ssh.",
+			"default your own ~/.ssh/*.pub) drives the room, from this terminal or over ssh: P pauses the\n" +
+			"room, A asks it a question (the scenario's, the lesson's two, --questions generated ones with\n" +
+			"--seed) and shows the answers arriving as a histogram, then reveals the answer to everyone.",
 		Example: "  windowlab serve                      # the lesson, on 127.0.0.1:2222\n" +
 			"  windowlab serve --addr 0.0.0.0:2222 --scenario boundary-burst",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			cfg := serve.Config{Addr: addr, MaxStudents: maxStudents, Idle: idle, Log: log.New(os.Stderr)}
+			cfg := serve.Config{Addr: addr, MaxStudents: maxStudents, Idle: idle, Log: log.New(os.Stderr),
+				LimitMemory: os.Getenv("GOMEMLIMIT") == ""}
+			level := log.InfoLevel
+			if verbose {
+				level = log.DebugLevel
+			}
+			cfg.Log.SetLevel(level)
 			var err error
 			if cfg.HostKeyPath = hostKey; hostKey == "" {
 				if cfg.HostKeyPath, err = serve.DefaultHostKeyPath(); err != nil {
@@ -54,18 +65,41 @@ func serveCmd() *cobra.Command {
 			} else if cfg.TeacherKeys, used, err = serve.DefaultTeacherKeys(); err != nil {
 				return invalid(err)
 			}
+			if lessonFlag && scenario != "" {
+				return invalid(errors.New("--lesson and --scenario both name the programme; give one"))
+			}
 			var sc *scenarios.Scenario
 			if scenario != "" {
 				if sc, err = scenarios.ResolveContext(cmd.Context(), scenario); err != nil {
 					return invalid(err)
 				}
 			}
+			// Parsed once: scenarios are read-only, and every session shares them.
+			builtins, lesson := scenarios.Builtins(), scenarios.Lesson()
+			// What the teacher may ask the room beside the scenario's own
+			// questions: the lesson's two, then generated ones.
+			if count < 0 || count > quiz.MaxCount {
+				return invalid(fmt.Errorf("--questions %d is out of range; ask for 0 to %d generated questions", count, quiz.MaxCount))
+			}
+			if !cmd.Flags().Changed("seed") {
+				seed = uint64(time.Now().UnixNano()%99_999) + 1 // a short number a teacher can note
+			}
+			generated, err := quiz.Generate(seed, count)
+			if err != nil {
+				return invalid(err)
+			}
+			questions := quiz.New(seed, append(quiz.Lesson(), generated...)).Items
+			for i := range questions {
+				if questions[i].Kind != quiz.FromLesson {
+					questions[i].From = fmt.Sprintf("generated, seed %d", seed)
+				}
+			}
 			cfg.View = func(follow bool, publish func(ui.Position)) ui.Options {
-				o := ui.Options{Follow: follow, Publish: publish, Builtins: scenarios.Builtins()}
+				o := ui.Options{Follow: follow, Publish: publish, Builtins: builtins, Questions: questions}
 				if sc != nil {
 					o.Scenario = sc
 				} else {
-					o.Lesson = scenarios.Lesson()
+					o.Lesson = lesson
 				}
 				return o
 			}
@@ -82,6 +116,7 @@ func serveCmd() *cobra.Command {
 				}
 				defer f.Close()
 				cfg.Log = log.New(f)
+				cfg.Log.SetLevel(level)
 				fmt.Fprintf(cmd.ErrOrStderr(), "  log: %s\n", path)
 			}
 			srv, err := serve.New(cfg)
@@ -100,6 +135,7 @@ func serveCmd() *cobra.Command {
 			} else {
 				fmt.Fprintf(w, "  teacher:  this terminal (no teacher keys: give --teacher-keys to drive over ssh)\n")
 			}
+			fmt.Fprintf(w, "  quiz:     A in the teacher's view asks the room; %d generated questions with --seed %d\n", count, seed)
 			done := make(chan error, 1)
 			go func() { done <- srv.Serve(ln) }()
 			stop := func() error {
@@ -112,9 +148,17 @@ func serveCmd() *cobra.Command {
 			}
 			if local {
 				// The teacher's own view, here: it drives the room as a teacher key does.
-				opts := cfg.View(false, srv.Room().Publish)
+				// Started comes before the view's first message, so before
+				// its first position.
+				var publish func(ui.Position)
+				opts := cfg.View(false, func(p ui.Position) {
+					if publish != nil {
+						publish(p)
+					}
+				})
+				opts.Ask = srv.Room().Ask
 				gone := func() {}
-				opts.Started = func(send func(tea.Msg)) { gone = srv.Room().TeacherHere("teacher (here)", send) }
+				opts.Started = func(send func(tea.Msg)) { publish, gone = srv.Room().TeacherHere("teacher (here)", send) }
 				_, uiErr := showUI(cmd.Context(), opts)
 				gone()
 				return errors.Join(uiErr, stop())
@@ -134,5 +178,9 @@ func serveCmd() *cobra.Command {
 	f.StringVar(&scenario, "scenario", "", "serve one scenario, a built-in's name or a file, instead of the lesson")
 	f.IntVar(&maxStudents, "max-students", serve.DefaultMaxStudents, "how many students may be connected at once")
 	f.DurationVar(&idle, "idle", serve.DefaultIdle, "close a session idle this long")
+	f.BoolVar(&lessonFlag, "lesson", false, "serve the lesson (the default programme)")
+	f.Uint64Var(&seed, "seed", 0, "the seed of the generated questions the teacher may ask (default: a new one, printed)")
+	f.IntVar(&count, "questions", 3, "how many generated questions to offer beside the lesson's two")
+	f.BoolVarP(&verbose, "verbose", "v", false, "log the server's goroutines with every connection too")
 	return cmd
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
@@ -14,9 +15,10 @@ import (
 
 // sshClient runs the real OpenSSH client in a terminal of 100×30 against
 // addr as user, with key (a private key file) or none; its screen fills
-// out. The test is skipped where there is no ssh (.ci/run installs
-// openssh-client).
-func sshClient(t *testing.T, addr, user, key string) (*screen, *os.File) {
+// out, keys typed go to the returned file, and kill ends the client as a
+// closed laptop would. The test is skipped where there is no ssh (.ci/run
+// installs openssh-client).
+func sshClient(t *testing.T, addr, user, key string) (out *screen, in *os.File, kill func()) {
 	t.Helper()
 	bin, err := exec.LookPath("ssh")
 	if err != nil {
@@ -35,7 +37,7 @@ func sshClient(t *testing.T, addr, user, key string) (*screen, *os.File) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := newScreen()
+	out = newScreen()
 	go func() {
 		buf := make([]byte, 32<<10)
 		for {
@@ -46,12 +48,16 @@ func sshClient(t *testing.T, addr, user, key string) (*screen, *os.File) {
 			}
 		}
 	}()
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		_, _ = cmd.Process.Wait()
-		f.Close()
-	})
-	return out, f
+	var once sync.Once
+	kill = func() {
+		once.Do(func() {
+			_ = cmd.Process.Kill()
+			_, _ = cmd.Process.Wait()
+			f.Close()
+		})
+	}
+	t.Cleanup(kill)
+	return out, f, kill
 }
 
 // writeKey writes s's private key where ssh -i can read it.
@@ -80,10 +86,10 @@ func TestOpenSSHClassroom(t *testing.T) {
 	}
 	signer, keyFile := writeKey(t)
 	_, addr := classroom(t, signer, nil)
-	teacher, keys := sshClient(t, addr, "teacher", keyFile)
+	teacher, keys, _ := sshClient(t, addr, "teacher", keyFile)
 	teacher.waitFor(t, "the teacher", "step 1 of 6")
-	ann, annIn := sshClient(t, addr, "ann", "")
-	bob, bobIn := sshClient(t, addr, "bob", "")
+	ann, annIn, _ := sshClient(t, addr, "ann", "")
+	bob, bobIn, _ := sshClient(t, addr, "bob", "")
 	for _, s := range []struct {
 		out *screen
 		in  *os.File

@@ -9,6 +9,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"windowlab/human"
+	"windowlab/quiz"
 	"windowlab/ui"
 )
 
@@ -21,6 +23,9 @@ type Room struct {
 	last     ui.Position
 	hasLast  bool
 	teachers int
+	// The question open (ID 0: none) and each student's answer to it.
+	poll    ui.Poll
+	answers map[*member]string
 }
 
 type member struct {
@@ -32,19 +37,23 @@ type member struct {
 	box       chan ui.Position // the latest position not handed on yet
 	roster    chan struct{}    // a teacher's: the roster changed
 	teacher   chan bool        // a student's: the teacher left or is back (the latest)
+	poll      chan ui.Poll     // a student's: the room's question, the latest
+	tally     chan struct{}    // a teacher's: the answers changed
 	done      chan struct{}
 }
 
-func newRoom() *Room { return &Room{members: map[*member]struct{}{}} }
+func newRoom() *Room { return &Room{members: map[*member]struct{}{}, answers: map[*member]string{}} }
 
-// Publish sends the teacher's position to every student: the latest
-// replaces one not handed on yet.
-func (r *Room) Publish(p ui.Position) {
+// publish sends a teacher's position to everyone else in the room: every
+// student, and every other teacher's view (a teacher's terminal and the
+// projector's session drive the room together, each showing the other's
+// moves). The latest replaces one not handed on yet.
+func (r *Room) publish(from *member, p ui.Position) {
 	r.mu.Lock()
 	r.last, r.hasLast = p, true
 	members := make([]*member, 0, len(r.members))
 	for m := range r.members {
-		if m.role == "student" {
+		if m != from {
 			members = append(members, m)
 		}
 	}
@@ -73,17 +82,125 @@ func (m *member) offer(p ui.Position) {
 // teacher's last position at once.
 func (r *Room) join(name, role string, send func(tea.Msg)) *member {
 	m := &member{name: name, role: role, since: time.Now(), following: role == "student", send: send,
-		box: make(chan ui.Position, 1), roster: make(chan struct{}, 1), teacher: make(chan bool, 1), done: make(chan struct{})}
+		box: make(chan ui.Position, 1), roster: make(chan struct{}, 1), teacher: make(chan bool, 1),
+		poll: make(chan ui.Poll, 1), tally: make(chan struct{}, 1), done: make(chan struct{})}
 	r.mu.Lock()
 	r.members[m] = struct{}{}
-	last, has := r.last, r.hasLast
+	last, has, poll := r.last, r.hasLast, r.poll
 	r.mu.Unlock()
 	go m.deliver(r)
 	if has && role == "student" {
 		m.offer(last)
 	}
+	if poll.ID != 0 && role == "student" {
+		m.offerPoll(poll) // a student coming in during a question is asked it too
+	}
 	r.rosterChanged()
+	r.tallyChanged() // one more student who may answer
 	return m
+}
+
+// offerPoll puts p in a student's question box, replacing what is there.
+func (m *member) offerPoll(p ui.Poll) {
+	for {
+		select {
+		case m.poll <- p:
+			return
+		default:
+		}
+		select {
+		case <-m.poll:
+		default:
+		}
+	}
+}
+
+// Ask puts the teacher's question to every student: opened (a new ID
+// wipes the answers), revealed (no more answers are taken), or closed
+// (ID 0).
+func (r *Room) Ask(p ui.Poll) {
+	r.mu.Lock()
+	if p.ID != r.poll.ID {
+		clear(r.answers)
+	}
+	r.poll = p
+	var students []*member
+	for m := range r.members {
+		if m.role == "student" {
+			students = append(students, m)
+		}
+	}
+	r.mu.Unlock()
+	for _, m := range students {
+		m.offerPoll(p)
+	}
+	r.tallyChanged()
+}
+
+// answer takes a student's answer to question id, while it is open: the
+// one thing a student sends that reaches anyone else, and only as a count
+// in the teacher's tally.
+func (r *Room) answer(m *member, id int, text string) {
+	text = human.Line(text, quiz.MaxAnswer)
+	r.mu.Lock()
+	_, in := r.members[m]
+	ok := in && m.role == "student" && id != 0 && id == r.poll.ID && !r.poll.Revealed && text != ""
+	if ok {
+		r.answers[m] = text
+	}
+	r.mu.Unlock()
+	if ok {
+		r.tallyChanged()
+	}
+}
+
+// maxThinking is how many of those still thinking a tally names.
+const maxThinking = 20
+
+// Tally is the answers to the open question, grouped.
+func (r *Room) Tally() ui.Tally {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	t := ui.Tally{ID: r.poll.ID}
+	var answered, thinking []*member
+	for m := range r.members {
+		if m.role != "student" {
+			continue
+		}
+		t.Students++
+		if _, ok := r.answers[m]; ok {
+			answered = append(answered, m)
+		} else {
+			thinking = append(thinking, m)
+		}
+	}
+	// In the order the students came, so that tied bars keep one order.
+	bySince := func(a, b *member) int { return a.since.Compare(b.since) }
+	slices.SortFunc(answered, bySince)
+	slices.SortFunc(thinking, bySince)
+	for _, m := range thinking[:min(len(thinking), maxThinking)] {
+		t.Thinking = append(t.Thinking, m.name)
+	}
+	given := make([]string, len(answered))
+	for i, m := range answered {
+		given[i] = r.answers[m]
+	}
+	t.Answered = len(given)
+	if r.poll.ID != 0 {
+		t.Bars = r.poll.Item.Tally(given)
+	}
+	return t
+}
+
+// tallyChanged tells every teacher's view to draw the answers again.
+func (r *Room) tallyChanged() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for m := range r.members {
+		if m.role == "teacher" {
+			signal(m.tally)
+		}
+	}
 }
 
 // deliver hands a member's mail to its program, one message at a time, in
@@ -97,6 +214,10 @@ func (m *member) deliver(r *Room) {
 			m.send(ui.RosterMsg{Seats: r.seats()})
 		case present := <-m.teacher:
 			m.send(ui.TeacherMsg{Present: present})
+		case p := <-m.poll:
+			m.send(ui.PollMsg{Poll: p})
+		case <-m.tally:
+			m.send(ui.TallyMsg{Tally: r.Tally()})
 		case <-m.done:
 			return
 		}
@@ -167,10 +288,12 @@ func (r *Room) leave(m *member) {
 	r.mu.Lock()
 	_, ok := r.members[m]
 	delete(r.members, m)
+	delete(r.answers, m)
 	r.mu.Unlock()
 	if ok {
 		close(m.done)
 		r.rosterChanged()
+		r.tallyChanged()
 	}
 }
 
@@ -206,8 +329,12 @@ func (r *Room) teacherLeft() {
 	r.mu.Lock()
 	r.teachers--
 	none := r.teachers == 0
+	open := r.poll.ID != 0
 	r.mu.Unlock()
 	if none {
+		if open {
+			r.Ask(ui.Poll{}) // no one is left to reveal it
+		}
 		r.tellStudents(false)
 	}
 }
@@ -220,13 +347,14 @@ func (r *Room) Last() (ui.Position, bool) {
 }
 
 // TeacherHere counts in a teacher whose view is not a session (the one
-// in the terminal windowlab serve runs in), its roster sent through send,
-// until the returned func is called.
-func (r *Room) TeacherHere(name string, send func(tea.Msg)) (gone func()) {
+// in the terminal windowlab serve runs in): the room's messages (the
+// roster, the answers, another teacher's moves) go to send, the view's
+// positions to publish, until gone is called.
+func (r *Room) TeacherHere(name string, send func(tea.Msg)) (publish func(ui.Position), gone func()) {
 	m := r.join(name, "teacher", send)
 	r.teacherJoined()
 	var once sync.Once
-	return func() {
+	return func(p ui.Position) { r.publish(m, p) }, func() {
 		once.Do(func() {
 			r.leave(m)
 			r.teacherLeft()

@@ -10,18 +10,19 @@
 package serve
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"net"
 	"os"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/log/v2"
@@ -31,6 +32,7 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"windowlab/algo"
+	"windowlab/human"
 	"windowlab/ui"
 )
 
@@ -52,6 +54,10 @@ type Config struct {
 	// window counter; by default twice MaxStudents a minute.
 	PerAddress algo.Config
 	Log        *log.Logger // connections and refusals; never a key
+	// LimitMemory sets the Go runtime's soft memory limit to follow the
+	// room (see sessionMemory); windowlab serve sets it unless GOMEMLIMIT
+	// is set. It is process-wide, so tests leave it off.
+	LimitMemory bool
 }
 
 // Defaults for a classroom.
@@ -60,6 +66,23 @@ const (
 	DefaultMaxStudents = 200
 	DefaultIdle        = 30 * time.Minute
 	handshakeTimeout   = 10 * time.Second
+	// sessionCheckpoints is what each engine of a session's view keeps to
+	// step back fast, unless View says otherwise: with it a view of the
+	// whole lesson, every step played, is under 2 MB of heap, where the
+	// engine's default (64 MiB an engine) lets one view grow to 13 MB.
+	// Stepping back past what it keeps replays from the last checkpoint:
+	// a few milliseconds for the lesson's largest step.
+	sessionCheckpoints = 1 << 20
+	// baseMemory and sessionMemory are the soft memory limit the server
+	// keeps to (Config.LimitMemory). A session lives in about 2 MB: 1.3 MB
+	// of heap (its view, the SSH connection, the renderer's buffers, the
+	// lesson's largest step played) and 0.6 MB of stacks for its two dozen
+	// goroutines. The collector's default lets the heap grow to twice what
+	// is live, and a class of 50 reached 274 MB of RSS; with the limit it
+	// collects sooner as the room fills, and gives the memory back to the
+	// system as the room empties.
+	baseMemory    = 32 << 20
+	sessionMemory = 5 << 19 // 2.5 MiB
 )
 
 // perAddressPerStudent is how many new connections a minute one address
@@ -75,6 +98,7 @@ type Server struct {
 	room     *Room
 	started  time.Time
 	students atomic.Int64
+	sessions atomic.Int64 // students and teachers: what the memory limit follows
 
 	mu      sync.Mutex // the limiter
 	limiter algo.Limiter
@@ -261,7 +285,15 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 	var me *member // set once joined; the view reports through it
 	var meMu sync.Mutex
 	if teacher {
-		opts = s.cfg.View(false, s.room.Publish)
+		opts = s.cfg.View(false, func(p ui.Position) {
+			meMu.Lock()
+			m := me
+			meMu.Unlock()
+			if m != nil {
+				s.room.publish(m, p)
+			}
+		})
+		opts.Ask = s.room.Ask
 		if last, ok := s.room.Last(); ok {
 			opts.StartAt = &last // a teacher coming back takes the room where it was
 		}
@@ -285,6 +317,14 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 			}
 			return s.room.rename(m, clean)
 		}}
+		opts.Answer = func(id int, text string) {
+			meMu.Lock()
+			m := me
+			meMu.Unlock()
+			if m != nil {
+				s.room.answer(m, id, text) // a lock and a signal: never blocks the view
+			}
+		}
 		opts.Report = func(following bool) {
 			meMu.Lock()
 			m := me
@@ -293,6 +333,9 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 				s.room.setFollowing(m, following) // a lock and a flag: never blocks the view
 			}
 		}
+	}
+	if opts.CheckpointBytes == 0 {
+		opts.CheckpointBytes = sessionCheckpoints
 	}
 	m, err := ui.New(opts)
 	if err != nil {
@@ -307,6 +350,7 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 	if teacher {
 		role = "teacher"
 	}
+	s.sessionsChanged(+1)
 	member := s.room.join(name, role, p.Send)
 	if teacher {
 		s.room.teacherJoined()
@@ -314,41 +358,36 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 	meMu.Lock()
 	me = member
 	meMu.Unlock()
-	s.cfg.Log.Info("connected", "name", name, "role", role, "from", from)
+	s.cfg.Log.Info("connected", "name", name, "role", role, "from", from, "students", s.students.Load())
+	s.cfg.Log.Debug("server", "goroutines", runtime.NumGoroutine())
 	go func() {
 		<-sess.Context().Done()
 		s.room.leave(member)
+		s.sessionsChanged(-1)
 		if teacher {
 			s.room.teacherLeft()
 		} else {
 			s.students.Add(-1)
 		}
-		s.cfg.Log.Info("disconnected", "name", name, "role", role, "after", time.Since(member.since).Round(time.Second))
+		s.cfg.Log.Info("disconnected", "name", name, "role", role, "after", time.Since(member.since).Round(time.Second),
+			"students", s.students.Load())
+		s.cfg.Log.Debug("server", "goroutines", runtime.NumGoroutine())
 	}()
 	return p
 }
 
-// DisplayName makes a user name fit to show: printable, no bidirectional
-// controls, at most 24 characters; "student" when nothing is left.
-func DisplayName(s string) string {
-	var b strings.Builder
-	n := 0
-	for _, r := range s {
-		if !unicode.IsPrint(r) || (r >= 0x202A && r <= 0x202E) || (r >= 0x2066 && r <= 0x2069) {
-			continue
-		}
-		if n == 24 {
-			break
-		}
-		b.WriteRune(r)
-		n++
+// sessionsChanged counts a session in or out, and moves the memory limit.
+func (s *Server) sessionsChanged(d int64) {
+	n := s.sessions.Add(d)
+	if s.cfg.LimitMemory {
+		debug.SetMemoryLimit(baseMemory + sessionMemory*max(n, 0))
 	}
-	name := strings.TrimSpace(b.String())
-	if name == "" || !utf8.ValidString(name) {
-		return "student"
-	}
-	return name
 }
+
+// DisplayName makes a user name fit to show (human.Line): printable, no
+// bidirectional controls, at most 24 characters; "student" when nothing
+// is left.
+func DisplayName(s string) string { return cmp.Or(human.Line(s, 24), "student") }
 
 // ensureHostKey makes sure the host key's directory exists with mode 0700;
 // wish creates the key itself (ed25519, 0600) when it is missing and

@@ -21,6 +21,7 @@ import (
 	"github.com/charmbracelet/x/vt"
 	gossh "golang.org/x/crypto/ssh"
 
+	"windowlab/quiz"
 	"windowlab/scenarios"
 	"windowlab/ui"
 )
@@ -33,12 +34,13 @@ func classroom(t *testing.T, teacher gossh.Signer, tweak func(*Config)) (*Server
 	if err != nil {
 		t.Fatal(err)
 	}
+	lesson := scenarios.Lesson() // parsed once and shared by every session, as windowlab serve does
 	cfg := Config{
 		Addr:        "127.0.0.1:0",
 		HostKeyPath: filepath.Join(t.TempDir(), "host_ed25519"),
 		TeacherKeys: []ssh.PublicKey{pub},
 		View: func(follow bool, publish func(ui.Position)) ui.Options {
-			return ui.Options{Lesson: scenarios.Lesson(), Follow: follow, Publish: publish}
+			return ui.Options{Lesson: lesson, Follow: follow, Publish: publish}
 		},
 		Log: log.New(io.Discard),
 	}
@@ -351,13 +353,13 @@ func TestNamesAreUnique(t *testing.T) {
 func TestTheTeacherHere(t *testing.T) {
 	s, addr := classroom(t, newSigner(t), nil)
 	rosters := make(chan ui.RosterMsg, 16)
-	gone := s.Room().TeacherHere("teacher (here)", func(msg tea.Msg) {
+	publish, gone := s.Room().TeacherHere("teacher (here)", func(msg tea.Msg) {
 		if r, ok := msg.(ui.RosterMsg); ok {
 			rosters <- r
 		}
 	})
 	defer gone()
-	s.Room().Publish(ui.Position{Scenario: "bouncer", Caption: -1, Speed: 1})
+	publish(ui.Position{Scenario: "bouncer", Caption: -1, Speed: 1})
 	student(t, addr, "zoe", nil)
 	deadline := time.After(10 * time.Second)
 	for {
@@ -370,4 +372,69 @@ func TestTheTeacherHere(t *testing.T) {
 			t.Fatal("the teacher here was never sent zoe in the roster")
 		}
 	}
+}
+
+// The live quiz over SSH: the teacher asks the lesson's first question,
+// the students' answers arrive in the teacher's histogram, the reveal
+// tells each student right or wrong, and moving on brings them back to
+// following.
+func TestTheRoomAnswersOverSSH(t *testing.T) {
+	teacherKey := newSigner(t)
+	_, addr := classroom(t, teacherKey, func(c *Config) {
+		view := c.View
+		c.View = func(follow bool, publish func(ui.Position)) ui.Options {
+			o := view(follow, publish)
+			o.Questions = quiz.Lesson()
+			return o
+		}
+	})
+	teacher, keys := view(t, dial(t, addr, "teacher", teacherKey))
+	teacher.waitFor(t, "the teacher", "step 1 of 6")
+	ann, annIn := student(t, addr, "ann", nil)
+	bob, bobIn := student(t, addr, "bob", nil)
+	send := func(w io.Writer, s string) {
+		if _, err := w.Write([]byte(s)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	send(keys, "A")
+	teacher.waitFor(t, "the teacher", "Which question?")
+	send(keys, "\r")
+	ann.waitFor(t, "ann", "How many get through?")
+	bob.waitFor(t, "bob", "How many get through?")
+	teacher.waitFor(t, "the teacher", "0 of 2 answered · 2 still thinking")
+	send(annIn, "200 requests\r")
+	send(bobIn, "100\r")
+	ann.waitFor(t, "ann", "Sent: 200 requests")
+	teacher.waitFor(t, "the teacher", "2 of 2 answered · 0 still thinking")
+	send(keys, "\r")
+	teacher.waitFor(t, "the teacher", "1 of 2 right (50%)")
+	ann.waitFor(t, "ann", "✓ Right: 200")
+	bob.waitFor(t, "bob", "✗ Not quite: you answered 100; the answer is 200")
+	send(keys, "\r")
+	ann.waitFor(t, "ann", "● following the teacher")
+	bob.waitFor(t, "bob", "● following the teacher")
+}
+
+// Two teacher sessions (the teacher's laptop and the projector, one key)
+// drive the room together: each follows the other's keys, and a student
+// follows both.
+func TestTeachersFollowEachOther(t *testing.T) {
+	key := newSigner(t)
+	_, addr := classroom(t, key, nil)
+	laptop, laptopKeys := view(t, dial(t, addr, "teacher", key))
+	laptop.waitFor(t, "the laptop", "step 1 of 6")
+	projector, projectorKeys := view(t, dial(t, addr, "teacher", key))
+	projector.waitFor(t, "the projector", "step 1 of 6")
+	ann, _ := student(t, addr, "ann", nil)
+	if _, err := laptopKeys.Write([]byte("n")); err != nil {
+		t.Fatal(err)
+	}
+	projector.waitFor(t, "the projector", "step 2 of 6")
+	ann.waitFor(t, "ann", "step 2 of 6")
+	if _, err := projectorKeys.Write([]byte("n")); err != nil {
+		t.Fatal(err)
+	}
+	laptop.waitFor(t, "the laptop", "step 3 of 6")
+	ann.waitFor(t, "ann", "step 3 of 6")
 }

@@ -28,6 +28,7 @@ type Position struct {
 	Caption   int          // the caption held, or -1
 	Playing   bool
 	Speed     float64
+	Paused    bool // the teacher paused the room: followers stay here
 }
 
 // FollowMsg sends a following view the teacher's position.
@@ -49,15 +50,64 @@ func (m *Model) publishPosition() {
 	if m.publish == nil || m.job != nil {
 		return
 	}
-	if p := m.position(); p != m.published {
+	p := m.position()
+	if m.roomPaused {
+		p = m.pausedAt
+	}
+	if m.quietMove {
+		// Where another teacher's move took the view: the room is there already.
+		m.published, m.quietMove = p, false
+		return
+	}
+	if p != m.published {
 		m.published = p
 		m.publish(p)
 	}
 }
 
+// pauseRoom holds the room where the teacher stands (on) or lets it
+// follow the teacher again: while paused, the teacher's moves stay on the
+// teacher's screen, to look ahead or prepare the next step.
+func (m *Model) pauseRoom(on bool) {
+	m.roomPaused = on
+	if on {
+		m.stop()
+		m.pausedAt = m.position()
+		m.pausedAt.Paused = true
+		m.status = "the room is paused at " + m.pausedAt.Now.Short() + ": your moves stay on your screen until P"
+	} else {
+		m.status = "the room follows you again"
+	}
+	m.publishPosition()
+}
+
+// teachLine is the banner of a teacher's view: the room's keys, and
+// whether it is paused.
+func (m Model) teachLine() string {
+	if m.publish == nil {
+		return ""
+	}
+	st := m.c.styles
+	if m.roomPaused {
+		return st.warn.Render("■ the room is paused at "+m.pausedAt.Now.Short()) + st.faint.Render(" · P lets it follow you · A asks it a question")
+	}
+	return st.selected.Render("● teaching") + st.faint.Render(" · the room follows your moves · A asks it a question · P pauses it")
+}
+
 // onFollow takes the teacher's position, and goes there when following.
 func (m Model) onFollow(p Position) (tea.Model, tea.Cmd) {
 	m.teacher, m.hasTeacher = p, true
+	if m.publish != nil {
+		// Another teacher's move (a teacher's terminal and the projector's
+		// session drive together): go there too, and do not send it back.
+		if m.job != nil || m.mode != modeMain || m.roomPaused {
+			return m, nil
+		}
+		cmd := m.goToPosition(p)
+		m.quietMove = true
+		m.publishPosition()
+		return m, cmd
+	}
 	if !m.following || m.job != nil || m.mode != modeMain {
 		return m, nil
 	}
@@ -107,6 +157,9 @@ func (m Model) followLine() string {
 	st := m.c.styles
 	if !m.inRoom {
 		return ""
+	}
+	if m.following && m.teacher.Paused {
+		return st.warn.Render("■ the teacher has paused the room") + st.faint.Render(" · any key that moves the clock explores alone")
 	}
 	if m.following {
 		state := "paused"

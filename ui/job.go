@@ -34,6 +34,8 @@ type engineControl struct {
 	deadline atomic.Int64 // unix ns after which a move inside Update stops; 0: none
 	hit      atomic.Bool  // the current move was interrupted
 	done     atomic.Int64 // arrivals decided, as the engine last said
+	// checkpointBytes is each engine's checkpoint budget (Options.CheckpointBytes).
+	checkpointBytes int64
 }
 
 func (c *engineControl) interrupt(done int64) bool {

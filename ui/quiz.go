@@ -30,6 +30,7 @@ type savedView struct {
 	eng       *sim.Engine
 	processed int64
 	now       algo.Instant
+	mode      mode // the dialog open when the room's question came (its draft kept)
 }
 
 // revealMsg carries the engine of the scenario that proves question index.
@@ -56,6 +57,8 @@ type quizView struct {
 	scroll    int            // the score's first line shown, when it is taller than the screen
 	fromView  bool           // opened with k: leaving returns to the scenario
 	saved     savedView
+	live      int    // the room's question's Poll.ID: a live quiz (poll.go); 0 otherwise
+	sent      string // a live quiz's: the answer sent to the room
 	keys      quizKeys
 }
 
@@ -70,6 +73,7 @@ func newQuizView(st *styles) quizView {
 // start begins a quiz on questions.
 func (q quizView) start(questions []quiz.Item, title string, fromView bool) quizView {
 	q.title, q.questions, q.fromView = title, questions, fromView
+	q.live, q.sent = 0, ""
 	q.given = make([][]string, len(questions))
 	q.outcome = make([]quiz.Outcome, len(questions))
 	q.index, q.scroll = 0, 0
@@ -189,6 +193,8 @@ func (m Model) updateQuiz(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 func (m Model) updateAsking(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	q, k := m.quiz, m.quiz.keys
 	switch {
+	case key.Matches(msg, k.Skip) && q.live != 0:
+		return m.leaveLive() // back to the view; an answer sent stays sent
 	case key.Matches(msg, k.Skip):
 		q.outcome[q.index] = quiz.Skipped
 		return m.reveal(q)
@@ -230,6 +236,8 @@ func (m Model) updateRevealed(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	m.status = ""
 	q, k := m.quiz, m.keys
 	switch {
+	case q.live != 0 && key.Matches(msg, q.keys.Next, q.keys.Leave, k.Quit):
+		return m.leaveLive()
 	case key.Matches(msg, q.keys.Next):
 		m.stop()
 		q.index++
@@ -274,10 +282,12 @@ func (m Model) submit() (tea.Model, tea.Cmd) {
 		q.err = "type an answer first (a number such as 200 or 0.75), or esc to skip"
 		m.quiz = q
 		return m, nil
-	case !q.typed() && q.tried(q.choice):
+	case !q.typed() && q.tried(q.choice) && q.live == 0:
 		q.err = "you tried that one already; pick another"
 		m.quiz = q
 		return m, nil
+	case q.live != 0:
+		return m.sendAnswer(given)
 	}
 	q.given[q.index] = append(q.given[q.index], given)
 	switch tries := len(q.given[q.index]); {
@@ -361,7 +371,7 @@ func (m Model) leaveQuiz() (tea.Model, tea.Cmd) {
 	}
 	s := m.quiz.saved
 	m.setScenario(s.sc, s.eng)
-	m.mode = modeMain
+	m.mode = s.mode
 	return m, m.move(func(e *sim.Engine) {
 		e.SeekIndex(s.processed)
 		e.Seek(s.now)
@@ -402,6 +412,9 @@ func (q quizView) headerView(c common) []string {
 		tally += fmt.Sprintf(", %d skipped", sc.Skipped)
 	}
 	score := st.label.Render(pos+" · ") + st.value.Render(tally)
+	if q.live != 0 {
+		score = st.label.Render(fmt.Sprintf("the room's question %d", q.live))
+	}
 	return []string{c.spread(left, score, c.width, true), ""}
 }
 
@@ -451,7 +464,13 @@ func (q quizView) view(c common, h int) []string {
 			}
 		}
 	}
-	if q.secondTry() {
+	if q.live != 0 && q.sent != "" {
+		out = append(out, "")
+		for _, l := range strings.Split(c.cells.Wrap("Sent: "+q.sent+". You may change it until the teacher reveals the answer.", w, " "), "\n") {
+			out = append(out, st.selected.Render(l))
+		}
+	}
+	if q.secondTry() && q.live == 0 {
 		// The first answer was wrong: say so, and give the first step.
 		tried := q.given[q.index][0]
 		if !q.typed() {
@@ -565,7 +584,11 @@ func (m Model) revealView() []string {
 	case quiz.RightSecondTry:
 		add(fmt.Sprintf("✓ Right at the second try: %s", cur.Answer), st.allowed.Bold(true).Render, 0)
 	case quiz.Skipped:
-		add(fmt.Sprintf("– Skipped: the answer is %s", cur.Answer), st.label.Render, 0)
+		if q.live != 0 {
+			add(fmt.Sprintf("– You sent no answer: the answer is %s", cur.Answer), st.label.Render, 0)
+		} else {
+			add(fmt.Sprintf("– Skipped: the answer is %s", cur.Answer), st.label.Render, 0)
+		}
 	default:
 		add(fmt.Sprintf("✗ Not quite: you answered %s; the answer is %s", strings.Join(given, ", then "), cur.Answer), st.denied.Render, 0)
 	}
@@ -603,6 +626,11 @@ func (q quizView) help() []key.Binding {
 		leave.SetHelp("esc", "back to the scenario")
 		exit.SetEnabled(false)
 	}
+	if q.live != 0 {
+		k.Check.SetHelp("enter", "send your answer")
+		k.Skip.SetHelp("esc", "back to the view")
+		k.Next.SetHelp("enter", "back to the class")
+	}
 	switch q.phase {
 	case quizAsking:
 		if q.typed() {
@@ -611,6 +639,9 @@ func (q quizView) help() []key.Binding {
 		k.Up.SetHelp(fmt.Sprintf("↑/↓ or 1–%d", len(q.current().Choices)), "choose")
 		return []key.Binding{k.Up, k.Check, k.Skip, exit}
 	case quizRevealed:
+		if q.live != 0 {
+			return []key.Binding{k.Next, k.Replay, k.Step}
+		}
 		if q.index == len(q.questions)-1 {
 			k.Next.SetHelp("enter", "see your score")
 		}
@@ -626,6 +657,8 @@ func (q quizView) help() []key.Binding {
 // hint is what to do that no key says: type the answer.
 func (q quizView) hint() string {
 	switch {
+	case q.phase == quizAsking && q.live != 0:
+		return "the teacher asks the room"
 	case q.phase == quizAsking && q.typed() && q.secondTry():
 		return "one more try"
 	case q.phase == quizAsking && q.typed():

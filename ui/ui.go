@@ -60,6 +60,15 @@ type Options struct {
 	// Report, in a student's view, is called when it starts or stops
 	// following; it must not block.
 	Report func(following bool)
+	// Ask, in a teacher's view, puts a question to the room, reveals it
+	// or closes it (Poll.ID 0); it must not block. Questions are what the
+	// teacher may ask beside the scenario's own (the lesson's two,
+	// generated ones).
+	Ask       func(Poll)
+	Questions []quiz.Item
+	// Answer, in a student's view, sends the student's answer to the
+	// room's question; it must not block.
+	Answer func(id int, text string)
 	// StartAt opens the view at a position (a teacher taking the room back).
 	StartAt *Position
 	// Name, when set, asks a student's name before the view.
@@ -68,6 +77,10 @@ type Options struct {
 	// made it, for messages from outside (a classroom's roster); Send
 	// blocks until the program takes the message.
 	Started func(send func(tea.Msg))
+	// CheckpointBytes bounds what each engine of the view keeps to step
+	// back fast (sim.Options.CheckpointBytes; 0: the engine's default). A
+	// server of many views sets it low.
+	CheckpointBytes int64
 	// SaveDir is where w writes a what-if scenario; "" is the working
 	// directory.
 	SaveDir string
@@ -120,6 +133,7 @@ const (
 	modeClients
 	modeWhatIf
 	modeName
+	modePoll
 )
 
 // tickMsg moves the clock while playing; gen ties it to one run of playback
@@ -210,12 +224,22 @@ type Model struct {
 	reported   bool
 	roster     []Seat // a teacher's: the students in the room
 	name       namePrompt
+	roomKeys   roomKeys
+	roomPaused bool     // a teacher's: positions stay unpublished
+	pausedAt   Position // where the room was paused
+	quietMove  bool     // a teacher's: the view moved to another teacher's position, not to be published
+	// The live quiz (poll.go).
+	poll          pollView
+	askRoom       func(Poll)
+	pollQuestions []quiz.Item
+	answer        func(int, string)
+	pending       *Poll // a question that came during a move or the name prompt
 }
 
 // New returns the root model showing opts.Scenario (or the lesson's first
 // step, or the quiz's first question), paused at its start.
 func New(opts Options) (Model, error) {
-	ctl := &engineControl{}
+	ctl := &engineControl{checkpointBytes: opts.CheckpointBytes}
 	first := opts.Scenario
 	var lessonEngines []*sim.Engine
 	if len(opts.Lesson) > 0 {
@@ -266,6 +290,11 @@ func New(opts Options) (Model, error) {
 		follow:        newFollowKeys(),
 		report:        opts.Report,
 		reported:      opts.Follow,
+		roomKeys:      newRoomKeys(),
+		askRoom:       opts.Ask,
+		pollQuestions: opts.Questions,
+		answer:        opts.Answer,
+		poll:          pollView{keys: newPollKeys()},
 	}
 	m.keys.setLesson(len(opts.Lesson) > 0)
 	m.help.Styles = st.help
@@ -302,7 +331,7 @@ func buildEngine(sc *scenarios.Scenario, ctl *engineControl) (*sim.Engine, error
 	if sc == nil {
 		return nil, errors.New("there is no scenario to show")
 	}
-	e, err := sc.Engine(sim.Options{History: true, Interrupt: ctl.interrupt})
+	e, err := sc.Engine(sim.Options{History: true, Interrupt: ctl.interrupt, CheckpointBytes: ctl.checkpointBytes})
 	if err != nil {
 		return nil, fmt.Errorf("scenario %q: %w", sc.Name, err)
 	}
@@ -365,6 +394,23 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case RosterMsg:
 		m.roster = append([]Seat{}, msg.Seats...) // empty, not nil: a room with no one yet
 		return m, nil
+	case PollMsg:
+		return m.onPoll(msg.Poll)
+	case TallyMsg:
+		return m.onTally(msg.Tally)
+	}
+	switch msg.(type) {
+	case tea.KeyPressMsg, tea.MouseClickMsg:
+		m.quietMove = false // the teacher's own move, to publish
+	}
+	if k, ok := msg.(tea.KeyPressMsg); ok && m.publish != nil && m.job == nil && m.mode == modeMain {
+		switch {
+		case key.Matches(k, m.roomKeys.Ask):
+			return m.openPoll()
+		case key.Matches(k, m.roomKeys.Pause):
+			m.pauseRoom(!m.roomPaused)
+			return m, nil
+		}
 	}
 	if k, ok := msg.(tea.KeyPressMsg); ok && m.inRoom && m.job == nil && m.mode == modeMain {
 		if key.Matches(k, m.follow.Follow) {
@@ -381,6 +427,10 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	nm := next.(Model)
 	nm.publishPosition()
 	nm.reportFollowing()
+	if nm.pending != nil && nm.job == nil && nm.mode != modeName {
+		after, open := nm.onPoll(*nm.pending)
+		return after, tea.Batch(cmd, open)
+	}
 	return nm, cmd
 }
 
@@ -464,6 +514,8 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m.updateWhatIf(msg)
 		case modeName:
 			return m.updateName(msg)
+		case modePoll:
+			return m.updatePoll(msg)
 		case modeClients:
 			if m.clients.loading { // the count reads the history: nothing moves until it is done
 				if key.Matches(msg, m.keys.Quit) {
@@ -1106,6 +1158,10 @@ func (m Model) render() string {
 		caption, tl = nil, nil
 		bodyH = c.height - len(header) - len(bottom)
 		body = m.nameView(bodyH)
+	case m.mode == modePoll:
+		header, caption = m.pollHeader(), nil
+		bodyH = c.height - len(header) - len(bottom)
+		body = m.pollBody(bodyH)
 	case m.presenter && m.presenterFits():
 		tl = m.timelineLines(bodyH - presenterMin)
 		bodyH -= len(tl)
@@ -1168,6 +1224,9 @@ func (m Model) bottomView() []string {
 	if line := m.followLine(); line != "" && m.mode == modeMain {
 		out = append(out, line)
 	}
+	if line := m.teachLine(); line != "" && m.mode == modeMain {
+		out = append(out, line)
+	}
 	switch {
 	case m.status != "":
 		out = append(out, m.c.styles.warn.Render(m.status))
@@ -1185,6 +1244,8 @@ func (m Model) bottomView() []string {
 		return append(out, m.help.ShortHelpView(m.whatIf.help()))
 	case modeName:
 		return out // the prompt says its keys
+	case modePoll:
+		return append(out, m.help.ShortHelpView(m.pollHelp()))
 	case modeQuiz:
 		line := m.help.ShortHelpView(m.quiz.help())
 		if hint := m.quiz.hint(); hint != "" {

@@ -1,0 +1,443 @@
+package ui
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"windowlab/human"
+	"windowlab/quiz"
+)
+
+// A live quiz in a classroom. The teacher puts one question at a time to
+// the room (A): every student's view shows it and takes an answer, which
+// goes to the room alone; the teacher's view shows the answers arriving,
+// grouped as the quiz's own matching groups them (quiz.Item.Group), and
+// how many are still thinking; then reveals, and every student sees right
+// or wrong and the replay that proves it, the teacher the score. The room
+// (windowlab serve) carries the question and the answers; the view knows
+// no network.
+
+// Poll is a question put to the room.
+type Poll struct {
+	ID       int // 1, 2, … in the order the teacher asked; 0: no question open
+	Item     quiz.Item
+	Revealed bool
+}
+
+// PollMsg brings a student's view the room's question as it opens, as it
+// is revealed, and as it closes (ID 0).
+type PollMsg struct{ Poll Poll }
+
+// Tally is the room's answers to the open question.
+type Tally struct {
+	ID       int
+	Bars     []quiz.Bar
+	Answered int      // students who answered
+	Students int      // students in the room
+	Thinking []string // the names of those who have not answered yet, the first to come first
+}
+
+// TallyMsg brings the teacher's view the room's answers as they arrive.
+type TallyMsg struct{ Tally Tally }
+
+type pollPhase int
+
+const (
+	pollPicking pollPhase = iota
+	pollOpen
+	pollRevealed
+)
+
+// asked is a question the room was asked, and how it answered.
+type asked struct {
+	item  quiz.Item
+	tally Tally
+}
+
+// pollView is the teacher's: the questions to ask, the one open and its
+// answers, and each question's score.
+type pollView struct {
+	questions []quiz.Item // the ones on offer
+	cursor    int
+	phase     pollPhase
+	open      Poll
+	tally     Tally
+	asked     []asked
+	lastID    int
+	keys      pollKeys
+}
+
+type pollKeys struct {
+	Up, Down, Ask, Reveal, Next, Back key.Binding
+}
+
+func newPollKeys() pollKeys {
+	return pollKeys{
+		Up:     key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/↓", "choose")),
+		Down:   key.NewBinding(key.WithKeys("down", "j", "tab")),
+		Ask:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "ask the room")),
+		Reveal: key.NewBinding(key.WithKeys("enter", "r"), key.WithHelp("enter", "reveal the answer")),
+		Next:   key.NewBinding(key.WithKeys("enter", "n"), key.WithHelp("enter", "another question")),
+		Back:   key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back to the view")),
+	}
+}
+
+// roomKeys are a teacher's: ask the room, pause it.
+type roomKeys struct {
+	Ask, Pause key.Binding
+}
+
+func newRoomKeys() roomKeys {
+	return roomKeys{
+		Ask:   key.NewBinding(key.WithKeys("A", "shift+a"), key.WithHelp("A", "ask the room")),
+		Pause: key.NewBinding(key.WithKeys("P", "shift+p"), key.WithHelp("P", "pause the room")),
+	}
+}
+
+// offered is what the teacher may ask: the scenario's own questions, then
+// the programme's (the lesson's two, generated ones), each once.
+func (m Model) offered() []quiz.Item {
+	var out []quiz.Item
+	for _, it := range append(quiz.Of(m.sc), m.pollQuestions...) {
+		if !slices.ContainsFunc(out, func(o quiz.Item) bool { return o.Ask == it.Ask }) {
+			out = append(out, it)
+		}
+	}
+	return out
+}
+
+// openPoll shows the teacher the questions to ask.
+func (m Model) openPoll() (tea.Model, tea.Cmd) {
+	qs := m.offered()
+	if len(qs) == 0 {
+		m.status = "there are no questions to ask: give windowlab serve a scenario with a questions: block"
+		return m, nil
+	}
+	m.stop()
+	m.poll.questions = qs
+	m.poll.cursor = min(m.poll.cursor, len(qs)-1)
+	m.poll.phase = pollPicking
+	m.mode = modePoll
+	return m, nil
+}
+
+// updatePoll is the teacher's keys while asking the room.
+func (m Model) updatePoll(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	p, k := m.poll, m.poll.keys
+	switch p.phase {
+	case pollPicking:
+		switch {
+		case key.Matches(msg, k.Up):
+			p.cursor = (p.cursor - 1 + len(p.questions)) % len(p.questions)
+		case key.Matches(msg, k.Down):
+			p.cursor = (p.cursor + 1) % len(p.questions)
+		case key.Matches(msg, k.Ask):
+			p.lastID++
+			p.open = Poll{ID: p.lastID, Item: p.questions[p.cursor]}
+			p.tally = Tally{ID: p.open.ID, Students: len(m.roster)}
+			p.phase = pollOpen
+			m.ask(p.open)
+		case key.Matches(msg, k.Back, m.keys.Quit):
+			m.mode = modeMain
+		}
+	case pollOpen:
+		switch {
+		case key.Matches(msg, k.Reveal):
+			p.open.Revealed = true
+			p.phase = pollRevealed
+			p.asked = append(p.asked, asked{item: p.open.Item, tally: p.tally})
+			m.ask(p.open)
+		case key.Matches(msg, k.Back):
+			// Withdrawn before the answer: it counts for nothing.
+			p.phase = pollPicking
+			m.ask(Poll{})
+		}
+	case pollRevealed:
+		switch {
+		case key.Matches(msg, k.Next):
+			p.phase = pollPicking
+			p.cursor = (p.cursor + 1) % len(p.questions)
+			m.ask(Poll{})
+		case key.Matches(msg, k.Back, m.keys.Quit):
+			m.mode = modeMain
+			m.ask(Poll{})
+		}
+	}
+	m.poll = p
+	return m, nil
+}
+
+// ask tells the room of the question: open, revealed, or closed.
+func (m Model) ask(p Poll) {
+	if m.askRoom != nil {
+		m.askRoom(p)
+	}
+}
+
+// onTally takes the room's answers to the open question.
+func (m Model) onTally(t Tally) (tea.Model, tea.Cmd) {
+	if t.ID == m.poll.open.ID && m.poll.phase == pollOpen {
+		m.poll.tally = t
+	}
+	return m, nil
+}
+
+// pollHeader is the teacher's header while asking.
+func (m Model) pollHeader() []string {
+	st := m.c.styles
+	left := st.appName.Render("windowlab · ") + st.title.Render("ask the room")
+	right := st.label.Render(human.Noun{One: "student", Many: "students"}.Of(int64(len(m.roster))))
+	if n := len(m.poll.asked); n > 0 {
+		right = st.label.Render(fmt.Sprintf("%s asked · ", human.Noun{One: "question", Many: "questions"}.Of(int64(n)))) + right
+	}
+	return []string{m.c.spread(left, right, m.c.width, true), ""}
+}
+
+// pollBody is the teacher's screen while asking, in h lines.
+func (m Model) pollBody(h int) []string {
+	st, c, p := m.c.styles, m.c, m.poll
+	w := textWidth(c)
+	wrap := func(s string, width int, style func(...string) string) []string {
+		var out []string
+		for _, l := range strings.Split(c.cells.Wrap(s, width, " "), "\n") {
+			out = append(out, style(l))
+		}
+		return out
+	}
+	var out []string
+	switch p.phase {
+	case pollPicking:
+		out = append(out, st.title.Render("Which question?")+st.faint.Render(" · every student's view shows it and takes an answer"), "")
+		for i, it := range p.questions {
+			mark, style := "  ", st.label.UnsetBold()
+			if i == p.cursor {
+				mark, style = "▸ ", st.selected
+			}
+			prefix := fmt.Sprintf("%s%d  ", mark, i+1)
+			from := st.faint.Render(" · " + it.From)
+			room := c.width - c.cells.StringWidth(prefix) - c.cells.StringWidth(from)
+			out = append(out, style.Render(prefix+c.cells.Truncate(strings.Join(strings.Fields(it.Ask), " "), max(room, 10), "…"))+from)
+		}
+		// The chosen question whole, as the room will read it.
+		out = append(out, "")
+		out = append(out, wrap(p.questions[p.cursor].Ask, w, st.value.Render)...)
+		if score := m.pollScore(); len(score) > 0 {
+			out = append(out, "")
+			out = append(out, score...)
+		}
+	case pollOpen, pollRevealed:
+		cur := p.open.Item
+		out = append(out, st.title.Render(fmt.Sprintf("Question %d", p.open.ID))+st.faint.Render(" · "+cur.From))
+		out = append(out, wrap(cur.Ask, w, st.value.Render)...)
+		for i, choice := range cur.Choices {
+			out = append(out, wrap(fmt.Sprintf("  %d  %s", i+1, choice), w, st.label.UnsetBold().Render)...)
+		}
+		out = append(out, "")
+		t := p.tally
+		if p.phase == pollRevealed {
+			out = append(out, wrap(m.revealedLine(), w, st.allowed.Bold(true).Render)...)
+		}
+		thinking := max(t.Students-t.Answered, 0)
+		rest := fmt.Sprintf(" · %d still thinking", thinking)
+		if p.phase == pollRevealed {
+			rest = fmt.Sprintf(" · %d gave no answer", thinking)
+		}
+		out = append(out, st.label.Render(fmt.Sprintf("%d of %d answered", t.Answered, t.Students))+st.faint.Render(rest))
+		out = append(out, m.bars(t, p.phase == pollRevealed, h-len(out)-4)...)
+		if p.phase == pollOpen && len(t.Thinking) > 0 {
+			names := strings.Join(t.Thinking, ", ")
+			if len(t.Thinking) < thinking {
+				names += fmt.Sprintf(" and %d more", thinking-len(t.Thinking))
+			}
+			out = append(out, "", c.cells.Truncate(st.faint.Render("still thinking: "+names), c.width, "…"))
+		}
+		if p.phase == pollRevealed && cur.Explain != "" {
+			out = append(out, "")
+			out = append(out, wrap(cur.Explain, w, st.caption.Render)...)
+		}
+	}
+	return fitHeight(out, h)
+}
+
+// revealedLine is the answer and the room's score on it.
+func (m Model) revealedLine() string {
+	t, cur := m.poll.tally, m.poll.open.Item
+	right := 0
+	for _, b := range t.Bars {
+		if b.Right {
+			right += b.Count
+		}
+	}
+	return fmt.Sprintf("✓ The answer: %s · %d of %d right (%s)", cur.Answer, right, t.Students, percentOf(right, t.Students))
+}
+
+func percentOf(n, of int) string {
+	if of == 0 {
+		return "no one in the room"
+	}
+	return fmt.Sprintf("%d%%", (200*n+of)/(2*of)) // rounded half up, exactly
+}
+
+// bars draws the answers as a histogram in at most h lines, the most
+// given first; the right one is marked only once revealed, since the
+// teacher's screen may be projected.
+func (m Model) bars(t Tally, revealed bool, h int) []string {
+	st, c := m.c.styles, m.c
+	if len(t.Bars) == 0 || h < 1 {
+		if t.Answered == 0 {
+			return []string{st.faint.Render("no answer yet")}
+		}
+		return nil
+	}
+	most := t.Bars[0].Count
+	labelW := 4
+	for _, b := range t.Bars {
+		labelW = max(labelW, min(c.cells.StringWidth(b.Answer), 24))
+	}
+	countW := len(fmt.Sprint(most))
+	barW := max(min(c.width-labelW-countW-8, 50), 4)
+	var out []string
+	for i, b := range t.Bars {
+		if len(out) == h-1 && i < len(t.Bars)-1 {
+			rest := 0
+			for _, r := range t.Bars[i:] {
+				rest += r.Count
+			}
+			out = append(out, st.faint.Render(fmt.Sprintf("… %d other answers from %d students", len(t.Bars)-i, rest)))
+			break
+		}
+		label := c.cells.Truncate(b.Answer, 24, "…")
+		label += strings.Repeat(" ", labelW-c.cells.StringWidth(label))
+		n := max((b.Count*barW+most-1)/most, 1)
+		bar := strings.Repeat("█", n)
+		mark, style := "  ", st.selected
+		if revealed && b.Right {
+			mark, style = "✓ ", st.allowed
+		} else if revealed {
+			style = st.denied
+		}
+		out = append(out, mark+label+" "+style.Render(bar)+" "+st.value.Render(fmt.Sprint(b.Count)))
+	}
+	return out
+}
+
+// pollScore is the score of every question asked so far.
+func (m Model) pollScore() []string {
+	st := m.c.styles
+	if len(m.poll.asked) == 0 {
+		return nil
+	}
+	out := []string{st.title.Render("The room's score")}
+	for i, a := range m.poll.asked {
+		right := 0
+		for _, b := range a.tally.Bars {
+			if b.Right {
+				right += b.Count
+			}
+		}
+		line := fmt.Sprintf("%d. %d of %d right (%s), %d answered — the answer %s: ", i+1, right, a.tally.Students,
+			percentOf(right, a.tally.Students), a.tally.Answered, a.item.Answer)
+		ask := strings.Join(strings.Fields(a.item.Ask), " ")
+		out = append(out, m.c.cells.Truncate(line+st.faint.Render(ask), m.c.width, "…"))
+	}
+	return out
+}
+
+// pollHelp is the teacher's keys while asking.
+func (m Model) pollHelp() []key.Binding {
+	k := m.poll.keys
+	switch m.poll.phase {
+	case pollOpen:
+		back := k.Back
+		back.SetHelp("esc", "withdraw the question")
+		return []key.Binding{k.Reveal, back}
+	case pollRevealed:
+		return []key.Binding{k.Next, k.Back}
+	}
+	return []key.Binding{k.Up, k.Ask, k.Back}
+}
+
+// A student's side.
+
+// onPoll opens, reveals or closes the room's question in a student's view.
+func (m Model) onPoll(p Poll) (tea.Model, tea.Cmd) {
+	if !m.inRoom {
+		return m, nil
+	}
+	if m.job != nil || m.mode == modeName {
+		m.pending = &p // once the move is done, or the student has a name
+		return m, nil
+	}
+	m.pending = nil
+	live := m.mode == modeQuiz && m.quiz.live != 0
+	switch {
+	case p.ID == 0:
+		if !live {
+			return m, nil
+		}
+		return m.leaveLive()
+	case live && m.quiz.live == p.ID && !p.Revealed:
+		return m, nil // asked again: the student's answer stands
+	}
+	if !live || m.quiz.live != p.ID {
+		if live {
+			next, _ := m.leaveQuiz() // a question the teacher left unrevealed
+			m = next.(Model)
+		}
+		m.stop()
+		was := m.mode // a dialog's draft (a what-if, a time typed) waits for the student's return
+		if was == modeQuiz {
+			was = modeMain
+		}
+		m.quiz = m.quiz.start([]quiz.Item{p.Item}, "the teacher asks the room", true)
+		m.quiz.live = p.ID
+		m.quiz.saved = savedView{sc: m.sc, eng: m.eng, processed: m.eng.Processed(), now: m.eng.Now(), mode: was}
+		m.mode = modeQuiz
+	}
+	if !p.Revealed {
+		return m, nil
+	}
+	q := m.quiz
+	q.outcome[0] = quiz.Skipped
+	if g := q.given[0]; len(g) > 0 {
+		q.outcome[0] = quiz.Wrong
+		if q.current().Check(g[len(g)-1]) {
+			q.outcome[0] = quiz.Right
+		}
+		q.given[0] = g[len(g)-1:]
+	}
+	return m.reveal(q)
+}
+
+// sendAnswer is a student's answer to the room's question: it goes to the
+// room, and the student may change it until the teacher reveals.
+func (m Model) sendAnswer(given string) (tea.Model, tea.Cmd) {
+	q := m.quiz
+	given = human.Line(given, quiz.MaxAnswer)
+	q.given[0] = append(q.given[0], given)
+	q.sent = given
+	if q.typed() {
+		q.input.Reset()
+	}
+	q.err = ""
+	m.quiz = q
+	if m.answer != nil {
+		m.answer(q.live, given)
+	}
+	return m, nil
+}
+
+// leaveLive takes a student back from the room's question to the view,
+// and to the teacher's moment when following.
+func (m Model) leaveLive() (tea.Model, tea.Cmd) {
+	next, cmd := m.leaveQuiz()
+	nm := next.(Model)
+	if nm.following && nm.hasTeacher {
+		return nm, tea.Batch(cmd, nm.goToPosition(nm.teacher))
+	}
+	return nm, cmd
+}
