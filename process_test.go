@@ -111,6 +111,8 @@ func TestSignalsStopEveryCommand(t *testing.T) {
 		{"quiz --print", []string{"quiz", "--print", "--seed", "1", quiz}, syscall.SIGINT, []string{"STOPPED EARLY"}},
 		{"lab, one source of 100G requests", []string{"lab", "--sources", "1", "--requests", "100G"}, syscall.SIGINT, []string{"STOPPED EARLY"}},
 		{"lab", []string{"lab", "--requests", "400M"}, syscall.SIGTERM, []string{"STOPPED EARLY"}},
+		{"serve", []string{"serve", "--addr", "127.0.0.1:0", "--host-key", filepath.Join(t.TempDir(), "host_ed25519"), "--seed", "3"},
+			syscall.SIGTERM, []string{"students: ssh -p ", " localhost", "--seed 3", "stopped by SIGTERM"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -127,13 +127,19 @@ func serveCmd() *cobra.Command {
 			if err != nil {
 				return invalid(fmt.Errorf("--addr %s: %w", cfg.Addr, err))
 			}
-			_, port, _ := net.SplitHostPort(ln.Addr().String())
+			host, port, _ := net.SplitHostPort(ln.Addr().String())
+			join := "ssh -p " + port + " " + joinHost(host)
 			w := cmd.ErrOrStderr()
-			fmt.Fprintf(w, "windowlab serve: listening on %s\n  students: ssh -p %s HOST   (any key or none; the user name is the name shown)\n", ln.Addr(), port)
-			if len(cfg.TeacherKeys) > 0 {
-				fmt.Fprintf(w, "  teacher:  ssh -p %s HOST   with a key from %v, or this terminal\n", port, used)
-			} else {
-				fmt.Fprintf(w, "  teacher:  this terminal (no teacher keys: give --teacher-keys to drive over ssh)\n")
+			fmt.Fprintf(w, "windowlab serve: listening on %s\n  students: %s   (any key or none; the user name is the name shown)\n", ln.Addr(), join)
+			switch {
+			case len(cfg.TeacherKeys) > 0 && local:
+				fmt.Fprintf(w, "  teacher:  this terminal, or %s with a key from %v\n", join, used)
+			case len(cfg.TeacherKeys) > 0:
+				fmt.Fprintf(w, "  teacher:  %s   with a key from %v\n", join, used)
+			case local:
+				fmt.Fprintf(w, "  teacher:  this terminal (no teacher keys: give --teacher-keys to drive over ssh too)\n")
+			default:
+				fmt.Fprintf(w, "  teacher:  no one can drive: there are no teacher keys and this is no terminal; give --teacher-keys FILE\n")
 			}
 			fmt.Fprintf(w, "  quiz:     A in the teacher's view asks the room; %d generated questions with --seed %d\n", count, seed)
 			done := make(chan error, 1)
@@ -157,6 +163,7 @@ func serveCmd() *cobra.Command {
 					}
 				})
 				opts.Ask = srv.Room().Ask
+				opts.JoinHint = join
 				gone := func() {}
 				opts.Started = func(send func(tea.Msg)) { publish, gone = srv.Room().TeacherHere("teacher (here)", send) }
 				_, uiErr := showUI(cmd.Context(), opts)
@@ -183,4 +190,20 @@ func serveCmd() *cobra.Command {
 	f.IntVar(&count, "questions", 3, "how many generated questions to offer beside the lesson's two")
 	f.BoolVarP(&verbose, "verbose", "v", false, "log the server's goroutines with every connection too")
 	return cmd
+}
+
+// joinHost is the host students type: localhost for a loopback address,
+// this machine's name for every address, else the address itself.
+func joinHost(host string) string {
+	ip := net.ParseIP(host)
+	switch {
+	case ip != nil && ip.IsLoopback():
+		return "localhost"
+	case ip != nil && ip.IsUnspecified(), host == "":
+		if name, err := os.Hostname(); err == nil && name != "" {
+			return name
+		}
+		return "HOST"
+	}
+	return host
 }

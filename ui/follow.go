@@ -91,7 +91,11 @@ func (m Model) teachLine() string {
 	if m.roomPaused {
 		return st.warn.Render("■ the room is paused at "+m.pausedAt.Now.Short()) + st.faint.Render(" · P lets it follow you · A asks it a question")
 	}
-	return st.selected.Render("● teaching") + st.faint.Render(" · the room follows your moves · A asks it a question · P pauses it")
+	join := " · the room follows your moves"
+	if m.joinHint != "" {
+		join = " · students join with " + m.joinHint
+	}
+	return st.selected.Render("● teaching") + st.faint.Render(join+" · A asks the room · P pauses it")
 }
 
 // onFollow takes the teacher's position, and goes there when following.

@@ -66,6 +66,9 @@ type Options struct {
 	// generated ones).
 	Ask       func(Poll)
 	Questions []quiz.Item
+	// JoinHint, in a teacher's view, is how students join (the ssh
+	// command), shown in its banner.
+	JoinHint string
 	// Answer, in a student's view, sends the student's answer to the
 	// room's question; it must not block.
 	Answer func(id int, text string)
@@ -228,6 +231,7 @@ type Model struct {
 	roomPaused bool     // a teacher's: positions stay unpublished
 	pausedAt   Position // where the room was paused
 	quietMove  bool     // a teacher's: the view moved to another teacher's position, not to be published
+	joinHint   string
 	// The live quiz (poll.go).
 	poll          pollView
 	askRoom       func(Poll)
@@ -291,6 +295,7 @@ func New(opts Options) (Model, error) {
 		report:        opts.Report,
 		reported:      opts.Follow,
 		roomKeys:      newRoomKeys(),
+		joinHint:      opts.JoinHint,
 		askRoom:       opts.Ask,
 		pollQuestions: opts.Questions,
 		answer:        opts.Answer,
