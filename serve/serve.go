@@ -337,6 +337,8 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 	if opts.CheckpointBytes == 0 {
 		opts.CheckpointBytes = sessionCheckpoints
 	}
+	opts.WritesNothing = true // the server writes nothing outside its config directory
+	opts.Load = nil           // nor reads a file for a session
 	m, err := ui.New(opts)
 	if err != nil {
 		if !teacher {

@@ -87,6 +87,10 @@ type Options struct {
 	// SaveDir is where w writes a what-if scenario; "" is the working
 	// directory.
 	SaveDir string
+	// WritesNothing keeps the view from writing any file (w says why): a
+	// classroom's sessions, where the keys are a student's and the disk
+	// the teacher's.
+	WritesNothing bool
 	// ProgramOptions are passed to tea.NewProgram by RunFinal (tests pin the
 	// size, input, output and colour profile here).
 	ProgramOptions []tea.ProgramOption
@@ -186,9 +190,10 @@ type Model struct {
 	clients    clientPicker // the client picker (clients.go)
 	clientsGen int          // the count it waits for
 
-	whatIf   whatIfForm          // the what-if form (whatif.go)
-	original *scenarios.Scenario // the scenario before what-if changed its rules; nil when unchanged
-	saveDir  string              // where w writes a what-if
+	whatIf        whatIfForm          // the what-if form (whatif.go)
+	original      *scenarios.Scenario // the scenario before what-if changed its rules; nil when unchanged
+	saveDir       string              // where w writes a what-if
+	writesNothing bool
 
 	snap snapshot
 
@@ -288,6 +293,7 @@ func New(opts Options) (Model, error) {
 		ctl:           ctl,
 		budget:        frameBudget,
 		saveDir:       cmp.Or(opts.SaveDir, "."),
+		writesNothing: opts.WritesNothing,
 		publish:       opts.Publish,
 		inRoom:        opts.Follow,
 		following:     opts.Follow,
@@ -596,6 +602,10 @@ func (m Model) updateMain(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.mode = modeWhatIf
 		return m, nil
 	case key.Matches(msg, k.Save):
+		if m.writesNothing {
+			m.status = "this view writes no files (a classroom over SSH): the what-if stays on your screen"
+			return m, nil
+		}
 		if m.original == nil {
 			m.status = "nothing to write: e changes the rules first"
 			return m, nil

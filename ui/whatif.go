@@ -280,6 +280,9 @@ func (m Model) applyWhatIf() (tea.Model, tea.Cmd) {
 	m.status = "the original rules again"
 	if _, changed, ok := strings.Cut(sc.Title, " — what if: "); ok {
 		m.status = "what if: " + changed + " · w writes it to a new file"
+		if m.writesNothing {
+			m.status = "what if: " + changed + " · e again changes it"
+		}
 	}
 	start := m.start
 	return m, m.move(func(e *sim.Engine) {

@@ -107,3 +107,28 @@ func TestWhatIfWritesANewFile(t *testing.T) {
 		t.Errorf("the file read back: limit %d, %d requests, %d captions", sc.Config.Limit, sc.Len(), len(sc.Captions))
 	}
 }
+
+// A classroom's session writes nothing: w says so, and the directory it
+// would have written to stays empty.
+func TestAClassroomViewWritesNothing(t *testing.T) {
+	dir := t.TempDir()
+	m, err := New(Options{Scenario: boundaryBurst(), SaveDir: dir, WritesNothing: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.budget = inFrame
+	m = update(t, m, tea.WindowSizeMsg{Width: 100, Height: 30})
+	m = update(t, m, press("e")...)
+	m = typeInto(t, m, "150")
+	m = update(t, m, press("enter")...)
+	if s := screen(m); !strings.Contains(s, "what if: 150 per 1m · e again changes it") || strings.Contains(s, "w writes") {
+		t.Fatalf("after the what-if:\n%s", s)
+	}
+	m = settle(t, m, keyMsg("w"))
+	if !strings.Contains(screen(m), "this view writes no files") {
+		t.Fatalf("w in a classroom:\n%s", screen(m))
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Fatalf("a classroom's view wrote %v", entries)
+	}
+}
