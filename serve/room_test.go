@@ -8,11 +8,14 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"windowlab/human"
 )
 
 // A whole class, opt-in since it takes minutes: WINDOWLAB_ROOM=50 students,
@@ -55,12 +58,6 @@ func TestClassroomOfFifty(t *testing.T) {
 		return g
 	}
 	baseline := probe("before")
-	type seat struct {
-		out  *screen
-		in   *os.File
-		kill func()
-		name string
-	}
 	seats := make([]seat, n)
 	for i := range seats {
 		name := fmt.Sprintf("s%02d", i+1)
@@ -88,9 +85,14 @@ func TestClassroomOfFifty(t *testing.T) {
 	t.Logf("%d students joined: server RSS %s, %d threads; %d goroutines with the teacher and a probe", n, mb(srv.rss(t)), srv.threads(t), baseline)
 	cpu0 := srv.cpu(t)
 	most, start := int64(0), time.Now()
+	var lags []time.Duration // from the teacher's key to the last student's screen, every 15th step
 	for step := 1; time.Since(start) < dur; step++ {
+		pressed := time.Now()
 		press("\x1b[C")
-		time.Sleep(time.Second)
+		if step%15 == 0 && reachAll(seats, fmt.Sprintf("request %s/", human.Int(int64(step))), time.Second) {
+			lags = append(lags, time.Since(pressed))
+		}
+		time.Sleep(time.Until(pressed.Add(time.Second)))
 		if step%10 == 0 {
 			r := srv.rss(t)
 			most = max(most, r)
@@ -110,6 +112,11 @@ func TestClassroomOfFifty(t *testing.T) {
 			t.Errorf("%s is at %q, the teacher at %q", s.name, got, want)
 		}
 	}
+	if len(lags) > 0 {
+		slices.Sort(lags)
+		t.Logf("from the teacher's key to the last of %d students' screens, over %d steps: median %s, worst %s",
+			n, len(lags), lags[len(lags)/2].Round(time.Millisecond), lags[len(lags)-1].Round(time.Millisecond))
+	}
 	t.Logf("after %s: %d of %d students at the teacher's %s; server RSS at most %s; the server used %s of CPU",
 		dur, at, n, want, mb(most), (srv.cpu(t) - cpu0).Round(10*time.Millisecond))
 	if most > 200e6 {
@@ -125,6 +132,24 @@ func TestClassroomOfFifty(t *testing.T) {
 	if left > baseline {
 		t.Errorf("the server has %d goroutines after the students left, %d before they came", left, baseline)
 	}
+}
+
+// reachAll waits up to within for every student's screen to show want.
+func reachAll(seats []seat, want string, within time.Duration) bool {
+	for deadline := time.Now().Add(within); time.Now().Before(deadline); time.Sleep(2 * time.Millisecond) {
+		if !slices.ContainsFunc(seats, func(s seat) bool { return !strings.Contains(s.out.text(), want) }) {
+			return true
+		}
+	}
+	return false
+}
+
+// seat is a student of the class: their screen, keys, and ssh to kill.
+type seat struct {
+	out  *screen
+	in   *os.File
+	kill func()
+	name string
 }
 
 // server is windowlab serve running as its own process.

@@ -438,3 +438,37 @@ func TestTeachersFollowEachOther(t *testing.T) {
 	laptop.waitFor(t, "the laptop", "step 3 of 6")
 	ann.waitFor(t, "ann", "step 3 of 6")
 }
+
+// A session nothing comes through for --idle is closed, and frees its
+// seat: a student who walked away does not hold the room.
+func TestIdleSessionsClose(t *testing.T) {
+	s, addr := classroom(t, newSigner(t), func(c *Config) { c.Idle = 700 * time.Millisecond })
+	c := dial(t, addr, "dozy", nil)
+	sess, err := c.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := newScreen()
+	sess.Stdout = out
+	if err := sess.RequestPty("xterm-256color", 30, 100, gossh.TerminalModes{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := sess.Shell(); err != nil {
+		t.Fatal(err)
+	}
+	out.waitFor(t, "dozy", "Welcome to the class")
+	ended := make(chan error, 1)
+	go func() { ended <- sess.Wait() }()
+	select {
+	case <-ended:
+	case <-time.After(15 * time.Second):
+		t.Fatal("an idle session was still open after 15 s with --idle 700ms")
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for s.students.Load() != 0 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := s.students.Load(); n != 0 {
+		t.Fatalf("%d students counted after the idle one was closed", n)
+	}
+}
