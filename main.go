@@ -283,7 +283,7 @@ func rootCmd(stdout io.Writer) *cobra.Command {
 	root.SetOut(stdout)
 	root.SetFlagErrorFunc(unknownFlag)
 	root.SuggestionsMinimumDistance = 2
-	root.AddCommand(tuiCmd(), lessonCmd(), quizCmd(), runCmd(), listCmd(), checkCmd(), memoryCmd(), labCmd(), serveCmd())
+	root.AddCommand(tuiCmd(), lessonCmd(), quizCmd(), runCmd(), listCmd(), checkCmd(), memoryCmd(), labCmd(), serveCmd(), replayCmd())
 	stopsAtSignals(root)
 	return root
 }

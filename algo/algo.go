@@ -70,7 +70,28 @@ func (t Instant) String() string { return t.clock(true) }
 // does, outside the scenario's day).
 func (t Instant) Short() string { return t.clock(t%1000 != 0) }
 
+// Dated is the first instant that is a date: from it on an instant is
+// milliseconds since the Unix epoch, UTC (2000-01-01T00:00:00Z and
+// after), as a replayed access log's are, and prints as one. A scenario's
+// virtual clock, milliseconds from its own midnight, never comes near it
+// (it is some 11,000 virtual days away). Windows align to multiples of
+// the window from the epoch either way, as Redis-backed limiters' do.
+const Dated Instant = 946_684_800_000
+
+// IsDated reports whether t is a date (see Dated).
+func (t Instant) IsDated() bool { return t >= Dated }
+
+// Time is a dated instant as a time.Time in UTC.
+func (t Instant) Time() time.Time { return time.UnixMilli(int64(t)).UTC() }
+
 func (t Instant) clock(millis bool) string {
+	if t.IsDated() {
+		layout := "2006-01-02 15:04:05"
+		if millis {
+			layout += ".000"
+		}
+		return t.Time().Format(layout)
+	}
 	d := floorDiv(int64(t), day)
 	v := int64(t) - d*day
 	s := v / 1000

@@ -60,6 +60,10 @@ func TestClockAndInstant(t *testing.T) {
 		{-1, "23:59:59.999 the day before", "23:59:59.999 the day before"},
 		{-60_000, "23:59:00.000 the day before", "23:59:00 the day before"},
 		{-day - 1, "23:59:59.999 2 days before", "23:59:59.999 2 days before"},
+		// Dated: a log's instants, since the Unix epoch in UTC.
+		{Instant(time.Date(2026, 11, 30, 23, 59, 59, 250e6, time.UTC).UnixMilli()), "2026-11-30 23:59:59.250", "2026-11-30 23:59:59.250"},
+		{Dated, "2000-01-01 00:00:00.000", "2000-01-01 00:00:00"},
+		{Dated - 1, "23:59:59.999 10956 days later", "23:59:59.999 10956 days later"},
 	}
 	for _, c := range cases {
 		if got := c.at.String(); got != c.str {
@@ -68,6 +72,9 @@ func TestClockAndInstant(t *testing.T) {
 		if got := c.at.Short(); got != c.short {
 			t.Errorf("Instant(%d).Short() = %q, want %q", int64(c.at), got, c.short)
 		}
+	}
+	if at := Instant(time.Date(2026, 12, 1, 0, 0, 30, 0, time.UTC).UnixMilli()); at.TimeOfDay(false) != "00:00:30" || at.Truncate(time.Hour).Short() != "2026-12-01 00:00:00" {
+		t.Errorf("a dated instant's time of day %q, hour %q", at.TimeOfDay(false), at.Truncate(time.Hour).Short())
 	}
 	if got := Clock(12, 0, 0, 0).Add(1500 * time.Microsecond); got != Clock(12, 0, 0, 1) {
 		t.Errorf("Add(1.5ms) = %v, want 12:00:00.001", got)

@@ -1,0 +1,426 @@
+// Package accesslog reads a web server's access log (the Common Log
+// Format and Combined of nginx and Apache httpd, JSON Lines, CSV or TSV,
+// gzip-compressed or not) into requests on the virtual clock, so that an
+// engineer's own traffic replays through every limiter.
+//
+// It is a package of its own beside scenarios: a scenario is a file a
+// person writes, small and checked field by field; a log is a machine's,
+// millions of lines, read once as it streams, its bad lines counted and
+// named rather than refused. Its instants are dates (algo.Dated): windows
+// align to multiples of the window since the Unix epoch in UTC, as
+// Redis-backed limiters' do. The requests are kept in a compact stream (a
+// few bytes each: the gap since the last one and the client's number) that
+// the engine reads as a sim.Source.
+package accesslog
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"container/heap"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"windowlab/algo"
+	"windowlab/sim"
+)
+
+// Options say how to read a log.
+type Options struct {
+	Name   string // the file's name, for messages; "-" is standard input
+	Format Format
+	Key    Key
+	Epoch  Epoch
+	// TimeField and ClientField name a JSON log's fields (or a CSV's
+	// columns) for the time and for --key ip; "" picks from the usual
+	// names (time, timestamp, ts…; ip, client_ip, remote_addr…).
+	TimeField, ClientField string
+	// Reorder is how far back in time a line may be and still be put in
+	// its place (merged logs are not quite in order); later lines are
+	// counted and named.
+	Reorder time.Duration
+	// Strict stops at the first bad line.
+	Strict bool
+	// Progress, when set, is called every few thousand lines with the
+	// bytes read so far (of the file as stored: compressed, if it is) and
+	// the lines read.
+	Progress func(bytes, lines int64)
+	// Interrupt, when set, is asked as often; true stops the reading where
+	// it is, and Log.Interrupted says so.
+	Interrupt func() bool
+}
+
+// DefaultReorder is how out of order a log's lines may be by default.
+const DefaultReorder = 5 * time.Second
+
+// maxLine is the longest line read; a longer one is a bad line.
+const maxLine = 1 << 20
+
+// Problem is a line that was not replayed, and why.
+type Problem struct {
+	Line int64
+	Why  string
+}
+
+// keepProblems is how many bad and late lines a log names; the rest are counted.
+const keepProblems = 10
+
+// Log is a log read: its requests, and what could not be read.
+type Log struct {
+	Name        string
+	Format      Format
+	Key         Key
+	Lines       int64 // lines read, blank ones included
+	Requests    int64 // requests kept, in time order
+	Bad         []Problem
+	BadLines    int64
+	Late        []Problem // lines further back in time than Reorder
+	LateLines   int64
+	Digits      int // the finest digits after the second any time had: 0, 3, 6 or 9
+	Interrupted bool
+
+	clients []string
+	index   map[string]int32
+	data    []byte // per request: uvarint gap since the last (the first: since 0), uvarint client
+	first   algo.Instant
+	last    algo.Instant
+}
+
+// Clients are the clients met, in first-seen order; a request's client
+// indexes it.
+func (l *Log) Clients() []string { return l.clients }
+
+// First and Last are the first and last requests' instants.
+func (l *Log) First() algo.Instant { return l.first }
+func (l *Log) Last() algo.Instant  { return l.last }
+
+// Bytes is what the log's requests take in memory.
+func (l *Log) Bytes() int64 { return int64(cap(l.data)) }
+
+// Resolution says, in words, how finely the log's times were written, and
+// so what windowlab can tell apart.
+func (l *Log) Resolution() string {
+	switch {
+	case l.Requests == 0:
+		return ""
+	case l.Digits == 0:
+		return "times are to the second: requests within one second are decided in file order"
+	case l.Digits <= 3:
+		return "times are to the millisecond"
+	}
+	return "times are finer than the millisecond; windowlab decides to the millisecond, requests within one in file order"
+}
+
+// Source is the log's requests as the engine reads them.
+func (l *Log) Source() sim.Source { return &source{log: l} }
+
+type source struct {
+	log  *Log
+	off  int
+	at   algo.Instant
+	done int64
+}
+
+func (s *source) Next() (sim.Arrival, bool) {
+	if s.done >= s.log.Requests {
+		return sim.Arrival{}, false
+	}
+	gap, n := binary.Uvarint(s.log.data[s.off:])
+	c, m := binary.Uvarint(s.log.data[s.off+n:])
+	s.off += n + m
+	s.at += algo.Instant(gap)
+	s.done++
+	return sim.Arrival{At: s.at, Client: s.log.clients[c]}, true
+}
+
+func (s *source) Clone() sim.Source { c := *s; return &c }
+func (s *source) Len() int64        { return s.log.Requests }
+
+// LastBound is the last request's instant, exactly (sim.Bounded).
+func (s *source) LastBound() (algo.Instant, bool) { return s.log.last, true }
+
+// pending is a request waiting in the reorder window.
+type pending struct {
+	at     algo.Instant
+	seq    int64 // its line: ties keep the file's order
+	client int32
+}
+
+type pendingHeap []pending
+
+func (h pendingHeap) Len() int { return len(h) }
+func (h pendingHeap) Less(i, j int) bool {
+	return h[i].at < h[j].at || h[i].at == h[j].at && h[i].seq < h[j].seq
+}
+func (h pendingHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *pendingHeap) Push(x any)   { *h = append(*h, x.(pending)) }
+func (h *pendingHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// Read reads a log from r: gzip-compressed or not (by its magic bytes), in
+// opts.Format or the one its first line shows.
+func Read(r io.Reader, opts Options) (*Log, error) {
+	if opts.Reorder < 0 {
+		return nil, errors.New("--reorder must not be negative")
+	}
+	if len(opts.Key.parts) == 0 {
+		opts.Key, _ = ParseKey("ip")
+	}
+	counted := &countingReader{r: r}
+	br := bufio.NewReaderSize(counted, 1<<16)
+	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", opts.Name, err)
+		}
+		br = bufio.NewReaderSize(zr, 1<<16)
+	}
+	l := &Log{Name: opts.Name, Format: opts.Format, Key: opts.Key, index: map[string]int32{}}
+	rd := reader{log: l, opts: opts, br: br, counted: counted, parts: make([][]byte, len(opts.Key.parts))}
+	return l, rd.run()
+}
+
+// reader is one reading of a log.
+type reader struct {
+	log     *Log
+	opts    Options
+	br      *bufio.Reader
+	counted *countingReader
+	parser  lineParser
+	parts   [][]byte
+	key     []byte
+	waiting pendingHeap
+	newest  algo.Instant // the latest time read
+	emitted algo.Instant // the last request's time kept
+	long    []byte       // a line longer than the reader's buffer, gathered
+}
+
+func (rd *reader) run() error {
+	l, opts := rd.log, rd.opts
+	reorder := algo.Instant(opts.Reorder / time.Millisecond)
+	for {
+		line, err := rd.line()
+		if len(line) > 0 || err == nil {
+			l.Lines++
+			if perr := rd.take(line, reorder); perr != nil {
+				return perr
+			}
+			if l.Lines%4096 == 0 {
+				if opts.Progress != nil {
+					opts.Progress(rd.counted.n, l.Lines)
+				}
+				if opts.Interrupt != nil && opts.Interrupt() {
+					l.Interrupted = true
+					break
+				}
+			}
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			rd.flush(maxInstant)
+			return fmt.Errorf("%s: after line %d: %w", opts.Name, l.Lines, err)
+		}
+	}
+	rd.flush(maxInstant)
+	if opts.Progress != nil {
+		opts.Progress(rd.counted.n, l.Lines)
+	}
+	return nil
+}
+
+// line is the next line without its line break; a line longer than
+// maxLine is returned cut, and taken as bad.
+func (rd *reader) line() ([]byte, error) {
+	line, err := rd.br.ReadSlice('\n')
+	if err == bufio.ErrBufferFull {
+		rd.long = append(rd.long[:0], line...)
+		for err == bufio.ErrBufferFull {
+			line, err = rd.br.ReadSlice('\n')
+			if len(rd.long) < maxLine+1 {
+				rd.long = append(rd.long, line[:min(len(line), maxLine+1-len(rd.long))]...)
+			}
+		}
+		line = rd.long
+	}
+	line = bytes.TrimSuffix(line, []byte{'\n'})
+	line = bytes.TrimSuffix(line, []byte{'\r'})
+	if err == io.ErrUnexpectedEOF {
+		err = fmt.Errorf("the compressed stream is cut short (a truncated .gz?)")
+	}
+	return line, err
+}
+
+// take reads one line: the first sets the format (and for CSV, TSV and
+// JSON, which fields to read); a request goes into the reorder window.
+func (rd *reader) take(line []byte, reorder algo.Instant) error {
+	l, opts := rd.log, rd.opts
+	if len(bytes.TrimSpace(line)) == 0 {
+		return nil
+	}
+	if len(line) > maxLine {
+		return rd.problem(fmt.Sprintf("longer than %d bytes", maxLine))
+	}
+	if rd.parser == nil {
+		header, err := rd.start(line)
+		if err != nil {
+			return err
+		}
+		if header {
+			return nil
+		}
+	}
+	st, err := rd.parser.parse(line, rd.parts)
+	if err != nil {
+		var b errBadLine
+		if errors.As(err, &b) {
+			return rd.problem(b.why)
+		}
+		return err
+	}
+	l.Digits = max(l.Digits, st.digits)
+	if l.Requests+int64(len(rd.waiting)) > 0 && st.at < rd.emitted {
+		l.LateLines++
+		if len(l.Late) < keepProblems {
+			l.Late = append(l.Late, Problem{l.Lines, fmt.Sprintf("%s is more than --reorder %s before %s, a line already read",
+				st.at.String(), opts.Reorder, rd.newest.String())})
+		}
+		if opts.Strict {
+			return fmt.Errorf("%s:%d: %s (--strict)", opts.Name, l.Lines, l.Late[len(l.Late)-1].Why)
+		}
+		return nil
+	}
+	heap.Push(&rd.waiting, pending{at: st.at, seq: l.Lines, client: rd.client()})
+	rd.newest = max(rd.newest, st.at)
+	rd.flush(rd.newest - reorder)
+	return nil
+}
+
+// start sets the parser from the first line: it reports whether the line
+// was a header.
+func (rd *reader) start(line []byte) (header bool, err error) {
+	l, opts := rd.log, rd.opts
+	if l.Format == FormatAuto {
+		l.Format = detect(line)
+	}
+	switch l.Format {
+	case FormatCombined:
+		rd.parser = &combinedParser{key: opts.Key, epoch: opts.Epoch}
+		return false, nil
+	case FormatJSON:
+		names, jerr := jsonKeys(line)
+		if jerr != nil {
+			return false, fmt.Errorf("%s:%d: the first line is not a JSON object (%v); give --format", opts.Name, l.Lines, jerr)
+		}
+		set := map[string]bool{}
+		for _, n := range names {
+			set[n] = true
+		}
+		fp, perr := plan(opts.Key, opts.TimeField, names, func(n string) bool { return set[n] }, opts.ClientField)
+		if perr != nil {
+			return false, fmt.Errorf("%s:%d: %w", opts.Name, l.Lines, perr)
+		}
+		rd.parser = newJSONParser(fp, opts.Epoch)
+		return false, nil
+	}
+	sep := byte(',')
+	if l.Format == FormatTSV {
+		sep = '\t'
+	}
+	tp := &tableParser{sep: sep, epoch: opts.Epoch}
+	cols, serr := tp.splitRow(line)
+	if serr != nil {
+		return false, fmt.Errorf("%s:%d: the header: %v", opts.Name, l.Lines, serr)
+	}
+	names := make([]string, len(cols))
+	at := map[string]int{}
+	for i, c := range cols {
+		names[i] = strings.TrimSpace(string(c))
+		if _, dup := at[names[i]]; !dup {
+			at[names[i]] = i
+		}
+	}
+	fp, perr := plan(opts.Key, opts.TimeField, names, func(n string) bool { _, ok := at[n]; return ok }, opts.ClientField)
+	if perr != nil {
+		return false, fmt.Errorf("%s:%d: the header: %w", opts.Name, l.Lines, perr)
+	}
+	tp.cols = []int{at[fp.time]}
+	for _, p := range fp.parts {
+		tp.cols = append(tp.cols, at[p])
+	}
+	rd.parser = tp
+	return true, nil
+}
+
+// problem counts a bad line, naming the first few; with Strict it is the
+// end.
+func (rd *reader) problem(why string) error {
+	l := rd.log
+	if rd.opts.Strict {
+		return fmt.Errorf("%s:%d: %s (--strict stops at the first bad line)", rd.opts.Name, l.Lines, why)
+	}
+	l.BadLines++
+	if len(l.Bad) < keepProblems {
+		l.Bad = append(l.Bad, Problem{l.Lines, why})
+	}
+	return nil
+}
+
+// client is the number of the client the line's key parts name.
+func (rd *reader) client() int32 {
+	rd.key = rd.key[:0]
+	for i, p := range rd.parts {
+		if i > 0 {
+			rd.key = append(rd.key, ' ')
+		}
+		if len(p) == 0 {
+			p = []byte{'-'}
+		}
+		rd.key = append(rd.key, p...)
+	}
+	l := rd.log
+	if c, ok := l.index[string(rd.key)]; ok {
+		return c
+	}
+	c := int32(len(l.clients))
+	name := string(rd.key)
+	l.clients = append(l.clients, name)
+	l.index[name] = c
+	return c
+}
+
+// flush keeps, in time order, every waiting request at or before until.
+func (rd *reader) flush(until algo.Instant) {
+	l := rd.log
+	for len(rd.waiting) > 0 && rd.waiting[0].at <= until {
+		p := heap.Pop(&rd.waiting).(pending)
+		if l.Requests == 0 {
+			l.first, rd.emitted = p.at, 0
+		}
+		l.data = binary.AppendUvarint(l.data, uint64(p.at-rd.emitted))
+		l.data = binary.AppendUvarint(l.data, uint64(p.client))
+		rd.emitted, l.last = p.at, p.at
+		l.Requests++
+	}
+}

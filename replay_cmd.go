@@ -1,0 +1,461 @@
+package main
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"charm.land/bubbles/v2/progress"
+	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/spf13/cobra"
+
+	"windowlab/accesslog"
+	"windowlab/algo"
+	"windowlab/human"
+	"windowlab/sim"
+	"windowlab/sim/report"
+)
+
+// replayCmd wires windowlab replay: a log read (with progress), then the
+// report of run, or with several limits or windows a sweep's table.
+func replayCmd() *cobra.Command {
+	var (
+		format, key, timeField, clientField, epoch, algorithms string
+		limits                                                 []int64
+		windows                                                []time.Duration
+		reorder                                                time.Duration
+		strict, asJSON                                         bool
+	)
+	cmd := &cobra.Command{
+		Use:   "replay FILE|-",
+		Short: "Replay your own access log (nginx, Apache, JSON Lines, CSV) through every limiter",
+		Long: "replay reads an access log (the Common Log Format or Combined of nginx and Apache httpd,\n" +
+			"JSON Lines, CSV or TSV with a header; gzip-compressed or not; - for standard input) and\n" +
+			"replays its requests, at the times they happened, through every limiter. Windows align to\n" +
+			"multiples of the window since the Unix epoch, UTC, as Redis-backed limiters do. Bad lines are\n" +
+			"counted and the first ten named; lines out of order are put in their place when they are\n" +
+			"within --reorder of the latest. With several --limits or --windows it prints one table of\n" +
+			"every setting: which one, for which limiter, would have denied how many of your requests and\n" +
+			"to whom.",
+		Example: "  windowlab replay /var/log/nginx/access.log.1.gz --limits 60,120 --windows 1m\n" +
+			"  windowlab replay requests.jsonl --time-field ts --key field:api_key --limit 1000 --window 1h\n" +
+			"  zcat access.log.*.gz | windowlab replay - --key ip+path",
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx := cmd.Context()
+			opts := accesslog.Options{Name: args[0], TimeField: timeField, ClientField: clientField, Reorder: reorder, Strict: strict}
+			var err error
+			if opts.Format, err = accesslog.ParseFormat(format); err != nil {
+				return invalid(err)
+			}
+			if opts.Key, err = accesslog.ParseKey(key); err != nil {
+				return invalid(err)
+			}
+			if opts.Epoch, err = accesslog.ParseEpoch(epoch); err != nil {
+				return invalid(err)
+			}
+			algos, err := parseAlgorithms(algorithms)
+			if err != nil {
+				return invalid(err)
+			}
+			settings, err := sweepSettings(limits, windows, algos)
+			if err != nil {
+				return invalid(err)
+			}
+			in, size, closeIn, err := openLog(args[0], cmd.InOrStdin())
+			if err != nil {
+				return invalid(err)
+			}
+			defer closeIn()
+			l, err := readLog(ctx, in, size, opts, cmd.ErrOrStderr())
+			if err != nil {
+				return invalid(err)
+			}
+			if l.Requests == 0 {
+				describeLog(cmd.ErrOrStderr(), l)
+				return invalid(fmt.Errorf("%s: no request could be read from %s", args[0], human.Noun{One: "line", Many: "lines"}.Of(l.Lines)))
+			}
+			w := cmd.OutOrStdout()
+			if asJSON {
+				describeLog(cmd.ErrOrStderr(), l) // standard output is the report's alone
+			} else {
+				describeLog(w, l)
+			}
+			if l.Interrupted {
+				fmt.Fprintf(w, "STOPPED EARLY while reading: the report is of the %s read.\n\n", human.Int(l.Lines))
+			}
+			var rerr error
+			if len(settings) == 1 {
+				rerr = replayReport(ctx, w, l, settings[0], asJSON)
+			} else {
+				rerr = sweep(ctx, w, l, settings, cmd.ErrOrStderr())
+			}
+			if rerr == nil && l.Interrupted {
+				return context.Cause(ctx)
+			}
+			return rerr
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&format, "format", "auto", "the log's format: auto, combined (also common, nginx, apache), json, csv or tsv")
+	f.StringVar(&key, "key", "ip", "who a client is: ip, user, path, status, method, field:NAME, or several joined by + (ip+path)")
+	f.StringVar(&timeField, "time-field", "", "the time's field (JSON) or column (CSV, TSV); default: time, timestamp, ts, @timestamp…")
+	f.StringVar(&clientField, "client-field", "", "the field or column --key ip reads; default: ip, client_ip, remote_addr…")
+	f.StringVar(&epoch, "epoch", "auto", "what a numeric time counts since the epoch: auto (by its size), s, ms, us or ns")
+	f.DurationVar(&reorder, "reorder", accesslog.DefaultReorder, "how far back in time a line may be and still be put in its place")
+	f.BoolVar(&strict, "strict", false, "stop at the first bad line")
+	f.Int64SliceVar(&limits, "limit", []int64{100}, "the requests allowed per window")
+	f.Int64SliceVar(&limits, "limits", []int64{100}, "several limits to compare, comma-separated (a sweep)")
+	f.DurationSliceVar(&windows, "window", []time.Duration{time.Minute}, "the window")
+	f.DurationSliceVar(&windows, "windows", []time.Duration{time.Minute}, "several windows to compare, comma-separated (a sweep)")
+	f.StringVar(&algorithms, "algorithms", "fixed-window,sliding-log,sliding-counter", "the limiters, comma-separated (presets too: sliding-counter/httprate)")
+	f.BoolVar(&asJSON, "json", false, "print run's JSON report (one setting only); the log's summary goes to standard error")
+	cmd.MarkFlagsMutuallyExclusive("limit", "limits")
+	cmd.MarkFlagsMutuallyExclusive("window", "windows")
+	return cmd
+}
+
+// setting is one limit and window of a sweep, for every limiter.
+type setting struct {
+	cfg   algo.Config
+	algos []algo.Algorithm
+}
+
+func parseAlgorithms(s string) ([]algo.Algorithm, error) {
+	var out []algo.Algorithm
+	for _, name := range strings.Split(s, ",") {
+		a, err := algo.ParseAlgorithm(strings.TrimSpace(name))
+		if err != nil {
+			return nil, fmt.Errorf("--algorithms: %w", err)
+		}
+		out = append(out, a)
+	}
+	return out, nil
+}
+
+// maxSettings bounds a sweep: each setting is a replay of the whole log.
+const maxSettings = 24
+
+func sweepSettings(limits []int64, windows []time.Duration, algos []algo.Algorithm) ([]setting, error) {
+	if n := len(limits) * len(windows); n > maxSettings {
+		return nil, fmt.Errorf("--limits × --windows is %d settings; compare at most %d at once", n, maxSettings)
+	}
+	var out []setting
+	for _, w := range windows {
+		for _, lim := range limits {
+			cfg := algo.Config{Limit: lim, Window: w}
+			for _, a := range algos {
+				if _, err := a.New(cfg); err != nil {
+					return nil, fmt.Errorf("limit %d per %s for %s: %w", lim, human.Duration(w), a, err)
+				}
+			}
+			out = append(out, setting{cfg: cfg, algos: algos})
+		}
+	}
+	return out, nil
+}
+
+// openLog opens path, or standard input for -, and says its size when it
+// is a file (for the progress's time left).
+func openLog(path string, stdin io.Reader) (io.Reader, int64, func(), error) {
+	if path == "-" {
+		return stdin, 0, func() {}, nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	info, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, 0, nil, err
+	}
+	if info.IsDir() {
+		f.Close()
+		return nil, 0, nil, fmt.Errorf("%s: is a directory, not a log", path)
+	}
+	return f, info.Size(), func() { f.Close() }, nil
+}
+
+// readLog reads the log with progress on errOut: a bar on a terminal, a
+// line every few seconds otherwise; ctrl+c stops it where it is.
+func readLog(ctx context.Context, in io.Reader, size int64, opts accesslog.Options, errOut io.Writer) (*accesslog.Log, error) {
+	var read, lines atomic.Int64
+	opts.Progress = func(b, n int64) { read.Store(b); lines.Store(n) }
+	opts.Interrupt = func() bool { return ctx.Err() != nil }
+	done := make(chan struct{})
+	shown := make(chan struct{})
+	go func() {
+		defer close(shown)
+		showProgress(errOut, "reading "+opts.Name, size, &read, &lines, done)
+	}()
+	l, err := accesslog.Read(in, opts)
+	close(done)
+	<-shown
+	return l, err
+}
+
+// showProgress draws a reading's progress until done: bytes of size (when
+// known), lines a second, the time left.
+func showProgress(w io.Writer, what string, size int64, read, lines *atomic.Int64, done <-chan struct{}) {
+	start := time.Now()
+	opts := progressOn(w)
+	tick := opts.Every
+	if tick <= 0 {
+		tick = 5 * time.Second
+	}
+	out := w
+	var bar progress.Model
+	if opts.Terminal {
+		out = colorprofile.NewWriter(w, os.Environ())
+		tick = 100 * time.Millisecond
+		bar = progress.New(progress.WithDefaultBlend(), progress.WithFillCharacters('█', '░'), progress.WithWidth(max(20, min(40, opts.Width-60))))
+	}
+	status := func() string {
+		elapsed := time.Since(start)
+		b, n := read.Load(), lines.Load()
+		perSecond := float64(n) / max(elapsed.Seconds(), 0.001)
+		text := fmt.Sprintf("%s: %s lines, %s/s", what, human.Int(n), human.Int(int64(perSecond)))
+		if size > 0 {
+			text += fmt.Sprintf(" · %s of %s", human.Bytes(b), human.Bytes(size))
+			if b > 0 && b < size {
+				left := time.Duration(float64(elapsed) * float64(size-b) / float64(b))
+				text += " · " + human.Duration(left.Round(time.Second)) + " left"
+			}
+		}
+		return text
+	}
+	t := time.NewTicker(tick)
+	defer t.Stop()
+	for {
+		select {
+		case <-done:
+			if opts.Terminal {
+				fmt.Fprint(out, "\r"+ansi.EraseLineRight)
+			}
+			if time.Since(start) > time.Second {
+				fmt.Fprintln(out, status()+" in "+human.Duration(time.Since(start).Round(10*time.Millisecond)))
+			}
+			return
+		case <-t.C:
+			if opts.Terminal {
+				frac := 0.0
+				if size > 0 {
+					frac = min(float64(read.Load())/float64(size), 1)
+				}
+				fmt.Fprint(out, "\r"+ansi.Truncate(bar.ViewAs(frac)+ansi.ResetStyle+"  "+status(), max(opts.Width-1, 20), "…")+ansi.EraseLineRight)
+			} else {
+				fmt.Fprintln(out, status())
+			}
+		}
+	}
+}
+
+// describeLog says what was read: the lines, the format, the requests and
+// their span, the clients, the time resolution, and the lines left out.
+func describeLog(w io.Writer, l *accesslog.Log) {
+	fmt.Fprintf(w, "%s: %s, %s; %s", l.Name, human.Noun{One: "line", Many: "lines"}.Of(l.Lines), l.Format,
+		human.Noun{One: "request", Many: "requests"}.Of(l.Requests))
+	if l.Requests > 0 {
+		fmt.Fprintf(w, " from %s to %s UTC, %s by %s", l.First().Short(), l.Last().Short(),
+			human.Noun{One: "client", Many: "clients"}.Of(int64(len(l.Clients()))), l.Key)
+	}
+	fmt.Fprintln(w)
+	if r := l.Resolution(); r != "" {
+		fmt.Fprintf(w, "  %s\n", r)
+	}
+	problems := func(what human.Noun, n int64, ps []accesslog.Problem) {
+		if n == 0 {
+			return
+		}
+		fmt.Fprintf(w, "  %s, not replayed:\n", what.Of(n))
+		for _, p := range ps {
+			fmt.Fprintf(w, "    %s:%d: %s\n", l.Name, p.Line, p.Why)
+		}
+		if rest := n - int64(len(ps)); rest > 0 {
+			fmt.Fprintf(w, "    … and %s more\n", human.Int(rest))
+		}
+	}
+	problems(human.Noun{One: "bad line", Many: "bad lines"}, l.BadLines, l.Bad)
+	problems(human.Noun{One: "line too far out of order (--reorder)", Many: "lines too far out of order (--reorder)"}, l.LateLines, l.Late)
+	fmt.Fprintln(w)
+}
+
+// replayReport is run's report (or its JSON) of the log at one setting.
+func replayReport(ctx context.Context, w io.Writer, l *accesslog.Log, s setting, asJSON bool) error {
+	e, err := logEngine(ctx, l, s)
+	if err != nil {
+		return invalid(err)
+	}
+	h := report.Header{Name: l.Name, Title: l.Name + ": your traffic"}
+	if asJSON {
+		return report.JSON(w, h, e)
+	}
+	return report.Text(w, h, e, false)
+}
+
+func logEngine(ctx context.Context, l *accesslog.Log, s setting) (*sim.Engine, error) {
+	ls := make([]algo.Limiter, len(s.algos))
+	for i, a := range s.algos {
+		lim, err := a.New(s.cfg)
+		if err != nil {
+			return nil, err
+		}
+		ls[i] = lim
+	}
+	return sim.New(l.Source(), ls, sim.Options{ForwardOnly: true, Interrupt: sim.Until(ctx)})
+}
+
+// outcome is one limiter's at one setting of a sweep.
+type outcome struct {
+	setting  setting
+	stats    sim.Stats
+	affected int      // clients denied at least once
+	top      []denied // the clients denied most
+}
+
+type denied struct {
+	client string
+	n      int64
+}
+
+// sweep replays the log at every setting and prints one table. The
+// settings replay side by side, one a core: each engine reads the log's
+// requests on its own (the log is read-only), and none waits on another.
+func sweep(ctx context.Context, w io.Writer, l *accesslog.Log, settings []setting, errOut io.Writer) error {
+	index := make(map[string]int32, len(l.Clients()))
+	for j, c := range l.Clients() {
+		index[c] = int32(j)
+	}
+	results := make([][]outcome, len(settings))
+	errs := make([]error, len(settings))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	var finished atomic.Int64
+	for range min(runtime.GOMAXPROCS(0), len(settings)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				results[i], errs[i] = replaySetting(ctx, l, settings[i], index)
+				if errs[i] == nil {
+					fmt.Fprintf(errOut, "replayed %d of %d: limit %s per %s\n", finished.Add(1), len(settings),
+						human.Int(settings[i].cfg.Limit), human.Duration(settings[i].cfg.Window))
+				}
+			}
+		}()
+	}
+	for i := range settings {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	var rows []outcome
+	stopped := 0
+	for i, r := range results {
+		if errs[i] != nil && !errors.Is(errs[i], context.Canceled) && ctx.Err() == nil {
+			return invalid(errs[i])
+		}
+		if r == nil {
+			stopped++
+			continue
+		}
+		rows = append(rows, r...)
+	}
+	if ctx.Err() != nil {
+		fmt.Fprintf(w, "STOPPED EARLY: %d of %d settings replayed whole; the table shows those.\n\n", len(settings)-stopped, len(settings))
+		printSweep(w, l, rows)
+		return context.Cause(ctx)
+	}
+	printSweep(w, l, rows)
+	return nil
+}
+
+// replaySetting replays the whole log at one setting and counts, for each
+// limiter, the denials of each client; nil when ctx ended first.
+func replaySetting(ctx context.Context, l *accesslog.Log, s setting, index map[string]int32) ([]outcome, error) {
+	e, err := logEngine(ctx, l, s)
+	if err != nil {
+		return nil, err
+	}
+	deniedBy := make([]map[int32]int64, len(s.algos))
+	for k := range deniedBy {
+		deniedBy[k] = map[int32]int64{}
+	}
+	for n := int64(0); ; n++ {
+		r, ok := e.Step()
+		if !ok {
+			break
+		}
+		if n%65536 == 0 && ctx.Err() != nil {
+			return nil, nil
+		}
+		for k, d := range r.Decisions {
+			if !d.Allowed {
+				deniedBy[k][index[r.Arrival.Client]]++
+			}
+		}
+	}
+	var out []outcome
+	for k, st := range e.Stats() {
+		o := outcome{setting: s, stats: st, affected: len(deniedBy[k])}
+		for c, n := range deniedBy[k] {
+			o.top = append(o.top, denied{l.Clients()[c], n})
+		}
+		slices.SortFunc(o.top, func(a, b denied) int { return cmp.Or(cmp.Compare(b.n, a.n), strings.Compare(a.client, b.client)) })
+		o.top = o.top[:min(len(o.top), 5)]
+		out = append(out, o)
+	}
+	return out, nil
+}
+
+// printSweep is the sweep's table: a row per limiter and setting.
+func printSweep(w io.Writer, l *accesslog.Log, rows []outcome) {
+	if len(rows) == 0 {
+		return
+	}
+	clients := int64(len(l.Clients()))
+	fmt.Fprintf(w, "%-34s %-16s %9s %8s %18s  %s\n", "limiter", "setting", "denied", "share", "clients denied", "most through in one window")
+	for _, o := range rows {
+		st := o.stats
+		share := 0.0
+		if total := st.Allowed + st.Denied; total > 0 {
+			share = 100 * float64(st.Denied) / float64(total)
+		}
+		exposure := fmt.Sprintf("%s (%s× the limit)", human.Int(st.MaxInWindow), ratio(st.MaxInWindow, o.setting.cfg.Limit))
+		fmt.Fprintf(w, "%-34s %-16s %9s %7.2f%% %18s  %s\n", st.Algorithm.Title(),
+			fmt.Sprintf("%s per %s", human.Int(o.setting.cfg.Limit), human.Duration(o.setting.cfg.Window)),
+			human.Int(st.Denied), share, fmt.Sprintf("%s of %s", human.Int(int64(o.affected)), human.Int(clients)), exposure)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "most denied, per limiter and setting:")
+	for _, o := range rows {
+		if len(o.top) == 0 {
+			continue
+		}
+		var names []string
+		for _, d := range o.top {
+			names = append(names, fmt.Sprintf("%s %s", d.client, human.Int(d.n)))
+		}
+		fmt.Fprintf(w, "  %s, %s per %s: %s\n", o.stats.Algorithm.Title(), human.Int(o.setting.cfg.Limit),
+			human.Duration(o.setting.cfg.Window), strings.Join(names, " · "))
+	}
+}
+
+// ratio is n/limit to two decimals, exactly rounded for display.
+func ratio(n, limit int64) string {
+	if limit == 0 {
+		return "∞"
+	}
+	return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.2f", float64(n)/float64(limit)), "0"), ".")
+}
