@@ -122,9 +122,9 @@ type combinedParser struct {
 	epoch Epoch
 	last  []byte // the last [time] text, and its stamp: lines of one second share it
 	at    stamp
+	has   bool
 }
 
-// clfField is where a named part is in a Combined line.
 func (p *combinedParser) parse(line []byte, parts [][]byte) (stamp, error) {
 	var f [4][]byte // host, ident, user, time
 	rest := line
@@ -149,7 +149,7 @@ func (p *combinedParser) parse(line []byte, parts [][]byte) (stamp, error) {
 		f[3], rest = rest[:j], rest[j:]
 	}
 	var st stamp
-	if bytes.Equal(f[3], p.last) {
+	if p.has && bytes.Equal(f[3], p.last) {
 		st = p.at
 	} else {
 		var ok bool
@@ -158,7 +158,7 @@ func (p *combinedParser) parse(line []byte, parts [][]byte) (stamp, error) {
 				return stamp{}, bad("%q is not a time: use [10/Oct/2000:13:55:36 -0700], with .mmm if the log has it, or seconds since the epoch", truncate(f[3]))
 			}
 		}
-		p.last, p.at = append(p.last[:0], f[3]...), st
+		p.last, p.at, p.has = append(p.last[:0], f[3]...), st, true
 	}
 	// "request" status bytes "referer" "agent"
 	rest = bytes.TrimLeft(rest, " ")
