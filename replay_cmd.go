@@ -1,11 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"iter"
 	"os"
 	"runtime"
 	"slices"
@@ -22,8 +25,10 @@ import (
 	"windowlab/accesslog"
 	"windowlab/algo"
 	"windowlab/human"
+	"windowlab/scenarios"
 	"windowlab/sim"
 	"windowlab/sim/report"
+	"windowlab/ui"
 )
 
 // replayCmd wires windowlab replay: a log read (with progress), then the
@@ -34,7 +39,8 @@ func replayCmd() *cobra.Command {
 		limits                                                 []int64
 		windows                                                []time.Duration
 		reorder                                                time.Duration
-		strict, asJSON                                         bool
+		strict, asJSON, tui                                    bool
+		save                                                   string
 	)
 	cmd := &cobra.Command{
 		Use:   "replay FILE|-",
@@ -94,6 +100,12 @@ func replayCmd() *cobra.Command {
 			if l.Interrupted {
 				fmt.Fprintf(w, "STOPPED EARLY while reading: the report is of the %s read.\n\n", human.Int(l.Lines))
 			}
+			if save != "" || tui {
+				if len(settings) != 1 {
+					return invalid(errors.New("--save and --tui take one setting: give one --limit and one --window"))
+				}
+				return recordLog(ctx, w, l, settings[0], save, tui)
+			}
 			var rerr error
 			if len(settings) == 1 {
 				rerr = replayReport(ctx, w, l, settings[0], asJSON)
@@ -119,7 +131,10 @@ func replayCmd() *cobra.Command {
 	f.DurationSliceVar(&windows, "window", []time.Duration{time.Minute}, "the window")
 	f.DurationSliceVar(&windows, "windows", []time.Duration{time.Minute}, "several windows to compare, comma-separated (a sweep)")
 	f.StringVar(&algorithms, "algorithms", "fixed-window,sliding-log,sliding-counter", "the limiters, comma-separated (presets too: sliding-counter/httprate)")
+	f.StringVar(&save, "save", "", "write the log's traffic as a scenario file (a new file; windowlab check and tui read it)")
+	f.BoolVar(&tui, "tui", false, "open the interactive view on the log, following the client denied most")
 	f.BoolVar(&asJSON, "json", false, "print run's JSON report (one setting only); the log's summary goes to standard error")
+	cmd.MarkFlagsMutuallyExclusive("json", "tui")
 	cmd.MarkFlagsMutuallyExclusive("limit", "limits")
 	cmd.MarkFlagsMutuallyExclusive("window", "windows")
 	return cmd
@@ -458,4 +473,87 @@ func ratio(n, limit int64) string {
 		return "∞"
 	}
 	return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.2f", float64(n)/float64(limit)), "0"), ".")
+}
+
+// runs are the log's requests as runs of one client at one instant.
+func runs(l *accesslog.Log) iter.Seq[scenarios.Run] {
+	return func(yield func(scenarios.Run) bool) {
+		src := l.Source()
+		var cur scenarios.Run
+		for a, ok := src.Next(); ok; a, ok = src.Next() {
+			if cur.Count > 0 && a.At == cur.At && a.Client == cur.Client {
+				cur.Count++
+				continue
+			}
+			if cur.Count > 0 && !yield(cur) {
+				return
+			}
+			cur = scenarios.Run{At: a.At, Client: a.Client, Count: 1}
+		}
+		if cur.Count > 0 {
+			yield(cur)
+		}
+	}
+}
+
+// recordLog writes the log as a scenario (--save, a new file) and opens
+// the view on it (--tui), following the client denied most.
+func recordLog(ctx context.Context, w io.Writer, l *accesslog.Log, s setting, save string, tui bool) error {
+	n := 0
+	for range runs(l) {
+		n++
+	}
+	if n > scenarios.MaxRuns {
+		return invalid(fmt.Errorf("%s has %s runs of requests (a client's at one instant); --save and --tui take at most %s: cut the log to the hours you want first",
+			l.Name, human.Int(int64(n)), human.Int(scenarios.MaxRuns)))
+	}
+	rec := scenarios.Recorded{From: l.Name, Requests: l.Requests, Clients: len(l.Clients()), Config: s.cfg, Algorithms: s.algos}
+	var buf bytes.Buffer
+	if err := scenarios.WriteRecorded(&buf, rec, runs(l)); err != nil {
+		return err
+	}
+	if save != "" {
+		f, err := os.OpenFile(save, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if errors.Is(err, fs.ErrExist) {
+			return invalid(fmt.Errorf("%s exists; windowlab never writes over a file: give --save another name", save))
+		}
+		if err != nil {
+			return invalid(err)
+		}
+		if _, err := f.Write(buf.Bytes()); err != nil {
+			f.Close()
+			os.Remove(save) // ours, half written
+			return err
+		}
+		if err := f.Close(); err != nil {
+			os.Remove(save)
+			return err
+		}
+		fmt.Fprintf(w, "wrote %s: %s runs, %s (windowlab check %s replays it to the same decisions; windowlab tui %s opens it)\n",
+			save, human.Int(int64(n)), human.Bytes(int64(buf.Len())), save, save)
+	}
+	if !tui {
+		return nil
+	}
+	sc, err := scenarios.Parse(l.Name, buf.Bytes())
+	if err != nil {
+		return err // written by WriteRecorded: a test keeps this from happening
+	}
+	index := make(map[string]int32, len(l.Clients()))
+	for j, c := range l.Clients() {
+		index[c] = int32(j)
+	}
+	outcomes, err := replaySetting(ctx, l, s, index)
+	if err != nil {
+		return invalid(err)
+	}
+	focus := ""
+	var most int64
+	for _, o := range outcomes {
+		if len(o.top) > 0 && o.top[0].n > most {
+			focus, most = o.top[0].client, o.top[0].n
+		}
+	}
+	_, err = showUI(ctx, ui.Options{Scenario: sc, Client: focus, Builtins: scenarios.Builtins()})
+	return err
 }

@@ -3,11 +3,21 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
 	"flag"
+	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
+	"time"
+
+	"windowlab/accesslog"
+	"windowlab/algo"
+	"windowlab/scenarios"
+	"windowlab/sim"
 )
 
 var updateReplay = flag.Bool("update", false, "rewrite testdata/replay/*.txt from the current reports (review them before committing)")
@@ -86,5 +96,93 @@ func TestReplayRefusals(t *testing.T) {
 		if code != 2 || !strings.Contains(errOut, c.want) {
 			t.Errorf("windowlab %s: exit %d, want 2 and %q:\n%s", strings.Join(c.args, " "), code, c.want, errOut)
 		}
+	}
+}
+
+// A saved scenario replays to the very decisions of the log it was saved
+// from: random logs across midnight, a little out of order, with bursts
+// at one instant, through the three limiters.
+func TestSavedScenarioReplaysTheLog(t *testing.T) {
+	for seed := uint64(1); seed <= 40; seed++ {
+		rng := rand.New(rand.NewPCG(seed, 7))
+		var b strings.Builder
+		base := time.Date(2026, 11, 30, 23, 59, 0, 0, time.UTC)
+		at := base
+		for i := 0; i < 300; i++ {
+			at = at.Add(time.Duration(rng.IntN(800)) * time.Millisecond)
+			line := at.Add(-time.Duration(rng.IntN(3)) * time.Second) // merged logs: a little out of order
+			fmt.Fprintf(&b, "10.0.0.%d - - [%s] \"GET /x HTTP/1.1\" 200 1 \"-\" \"-\"\n", rng.IntN(4), line.Format("02/Jan/2006:15:04:05.000 -0700"))
+		}
+		l, err := accesslog.Read(strings.NewReader(b.String()), accesslog.Options{Name: "random.log", Reorder: accesslog.DefaultReorder})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg := algo.Config{Limit: int64(1 + rng.IntN(8)), Window: time.Duration(1+rng.IntN(20)) * time.Second}
+		algos, _ := parseAlgorithms("fixed-window,sliding-log,sliding-counter")
+		s := setting{cfg: cfg, algos: algos}
+		var yaml bytes.Buffer
+		if err := scenarios.WriteRecorded(&yaml, scenarios.Recorded{From: "random.log", Config: cfg, Algorithms: algos}, runs(l)); err != nil {
+			t.Fatal(err)
+		}
+		sc, err := scenarios.Parse("random.yaml", yaml.Bytes())
+		if err != nil {
+			t.Fatalf("seed %d: the saved scenario does not parse: %v", seed, err)
+		}
+		fromLog, err := logEngine(context.Background(), l, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fromFile, err := sc.Engine(sim.Options{ForwardOnly: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fromLog.Len() != fromFile.Len() {
+			t.Fatalf("seed %d: %d requests from the log, %d from the file", seed, fromLog.Len(), fromFile.Len())
+		}
+		for {
+			a, okA := fromLog.Step()
+			f, okF := fromFile.Step()
+			if okA != okF {
+				t.Fatalf("seed %d: one replay ended first", seed)
+			}
+			if !okA {
+				break
+			}
+			if a.Arrival != f.Arrival || !reflect.DeepEqual(a.Decisions, f.Decisions) {
+				t.Fatalf("seed %d, request %d: the log's %v %+v, the file's %v %+v", seed, a.Index, a.Arrival, a.Decisions, f.Arrival, f.Decisions)
+			}
+		}
+	}
+}
+
+// --save writes a new file that check accepts, also past the 1 MiB of a
+// hand-written one, and never writes over a file.
+func TestReplaySave(t *testing.T) {
+	var b strings.Builder
+	at := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	for i := 0; i < 20_000; i++ {
+		fmt.Fprintf(&b, "10.0.%d.%d - - [%s] \"GET / HTTP/1.1\" 200 1 \"-\" \"-\"\n", i/250, i%250, at.Add(time.Duration(i)*time.Second).Format("02/Jan/2006:15:04:05 -0700"))
+	}
+	log := writeFile(t, "big.log", []byte(b.String()))
+	saved := filepath.Join(t.TempDir(), "big.yaml")
+	out, errOut, code := windowlab(t, "replay", log, "--limit", "5", "--window", "1m", "--save", saved)
+	if code != 0 || !strings.Contains(out, "wrote "+saved+": 20,000 runs") {
+		t.Fatalf("--save: exit %d\n%s%s", code, out, errOut)
+	}
+	if info, err := os.Stat(saved); err != nil || info.Size() <= 1<<20 {
+		t.Fatalf("the saved file should be past 1 MiB: %v %v", info.Size(), err)
+	}
+	if out, errOut, code := windowlab(t, "check", saved); code != 0 || !strings.Contains(out, "big.yaml: ok") {
+		t.Errorf("check of the saved file: exit %d\n%s%s", code, out, errOut)
+	}
+	before, _ := os.ReadFile(saved)
+	_, errOut, code = windowlab(t, "replay", log, "--save", saved)
+	if after, _ := os.ReadFile(saved); code != 2 || !strings.Contains(errOut, "exists; windowlab never writes over a file") || !bytes.Equal(before, after) {
+		t.Errorf("--save over a file: exit %d\n%s", code, errOut)
+	}
+	// A hand-written file of that size is still refused.
+	hand := writeFile(t, "hand.yaml", bytes.TrimPrefix(before, []byte(scenarios.RecordedMark)))
+	if _, errOut, code := windowlab(t, "check", hand); code != 2 || !strings.Contains(errOut, "a scenario file may be at most 1 MiB") {
+		t.Errorf("a big hand-written file: exit %d\n%s", code, errOut)
 	}
 }

@@ -85,9 +85,12 @@ type Log struct {
 
 	clients []string
 	index   map[string]int32
-	data    []byte // per request: uvarint gap since the last (the first: since 0), uvarint client
-	first   algo.Instant
-	last    algo.Instant
+	// Per request, the uvarint gap since the one before (the first: since
+	// 0) and the uvarint client, in chunks of chunkSize: a growing log is
+	// never copied to grow.
+	chunks [][]byte
+	first  algo.Instant
+	last   algo.Instant
 }
 
 // Clients are the clients met, in first-seen order; a request's client
@@ -99,7 +102,10 @@ func (l *Log) First() algo.Instant { return l.first }
 func (l *Log) Last() algo.Instant  { return l.last }
 
 // Bytes is what the log's requests take in memory.
-func (l *Log) Bytes() int64 { return int64(cap(l.data)) }
+func (l *Log) Bytes() int64 { return int64(len(l.chunks)) * chunkSize }
+
+// chunkSize is the size of one chunk of the requests' store.
+const chunkSize = 1 << 20
 
 // Resolution says, in words, how finely the log's times were written, and
 // so what windowlab can tell apart.
@@ -119,18 +125,24 @@ func (l *Log) Resolution() string {
 func (l *Log) Source() sim.Source { return &source{log: l} }
 
 type source struct {
-	log  *Log
-	off  int
-	at   algo.Instant
-	done int64
+	log   *Log
+	chunk int
+	off   int
+	at    algo.Instant
+	done  int64
 }
 
 func (s *source) Next() (sim.Arrival, bool) {
 	if s.done >= s.log.Requests {
 		return sim.Arrival{}, false
 	}
-	gap, n := binary.Uvarint(s.log.data[s.off:])
-	c, m := binary.Uvarint(s.log.data[s.off+n:])
+	data := s.log.chunks[s.chunk]
+	if s.off == len(data) {
+		s.chunk, s.off = s.chunk+1, 0
+		data = s.log.chunks[s.chunk]
+	}
+	gap, n := binary.Uvarint(data[s.off:])
+	c, m := binary.Uvarint(data[s.off+n:])
 	s.off += n + m
 	s.at += algo.Instant(gap)
 	s.done++
@@ -418,8 +430,13 @@ func (rd *reader) flush(until algo.Instant) {
 		if l.Requests == 0 {
 			l.first, rd.emitted = p.at, 0
 		}
-		l.data = binary.AppendUvarint(l.data, uint64(p.at-rd.emitted))
-		l.data = binary.AppendUvarint(l.data, uint64(p.client))
+		// A request takes at most 2 × 10 bytes: start a chunk when that may not fit.
+		if len(l.chunks) == 0 || len(l.chunks[len(l.chunks)-1])+2*binary.MaxVarintLen64 > chunkSize {
+			l.chunks = append(l.chunks, make([]byte, 0, chunkSize))
+		}
+		c := &l.chunks[len(l.chunks)-1]
+		*c = binary.AppendUvarint(*c, uint64(p.at-rd.emitted))
+		*c = binary.AppendUvarint(*c, uint64(p.client))
 		rd.emitted, l.last = p.at, p.at
 		l.Requests++
 	}

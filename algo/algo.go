@@ -112,6 +112,16 @@ func (t Instant) clock(millis bool) string {
 	return fmt.Sprintf("%s %d days later", text, d)
 }
 
+// Range prints the interval from t to u as t.Short()–u.Short(), but of
+// two dated instants on one day the second without its date:
+// 2026-11-30 06:31:00–06:32:00.
+func Range(t, u Instant) string {
+	if t.IsDated() && u.IsDated() && floorDiv(int64(t), day) == floorDiv(int64(u), day) {
+		return t.Short() + "–" + u.TimeOfDay(u%1000 != 0)
+	}
+	return t.Short() + "–" + u.Short()
+}
+
 // TimeOfDay is the instant's time of day alone, HH:MM:SS.mmm (or HH:MM:SS
 // without millis): for a clock face or an axis, where the day is shown
 // apart.

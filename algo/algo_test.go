@@ -76,6 +76,20 @@ func TestClockAndInstant(t *testing.T) {
 	if at := Instant(time.Date(2026, 12, 1, 0, 0, 30, 0, time.UTC).UnixMilli()); at.TimeOfDay(false) != "00:00:30" || at.Truncate(time.Hour).Short() != "2026-12-01 00:00:00" {
 		t.Errorf("a dated instant's time of day %q, hour %q", at.TimeOfDay(false), at.Truncate(time.Hour).Short())
 	}
+	d := Instant(time.Date(2026, 11, 30, 6, 31, 0, 0, time.UTC).UnixMilli())
+	for _, c := range []struct {
+		t, u Instant
+		want string
+	}{
+		{d, d + 60_000, "2026-11-30 06:31:00–06:32:00"},
+		{d, d + 60_500, "2026-11-30 06:31:00–06:32:00.500"},
+		{d + 17*3600_000, d + 18*3600_000, "2026-11-30 23:31:00–2026-12-01 00:31:00"},
+		{Clock(12, 0, 59, 0), Clock(12, 1, 0, 0), "12:00:59–12:01:00"},
+	} {
+		if got := Range(c.t, c.u); got != c.want {
+			t.Errorf("Range = %q, want %q", got, c.want)
+		}
+	}
 	if got := Clock(12, 0, 0, 0).Add(1500 * time.Microsecond); got != Clock(12, 0, 0, 1) {
 		t.Errorf("Add(1.5ms) = %v, want 12:00:00.001", got)
 	}

@@ -132,7 +132,7 @@ func (d Decision) Explain() string {
 	var b strings.Builder
 	switch d.Kind {
 	case KindFixedWindow:
-		fmt.Fprintf(&b, "window %s–%s holds %s", d.WindowStart.Short(), d.WindowEnd().Short(), human.Int(d.Count))
+		fmt.Fprintf(&b, "window %s holds %s", Range(d.WindowStart, d.WindowEnd()), human.Int(d.Count))
 		d.comparison(&b, human.Decimal(d.Count, 1))
 	case KindSlidingLog:
 		if d.Count == 0 {

@@ -88,8 +88,8 @@ func (d *decoder) result() error {
 // document checks the raw file and returns its single document's body,
 // or nil after recording why there is none.
 func (d *decoder) document(data []byte) ast.Node {
-	if len(data) > MaxFileSize {
-		d.add(0, 0, "", "%s", tooLarge(int64(len(data))))
+	if len(data) > maxSize(data) {
+		d.add(0, 0, "", "%s", tooLarge(int64(len(data)), maxSize(data) == MaxRecordedSize))
 		return nil
 	}
 	if !utf8.Valid(data) {

@@ -383,3 +383,38 @@ func TestYAMLDirective(t *testing.T) {
 		t.Errorf("limit %d, want 100", s.Config.Limit)
 	}
 }
+
+// A dated at (a replayed log's, or a person's) is a date and time to the
+// millisecond with its zone, from 2000 on; a night across midnight reads
+// in order, and windows align to the epoch.
+func TestDatedTraffic(t *testing.T) {
+	s, err := Parse("dated.yaml", []byte(`limit: 2
+window: 10s
+traffic:
+  - {at: "2026-11-30T23:59:58Z", client: a}
+  - {at: "2026-12-01T00:00:00Z", client: a, count: 2}
+  - {at: "2026-12-01T01:00:00.500+01:00", client: b}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := s.Source()
+	var got []string
+	for a, ok := src.Next(); ok; a, ok = src.Next() {
+		got = append(got, a.At.String()+" "+a.Client)
+	}
+	want := "2026-11-30 23:59:58.000 a|2026-12-01 00:00:00.000 a|2026-12-01 00:00:00.000 a|2026-12-01 00:00:00.500 b"
+	if strings.Join(got, "|") != want {
+		t.Errorf("arrivals\n got %s\nwant %s", strings.Join(got, "|"), want)
+	}
+	for at, msg := range map[string]string{
+		"2026-11-30T23:59:58":       `use a date and time such as "2026-11-30T23:59:59.250Z" (RFC 3339, with its zone)`,
+		"2026-11-30T23:59:58.0001Z": "give at most three digits after the second",
+		"1999-12-31T23:59:59Z":      "a date is from 2000-01-01 on",
+	} {
+		_, err := Parse("bad.yaml", []byte("limit: 2\nwindow: 10s\ntraffic:\n  - {at: \""+at+"\"}\n"))
+		if err == nil || !strings.Contains(err.Error(), msg) {
+			t.Errorf("at %q: %v, want %q", at, err, msg)
+		}
+	}
+}

@@ -10,6 +10,7 @@
 package scenarios
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -28,10 +29,14 @@ import (
 // Limits on what one file may ask for. They keep a typo from turning into
 // an hour of replay or gigabytes of memory.
 const (
-	MaxFileSize = 1 << 20    // bytes in one scenario file
-	MaxRequests = 50_000_000 // requests in one scenario, all traffic entries together
-	MaxClients  = 1_000_000  // clients of random traffic in one scenario, all entries together
-	maxDepth    = 16         // nesting of lists and mappings; the format needs 4
+	MaxFileSize = 1 << 20 // bytes in one scenario file a person writes
+	// MaxRecordedSize is the bytes of a file windowlab replay --save wrote
+	// (one that starts with RecordedMark): a log's traffic, written by a
+	// machine, a line a run of requests.
+	MaxRecordedSize = 4 << 20
+	MaxRequests     = 50_000_000 // requests in one scenario, all traffic entries together
+	MaxClients      = 1_000_000  // clients of random traffic in one scenario, all entries together
+	maxDepth        = 16         // nesting of lists and mappings; the format needs 4
 )
 
 // Scenario is one parsed scenario file. Treat it as read-only: Source, Len
@@ -227,13 +232,16 @@ func readFile(path string) ([]byte, error) {
 	case !mode.IsRegular() && mode&os.ModeNamedPipe == 0:
 		return nil, fileError(path, "is not a regular file but "+fileKind(mode)+"; give a scenario file, or a pipe")
 	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	data, err := io.ReadAll(io.LimitReader(f, MaxRecordedSize+1))
 	if err != nil {
 		return nil, fileError(path, cleanOSError(err))
 	}
-	if len(data) > MaxFileSize {
+	if len(data) > maxSize(data) {
 		if mode.IsRegular() {
-			return nil, fileError(path, tooLarge(info.Size()))
+			return nil, fileError(path, tooLarge(info.Size(), maxSize(data) == MaxRecordedSize))
+		}
+		if maxSize(data) == MaxRecordedSize {
+			return nil, fileError(path, fmt.Sprintf("more than 4 MiB came through the pipe; a file replay --save wrote may be at most 4 MiB (%s bytes)", human.Int(MaxRecordedSize)))
 		}
 		return nil, fileError(path, fmt.Sprintf("more than 1 MiB came through the pipe; a scenario file may be at most 1 MiB (%s bytes)", human.Int(MaxFileSize)))
 	}
@@ -253,8 +261,24 @@ func fileKind(mode os.FileMode) string {
 	return "a special file"
 }
 
-// tooLarge is the message for a file of size bytes, over MaxFileSize.
-func tooLarge(size int64) string {
+// RecordedMark starts the files windowlab replay --save writes.
+const RecordedMark = "# written by windowlab replay"
+
+// maxSize is how long a file may be: MaxRecordedSize for one replay
+// wrote, MaxFileSize for one a person wrote.
+func maxSize(data []byte) int {
+	if bytes.HasPrefix(data, []byte(RecordedMark)) {
+		return MaxRecordedSize
+	}
+	return MaxFileSize
+}
+
+// tooLarge is the message for a file of size bytes, over its limit.
+func tooLarge(size int64, recorded bool) string {
+	if recorded {
+		return fmt.Sprintf("the file is %s bytes; a file replay --save wrote may be at most 4 MiB (%s bytes)",
+			human.Int(size), human.Int(MaxRecordedSize))
+	}
 	return fmt.Sprintf("the file is %s bytes; a scenario file may be at most 1 MiB (%s bytes)",
 		human.Int(size), human.Int(MaxFileSize))
 }

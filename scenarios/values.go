@@ -11,9 +11,23 @@ import (
 	"windowlab/human"
 )
 
-// parseClock reads a time of day (algo.ParseClock). The returned message
-// completes "<value> is not a clock time; ...".
+// parseClock reads a time of day (algo.ParseClock), or a date and time
+// in UTC or with an offset, 2026-11-30T23:59:59.250Z (RFC 3339, to the
+// millisecond): the dated instants of a replayed log (algo.Dated). The
+// returned message completes "<value> is not a clock time; ...".
 func parseClock(s string) (algo.Instant, string) {
+	if len(s) >= 10 && s[4] == '-' {
+		t, err := time.Parse(time.RFC3339Nano, s)
+		switch {
+		case err != nil:
+			return 0, `use a date and time such as "2026-11-30T23:59:59.250Z" (RFC 3339, with its zone) or a time of day such as "12:00:59"`
+		case t.Nanosecond()%int(time.Millisecond) != 0:
+			return 0, "the clock ticks in milliseconds; give at most three digits after the second"
+		case algo.Instant(t.UnixMilli()) < algo.Dated:
+			return 0, "a date is from 2000-01-01 on; before it, give a time of day such as \"12:00:59\""
+		}
+		return algo.Instant(t.UnixMilli()), ""
+	}
 	t, err := algo.ParseClock(s)
 	if err != nil {
 		return 0, err.Error()

@@ -7,7 +7,6 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"windowlab/algo"
 	"windowlab/human"
 	"windowlab/sim"
 )
@@ -151,6 +150,3 @@ func (m Model) jobLine() string {
 	return fmt.Sprintf("replaying… %s (%s of %s requests) · any key stops, q quits", human.Percent(pct),
 		human.Int(done), human.Int(m.job.total))
 }
-
-// clampInstant keeps a seek inside the clock's range.
-func clampInstant(t algo.Instant) algo.Instant { return min(max(t, 0), maxInstant) }

@@ -188,7 +188,7 @@ func (p lanesPanel) fixedFields(d algo.Decision) []field {
 	} else {
 		count = st.value.Render(count)
 	}
-	window := st.label.Render("window ") + d.WindowStart.Short() + "–" + d.WindowEnd().Short() +
+	window := st.label.Render("window ") + algo.Range(d.WindowStart, d.WindowEnd()) +
 		st.label.Render(" resets in"+nbsp) + human.Duration(d.WindowEnd().Sub(d.At))
 	if p.presenter {
 		return []field{
@@ -240,8 +240,8 @@ func (p lanesPanel) logFields(d algo.Decision, window []int64) []field {
 func (p lanesPanel) counterFields(d algo.Decision) []field {
 	st := p.c.styles
 	prevStart := d.WindowStart.Add(-d.Window)
-	counts := st.label.Render("previous"+nbsp) + glue(prevStart.Short()+"–"+d.WindowStart.Short()+" = ") + st.value.Render(human.Int(d.Previous)) +
-		p.sep() + st.label.Render("current"+nbsp) + glue(d.WindowStart.Short()+"–"+d.WindowEnd().Short()+" = ") + st.value.Render(human.Int(d.Current()))
+	counts := st.label.Render("previous"+nbsp) + glue(algo.Range(prevStart, d.WindowStart)+" = ") + st.value.Render(human.Int(d.Previous)) +
+		p.sep() + st.label.Render("current"+nbsp) + glue(algo.Range(d.WindowStart, d.WindowEnd())+" = ") + st.value.Render(human.Int(d.Current()))
 	wn, w := d.WeightRat()
 	weight := st.label.Render("overlap ") + p.bar(wn, w, false) + " " + st.value.Render(human.Decimal(wn, w)) +
 		st.faint.Render(" "+glue("= 1 − "+human.Duration(d.Elapsed)+"/"+human.Duration(d.Window)))
@@ -296,14 +296,14 @@ func (p lanesPanel) most(i int) string {
 	}
 	span := human.Span(int64(s.MaxInWindowFirst), int64(s.MaxInWindowLast))
 	times := glue("— " + human.Times(s.MaxInWindow, p.snap.config.Limit))
-	text := fmt.Sprintf("⚠ %s admitted to %s %s (%s–%s) %s", human.Int(s.MaxInWindow), s.MaxInWindowClient,
-		span, s.MaxInWindowFirst.Short(), s.MaxInWindowLast.Short(), times)
+	text := fmt.Sprintf("⚠ %s admitted to %s %s (%s) %s", human.Int(s.MaxInWindow), s.MaxInWindowClient,
+		span, algo.Range(s.MaxInWindowFirst, s.MaxInWindowLast), times)
 	// Stacked, one line, whole: fewer words, then without the interval
 	// (in a box it wraps instead).
 	_, boxed := p.columnWidth()
 	if !boxed && p.c.cells.StringWidth(text) > p.laneTextWidth() {
-		text = fmt.Sprintf("⚠ %s to %s %s (%s–%s) %s", human.Int(s.MaxInWindow), s.MaxInWindowClient,
-			span, s.MaxInWindowFirst.Short(), s.MaxInWindowLast.Short(), times)
+		text = fmt.Sprintf("⚠ %s to %s %s (%s) %s", human.Int(s.MaxInWindow), s.MaxInWindowClient,
+			span, algo.Range(s.MaxInWindowFirst, s.MaxInWindowLast), times)
 	}
 	if !boxed && p.c.cells.StringWidth(text) > p.laneTextWidth() {
 		text = fmt.Sprintf("⚠ %s admitted to %s %s %s", human.Int(s.MaxInWindow), s.MaxInWindowClient, span, times)

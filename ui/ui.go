@@ -47,6 +47,9 @@ type Options struct {
 	// which set they are (such as "seed 1").
 	Quiz      []quiz.Item
 	QuizTitle string
+	// Client, when set, is the client the view follows from the start (c
+	// and C choose another): windowlab replay --tui's most denied.
+	Client string
 	// Presenter draws for the back of a room: taller, wider gauges and
 	// high-contrast text.
 	Presenter bool
@@ -314,6 +317,7 @@ func New(opts Options) (Model, error) {
 	m.quiz = newQuizView(st)
 	m.clients = newClientPicker(st)
 	m.setScenario(first, eng)
+	m.chosen = opts.Client
 	if len(opts.Lesson) > 0 && opts.LessonStep > 0 {
 		if opts.LessonStep >= len(opts.Lesson) {
 			return Model{}, fmt.Errorf("the lesson has steps 1 to %d, not %d", len(opts.Lesson), opts.LessonStep+1)
@@ -683,7 +687,7 @@ func (m *Model) moveClock(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.NextEdge):
 		// The edge is fixed before the move, so a move that goes on in the
 		// background ends there (sim.Engine.NextEdge, with a fixed target).
-		if next := now.NextEdge(w); next <= maxInstant {
+		if next := now.NextEdge(w); next <= m.lastInstant() {
 			return m.seek(next)
 		}
 	case key.Matches(msg, k.PrevEdge):
@@ -833,7 +837,7 @@ func (m *Model) goToInstant(t algo.Instant) tea.Cmd {
 			return m.landCaption(i)
 		}
 	}
-	t = clampInstant(t)
+	t = m.clamp(t)
 	return m.move(func(e *sim.Engine) { e.SeekBefore(t) })
 }
 
@@ -1045,13 +1049,19 @@ func (m *Model) stop() {
 	m.springs, m.snap.shown = nil, nil // the gauges show exact levels until playing again
 }
 
-// Largest instant the clock is moved to: two days, past any scenario.
+// Largest instant the clock is moved to: two days, past any scenario of
+// a virtual day; for a dated one (a replayed log), two days past its end.
 const maxInstant = algo.Instant(48 * 3600 * 1000)
+
+func (m Model) lastInstant() algo.Instant { return max(maxInstant, m.end+maxInstant) }
+
+// clamp keeps a seek inside the clock's range.
+func (m Model) clamp(t algo.Instant) algo.Instant { return min(max(t, 0), m.lastInstant()) }
 
 // seek moves the clock to t, forward or back, in the background if it
 // outlasts a frame (see move).
 func (m *Model) seek(t algo.Instant) tea.Cmd {
-	t = clampInstant(t)
+	t = m.clamp(t)
 	return m.move(func(e *sim.Engine) { e.Seek(t) })
 }
 

@@ -65,6 +65,7 @@ type jsonRequest struct {
 	Index     int64                   `json:"index"`
 	AtMs      int64                   `json:"at_ms"`
 	At        string                  `json:"at"`
+	Time      string                  `json:"time,omitempty"` // a dated instant's date and time, RFC 3339 in UTC; at_ms is then since the epoch
 	Client    string                  `json:"client"`
 	Decisions map[string]jsonDecision `json:"decisions"`
 }
@@ -98,6 +99,9 @@ func JSON(w io.Writer, h Header, e *sim.Engine) error {
 		bw.WriteString("\n")
 		req := jsonRequest{Index: r.Index, AtMs: int64(r.Arrival.At), At: r.Arrival.At.String(),
 			Client: r.Arrival.Client, Decisions: make(map[string]jsonDecision, len(r.Decisions))}
+		if r.Arrival.At.IsDated() {
+			req.Time = r.Arrival.At.Time().Format("2006-01-02T15:04:05.000Z07:00")
+		}
 		for i, d := range r.Decisions {
 			req.Decisions[names[i]] = decisionJSON(d)
 		}

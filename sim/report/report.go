@@ -150,9 +150,9 @@ func LessonLine(s sim.Stats, limit int64, window time.Duration) string {
 		return fmt.Sprintf("at most %s allowed to one client in any %s: the limit of %s held.",
 			human.Int(s.MaxInWindow), human.Duration(window), human.Int(limit))
 	}
-	return fmt.Sprintf("%s allowed %s (%s, %s–%s), %s.",
+	return fmt.Sprintf("%s allowed %s (%s, %s), %s.",
 		requests.Of(s.MaxInWindow), span, s.MaxInWindowClient,
-		s.MaxInWindowFirst.Short(), s.MaxInWindowLast.Short(), human.Times(s.MaxInWindow, limit))
+		algo.Range(s.MaxInWindowFirst, s.MaxInWindowLast), human.Times(s.MaxInWindow, limit))
 }
 
 // requests counts requests.
