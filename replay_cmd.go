@@ -16,6 +16,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"charm.land/bubbles/v2/progress"
 	"github.com/charmbracelet/colorprofile"
@@ -337,6 +338,28 @@ type outcome struct {
 	stats    sim.Stats
 	affected int      // clients denied at least once
 	top      []denied // the clients denied most
+	allowed  []int64  // allowed in each of the chart's buckets
+}
+
+// chartWidth is how many buckets the sweep's chart has.
+const chartWidth = 60
+
+// bucketOf is the chart's bucket: the first of the steps below that makes
+// the log's span fit chartWidth buckets.
+func bucketOf(l *accesslog.Log) time.Duration {
+	span := l.Last().Sub(l.First())
+	for _, d := range []time.Duration{time.Minute, 5 * time.Minute, 15 * time.Minute, time.Hour, 3 * time.Hour, 6 * time.Hour, 24 * time.Hour, 7 * 24 * time.Hour} {
+		if span/d < chartWidth {
+			return d
+		}
+	}
+	day := 24 * time.Hour
+	return (span/chartWidth/day + 1) * day // whole days, for a log of years
+}
+
+// bucketIndex is the chart's bucket of instant t.
+func bucketIndex(l *accesslog.Log, bucket time.Duration, t algo.Instant) int {
+	return min(int(t.Sub(l.First().Truncate(bucket))/bucket), chartWidth-1)
 }
 
 type denied struct {
@@ -404,9 +427,12 @@ func replaySetting(ctx context.Context, l *accesslog.Log, s setting, index map[s
 		return nil, err
 	}
 	deniedBy := make([]map[int32]int64, len(s.algos))
+	allowed := make([][]int64, len(s.algos))
 	for k := range deniedBy {
 		deniedBy[k] = map[int32]int64{}
+		allowed[k] = make([]int64, chartWidth)
 	}
+	bucket := bucketOf(l)
 	for n := int64(0); ; n++ {
 		r, ok := e.Step()
 		if !ok {
@@ -415,15 +441,18 @@ func replaySetting(ctx context.Context, l *accesslog.Log, s setting, index map[s
 		if n%65536 == 0 && ctx.Err() != nil {
 			return nil, nil
 		}
+		b := bucketIndex(l, bucket, r.Arrival.At)
 		for k, d := range r.Decisions {
-			if !d.Allowed {
+			if d.Allowed {
+				allowed[k][b]++
+			} else {
 				deniedBy[k][index[r.Arrival.Client]]++
 			}
 		}
 	}
 	var out []outcome
 	for k, st := range e.Stats() {
-		o := outcome{setting: s, stats: st, affected: len(deniedBy[k])}
+		o := outcome{setting: s, stats: st, affected: len(deniedBy[k]), allowed: allowed[k]}
 		for c, n := range deniedBy[k] {
 			o.top = append(o.top, denied{l.Clients()[c], n})
 		}
@@ -452,6 +481,7 @@ func printSweep(w io.Writer, l *accesslog.Log, rows []outcome) {
 			fmt.Sprintf("%s per %s", human.Int(o.setting.cfg.Limit), human.Duration(o.setting.cfg.Window)),
 			human.Int(st.Denied), share, fmt.Sprintf("%s of %s", human.Int(int64(o.affected)), human.Int(clients)), exposure)
 	}
+	printChart(w, l, rows)
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "most denied, per limiter and setting:")
 	for _, o := range rows {
@@ -556,4 +586,62 @@ func recordLog(ctx context.Context, w io.Writer, l *accesslog.Log, s setting, sa
 	}
 	_, err = showUI(ctx, ui.Options{Scenario: sc, Client: focus, Builtins: scenarios.Builtins()})
 	return err
+}
+
+// printChart draws, for the log and for each limiter and setting, the
+// requests allowed in each bucket of time as a line of bars, all on one
+// scale (the log's busiest bucket is a full bar): where a limiter cuts
+// the traffic shows as a dip under the log's own line.
+func printChart(w io.Writer, l *accesslog.Log, rows []outcome) {
+	bucket := bucketOf(l)
+	sent := make([]int64, chartWidth)
+	src := l.Source()
+	for a, ok := src.Next(); ok; a, ok = src.Next() {
+		sent[bucketIndex(l, bucket, a.At)]++
+	}
+	used := bucketIndex(l, bucket, l.Last()) + 1
+	bars := []rune(" ▁▂▃▄▅▆▇█")
+	line := func(counts []int64, top int64) string {
+		var b strings.Builder
+		for _, n := range counts[:used] {
+			level := 0
+			if n > 0 && top > 0 {
+				level = max(1, int((n*int64(len(bars)-1)+top-1)/top)) // any request shows; the busiest is full
+			}
+			b.WriteRune(bars[level])
+		}
+		return b.String()
+	}
+	from, to := l.First().Truncate(bucket), l.First().Truncate(bucket).Add(time.Duration(used)*bucket)
+	name := func(o outcome) string {
+		return fmt.Sprintf("%s, %s per %s", o.stats.Algorithm.Title(), human.Int(o.setting.cfg.Limit), human.Duration(o.setting.cfg.Window))
+	}
+	width := len("sent (the log)")
+	for _, o := range rows {
+		width = max(width, utf8.RuneCountInString(name(o)))
+	}
+	top := slices.Max(sent)
+	reqs := human.Noun{One: "request", Many: "requests"}
+	fmt.Fprintf(w, "\nallowed per %s, %s UTC (a full bar: %s, the log's busiest %s):\n",
+		human.Duration(bucket), algo.Range(from, to), reqs.Of(top), human.Duration(bucket))
+	fmt.Fprintf(w, "  %-*s %s\n", width, "sent (the log)", line(sent, top))
+	for _, o := range rows {
+		fmt.Fprintf(w, "  %-*s %s\n", width, name(o), line(o.allowed, top))
+	}
+	denied := make([][]int64, len(rows))
+	var most int64
+	for i, o := range rows {
+		denied[i] = make([]int64, chartWidth)
+		for b := range used {
+			denied[i][b] = sent[b] - o.allowed[b]
+			most = max(most, denied[i][b])
+		}
+	}
+	if most == 0 {
+		return
+	}
+	fmt.Fprintf(w, "denied per %s (a full bar: %s):\n", human.Duration(bucket), reqs.Of(most))
+	for i, o := range rows {
+		fmt.Fprintf(w, "  %-*s %s\n", width, name(o), line(denied[i], most))
+	}
 }
