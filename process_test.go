@@ -92,6 +92,12 @@ func TestSignalsStopEveryCommand(t *testing.T) {
 		questions.WriteString("  - {ask: \"How many?\", answer: \"1\", at: \"23:59:59\", algorithm: fixed-window}\n")
 	}
 	quiz := write("quiz.yaml", questions.String())
+	// A log of 200,000 requests, swept at 24 settings: seconds of work.
+	var logText strings.Builder
+	for i := range 200_000 {
+		fmt.Fprintf(&logText, "10.0.%d.%d - - [01/Dec/2026:00:%02d:%02d +0000] \"GET / HTTP/1.1\" 200 1 \"-\" \"-\"\n", i/250%250, i%250, i/60000%60, i/1000%60)
+	}
+	accessLog := write("access.log", logText.String())
 	fifo := filepath.Join(t.TempDir(), "fifo.yaml")
 	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
 		t.Fatal(err)
@@ -111,6 +117,8 @@ func TestSignalsStopEveryCommand(t *testing.T) {
 		{"quiz --print", []string{"quiz", "--print", "--seed", "1", quiz}, syscall.SIGINT, []string{"STOPPED EARLY"}},
 		{"lab, one source of 100G requests", []string{"lab", "--sources", "1", "--requests", "100G"}, syscall.SIGINT, []string{"STOPPED EARLY"}},
 		{"lab", []string{"lab", "--requests", "400M"}, syscall.SIGTERM, []string{"STOPPED EARLY"}},
+		{"replay, a sweep", []string{"replay", accessLog, "--limits", "1,2,3,4,5,6,7,8,9,10,11,12", "--windows", "1s,1m"},
+			syscall.SIGINT, []string{"STOPPED EARLY", "stopped by SIGINT"}},
 		{"serve", []string{"serve", "--addr", "127.0.0.1:0", "--host-key", filepath.Join(t.TempDir(), "host_ed25519"), "--seed", "3"},
 			syscall.SIGTERM, []string{"students: ssh -p ", " localhost", "--seed 3", "stopped by SIGTERM"}},
 	}
