@@ -79,6 +79,12 @@ func replayCmd() *cobra.Command {
 			if err != nil {
 				return invalid(err)
 			}
+			if (save != "" || tui) && len(settings) != 1 {
+				return invalid(errors.New("--save and --tui take one setting: give one --limit and one --window"))
+			}
+			if asJSON && len(settings) > 1 {
+				return invalid(errors.New("--json prints one setting's report, as run does; a sweep prints its table: give one --limit and one --window"))
+			}
 			in, size, closeIn, err := openLog(args[0], cmd.InOrStdin())
 			if err != nil {
 				return invalid(err)
@@ -102,9 +108,6 @@ func replayCmd() *cobra.Command {
 				fmt.Fprintf(w, "STOPPED EARLY while reading: the report is of the %s read.\n\n", human.Int(l.Lines))
 			}
 			if save != "" || tui {
-				if len(settings) != 1 {
-					return invalid(errors.New("--save and --tui take one setting: give one --limit and one --window"))
-				}
 				return recordLog(ctx, w, l, settings[0], save, tui)
 			}
 			var rerr error

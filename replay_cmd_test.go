@@ -90,6 +90,8 @@ func TestReplayRefusals(t *testing.T) {
 		{[]string{"replay", empty, "--format", "xml"}, `--format "xml": use auto, combined`},
 		{[]string{"replay", empty, "--algorithms", "leaky-bucket"}, `--algorithms: unknown algorithm "leaky-bucket"`},
 		{[]string{"replay", empty, "--limits", "1,2,3,4,5", "--windows", "1s,2s,3s,4s,5s"}, "25 settings; compare at most 24"},
+		{[]string{"replay", empty, "--limits", "1,2", "--json"}, "--json prints one setting's report"},
+		{[]string{"replay", empty, "--limits", "1,2", "--save", "x.yaml"}, "--save and --tui take one setting"},
 		{[]string{"replay", filepath.Join("testdata", "replay", "combined.log"), "--strict"}, `combined.log:4: "a" is not a time`},
 	} {
 		_, errOut, code := windowlab(t, c.args...)
