@@ -79,16 +79,32 @@ func TestParseClock(t *testing.T) {
 		" 00:00:00 ":   0,
 	}
 	for in, want := range good {
-		if got, err := parseClock(in); err != nil || got != want {
+		if got, err := parseClock(in, algo.Clock(8, 0, 0, 0)); err != nil || got != want {
 			t.Errorf("parseClock(%q) = %v, %v; want %v", in, got, err, want)
 		}
 	}
 	for _, in := range []string{"", "12:00", "24:00:00", "12:60:00", "12:00:60", "12:00:59.1234", "12:0:59", "a:bc:de", "12:00:59."} {
-		if _, err := parseClock(in); err == nil {
+		if _, err := parseClock(in, 0); err == nil {
 			t.Errorf("parseClock(%q) accepted", in)
 		} else if !strings.Contains(err.Error(), "HH:MM:SS") {
 			t.Errorf("parseClock(%q): %v does not say what is valid", in, err)
 		}
+	}
+	// On a dated clock (a replayed log), a time of day is on the day the
+	// clock stands in; a date and time is itself.
+	now := algo.Instant(time.Date(2026, 11, 30, 6, 31, 14, 0, time.UTC).UnixMilli())
+	for in, want := range map[string]time.Time{
+		"06:30:00":                  time.Date(2026, 11, 30, 6, 30, 0, 0, time.UTC),
+		"23:59:59.250":              time.Date(2026, 11, 30, 23, 59, 59, 250e6, time.UTC),
+		"2026-12-01 00:00:00":       time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC),
+		"2026-12-01T01:00:00+01:00": time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC),
+	} {
+		if got, err := parseClock(in, now); err != nil || got != algo.Instant(want.UnixMilli()) {
+			t.Errorf("dated: parseClock(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	if _, err := parseClock("2026-13-01 00:00", now); err == nil || !strings.Contains(err.Error(), "type 2026-11-30 06:30:00") {
+		t.Errorf("a bad date: %v", err)
 	}
 }
 

@@ -19,13 +19,13 @@ type goToPrompt struct {
 func newGoToPrompt(st *styles) goToPrompt {
 	in := textinput.New()
 	in.Prompt = "go to time "
-	in.CharLimit = 16
+	in.CharLimit = 32      // 2026-11-30T23:59:59.250+01:00 fits
 	in.SetStyles(st.input) // a still cursor from the start; colours follow the root's styles
 	return goToPrompt{input: in, keys: newPromptKeys()}
 }
 
 func (p goToPrompt) setWidth(w int) goToPrompt {
-	p.input.SetWidth(max(min(w-40, 20), 1))
+	p.input.SetWidth(max(min(w-40, 30), 1))
 	return p
 }
 

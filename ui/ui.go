@@ -787,7 +787,7 @@ func (m Model) updateGoTo(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.goTo = m.goTo.close()
 		return m, nil
 	case key.Matches(msg, m.goTo.keys.Go):
-		t, err := parseClock(m.goTo.value())
+		t, err := parseClock(m.goTo.value(), m.eng.Now())
 		if err != nil {
 			m.goTo = m.goTo.fail(err)
 			return m, nil
