@@ -25,7 +25,7 @@ var allowed = map[string][]string{
 	"ui":             {"algo", "human", "quiz", "scenarios", "sim"},
 	"ui/labprogress": {"human", "sim/lab"},
 	"serve":          {"algo", "human", "quiz", "ui"},
-	"accesslog":      {"algo", "sim"},
+	"accesslog":      {"algo", "human", "sim"},
 	"internal/long":  {},
 }
 

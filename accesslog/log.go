@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"windowlab/algo"
+	"windowlab/human"
 	"windowlab/sim"
 )
 
@@ -56,6 +57,19 @@ type Options struct {
 
 // DefaultReorder is how out of order a log's lines may be by default.
 const DefaultReorder = 5 * time.Second
+
+// What one log may hold: windowlab keeps every request (a few bytes each)
+// and every client (its key, some 100 bytes with the index), so a log past
+// these stops with a message rather than running out of memory; with the
+// limiters' state a log at both limits stays within a few hundred MB.
+const (
+	MaxRequests = 50_000_000
+	MaxClients  = 2_000_000
+	maxKey      = 1 << 10 // bytes of one client's key; a longer one is cut
+)
+
+// clientLimit is MaxClients, lowered by a test to reach it quickly.
+var clientLimit = MaxClients
 
 // maxLine is the longest line read; a longer one is a bad line.
 const maxLine = 1 << 20
@@ -323,7 +337,15 @@ func (rd *reader) take(line []byte, reorder algo.Instant) error {
 		}
 		return nil
 	}
-	heap.Push(&rd.waiting, pending{at: st.at, seq: l.Lines, client: rd.client()})
+	if l.Requests+int64(len(rd.waiting)) >= MaxRequests {
+		return fmt.Errorf("%s:%d: more than %s requests; windowlab keeps every one and stops here rather than run out of memory: cut the log to the hours you want", opts.Name, l.Lines, human.Int(MaxRequests))
+	}
+	c, ok := rd.client()
+	if !ok {
+		return fmt.Errorf("%s:%d: more than %s clients by --key %s; windowlab keeps every one and stops here rather than run out of memory: key by less (ip rather than ip+path) or cut the log",
+			opts.Name, l.Lines, human.Int(int64(clientLimit)), opts.Key)
+	}
+	heap.Push(&rd.waiting, pending{at: st.at, seq: l.Lines, client: c})
 	rd.newest = max(rd.newest, st.at)
 	rd.flush(rd.newest - reorder)
 	return nil
@@ -400,7 +422,7 @@ func (rd *reader) problem(why string) error {
 }
 
 // client is the number of the client the line's key parts name.
-func (rd *reader) client() int32 {
+func (rd *reader) client() (int32, bool) {
 	rd.key = rd.key[:0]
 	for i, p := range rd.parts {
 		if i > 0 {
@@ -411,15 +433,21 @@ func (rd *reader) client() int32 {
 		}
 		rd.key = append(rd.key, p...)
 	}
+	if len(rd.key) > maxKey {
+		rd.key = rd.key[:maxKey]
+	}
 	l := rd.log
 	if c, ok := l.index[string(rd.key)]; ok {
-		return c
+		return c, true
+	}
+	if len(l.clients) >= clientLimit {
+		return 0, false
 	}
 	c := int32(len(l.clients))
 	name := string(rd.key)
 	l.clients = append(l.clients, name)
 	l.index[name] = c
-	return c
+	return c, true
 }
 
 // flush keeps, in time order, every waiting request at or before until.

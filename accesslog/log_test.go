@@ -3,6 +3,7 @@ package accesslog
 import (
 	"bytes"
 	"compress/gzip"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -190,5 +191,20 @@ func TestStrict(t *testing.T) {
 	_, err := Read(bytes.NewReader(data), Options{Name: "access.log", Strict: true, Reorder: DefaultReorder})
 	if err == nil || !strings.HasPrefix(err.Error(), `access.log:4: "a" is not a time`) {
 		t.Errorf("--strict: %v", err)
+	}
+}
+
+// A log of more clients than windowlab keeps stops with a message that
+// says so, naming the line, rather than running out of memory.
+func TestTooManyClients(t *testing.T) {
+	clientLimit = 2000
+	t.Cleanup(func() { clientLimit = MaxClients })
+	var b strings.Builder
+	for i := 0; i <= clientLimit; i++ {
+		fmt.Fprintf(&b, "{\"ts\":%d,\"ip\":\"c%d\"}\n", 1796083200+i/1000, i)
+	}
+	_, err := Read(strings.NewReader(b.String()), Options{Name: "many.jsonl", Reorder: DefaultReorder})
+	if err == nil || !strings.Contains(err.Error(), "many.jsonl:2001: more than 2,000 clients by --key ip") {
+		t.Fatalf("%d clients: %v", clientLimit+1, err)
 	}
 }
