@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"iter"
 	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -112,7 +113,7 @@ func replayCmd() *cobra.Command {
 			}
 			var rerr error
 			if len(settings) == 1 {
-				rerr = replayReport(ctx, w, l, settings[0], asJSON)
+				rerr = replayReport(ctx, w, l, settings[0], asJSON, cmd.ErrOrStderr())
 			} else {
 				rerr = sweep(ctx, w, l, settings, cmd.ErrOrStderr())
 			}
@@ -216,7 +217,7 @@ func readLog(ctx context.Context, in io.Reader, size int64, opts accesslog.Optio
 	shown := make(chan struct{})
 	go func() {
 		defer close(shown)
-		showProgress(errOut, "reading "+opts.Name, size, &read, &lines, done)
+		showProgress(errOut, "reading "+filepath.Base(opts.Name), size, &read, &lines, done)
 	}()
 	l, err := accesslog.Read(in, opts)
 	close(done)
@@ -227,6 +228,38 @@ func readLog(ctx context.Context, in io.Reader, size int64, opts accesslog.Optio
 // showProgress draws a reading's progress until done: bytes of size (when
 // known), lines a second, the time left.
 func showProgress(w io.Writer, what string, size int64, read, lines *atomic.Int64, done <-chan struct{}) {
+	showWork(w, func(elapsed time.Duration) (string, float64) {
+		b, n := read.Load(), lines.Load()
+		text := fmt.Sprintf("%s: %s lines, %s/s", what, human.Int(n), human.Int(int64(float64(n)/max(elapsed.Seconds(), 0.001))))
+		frac := 0.0
+		if size > 0 {
+			frac = min(float64(b)/float64(size), 1)
+			text += fmt.Sprintf(" · %s of %s", human.Bytes(b), human.Bytes(size))
+			if b > 0 && b < size {
+				text += " · " + human.Duration((time.Duration(float64(elapsed) * float64(size-b) / float64(b))).Round(time.Second)) + " left"
+			}
+		}
+		return text, frac
+	}, done)
+}
+
+// showDeciding draws the deciding's progress until done: requests decided
+// of total, a second, the time left.
+func showDeciding(w io.Writer, total int64, decided *atomic.Int64, done <-chan struct{}) {
+	showWork(w, func(elapsed time.Duration) (string, float64) {
+		n := decided.Load()
+		text := fmt.Sprintf("deciding: %s of %s requests, %s/s", human.Int(n), human.Int(total), human.Int(int64(float64(n)/max(elapsed.Seconds(), 0.001))))
+		if n > 0 && n < total {
+			text += " · " + human.Duration((time.Duration(float64(elapsed) * float64(total-n) / float64(n))).Round(time.Second)) + " left"
+		}
+		return text, min(float64(n)/float64(max(total, 1)), 1)
+	}, done)
+}
+
+// showWork draws a long operation's status on w until done: a bar and the
+// status on one line of a terminal, or a line every 5 s otherwise, and a
+// last line with how long it took when that was more than a second.
+func showWork(w io.Writer, status func(elapsed time.Duration) (string, float64), done <-chan struct{}) {
 	start := time.Now()
 	opts := progressOn(w)
 	tick := opts.Every
@@ -238,21 +271,7 @@ func showProgress(w io.Writer, what string, size int64, read, lines *atomic.Int6
 	if opts.Terminal {
 		out = colorprofile.NewWriter(w, os.Environ())
 		tick = 100 * time.Millisecond
-		bar = progress.New(progress.WithDefaultBlend(), progress.WithFillCharacters('█', '░'), progress.WithWidth(max(20, min(40, opts.Width-60))))
-	}
-	status := func() string {
-		elapsed := time.Since(start)
-		b, n := read.Load(), lines.Load()
-		perSecond := float64(n) / max(elapsed.Seconds(), 0.001)
-		text := fmt.Sprintf("%s: %s lines, %s/s", what, human.Int(n), human.Int(int64(perSecond)))
-		if size > 0 {
-			text += fmt.Sprintf(" · %s of %s", human.Bytes(b), human.Bytes(size))
-			if b > 0 && b < size {
-				left := time.Duration(float64(elapsed) * float64(size-b) / float64(b))
-				text += " · " + human.Duration(left.Round(time.Second)) + " left"
-			}
-		}
-		return text
+		bar = progress.New(progress.WithDefaultBlend(), progress.WithFillCharacters('█', '░'), progress.WithWidth(max(10, min(40, opts.Width-85))))
 	}
 	t := time.NewTicker(tick)
 	defer t.Stop()
@@ -262,19 +281,17 @@ func showProgress(w io.Writer, what string, size int64, read, lines *atomic.Int6
 			if opts.Terminal {
 				fmt.Fprint(out, "\r"+ansi.EraseLineRight)
 			}
-			if time.Since(start) > time.Second {
-				fmt.Fprintln(out, status()+" in "+human.Duration(time.Since(start).Round(10*time.Millisecond)))
+			if elapsed := time.Since(start); elapsed > time.Second {
+				text, _ := status(elapsed)
+				fmt.Fprintln(out, text+" in "+human.Duration(elapsed.Round(10*time.Millisecond)))
 			}
 			return
 		case <-t.C:
+			text, frac := status(time.Since(start))
 			if opts.Terminal {
-				frac := 0.0
-				if size > 0 {
-					frac = min(float64(read.Load())/float64(size), 1)
-				}
-				fmt.Fprint(out, "\r"+ansi.Truncate(bar.ViewAs(frac)+ansi.ResetStyle+"  "+status(), max(opts.Width-1, 20), "…")+ansi.EraseLineRight)
+				fmt.Fprint(out, "\r"+ansi.Truncate(bar.ViewAs(frac)+ansi.ResetStyle+"  "+text, max(opts.Width-1, 20), "…")+ansi.EraseLineRight)
 			} else {
-				fmt.Fprintln(out, status())
+				fmt.Fprintln(out, text)
 			}
 		}
 	}
@@ -311,19 +328,38 @@ func describeLog(w io.Writer, l *accesslog.Log) {
 }
 
 // replayReport is run's report (or its JSON) of the log at one setting.
-func replayReport(ctx context.Context, w io.Writer, l *accesslog.Log, s setting, asJSON bool) error {
-	e, err := logEngine(ctx, l, s)
+func replayReport(ctx context.Context, w io.Writer, l *accesslog.Log, s setting, asJSON bool, errOut io.Writer) error {
+	var decided atomic.Int64
+	e, err := logEngine(ctx, l, s, &decided)
 	if err != nil {
 		return invalid(err)
 	}
+	stop := deciding(errOut, l.Requests, &decided)
 	h := report.Header{Name: l.Name, Title: l.Name + ": your traffic"}
 	if asJSON {
-		return report.JSON(w, h, e)
+		err = report.JSON(w, h, e)
+	} else {
+		err = report.Text(w, h, e, false)
 	}
-	return report.Text(w, h, e, false)
+	decided.Store(e.Processed()) // the last few thousand, which no interrupt counted
+	stop()
+	return err
 }
 
-func logEngine(ctx context.Context, l *accesslog.Log, s setting) (*sim.Engine, error) {
+// deciding shows the deciding's progress on errOut until stop is called.
+func deciding(errOut io.Writer, total int64, decided *atomic.Int64) (stop func()) {
+	done, shown := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(shown)
+		showDeciding(errOut, total, decided, done)
+	}()
+	return func() { close(done); <-shown }
+}
+
+// logEngine is an engine replaying the log at setting s; every few
+// thousand requests it adds what it decided to decided (when set), for
+// the progress.
+func logEngine(ctx context.Context, l *accesslog.Log, s setting, decided *atomic.Int64) (*sim.Engine, error) {
 	ls := make([]algo.Limiter, len(s.algos))
 	for i, a := range s.algos {
 		lim, err := a.New(s.cfg)
@@ -332,7 +368,15 @@ func logEngine(ctx context.Context, l *accesslog.Log, s setting) (*sim.Engine, e
 		}
 		ls[i] = lim
 	}
-	return sim.New(l.Source(), ls, sim.Options{ForwardOnly: true, Interrupt: sim.Until(ctx)})
+	var last int64
+	interrupt := func(n int64) bool {
+		if decided != nil && n > last {
+			decided.Add(n - last)
+			last = n
+		}
+		return ctx.Err() != nil
+	}
+	return sim.New(l.Source(), ls, sim.Options{ForwardOnly: true, Interrupt: interrupt})
 }
 
 // outcome is one limiter's at one setting of a sweep.
@@ -382,17 +426,14 @@ func sweep(ctx context.Context, w io.Writer, l *accesslog.Log, settings []settin
 	errs := make([]error, len(settings))
 	next := make(chan int)
 	var wg sync.WaitGroup
-	var finished atomic.Int64
+	var decided atomic.Int64
+	stop := deciding(errOut, l.Requests*int64(len(settings)), &decided)
 	for range min(runtime.GOMAXPROCS(0), len(settings)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				results[i], errs[i] = replaySetting(ctx, l, settings[i], index)
-				if errs[i] == nil {
-					fmt.Fprintf(errOut, "replayed %d of %d: limit %s per %s\n", finished.Add(1), len(settings),
-						human.Int(settings[i].cfg.Limit), human.Duration(settings[i].cfg.Window))
-				}
+				results[i], errs[i] = replaySetting(ctx, l, settings[i], index, &decided)
 			}
 		}()
 	}
@@ -401,6 +442,7 @@ func sweep(ctx context.Context, w io.Writer, l *accesslog.Log, settings []settin
 	}
 	close(next)
 	wg.Wait()
+	stop()
 	var rows []outcome
 	stopped := 0
 	for i, r := range results {
@@ -424,8 +466,8 @@ func sweep(ctx context.Context, w io.Writer, l *accesslog.Log, settings []settin
 
 // replaySetting replays the whole log at one setting and counts, for each
 // limiter, the denials of each client; nil when ctx ended first.
-func replaySetting(ctx context.Context, l *accesslog.Log, s setting, index map[string]int32) ([]outcome, error) {
-	e, err := logEngine(ctx, l, s)
+func replaySetting(ctx context.Context, l *accesslog.Log, s setting, index map[string]int32, decided *atomic.Int64) ([]outcome, error) {
+	e, err := logEngine(ctx, l, s, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -436,13 +478,25 @@ func replaySetting(ctx context.Context, l *accesslog.Log, s setting, index map[s
 		allowed[k] = make([]int64, chartWidth)
 	}
 	bucket := bucketOf(l)
+	var counted int64
+	defer func() {
+		if decided != nil {
+			decided.Add(e.Processed() - counted)
+		}
+	}()
 	for n := int64(0); ; n++ {
 		r, ok := e.Step()
 		if !ok {
 			break
 		}
-		if n%65536 == 0 && ctx.Err() != nil {
-			return nil, nil
+		if n%4096 == 0 && n > 0 {
+			if decided != nil {
+				decided.Add(n - counted)
+				counted = n
+			}
+			if ctx.Err() != nil {
+				return nil, nil
+			}
 		}
 		b := bucketIndex(l, bucket, r.Arrival.At)
 		for k, d := range r.Decisions {
@@ -576,7 +630,7 @@ func recordLog(ctx context.Context, w io.Writer, l *accesslog.Log, s setting, sa
 	for j, c := range l.Clients() {
 		index[c] = int32(j)
 	}
-	outcomes, err := replaySetting(ctx, l, s, index)
+	outcomes, err := replaySetting(ctx, l, s, index, nil)
 	if err != nil {
 		return invalid(err)
 	}

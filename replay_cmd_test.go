@@ -130,7 +130,7 @@ func TestSavedScenarioReplaysTheLog(t *testing.T) {
 		if err != nil {
 			t.Fatalf("seed %d: the saved scenario does not parse: %v", seed, err)
 		}
-		fromLog, err := logEngine(context.Background(), l, s)
+		fromLog, err := logEngine(context.Background(), l, s, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
