@@ -117,6 +117,7 @@ func TestSignalsStopEveryCommand(t *testing.T) {
 		{"quiz --print", []string{"quiz", "--print", "--seed", "1", quiz}, syscall.SIGINT, []string{"STOPPED EARLY"}},
 		{"lab, one source of 100G requests", []string{"lab", "--sources", "1", "--requests", "100G"}, syscall.SIGINT, []string{"STOPPED EARLY"}},
 		{"lab", []string{"lab", "--requests", "400M"}, syscall.SIGTERM, []string{"STOPPED EARLY"}},
+		{"replay, a fifo nobody writes", []string{"replay", fifo}, syscall.SIGINT, []string{"stopped while waiting for the log's next line", "stopped by SIGINT"}},
 		{"replay, a sweep", []string{"replay", accessLog, "--limits", "1,2,3,4,5,6,7,8,9,10,11,12", "--windows", "1s,1m"},
 			syscall.SIGINT, []string{"STOPPED EARLY", "stopped by SIGINT"}},
 		{"serve", []string{"serve", "--addr", "127.0.0.1:0", "--host-key", filepath.Join(t.TempDir(), "host_ed25519"), "--seed", "3"},

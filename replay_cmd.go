@@ -86,12 +86,11 @@ func replayCmd() *cobra.Command {
 			if asJSON && len(settings) > 1 {
 				return invalid(errors.New("--json prints one setting's report, as run does; a sweep prints its table: give one --limit and one --window"))
 			}
-			in, size, closeIn, err := openLog(args[0], cmd.InOrStdin())
-			if err != nil {
-				return invalid(err)
+			l, err := readLog(ctx, args[0], cmd.InOrStdin(), opts, cmd.ErrOrStderr())
+			if errors.Is(err, errStalled) {
+				fmt.Fprintf(cmd.ErrOrStderr(), "%s: %v\n", args[0], err)
+				return context.Cause(ctx)
 			}
-			defer closeIn()
-			l, err := readLog(ctx, in, size, opts, cmd.ErrOrStderr())
 			if err != nil {
 				return invalid(err)
 			}
@@ -99,14 +98,19 @@ func replayCmd() *cobra.Command {
 				describeLog(cmd.ErrOrStderr(), l)
 				return invalid(fmt.Errorf("%s: no request could be read from %s", args[0], human.Noun{One: "line", Many: "lines"}.Of(l.Lines)))
 			}
-			w := cmd.OutOrStdout()
+			w, summary := cmd.OutOrStdout(), cmd.OutOrStdout()
 			if asJSON {
-				describeLog(cmd.ErrOrStderr(), l) // standard output is the report's alone
-			} else {
-				describeLog(w, l)
+				summary = cmd.ErrOrStderr() // standard output is the report's alone
 			}
+			describeLog(summary, l)
 			if l.Interrupted {
-				fmt.Fprintf(w, "STOPPED EARLY while reading: the report is of the %s read.\n\n", human.Int(l.Lines))
+				// Stopped while reading: decide what was read, to report it;
+				// a second signal quits at once (main).
+				fmt.Fprintf(summary, "STOPPED EARLY while reading: the report is of the first %s, as far as a second's deciding goes.\n\n",
+					human.Noun{One: "line", Many: "lines"}.Of(l.Lines))
+				var cancel context.CancelFunc
+				ctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), time.Second) // within a second, as every command
+				defer cancel()
 			}
 			if save != "" || tui {
 				return recordLog(ctx, w, l, settings[0], save, tui)
@@ -118,7 +122,7 @@ func replayCmd() *cobra.Command {
 				rerr = sweep(ctx, w, l, settings, cmd.ErrOrStderr())
 			}
 			if rerr == nil && l.Interrupted {
-				return context.Cause(ctx)
+				return context.Cause(cmd.Context())
 			}
 			return rerr
 		},
@@ -207,29 +211,59 @@ func openLog(path string, stdin io.Reader) (io.Reader, int64, func(), error) {
 	return f, info.Size(), func() { f.Close() }, nil
 }
 
-// readLog reads the log with progress on errOut: a bar on a terminal, a
-// line every few seconds otherwise; ctrl+c stops it where it is.
-func readLog(ctx context.Context, in io.Reader, size int64, opts accesslog.Options, errOut io.Writer) (*accesslog.Log, error) {
-	var read, lines atomic.Int64
+// errStalled is a log whose input gave nothing for a second after a
+// signal (a pipe from a stalled command, a fifo nobody writes).
+var errStalled = errors.New("stopped while waiting for the log's next line; nothing was decided")
+
+// readLog opens and reads the log with progress on errOut: a bar on a
+// terminal, a line every few seconds otherwise. A signal stops it where it
+// is; when the input is blocked and gives nothing for a second more, it
+// gives up on it (errStalled) rather than wait.
+func readLog(ctx context.Context, path string, stdin io.Reader, opts accesslog.Options, errOut io.Writer) (*accesslog.Log, error) {
+	var read, lines, size atomic.Int64
 	opts.Progress = func(b, n int64) { read.Store(b); lines.Store(n) }
 	opts.Interrupt = func() bool { return ctx.Err() != nil }
 	done := make(chan struct{})
 	shown := make(chan struct{})
 	go func() {
 		defer close(shown)
-		showProgress(errOut, "reading "+filepath.Base(opts.Name), size, &read, &lines, done)
+		showProgress(errOut, "reading "+filepath.Base(opts.Name), &size, &read, &lines, done)
 	}()
-	l, err := accesslog.Read(in, opts)
-	close(done)
-	<-shown
-	return l, err
+	defer func() { close(done); <-shown }()
+	type result struct {
+		log *accesslog.Log
+		err error
+	}
+	res := make(chan result, 1)
+	go func() {
+		in, n, closeIn, err := openLog(path, stdin) // opening a fifo waits for its writer
+		if err != nil {
+			res <- result{err: err}
+			return
+		}
+		defer closeIn()
+		size.Store(n)
+		l, err := accesslog.Read(in, opts)
+		res <- result{l, err}
+	}()
+	select {
+	case r := <-res:
+		return r.log, r.err
+	case <-ctx.Done():
+	}
+	select {
+	case r := <-res:
+		return r.log, r.err
+	case <-time.After(time.Second):
+		return nil, errStalled // its goroutine ends with the process
+	}
 }
 
 // showProgress draws a reading's progress until done: bytes of size (when
 // known), lines a second, the time left.
-func showProgress(w io.Writer, what string, size int64, read, lines *atomic.Int64, done <-chan struct{}) {
+func showProgress(w io.Writer, what string, sizeOf, read, lines *atomic.Int64, done <-chan struct{}) {
 	showWork(w, func(elapsed time.Duration) (string, float64) {
-		b, n := read.Load(), lines.Load()
+		b, n, size := read.Load(), lines.Load(), sizeOf.Load()
 		text := fmt.Sprintf("%s: %s lines, %s/s", what, human.Int(n), human.Int(int64(float64(n)/max(elapsed.Seconds(), 0.001))))
 		frac := 0.0
 		if size > 0 {
