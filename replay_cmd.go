@@ -19,9 +19,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"charm.land/bubbles/v2/progress"
-	"github.com/charmbracelet/colorprofile"
-	"github.com/charmbracelet/x/ansi"
 	"github.com/spf13/cobra"
 
 	"windowlab/accesslog"
@@ -31,6 +28,7 @@ import (
 	"windowlab/sim"
 	"windowlab/sim/report"
 	"windowlab/ui"
+	"windowlab/ui/labprogress"
 )
 
 // replayCmd wires windowlab replay: a log read (with progress), then the
@@ -290,45 +288,19 @@ func showDeciding(w io.Writer, total int64, decided *atomic.Int64, done <-chan s
 	}, done)
 }
 
-// showWork draws a long operation's status on w until done: a bar and the
-// status on one line of a terminal, or a line every 5 s otherwise, and a
-// last line with how long it took when that was more than a second.
+// showWork draws a long operation's status on w until done
+// (labprogress.Draw), and a last line with how long it took when that was
+// more than a second.
 func showWork(w io.Writer, status func(elapsed time.Duration) (string, float64), done <-chan struct{}) {
-	start := time.Now()
-	opts := progressOn(w)
-	tick := opts.Every
-	if tick <= 0 {
-		tick = 5 * time.Second
-	}
-	out := w
-	var bar progress.Model
-	if opts.Terminal {
-		out = colorprofile.NewWriter(w, os.Environ())
-		tick = 100 * time.Millisecond
-		bar = progress.New(progress.WithDefaultBlend(), progress.WithFillCharacters('█', '░'), progress.WithWidth(max(10, min(40, opts.Width-85))))
-	}
-	t := time.NewTicker(tick)
-	defer t.Stop()
-	for {
-		select {
-		case <-done:
-			if opts.Terminal {
-				fmt.Fprint(out, "\r"+ansi.EraseLineRight)
-			}
-			if elapsed := time.Since(start); elapsed > time.Second {
-				text, _ := status(elapsed)
-				fmt.Fprintln(out, text+" in "+human.Duration(elapsed.Round(10*time.Millisecond)))
-			}
-			return
-		case <-t.C:
-			text, frac := status(time.Since(start))
-			if opts.Terminal {
-				fmt.Fprint(out, "\r"+ansi.Truncate(bar.ViewAs(frac)+ansi.ResetStyle+"  "+text, max(opts.Width-1, 20), "…")+ansi.EraseLineRight)
-			} else {
-				fmt.Fprintln(out, text)
-			}
+	o := progressOn(w)
+	o.StatusWidth = 95 // "reading access.log: 2,711,552 lines, 695,111/s · 301.9 MiB of 1.1 GiB · 10s left"
+	labprogress.Draw(o, 10, status, func(elapsed time.Duration) string {
+		if elapsed <= time.Second {
+			return ""
 		}
-	}
+		text, _ := status(elapsed)
+		return text + " in " + human.Duration(elapsed.Round(10*time.Millisecond))
+	}, done)
 }
 
 // describeLog says what was read: the lines, the format, the requests and
@@ -422,6 +394,11 @@ type outcome struct {
 	allowed  []int64  // allowed in each of the chart's buckets
 }
 
+// label names a row of the sweep: "Sliding window log, 60 per 1m".
+func (o outcome) label() string {
+	return fmt.Sprintf("%s, %s per %s", o.stats.Algorithm.Title(), human.Int(o.setting.cfg.Limit), human.Duration(o.setting.cfg.Window))
+}
+
 // chartWidth is how many buckets the sweep's chart has.
 const chartWidth = 60
 
@@ -452,10 +429,6 @@ type denied struct {
 // settings replay side by side, one a core: each engine reads the log's
 // requests on its own (the log is read-only), and none waits on another.
 func sweep(ctx context.Context, w io.Writer, l *accesslog.Log, settings []setting, errOut io.Writer) error {
-	index := make(map[string]int32, len(l.Clients()))
-	for j, c := range l.Clients() {
-		index[c] = int32(j)
-	}
 	results := make([][]outcome, len(settings))
 	errs := make([]error, len(settings))
 	next := make(chan int)
@@ -467,7 +440,7 @@ func sweep(ctx context.Context, w io.Writer, l *accesslog.Log, settings []settin
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				results[i], errs[i] = replaySetting(ctx, l, settings[i], index, &decided)
+				results[i], errs[i] = replaySetting(ctx, l, settings[i], &decided)
 			}
 		}()
 	}
@@ -500,7 +473,7 @@ func sweep(ctx context.Context, w io.Writer, l *accesslog.Log, settings []settin
 
 // replaySetting replays the whole log at one setting and counts, for each
 // limiter, the denials of each client; nil when ctx ended first.
-func replaySetting(ctx context.Context, l *accesslog.Log, s setting, index map[string]int32, decided *atomic.Int64) ([]outcome, error) {
+func replaySetting(ctx context.Context, l *accesslog.Log, s setting, decided *atomic.Int64) ([]outcome, error) {
 	e, err := logEngine(ctx, l, s, nil)
 	if err != nil {
 		return nil, err
@@ -537,7 +510,7 @@ func replaySetting(ctx context.Context, l *accesslog.Log, s setting, index map[s
 			if d.Allowed {
 				allowed[k][b]++
 			} else {
-				deniedBy[k][index[r.Arrival.Client]]++
+				deniedBy[k][l.ClientNumber(r.Arrival.Client)]++
 			}
 		}
 	}
@@ -567,7 +540,7 @@ func printSweep(w io.Writer, l *accesslog.Log, rows []outcome) {
 		if total := st.Allowed + st.Denied; total > 0 {
 			share = 100 * float64(st.Denied) / float64(total)
 		}
-		exposure := fmt.Sprintf("%s (%s× the limit)", human.Int(st.MaxInWindow), ratio(st.MaxInWindow, o.setting.cfg.Limit))
+		exposure := fmt.Sprintf("%s (%s)", human.Int(st.MaxInWindow), human.Times(st.MaxInWindow, o.setting.cfg.Limit))
 		fmt.Fprintf(w, "%-34s %-16s %9s %7.2f%% %18s  %s\n", st.Algorithm.Title(),
 			fmt.Sprintf("%s per %s", human.Int(o.setting.cfg.Limit), human.Duration(o.setting.cfg.Window)),
 			human.Int(st.Denied), share, fmt.Sprintf("%s of %s", human.Int(int64(o.affected)), human.Int(clients)), exposure)
@@ -583,17 +556,8 @@ func printSweep(w io.Writer, l *accesslog.Log, rows []outcome) {
 		for _, d := range o.top {
 			names = append(names, fmt.Sprintf("%s %s", d.client, human.Int(d.n)))
 		}
-		fmt.Fprintf(w, "  %s, %s per %s: %s\n", o.stats.Algorithm.Title(), human.Int(o.setting.cfg.Limit),
-			human.Duration(o.setting.cfg.Window), strings.Join(names, " · "))
+		fmt.Fprintf(w, "  %s: %s\n", o.label(), strings.Join(names, " · "))
 	}
-}
-
-// ratio is n/limit to two decimals, exactly rounded for display.
-func ratio(n, limit int64) string {
-	if limit == 0 {
-		return "∞"
-	}
-	return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.2f", float64(n)/float64(limit)), "0"), ".")
 }
 
 // runs are the log's requests as runs of one client at one instant.
@@ -660,11 +624,7 @@ func recordLog(ctx context.Context, w io.Writer, l *accesslog.Log, s setting, sa
 	if err != nil {
 		return err // written by WriteRecorded: a test keeps this from happening
 	}
-	index := make(map[string]int32, len(l.Clients()))
-	for j, c := range l.Clients() {
-		index[c] = int32(j)
-	}
-	outcomes, err := replaySetting(ctx, l, s, index, nil)
+	outcomes, err := replaySetting(ctx, l, s, nil)
 	if err != nil {
 		return invalid(err)
 	}
@@ -704,12 +664,9 @@ func printChart(w io.Writer, l *accesslog.Log, rows []outcome) {
 		return b.String()
 	}
 	from, to := l.First().Truncate(bucket), l.First().Truncate(bucket).Add(time.Duration(used)*bucket)
-	name := func(o outcome) string {
-		return fmt.Sprintf("%s, %s per %s", o.stats.Algorithm.Title(), human.Int(o.setting.cfg.Limit), human.Duration(o.setting.cfg.Window))
-	}
 	width := len("sent (the log)")
 	for _, o := range rows {
-		width = max(width, utf8.RuneCountInString(name(o)))
+		width = max(width, utf8.RuneCountInString(o.label()))
 	}
 	top := slices.Max(sent)
 	reqs := human.Noun{One: "request", Many: "requests"}
@@ -717,7 +674,7 @@ func printChart(w io.Writer, l *accesslog.Log, rows []outcome) {
 		human.Duration(bucket), algo.Range(from, to), reqs.Of(top), human.Duration(bucket))
 	fmt.Fprintf(w, "  %-*s %s\n", width, "sent (the log)", line(sent, top))
 	for _, o := range rows {
-		fmt.Fprintf(w, "  %-*s %s\n", width, name(o), line(o.allowed, top))
+		fmt.Fprintf(w, "  %-*s %s\n", width, o.label(), line(o.allowed, top))
 	}
 	denied := make([][]int64, len(rows))
 	var most int64
@@ -733,6 +690,6 @@ func printChart(w io.Writer, l *accesslog.Log, rows []outcome) {
 	}
 	fmt.Fprintf(w, "denied per %s (a full bar: %s):\n", human.Duration(bucket), reqs.Of(most))
 	for i, o := range rows {
-		fmt.Fprintf(w, "  %-*s %s\n", width, name(o), line(denied[i], most))
+		fmt.Fprintf(w, "  %-*s %s\n", width, o.label(), line(denied[i], most))
 	}
 }

@@ -111,6 +111,15 @@ type Log struct {
 // indexes it.
 func (l *Log) Clients() []string { return l.clients }
 
+// ClientNumber is a client's index in Clients (−1 for a name the log does
+// not hold).
+func (l *Log) ClientNumber(name string) int32 {
+	if c, ok := l.index[name]; ok {
+		return c
+	}
+	return -1
+}
+
 // First and Last are the first and last requests' instants.
 func (l *Log) First() algo.Instant { return l.first }
 func (l *Log) Last() algo.Instant  { return l.last }

@@ -95,24 +95,18 @@ func TestOpenSSHClassroom(t *testing.T) {
 		in  *os.File
 	}{{ann, annIn}, {bob, bobIn}} {
 		s.out.waitFor(t, "a student", "Welcome to the class")
-		if _, err := s.in.Write([]byte("\r")); err != nil {
-			t.Fatal(err)
-		}
+		typeKeys(t, s.in, "\r")
 	}
 	ann.waitFor(t, "ann", "following the teacher")
 	bob.waitFor(t, "bob", "following the teacher")
 	for _, k := range []string{"\t", "\t"} {
-		if _, err := keys.Write([]byte(k)); err != nil {
-			t.Fatal(err)
-		}
+		typeKeys(t, keys, k)
 		time.Sleep(100 * time.Millisecond)
 	}
 	teacher.waitFor(t, "the teacher", "the tally is wiped")
 	ann.waitFor(t, "ann", "the tally is wiped")
 	bob.waitFor(t, "bob", "the tally is wiped")
-	if _, err := keys.Write([]byte("n")); err != nil {
-		t.Fatal(err)
-	}
+	typeKeys(t, keys, "n")
 	// The renderer writes only what changed: step 2's caption, not its
 	// header's one new digit.
 	ann.waitFor(t, "ann", "keeps one counter per client")

@@ -59,20 +59,21 @@ func (r *Room) publish(from *member, p ui.Position) {
 	}
 	r.mu.Unlock()
 	for _, m := range members {
-		m.offer(p)
+		latest(m.box, p)
 	}
 }
 
-// offer puts p in the member's mailbox, replacing what is there.
-func (m *member) offer(p ui.Position) {
+// latest puts v in a one-slot mailbox, replacing what is there and not
+// handed on yet: the mailbox's reader only ever wants the newest.
+func latest[T any](box chan T, v T) {
 	for {
 		select {
-		case m.box <- p:
+		case box <- v:
 			return
 		default:
 		}
 		select {
-		case <-m.box:
+		case <-box:
 		default:
 		}
 	}
@@ -90,29 +91,14 @@ func (r *Room) join(name, role string, send func(tea.Msg)) *member {
 	r.mu.Unlock()
 	go m.deliver(r)
 	if has && role == "student" {
-		m.offer(last)
+		latest(m.box, last)
 	}
 	if poll.ID != 0 && role == "student" {
-		m.offerPoll(poll) // a student coming in during a question is asked it too
+		latest(m.poll, poll) // a student coming in during a question is asked it too
 	}
 	r.rosterChanged()
 	r.tallyChanged() // one more student who may answer
 	return m
-}
-
-// offerPoll puts p in a student's question box, replacing what is there.
-func (m *member) offerPoll(p ui.Poll) {
-	for {
-		select {
-		case m.poll <- p:
-			return
-		default:
-		}
-		select {
-		case <-m.poll:
-		default:
-		}
-	}
 }
 
 // Ask puts the teacher's question to every student: opened (a new ID
@@ -132,7 +118,7 @@ func (r *Room) Ask(p ui.Poll) {
 	}
 	r.mu.Unlock()
 	for _, m := range students {
-		m.offerPoll(p)
+		latest(m.poll, p)
 	}
 	r.tallyChanged()
 }
@@ -193,15 +179,7 @@ func (r *Room) Tally() ui.Tally {
 }
 
 // tallyChanged tells every teacher's view to draw the answers again.
-func (r *Room) tallyChanged() {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	for m := range r.members {
-		if m.role == "teacher" {
-			signal(m.tally)
-		}
-	}
-}
+func (r *Room) tallyChanged() { r.toTeachers(func(m *member) chan struct{} { return m.tally }) }
 
 // deliver hands a member's mail to its program, one message at a time, in
 // its own goroutine: a slow session never holds up the room.
@@ -233,12 +211,15 @@ func signal(c chan struct{}) {
 }
 
 // rosterChanged tells every teacher's view to draw the roster again.
-func (r *Room) rosterChanged() {
+func (r *Room) rosterChanged() { r.toTeachers(func(m *member) chan struct{} { return m.roster }) }
+
+// toTeachers raises the flag flag picks of every teacher's member.
+func (r *Room) toTeachers(flag func(*member) chan struct{}) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for m := range r.members {
 		if m.role == "teacher" {
-			signal(m.roster)
+			signal(flag(m))
 		}
 	}
 }
@@ -302,14 +283,9 @@ func (r *Room) tellStudents(present bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for m := range r.members {
-		if m.role != "student" {
-			continue
+		if m.role == "student" {
+			latest(m.teacher, present)
 		}
-		select {
-		case <-m.teacher:
-		default:
-		}
-		m.teacher <- present
 	}
 }
 

@@ -44,7 +44,7 @@ func TestClassroomOfFifty(t *testing.T) {
 		dur = d
 	}
 	_, keyFile := writeKey(t)
-	srv := startServer(t, keyFile+".pub", n)
+	srv := startServer(t, keyFile+".pub", n+2) // seats for the two probes too, and the per-address limit with them
 	teacher, keys, _ := sshClient(t, srv.addr, "teacher", keyFile)
 	teacher.waitFor(t, "the teacher", "step 1 of 6")
 	// The server's goroutines are counted when a student connects: a
@@ -66,21 +66,14 @@ func TestClassroomOfFifty(t *testing.T) {
 	}
 	for _, s := range seats {
 		s.out.waitFor(t, s.name, "Welcome to the class")
-		if _, err := s.in.Write([]byte("\r")); err != nil {
-			t.Fatal(err)
-		}
+		typeKeys(t, s.in, "\r")
 	}
 	for _, s := range seats {
 		s.out.waitFor(t, s.name, "following the teacher")
 	}
-	press := func(k string) {
-		if _, err := keys.Write([]byte(k)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	press("n")
+	typeKeys(t, keys, "n")
 	time.Sleep(500 * time.Millisecond)
-	press("n")
+	typeKeys(t, keys, "n")
 	teacher.waitFor(t, "the teacher", "step 3 of 6")
 	t.Logf("%d students joined: server RSS %s, %d threads; %d goroutines with the teacher and a probe", n, mb(srv.rss(t)), srv.threads(t), baseline)
 	cpu0 := srv.cpu(t)
@@ -88,7 +81,7 @@ func TestClassroomOfFifty(t *testing.T) {
 	var lags []time.Duration // from the teacher's key to the last student's screen, every 15th step
 	for step := 1; time.Since(start) < dur; step++ {
 		pressed := time.Now()
-		press("\x1b[C")
+		typeKeys(t, keys, "\x1b[C")
 		if step%15 == 0 && reachAll(seats, fmt.Sprintf("request %s/", human.Int(int64(step))), time.Second) {
 			lags = append(lags, time.Since(pressed))
 		}

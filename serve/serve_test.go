@@ -161,14 +161,20 @@ func view(t *testing.T, c *gossh.Client) (*screen, io.Writer) {
 	return out, in
 }
 
+// typeKeys types s into a session's keyboard.
+func typeKeys(t *testing.T, keys io.Writer, s string) {
+	t.Helper()
+	if _, err := keys.Write([]byte(s)); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // student joins as user: the name prompt, enter, and the view following.
 func student(t *testing.T, addr, user string, key gossh.Signer) (*screen, io.Writer) {
 	t.Helper()
 	out, in := view(t, dial(t, addr, user, key))
 	out.waitFor(t, user, "Welcome to the class")
-	if _, err := in.Write([]byte("\r")); err != nil {
-		t.Fatal(err)
-	}
+	typeKeys(t, in, "\r")
 	out.waitFor(t, user, "following the teacher")
 	return out, in
 }
@@ -182,9 +188,7 @@ func TestStudentsFollowOverSSH(t *testing.T) {
 	teacher.waitFor(t, "the teacher", "step 1 of 6")
 	ann, _ := student(t, addr, "ann", newSigner(t))
 	bob, _ := student(t, addr, "bob", nil)
-	if _, err := keys.Write([]byte("\t")); err != nil {
-		t.Fatal(err)
-	}
+	typeKeys(t, keys, "\t")
 	teacher.waitFor(t, "the teacher", "a crowd of 100 arrives")
 	ann.waitFor(t, "ann", "a crowd of 100 arrives")
 	bob.waitFor(t, "bob", "a crowd of 100 arrives")
@@ -265,18 +269,12 @@ func TestRosterAndTheTeacherComingBack(t *testing.T) {
 	teacher.waitFor(t, "the teacher", "step 1 of 6")
 	ann, annKeys := student(t, addr, "ann", nil)
 	teacher.waitFor(t, "the teacher", "1 student, 1 following, 0 exploring")
-	if _, err := annKeys.Write([]byte("l")); err != nil { // → : ann explores
-		t.Fatal(err)
-	}
+	typeKeys(t, annKeys, "l") // → : ann explores
 	ann.waitFor(t, "ann", "exploring alone")
 	teacher.waitFor(t, "the teacher", "1 student, 0 following, 1 exploring")
-	if _, err := annKeys.Write([]byte("F")); err != nil {
-		t.Fatal(err)
-	}
+	typeKeys(t, annKeys, "F")
 	teacher.waitFor(t, "the teacher", "1 student, 1 following, 0 exploring")
-	if _, err := keys.Write([]byte("\t")); err != nil {
-		t.Fatal(err)
-	}
+	typeKeys(t, keys, "\t")
 	ann.waitFor(t, "ann", "a crowd of 100 arrives")
 	at, _ := s.Room().Last()
 	tc.Close()
@@ -392,26 +390,21 @@ func TestTheRoomAnswersOverSSH(t *testing.T) {
 	teacher.waitFor(t, "the teacher", "step 1 of 6")
 	ann, annIn := student(t, addr, "ann", nil)
 	bob, bobIn := student(t, addr, "bob", nil)
-	send := func(w io.Writer, s string) {
-		if _, err := w.Write([]byte(s)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	send(keys, "A")
+	typeKeys(t, keys, "A")
 	teacher.waitFor(t, "the teacher", "Which question?")
-	send(keys, "\r")
+	typeKeys(t, keys, "\r")
 	ann.waitFor(t, "ann", "How many get through?")
 	bob.waitFor(t, "bob", "How many get through?")
 	teacher.waitFor(t, "the teacher", "0 of 2 answered · 2 still thinking")
-	send(annIn, "200 requests\r")
-	send(bobIn, "100\r")
+	typeKeys(t, annIn, "200 requests\r")
+	typeKeys(t, bobIn, "100\r")
 	ann.waitFor(t, "ann", "Sent: 200 requests")
 	teacher.waitFor(t, "the teacher", "2 of 2 answered · 0 still thinking")
-	send(keys, "\r")
+	typeKeys(t, keys, "\r")
 	teacher.waitFor(t, "the teacher", "1 of 2 right (50%)")
 	ann.waitFor(t, "ann", "✓ Right: 200")
 	bob.waitFor(t, "bob", "✗ Not quite: you answered 100; the answer is 200")
-	send(keys, "\r")
+	typeKeys(t, keys, "\r")
 	ann.waitFor(t, "ann", "● following the teacher")
 	bob.waitFor(t, "bob", "● following the teacher")
 }
@@ -427,14 +420,10 @@ func TestTeachersFollowEachOther(t *testing.T) {
 	projector, projectorKeys := view(t, dial(t, addr, "teacher", key))
 	projector.waitFor(t, "the projector", "step 1 of 6")
 	ann, _ := student(t, addr, "ann", nil)
-	if _, err := laptopKeys.Write([]byte("n")); err != nil {
-		t.Fatal(err)
-	}
+	typeKeys(t, laptopKeys, "n")
 	projector.waitFor(t, "the projector", "step 2 of 6")
 	ann.waitFor(t, "ann", "step 2 of 6")
-	if _, err := projectorKeys.Write([]byte("n")); err != nil {
-		t.Fatal(err)
-	}
+	typeKeys(t, projectorKeys, "n")
 	laptop.waitFor(t, "the laptop", "step 3 of 6")
 	ann.waitFor(t, "ann", "step 3 of 6")
 }

@@ -1,7 +1,9 @@
-// Package labprogress shows how far a `windowlab lab` run has got: a bar
-// redrawn in place with the rate and the time left on a terminal, plain
-// lines now and then otherwise. It only reads the run's counters; the run
-// decides nothing here, and ctrl+c reaches it through its context.
+// Package labprogress shows how far a long command has got: a bar redrawn
+// in place with the rate and the time left on a terminal, plain lines now
+// and then otherwise. Draw is the drawing, for any command (windowlab
+// replay's reading and deciding); Show is a `windowlab lab` run's. It only
+// reads counters; the work is decided elsewhere, and ctrl+c reaches it
+// through its context.
 package labprogress
 
 import (
@@ -27,11 +29,41 @@ type Options struct {
 	// Every is the time between plain lines (default 5s); the bar redraws
 	// ten times a second.
 	Every time.Duration
+	// Label starts each plain line ("lab: …"); the bar's line goes without.
+	Label string
+	// StatusWidth is the columns the status takes beside the bar (default
+	// 52, the lab's): the bar gets what is left, up to 40.
+	StatusWidth int
 }
 
 // Show reports r's progress until it is done, then writes a final line with
 // how long it took. It returns when r is done.
 func Show(r *lab.Run, o Options) {
+	o.Label = "lab"
+	Draw(o, 20, func(elapsed time.Duration) (string, float64) {
+		p := r.Progress()
+		return status(p, elapsed), fraction(p)
+	}, func(elapsed time.Duration) string {
+		if r.Err() != nil {
+			return "" // refused before it began: the error says why
+		}
+		p := r.Progress()
+		if p.Sources < p.TotalSources {
+			return fmt.Sprintf("lab: stopped after %s of %s sources (%s requests) in %s",
+				human.Int(p.Sources), human.Int(p.TotalSources), human.Int(p.Requests), human.Duration(elapsed.Round(10*time.Millisecond)))
+		}
+		return fmt.Sprintf("lab: %s requests from %s in %s (%s requests/s)",
+			human.Int(p.Requests), sources.Of(p.Sources), human.Duration(elapsed.Round(10*time.Millisecond)), rate(p.Requests, elapsed))
+	}, r.Done())
+}
+
+// Draw shows a long operation's status until done is closed: on a
+// terminal a bar (of at least minBar columns, more as the width allows)
+// and the status on one line redrawn ten times a second; otherwise a plain
+// line every o.Every, after o.Label and a colon when it is set. status
+// gives the text and the fraction done; final, once done, the last line
+// ("" for none).
+func Draw(o Options, minBar int, status func(elapsed time.Duration) (string, float64), final func(elapsed time.Duration) string, done <-chan struct{}) {
 	start := time.Now()
 	if o.Every <= 0 {
 		o.Every = 5 * time.Second
@@ -39,42 +71,38 @@ func Show(r *lab.Run, o Options) {
 	if o.Width <= 0 {
 		o.Width = 80
 	}
+	if o.StatusWidth <= 0 {
+		o.StatusWidth = 52
+	}
 	out := o.Out
 	tick := o.Every
 	var bar progress.Model
 	if o.Terminal {
 		out = colorprofile.NewWriter(o.Out, os.Environ()) // honours NO_COLOR and the terminal's colours
 		tick = 100 * time.Millisecond
-		bar = progress.New(progress.WithDefaultBlend(), progress.WithFillCharacters('█', '░'), progress.WithWidth(max(20, min(40, o.Width-52))))
+		bar = progress.New(progress.WithDefaultBlend(), progress.WithFillCharacters('█', '░'), progress.WithWidth(max(minBar, min(40, o.Width-o.StatusWidth))))
 	}
 	t := time.NewTicker(tick)
 	defer t.Stop()
 	for {
 		select {
-		case <-r.Done():
-			if r.Err() != nil {
-				return // refused before it began: the error says why
-			}
-			p := r.Progress()
-			elapsed := time.Since(start)
-			line := fmt.Sprintf("lab: %s requests from %s in %s (%s requests/s)",
-				human.Int(p.Requests), sources.Of(p.Sources), human.Duration(elapsed.Round(10*time.Millisecond)), rate(p.Requests, elapsed))
-			if p.Sources < p.TotalSources {
-				line = fmt.Sprintf("lab: stopped after %s of %s sources (%s requests) in %s",
-					human.Int(p.Sources), human.Int(p.TotalSources), human.Int(p.Requests), human.Duration(elapsed.Round(10*time.Millisecond)))
-			}
+		case <-done:
 			if o.Terminal {
 				fmt.Fprint(out, "\r"+ansi.EraseLineRight)
 			}
-			fmt.Fprintln(out, line)
+			if line := final(time.Since(start)); line != "" {
+				fmt.Fprintln(out, line)
+			}
 			return
 		case <-t.C:
-			p := r.Progress()
-			elapsed := time.Since(start)
-			if o.Terminal {
-				fmt.Fprint(out, "\r"+ansi.Truncate(bar.ViewAs(fraction(p))+ansi.ResetStyle+"  "+status(p, elapsed), o.Width-1, "…")+ansi.EraseLineRight)
-			} else {
-				fmt.Fprintln(out, "lab: "+status(p, elapsed))
+			text, frac := status(time.Since(start))
+			switch {
+			case o.Terminal:
+				fmt.Fprint(out, "\r"+ansi.Truncate(bar.ViewAs(frac)+ansi.ResetStyle+"  "+text, o.Width-1, "…")+ansi.EraseLineRight)
+			case o.Label != "":
+				fmt.Fprintln(out, o.Label+": "+text)
+			default:
+				fmt.Fprintln(out, text)
 			}
 		}
 	}
