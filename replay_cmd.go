@@ -510,7 +510,7 @@ func replaySetting(ctx context.Context, l *accesslog.Log, s setting, decided *at
 			if d.Allowed {
 				allowed[k][b]++
 			} else {
-				deniedBy[k][l.ClientNumber(r.Arrival.Client)]++
+				deniedBy[k][r.Arrival.Number-1]++ // the log numbers its clients from 1
 			}
 		}
 	}

@@ -169,7 +169,7 @@ func (s *source) Next() (sim.Arrival, bool) {
 	s.off += n + m
 	s.at += algo.Instant(gap)
 	s.done++
-	return sim.Arrival{At: s.at, Client: s.log.clients[c]}, true
+	return sim.Arrival{At: s.at, Client: s.log.clients[c], Number: int32(c) + 1}, true
 }
 
 func (s *source) Clone() sim.Source { c := *s; return &c }

@@ -26,6 +26,12 @@ func arrivals(l *Log) []sim.Arrival {
 	var out []sim.Arrival
 	src := l.Source()
 	for a, ok := src.Next(); ok; a, ok = src.Next() {
+		// Each arrival carries its client's number in the log, one up, so
+		// the engine finds the client without hashing its name.
+		if want := l.ClientNumber(a.Client) + 1; a.Number != want || want <= 0 {
+			panic(fmt.Sprintf("arrival %+v: number %d, want %d", a, a.Number, want))
+		}
+		a.Number = 0
 		out = append(out, a)
 	}
 	return out

@@ -61,14 +61,43 @@ func (l *TokenBucket) Allow(t Instant, client string) Decision {
 	}
 	s := l.clients.get(client)
 	if s == nil {
-		s = l.clients.add(client)
-		s.level = l.full
-		l.mem.Clients++
-		l.mem.Entries += bucketsPerClient
-		l.mem.Bytes += clientBytes[bucketState](client)
-	} else {
-		s.level = l.levelAt(s, t)
+		return l.allowNew(t, l.clients.add(client), len(client))
 	}
+	return l.allowKnown(t, s)
+}
+
+// UseNames numbers the limiter's clients by names (ByID).
+func (l *TokenBucket) UseNames(names *Names) bool { return l.clients.share(names) }
+
+// AllowID is Allow for the client numbered id in the shared names (ByID).
+func (l *TokenBucket) AllowID(t Instant, id int32) Decision {
+	l.clients.mustShare()
+	t, sweep := l.clock.advance(t, l.w)
+	if sweep {
+		l.Expire(t)
+	}
+	s := l.clients.getID(id)
+	if s == nil {
+		return l.allowNew(t, l.clients.addID(id), l.clients.keyBytes(id))
+	}
+	return l.allowKnown(t, s)
+}
+
+func (l *TokenBucket) allowNew(t Instant, s *bucketState, keyBytes int) Decision {
+	s.level = l.full
+	l.mem.Clients++
+	l.mem.Entries += bucketsPerClient
+	l.mem.Bytes += clientBytes[bucketState](keyBytes)
+	return l.take(t, s)
+}
+
+func (l *TokenBucket) allowKnown(t Instant, s *bucketState) Decision {
+	s.level = l.levelAt(s, t)
+	return l.take(t, s)
+}
+
+// take decides at t on the bucket's level and takes a token if allowed.
+func (l *TokenBucket) take(t Instant, s *bucketState) Decision {
 	s.at = t
 	d := l.decide(t, s.level)
 	if d.Allowed {
@@ -100,13 +129,13 @@ func (l *TokenBucket) Expire(t Instant) {
 	if l.cfg.NoExpiry {
 		return
 	}
-	l.clients.each(func(key string, s *bucketState) bool {
+	l.clients.each(func(keyBytes int, s *bucketState) bool {
 		if l.levelAt(s, t) < l.full {
 			return true
 		}
 		l.mem.Clients--
 		l.mem.Entries -= bucketsPerClient
-		l.mem.Bytes -= clientBytes[bucketState](key)
+		l.mem.Bytes -= clientBytes[bucketState](keyBytes)
 		return false
 	})
 }
@@ -122,11 +151,11 @@ func (l *TokenBucket) MemoryAt(t Instant) Memory {
 		return l.mem
 	}
 	var m Memory
-	l.clients.each(func(key string, s *bucketState) bool {
+	l.clients.each(func(keyBytes int, s *bucketState) bool {
 		if l.levelAt(s, t) < l.full {
 			m.Clients++
 			m.Entries += bucketsPerClient
-			m.Bytes += clientBytes[bucketState](key)
+			m.Bytes += clientBytes[bucketState](keyBytes)
 		}
 		return true
 	})

@@ -148,7 +148,7 @@ func TestTokenBucketExpiry(t *testing.T) {
 	l := mustNew(t, KindTokenBucket, cfg)
 	l.Allow(t0, "c") // 2000 of 3000 units: full again after ⌈1000/3⌉ = 334 ms
 	held := l.Memory()
-	if held.Clients != 1 || held.Entries != 1 || held.Bytes != clientBytes[bucketState]("c") {
+	if held.Clients != 1 || held.Entries != 1 || held.Bytes != clientBytes[bucketState](len("c")) {
 		t.Fatalf("Memory %+v", held)
 	}
 	if m := l.MemoryAt(t0 + 333); m != held {

@@ -45,16 +45,45 @@ func (l *SlidingCounter) Allow(t Instant, client string) Decision {
 	if sweep {
 		l.Expire(t)
 	}
-	idx := floorDiv(int64(t), l.w)
 	s := l.clients.get(client)
 	if s == nil {
-		s = l.clients.add(client)
-		s.window = idx
-		l.mem.Clients++
-		l.mem.Entries += countersPerClient
-		l.mem.Bytes += clientBytes[counterState](client)
-	} else if l.cfg.NoExpiry {
-		l.retireRolled(client, s, idx)
+		return l.allowNew(t, l.clients.add(client), len(client))
+	}
+	return l.allowKnown(t, s, client, -1)
+}
+
+// UseNames numbers the limiter's clients by names (ByID).
+func (l *SlidingCounter) UseNames(names *Names) bool { return l.clients.share(names) }
+
+// AllowID is Allow for the client numbered id in the shared names (ByID).
+func (l *SlidingCounter) AllowID(t Instant, id int32) Decision {
+	l.clients.mustShare()
+	t, sweep := l.clock.advance(t, l.w)
+	if sweep {
+		l.Expire(t)
+	}
+	s := l.clients.getID(id)
+	if s == nil {
+		return l.allowNew(t, l.clients.addID(id), l.clients.keyBytes(id))
+	}
+	return l.allowKnown(t, s, "", id)
+}
+
+func (l *SlidingCounter) allowNew(t Instant, s *counterState, keyBytes int) Decision {
+	idx := floorDiv(int64(t), l.w)
+	s.window = idx
+	l.mem.Clients++
+	l.mem.Entries += countersPerClient
+	l.mem.Bytes += clientBytes[counterState](keyBytes)
+	current, previous, allowed := s.allow(t, idx, l.w, l.cfg.Limit, l.cfg.Rules)
+	return l.decision(t, idx, current, previous, allowed)
+}
+
+// allowKnown decides for a client with state, named client or numbered id.
+func (l *SlidingCounter) allowKnown(t Instant, s *counterState, client string, id int32) Decision {
+	idx := floorDiv(int64(t), l.w)
+	if l.cfg.NoExpiry {
+		l.retireRolled(l.clients.name(client, id), s, idx)
 	}
 	current, previous, allowed := s.allow(t, idx, l.w, l.cfg.Limit, l.cfg.Rules)
 	return l.decision(t, idx, current, previous, allowed)
@@ -151,13 +180,13 @@ func (l *SlidingCounter) Expire(t Instant) {
 		return
 	}
 	idx := floorDiv(int64(t), l.w)
-	l.clients.each(func(key string, s *counterState) bool {
+	l.clients.each(func(keyBytes int, s *counterState) bool {
 		if s.window >= idx-1 {
 			return true
 		}
 		l.mem.Clients--
 		l.mem.Entries -= countersPerClient
-		l.mem.Bytes -= clientBytes[counterState](key)
+		l.mem.Bytes -= clientBytes[counterState](keyBytes)
 		return false
 	})
 }
@@ -175,11 +204,11 @@ func (l *SlidingCounter) MemoryAt(t Instant) Memory {
 	}
 	idx := floorDiv(int64(t), l.w)
 	var m Memory
-	l.clients.each(func(key string, s *counterState) bool {
+	l.clients.each(func(keyBytes int, s *counterState) bool {
 		if s.window >= idx-1 {
 			m.Clients++
 			m.Entries += countersPerClient
-			m.Bytes += clientBytes[counterState](key)
+			m.Bytes += clientBytes[counterState](keyBytes)
 		}
 		return true
 	})

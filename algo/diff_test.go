@@ -538,14 +538,65 @@ func (c *checker) checkMemoryAt() {
 	}
 }
 
+// byName decides through a limiter's dense ids (ByID.AllowID), numbering
+// each client's name in a Names table shared with it, as the engine does:
+// the checker holds it to the same reference as the keyed limiter.
+type byName struct {
+	ByID
+	names *Names
+}
+
+func newByName(t testing.TB, k Kind, c Config) Limiter {
+	l, ok := mustNew(t, k, c).(ByID)
+	if !ok {
+		t.Fatalf("%v is not a ByID", k)
+	}
+	names := NewNames()
+	l.UseNames(names)
+	return byName{l, names}
+}
+
+func (b byName) Allow(t Instant, client string) Decision {
+	return b.ByID.AllowID(t, b.names.ID(client))
+}
+
+func (b byName) Clone() Limiter { return byName{b.ByID.Clone().(ByID), b.names} }
+
+// sharedTable checks a shared table's bookkeeping: one bit per live id.
+func sharedTable(l Limiter) string {
+	if b, ok := l.(byName); ok {
+		l = b.ByID
+	}
+	check := func(live []int32, bits int) string {
+		if len(live) != bits {
+			return fmt.Sprintf("%d live ids, %d bits set", len(live), bits)
+		}
+		return ""
+	}
+	switch l := l.(type) {
+	case *FixedWindow:
+		return check(l.clients.live, l.clients.onesCount())
+	case *SlidingLog:
+		return check(l.clients.live, l.clients.onesCount())
+	case *SlidingCounter:
+		return check(l.clients.live, l.clients.onesCount())
+	case *TokenBucket:
+		return check(l.clients.live, l.clients.onesCount())
+	}
+	return "unknown limiter"
+}
+
 func TestDifferential(t *testing.T) {
 	sequences := long.N(300, 2000)
-	for _, k := range Lesson {
-		for _, noExpiry := range []bool{false, true} {
-			name := k.String() + "/expiry"
-			if noExpiry {
-				name = k.String() + "/no-expiry"
+	for _, k := range All {
+		for _, mode := range []string{"expiry", "no-expiry", "by-id", "by-id-no-expiry"} {
+			noExpiry := strings.HasSuffix(mode, "no-expiry")
+			newLimiter, sequences := mustNew, sequences
+			if strings.HasPrefix(mode, "by-id") {
+				// The same code decides; a third of the runs checks the ids.
+				newLimiter, sequences = newByName, max(sequences/3, 1)
 			}
+			name := k.String() + "/" + mode
 			t.Run(name, func(t *testing.T) {
 				events := 0
 				for seed := range uint64(sequences) {
@@ -553,10 +604,15 @@ func TestDifferential(t *testing.T) {
 					s := randomStream(r, seed%4 == 3)
 					s.cfg.NoExpiry = noExpiry
 					c := &checker{t: t, name: fmt.Sprintf("seed %d, %+v", seed, s.cfg),
-						l: mustNew(t, k, s.cfg), r: newRef(k, s.cfg)}
+						l: newLimiter(t, k, s.cfg), r: newRef(k, s.cfg)}
 					for _, e := range s.events {
 						if c.step(e); c.failed {
 							return
+						}
+					}
+					if _, ok := c.l.(byName); ok {
+						if msg := sharedTable(c.l); msg != "" {
+							t.Fatalf("seed %d: %s", seed, msg)
 						}
 					}
 					events += len(s.events)
@@ -639,13 +695,17 @@ func TestPeekChangesNothing(t *testing.T) {
 // A Clone starts with the same memory figures and then evolves on its own:
 // the original and the clone each keep matching their own reference.
 func TestCloneIsIndependent(t *testing.T) {
-	for _, k := range Lesson {
+	for _, k := range All {
 		for seed := range uint64(400) {
 			r := rand.New(rand.NewPCG(seed, 0xc10e))
 			s := randomStream(r, false)
 			s.cfg.NoExpiry = seed%2 == 1
 			cut := r.IntN(len(s.events))
-			orig := &checker{t: t, name: fmt.Sprintf("%v seed %d original", k, seed), l: mustNew(t, k, s.cfg), r: newRef(k, s.cfg)}
+			newLimiter := mustNew
+			if seed%4 >= 2 {
+				newLimiter = newByName // clones share the names, not the states
+			}
+			orig := &checker{t: t, name: fmt.Sprintf("%v seed %d original", k, seed), l: newLimiter(t, k, s.cfg), r: newRef(k, s.cfg)}
 			for _, e := range s.events[:cut] {
 				if orig.step(e); orig.failed {
 					return

@@ -242,7 +242,7 @@ func TestLogMemoryBoundedUnderSteadyTraffic(t *testing.T) {
 		}
 	}
 	// The client's fixed cost plus room for well under 64 timestamps.
-	if most.Entries > 10 || most.Bytes > clientBytes[logState]("steady")+64*timestampBytes {
+	if most.Entries > 10 || most.Bytes > clientBytes[logState](len("steady"))+64*timestampBytes {
 		t.Errorf("peak Memory %+v over 100,000 ms of steady traffic; want at most 10 entries and a small log", most)
 	}
 }

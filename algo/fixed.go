@@ -48,12 +48,38 @@ func (l *FixedWindow) Allow(t Instant, client string) Decision {
 	s := l.clients.get(client)
 	if s == nil {
 		s = l.clients.add(client) // the zero state is a client with no requests
-		l.mem.Clients++
-		l.mem.Entries++
-		l.mem.Bytes += clientBytes[fixedState](client)
-	} else if l.cfg.NoExpiry {
+		return l.allowNew(t, s, len(client))
+	}
+	return l.allowKnown(t, s, client, -1)
+}
+
+// UseNames numbers the limiter's clients by names (ByID).
+func (l *FixedWindow) UseNames(names *Names) bool { return l.clients.share(names) }
+
+// AllowID is Allow for the client numbered id in the shared names (ByID).
+func (l *FixedWindow) AllowID(t Instant, id int32) Decision {
+	l.clients.mustShare()
+	t = l.advance(t)
+	s := l.clients.getID(id)
+	if s == nil {
+		return l.allowNew(t, l.clients.addID(id), l.clients.keyBytes(id))
+	}
+	return l.allowKnown(t, s, "", id)
+}
+
+func (l *FixedWindow) allowNew(t Instant, s *fixedState, keyBytes int) Decision {
+	l.mem.Clients++
+	l.mem.Entries++
+	l.mem.Bytes += clientBytes[fixedState](keyBytes)
+	start, count, allowed := s.allow(t, l.w, l.cfg.Limit, l.cfg.Rules)
+	return l.decision(t, start, count, allowed)
+}
+
+// allowKnown decides for a client with state, named client or numbered id.
+func (l *FixedWindow) allowKnown(t Instant, s *fixedState, client string, id int32) Decision {
+	if l.cfg.NoExpiry {
 		if start := s.windowStart(t, l.w, l.cfg.Rules); start != s.start {
-			l.retire(client, int64(s.start), s.count)
+			l.retire(l.clients.name(client, id), int64(s.start), s.count)
 		}
 	}
 	start, count, allowed := s.allow(t, l.w, l.cfg.Limit, l.cfg.Rules)
@@ -143,13 +169,13 @@ func (l *FixedWindow) Expire(t Instant) {
 	if l.cfg.NoExpiry {
 		return
 	}
-	l.clients.each(func(key string, s *fixedState) bool {
+	l.clients.each(func(keyBytes int, s *fixedState) bool {
 		if t < s.start || s.live(t, l.w) {
 			return true
 		}
 		l.mem.Clients--
 		l.mem.Entries--
-		l.mem.Bytes -= clientBytes[fixedState](key)
+		l.mem.Bytes -= clientBytes[fixedState](keyBytes)
 		return false
 	})
 }
@@ -166,11 +192,11 @@ func (l *FixedWindow) MemoryAt(t Instant) Memory {
 		return l.mem
 	}
 	var m Memory
-	l.clients.each(func(key string, s *fixedState) bool {
+	l.clients.each(func(keyBytes int, s *fixedState) bool {
 		if t < s.start || s.live(t, l.w) {
 			m.Clients++
 			m.Entries++
-			m.Bytes += clientBytes[fixedState](key)
+			m.Bytes += clientBytes[fixedState](keyBytes)
 		}
 		return true
 	})

@@ -3,6 +3,7 @@ package algo
 import (
 	"fmt"
 	"math/big"
+	"unsafe"
 )
 
 // MemoryBudget is the memory windowlab promises to stay within on any
@@ -73,15 +74,15 @@ func WorstCase(k Kind, c Config, clients int64, keyBytes int) (Footprint, error)
 	var perClientEntries, redisPerClient int64
 	switch k {
 	case KindFixedWindow:
-		f.PerClient = clientBytes[fixedState](string(make([]byte, keyBytes)))
+		f.PerClient = clientBytes[fixedState](keyBytes)
 		perClientEntries = 1
 		redisPerClient, f.RedisStructure = RedisModel.StringWithTTL, "one string per client, with a TTL"
 	case KindSlidingCounter:
-		f.PerClient = clientBytes[counterState](string(make([]byte, keyBytes)))
+		f.PerClient = clientBytes[counterState](keyBytes)
 		perClientEntries = countersPerClient
 		redisPerClient, f.RedisStructure = countersPerClient*RedisModel.StringWithTTL, "two strings per client, with TTLs"
 	case KindSlidingLog:
-		f.PerClient = clientBytes[logState](string(make([]byte, keyBytes)))
+		f.PerClient = clientBytes[logState](keyBytes)
 		f.PerEntry = timestampBytes
 		perClientEntries = c.Limit
 		member := RedisModel.SkiplistMember
@@ -91,7 +92,7 @@ func WorstCase(k Kind, c Config, clients int64, keyBytes int) (Footprint, error)
 		redisPerClient = RedisModel.SortedSetKeyWithTTL + c.Limit*member
 		f.RedisStructure = "one sorted set per client, a member per timestamp"
 	case KindTokenBucket:
-		f.PerClient = clientBytes[bucketState](string(make([]byte, keyBytes)))
+		f.PerClient = clientBytes[bucketState](keyBytes)
 		perClientEntries = 1
 		redisPerClient, f.RedisStructure = RedisModel.HashWithTTL, "one hash (tokens, last refill) per client, with a TTL"
 	default:
@@ -123,4 +124,22 @@ func RedisBytes(k Kind, m Memory) int64 {
 		return m.Clients*RedisModel.SortedSetKeyWithTTL + m.Entries*member
 	}
 	return 0
+}
+
+// SlotBytes is what a limiter sharing names (ByID) holds for every id the
+// names hold, whether that client has state or not: its state's slot in a
+// slice indexed by id, and a bit saying whether it is in use.
+func SlotBytes(k Kind) int64 {
+	var n uintptr
+	switch k {
+	case KindFixedWindow:
+		n = unsafe.Sizeof(fixedState{})
+	case KindSlidingCounter:
+		n = unsafe.Sizeof(counterState{})
+	case KindSlidingLog:
+		n = unsafe.Sizeof(logState{})
+	case KindTokenBucket:
+		n = unsafe.Sizeof(bucketState{})
+	}
+	return int64(n) + 1 // the bit, rounded up
 }

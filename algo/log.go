@@ -43,8 +43,31 @@ func (l *SlidingLog) Allow(t Instant, client string) Decision {
 	if s == nil {
 		s = l.clients.add(client)
 		l.mem.Clients++
-		l.mem.Bytes += clientBytes[logState](client)
+		l.mem.Bytes += clientBytes[logState](len(client))
 	}
+	return l.allowState(t, s)
+}
+
+// UseNames numbers the limiter's clients by names (ByID).
+func (l *SlidingLog) UseNames(names *Names) bool { return l.clients.share(names) }
+
+// AllowID is Allow for the client numbered id in the shared names (ByID).
+func (l *SlidingLog) AllowID(t Instant, id int32) Decision {
+	l.clients.mustShare()
+	t, sweep := l.clock.advance(t, l.w)
+	if sweep {
+		l.Expire(t)
+	}
+	s := l.clients.getID(id)
+	if s == nil {
+		s = l.clients.addID(id)
+		l.mem.Clients++
+		l.mem.Bytes += clientBytes[logState](l.clients.keyBytes(id))
+	}
+	return l.allowState(t, s)
+}
+
+func (l *SlidingLog) allowState(t Instant, s *logState) Decision {
 	entries := s.q.Len()
 	count, oldest, allowed := s.allow(t, l.w, l.cfg.Limit, l.cfg.Rules, l.cfg.NoExpiry)
 	l.mem.Entries += s.q.Len() - entries
@@ -108,13 +131,13 @@ func (l *SlidingLog) Expire(t Instant) {
 	if l.cfg.NoExpiry {
 		return
 	}
-	l.clients.each(func(key string, s *logState) bool {
+	l.clients.each(func(keyBytes int, s *logState) bool {
 		l.drop(s, t)
 		if s.q.Len() > 0 {
 			return true
 		}
 		l.mem.Clients--
-		l.mem.Bytes -= clientBytes[logState](key)
+		l.mem.Bytes -= clientBytes[logState](keyBytes)
 		return false
 	})
 }
@@ -154,11 +177,11 @@ func (l *SlidingLog) MemoryAt(t Instant) Memory {
 		return l.mem
 	}
 	var m Memory
-	l.clients.each(func(key string, s *logState) bool {
+	l.clients.each(func(keyBytes int, s *logState) bool {
 		if n, _ := s.q.CountAfter(t - Instant(l.w)); n > 0 {
 			m.Clients++
 			m.Entries += n
-			m.Bytes += clientBytes[logState](key) + n*timestampBytes
+			m.Bytes += clientBytes[logState](keyBytes) + n*timestampBytes
 		}
 		return true
 	})

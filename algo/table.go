@@ -2,42 +2,103 @@ package algo
 
 import (
 	"math"
+	"math/bits"
 	"time"
 	"unsafe"
 )
 
-// table keeps per-client state of type S in a slice, indexed through one
-// map lookup, so a decision costs one hash and allocates nothing once the
-// client is known. Freed slots are reused.
+// table keeps per-client state of type S. On its own it indexes a slice of
+// states through one map lookup, so a decision costs one hash and
+// allocates nothing once the client is known; freed slots are reused.
+// Shared (ByID.UseNames), the caller's Names number the clients and a
+// state lives at its client's id: a decision is an index, and a client
+// without state is a clear bit, not a map entry to delete and re-insert.
 type table[S any] struct {
-	index  map[string]int32
-	states []S
-	free   []int32
+	index  map[string]int32 // on its own: name → slot
+	free   []int32          // on its own: slots to reuse
+	states []S              // by slot, or shared by id
+
+	names *Names   // shared: nil on its own
+	has   []uint64 // shared: bit id set while the client holds state
+	live  []int32  // shared: the ids with state, in the order they got it
+	// packed is a shared copy's states, live's in its order, until the copy
+	// is used (states and has are nil until then): a checkpoint's copy
+	// costs the clients holding state, not every id ever numbered.
+	packed []S
 }
 
 func newTable[S any]() table[S] { return table[S]{index: make(map[string]int32)} }
+
+// share makes the table number its clients by names, if it is empty or
+// already does; false, changing nothing, if it holds state under other
+// names.
+func (t *table[S]) share(names *Names) bool {
+	switch {
+	case t.names == names:
+		return true
+	case t.names != nil || len(t.index) > 0:
+		return false
+	}
+	*t = table[S]{names: names}
+	return true
+}
+
+// unpack makes a shared copy's states usable: by id, up to every id the
+// names hold.
+func (t *table[S]) unpack() {
+	n := max(t.names.Len(), 1)
+	t.states = make([]S, n)
+	t.has = make([]uint64, (n+63)/64)
+	for i, id := range t.live {
+		t.states[id] = t.packed[i]
+		t.has[id>>6] |= 1 << (id & 63)
+	}
+	t.packed = nil
+}
 
 // mapSlotBytes approximates one map slot: the key's string header, the
 // int32 slot number and the control byte, rounded to a word.
 const mapSlotBytes = 16 + 8
 
 // clientBytes is the memory a client costs before its entries: the map slot,
-// its key's bytes and its state value.
-func clientBytes[S any](key string) int64 {
+// its key's bytes and its state value. It models a store keyed by name,
+// which is what a limiter holds on its own, shared names or not.
+func clientBytes[S any](keyBytes int) int64 {
 	var s S
-	return int64(mapSlotBytes + len(key) + int(unsafe.Sizeof(s)))
+	return int64(mapSlotBytes + keyBytes + int(unsafe.Sizeof(s)))
 }
 
 // get returns the client's state, or nil.
 func (t *table[S]) get(key string) *S {
+	if t.names != nil {
+		id, ok := t.names.Lookup(key)
+		if !ok {
+			return nil
+		}
+		return t.getID(id)
+	}
 	if i, ok := t.index[key]; ok {
 		return &t.states[i]
 	}
 	return nil
 }
 
+// getID returns the state of the client numbered id, or nil (shared only).
+func (t *table[S]) getID(id int32) *S {
+	if t.packed != nil {
+		t.unpack()
+	}
+	if w := int(id >> 6); w < len(t.has) && t.has[w]&(1<<(id&63)) != 0 {
+		return &t.states[id]
+	}
+	return nil
+}
+
 // add creates zero state for a client that has none.
 func (t *table[S]) add(key string) *S {
+	if t.names != nil {
+		return t.addID(t.names.ID(key))
+	}
 	var i int32
 	if n := len(t.free); n > 0 {
 		i = t.free[n-1]
@@ -51,11 +112,65 @@ func (t *table[S]) add(key string) *S {
 	return &t.states[i]
 }
 
-// each calls f for every client; f returns false to drop the client.
-func (t *table[S]) each(f func(key string, s *S) (keep bool)) {
+// addID creates zero state for the client numbered id, which has none
+// (shared only).
+func (t *table[S]) addID(id int32) *S {
+	if t.packed != nil {
+		t.unpack()
+	}
+	if n := int(id) + 1; n > len(t.states) {
+		t.states = append(t.states, make([]S, n-len(t.states))...)
+		t.states = t.states[:cap(t.states)]
+		for len(t.has)*64 < len(t.states) {
+			t.has = append(t.has, 0)
+		}
+	}
+	t.has[id>>6] |= 1 << (id & 63)
+	t.live = append(t.live, id)
+	return &t.states[id]
+}
+
+// mustShare panics unless the table is shared: AllowID needs UseNames.
+func (t *table[S]) mustShare() {
+	if t.names == nil {
+		panic("algo: AllowID before UseNames")
+	}
+}
+
+// name is client, or with an id ≥ 0 the name numbered id.
+func (t *table[S]) name(client string, id int32) string {
+	if id >= 0 {
+		return t.names.Name(id)
+	}
+	return client
+}
+
+// keyBytes is the length of the name numbered id (shared only).
+func (t *table[S]) keyBytes(id int32) int { return t.names.Bytes(id) }
+
+// each calls f for every client, with the length of its name; f returns
+// false to drop the client.
+func (t *table[S]) each(f func(keyBytes int, s *S) (keep bool)) {
+	var zero S
+	if t.packed != nil {
+		t.unpack()
+	}
+	if t.names != nil {
+		kept := t.live[:0]
+		for _, id := range t.live {
+			if f(t.names.Bytes(id), &t.states[id]) {
+				kept = append(kept, id)
+				continue
+			}
+			t.states[id] = zero
+			t.has[id>>6] &^= 1 << (id & 63)
+		}
+		clear(t.live[len(kept):])
+		t.live = kept
+		return
+	}
 	for key, i := range t.index {
-		if !f(key, &t.states[i]) {
-			var zero S
+		if !f(len(key), &t.states[i]) {
 			t.states[i] = zero
 			delete(t.index, key)
 			t.free = append(t.free, i)
@@ -63,8 +178,23 @@ func (t *table[S]) each(f func(key string, s *S) (keep bool)) {
 	}
 }
 
-// clone copies the table; cloneState deep-copies each state.
+// clone copies the table; cloneState deep-copies each state. A shared
+// table's copy shares its names and holds its live states packed.
 func (t *table[S]) clone(cloneState func(S) S) table[S] {
+	if cloneState == nil {
+		cloneState = func(s S) S { return s }
+	}
+	if t.names != nil {
+		c := table[S]{names: t.names, live: append([]int32(nil), t.live...), packed: make([]S, len(t.live))}
+		for i, id := range t.live {
+			if t.packed != nil {
+				c.packed[i] = cloneState(t.packed[i])
+			} else {
+				c.packed[i] = cloneState(t.states[id])
+			}
+		}
+		return c
+	}
 	c := table[S]{
 		index:  make(map[string]int32, len(t.index)),
 		states: make([]S, len(t.states)),
@@ -72,15 +202,21 @@ func (t *table[S]) clone(cloneState func(S) S) table[S] {
 	}
 	for k, i := range t.index {
 		c.index[k] = i
-	}
-	for i, s := range t.states {
-		if cloneState != nil {
-			c.states[i] = cloneState(s)
-		} else {
-			c.states[i] = s
-		}
+		c.states[i] = cloneState(t.states[i])
 	}
 	return c
+}
+
+// onesCount is how many bits of has are set: a check of live, for tests.
+func (t *table[S]) onesCount() int {
+	if t.packed != nil {
+		t.unpack()
+	}
+	n := 0
+	for _, w := range t.has {
+		n += bits.OnesCount64(w)
+	}
+	return n
 }
 
 // minInstant is the clock of a limiter that has seen no request yet, so a

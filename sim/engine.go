@@ -114,8 +114,9 @@ type Engine struct {
 	slot     []int     // each limiter's slot in admitted, or −1 where it counts its own (ownsAdmitted)
 	history  *History
 
-	clients     []string
-	clientIndex map[string]int32
+	names    *algo.Names // the clients met, numbered as every limiter indexes them
+	byID     []algo.ByID // each limiter deciding by those numbers, or nil where it cannot
+	byNumber []int32     // a numbering source's client number → 1 + its id in names
 
 	checkpoints []checkpoint // sorted by n; checkpoints[0] is the start
 	every       int64
@@ -155,18 +156,18 @@ func New(src Source, limiters []algo.Limiter, opts Options) (*Engine, error) {
 		}
 	}
 	e := &Engine{
-		opts:        opts,
-		cfg:         cfg,
-		window:      cfg.Window,
-		limiters:    limiters,
-		total:       src.Len(),
-		src:         src,
-		now:         opts.Start,
-		stats:       make([]Stats, len(limiters)),
-		clientIndex: make(map[string]int32),
-		every:       1024,
-		budget:      cmp.Or(opts.CheckpointBytes, checkpointBudget),
-		last:        Record{Decisions: make([]algo.Decision, len(limiters))},
+		opts:     opts,
+		cfg:      cfg,
+		window:   cfg.Window,
+		limiters: limiters,
+		total:    -1, // asked of the source when first needed: a following source knows it last
+		src:      src,
+		now:      opts.Start,
+		stats:    make([]Stats, len(limiters)),
+		names:    algo.NewNames(),
+		every:    1024,
+		budget:   cmp.Or(opts.CheckpointBytes, checkpointBudget),
+		last:     Record{Decisions: make([]algo.Decision, len(limiters))},
 	}
 	e.history = newHistory(len(limiters))
 	slots := 0
@@ -179,6 +180,7 @@ func New(src Source, limiters []algo.Limiter, opts Options) (*Engine, error) {
 		}
 		e.slot = append(e.slot, k)
 	}
+	e.useIDs()
 	e.admitted = newAdmitted(cfg.Window, slots)
 	e.fetch()
 	e.checkpoints = []checkpoint{e.snapshot()}
@@ -209,7 +211,12 @@ func (e *Engine) Now() algo.Instant { return e.now }
 func (e *Engine) Start() algo.Instant { return e.opts.Start }
 
 // Len is the number of arrivals in the scenario.
-func (e *Engine) Len() int64 { return e.total }
+func (e *Engine) Len() int64 {
+	if e.total < 0 {
+		e.total = e.checkpoints[0].src.Len()
+	}
+	return e.total
+}
 
 // Processed is how many arrivals have been decided.
 func (e *Engine) Processed() int64 { return e.n }
@@ -237,6 +244,12 @@ func (e *Engine) FirstArrival() algo.Instant {
 func (e *Engine) LastArrival() algo.Instant {
 	if e.hasLastArrival {
 		return e.lastArrival
+	}
+	if b, ok := e.checkpoints[0].src.(Bounded); ok && e.checkpoints[0].hasNext {
+		if t, exact := b.LastBound(); exact { // known without a pass
+			e.lastArrival, e.hasLastArrival = t, true
+			return t
+		}
 	}
 	e.interrupted = false
 	last := e.opts.Start
@@ -305,10 +318,15 @@ func (e *Engine) Step() (Record, bool) {
 	}
 	a := e.next
 	e.now = a.At
-	id := e.clientID(a.Client)
+	id := e.clientID(a)
 	var bits, tracked uint32
 	for i, l := range e.limiters {
-		d := l.Allow(a.At, a.Client)
+		var d algo.Decision
+		if b := e.byID[i]; b != nil {
+			d = b.AllowID(a.At, id)
+		} else {
+			d = l.Allow(a.At, a.Client)
+		}
 		e.last.Decisions[i] = d
 		s := &e.stats[i]
 		if d.Allowed {
@@ -356,14 +374,37 @@ func (e *Engine) Step() (Record, bool) {
 	return e.last, true
 }
 
-func (e *Engine) clientID(name string) int32 {
-	if id, ok := e.clientIndex[name]; ok {
-		return id
+// clientID is the arrival's client's id in names: found by the number a
+// numbering source gave it when it has one, without hashing the name.
+func (e *Engine) clientID(a Arrival) int32 {
+	if a.Number <= 0 {
+		return e.names.ID(a.Client)
 	}
-	id := int32(len(e.clients))
-	e.clients = append(e.clients, name)
-	e.clientIndex[name] = id
+	if int(a.Number) < len(e.byNumber) {
+		if id := e.byNumber[a.Number]; id > 0 {
+			return id - 1
+		}
+	} else {
+		e.byNumber = append(e.byNumber, make([]int32, int(a.Number)+1-len(e.byNumber))...)
+		e.byNumber = e.byNumber[:cap(e.byNumber)]
+	}
+	id := e.names.ID(a.Client)
+	e.byNumber[a.Number] = id + 1
 	return id
+}
+
+// useIDs finds which limiters decide by id, after New or a restore.
+func (e *Engine) useIDs() {
+	e.byID = e.byID[:0]
+	for _, l := range e.limiters {
+		// A limiter carried over from another engine keeps its names and
+		// decides by name: correct, only slower.
+		b, ok := l.(algo.ByID)
+		if ok && !b.UseNames(e.names) {
+			b = nil
+		}
+		e.byID = append(e.byID, b)
+	}
 }
 
 // StepBack undoes the last decision (exactly, by replay); false at the start.
@@ -378,7 +419,10 @@ func (e *Engine) StepBack() bool {
 // SeekIndex decides exactly the first n arrivals; the clock moves to the
 // last one's instant (or Start when n is 0).
 func (e *Engine) SeekIndex(n int64) {
-	n = max(0, min(n, e.total))
+	if n > e.n {
+		n = min(n, e.Len())
+	}
+	n = max(0, n)
 	e.jump(n < e.n, func(cp *checkpoint) bool { return cp.n <= n })
 	e.stepWhile(func() bool { return e.n < n })
 	e.now = e.opts.Start
@@ -459,7 +503,7 @@ func (e *Engine) Stats() []Stats {
 func (e *Engine) History() *History { return e.history }
 
 // Clients names every client the engine has met; Mark.Client indexes it.
-func (e *Engine) Clients() []string { return e.clients }
+func (e *Engine) Clients() []string { return e.names.All() }
 
 func (e *Engine) snapshot() checkpoint {
 	cp := checkpoint{
@@ -542,6 +586,7 @@ func (e *Engine) restore(cp *checkpoint) {
 	for j := range e.limiters {
 		e.limiters[j] = cp.limiters[j].Clone()
 	}
+	e.useIDs()
 	e.admitted = cp.admitted.clone()
 	copy(e.stats, cp.stats)
 	e.hasLast = cp.hasLast

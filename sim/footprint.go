@@ -41,8 +41,13 @@ func EstimateBytes(limiters []algo.Limiter, ld Load, opts Options) int64 {
 	// The engine's own structures, each limiter's and a checkpoint's
 	// headers, whatever the traffic.
 	f := float64(64<<10 + len(limiters)<<10)
-	// Each client's name and index.
+	// Each client's name and index, and its slot in every limiter's
+	// states (indexed by the engine's ids, held whether the client is
+	// active or not; up to a half more as the slices grow).
 	f += float64(ld.Clients) * 100
+	for _, l := range limiters {
+		f += 1.5 * float64(ld.Clients) * float64(algo.SlotBytes(l.Kind()))
+	}
 	// What a checkpoint copies: each client's admitted counts, each
 	// limiter's table for the clients a window holds at once, and the runs.
 	state := float64(ld.Clients) * float64(72+16*tracked)

@@ -6,6 +6,10 @@ import "windowlab/algo"
 type Arrival struct {
 	At     algo.Instant
 	Client string
+	// Number, when above 0, is a number the source gives this client and
+	// no other, so the engine finds the client without hashing its name.
+	// Sources that number nothing leave it 0.
+	Number int32
 }
 
 // Source yields a scenario's arrivals lazily, in the order they are decided:
