@@ -84,7 +84,21 @@ func replayCmd() *cobra.Command {
 			if asJSON && len(settings) > 1 {
 				return invalid(errors.New("--json prints one setting's report, as run does; a sweep prints its table: give one --limit and one --window"))
 			}
-			l, err := readLog(ctx, args[0], cmd.InOrStdin(), opts, cmd.ErrOrStderr())
+			// A report or a sweep decides while the log is read, as its
+			// requests are put in order (one core reads, the others decide);
+			// --json, --save and --tui need the whole log first.
+			overlap := !asJSON && save == "" && !tui
+			dctx, endGrace := graceAfter(ctx)
+			defer endGrace()
+			var decided atomic.Int64
+			var result <-chan decision
+			var counting *atomic.Int64
+			if overlap {
+				tail := accesslog.NewTail()
+				opts.Tail, counting = tail, &decided
+				result = decideWhileReading(dctx, tail, args[0], settings, &decided)
+			}
+			l, err := readLog(ctx, args[0], cmd.InOrStdin(), opts, cmd.ErrOrStderr(), counting)
 			if errors.Is(err, errStalled) {
 				fmt.Fprintf(cmd.ErrOrStderr(), "%s: %v\n", args[0], err)
 				return context.Cause(ctx)
@@ -102,22 +116,32 @@ func replayCmd() *cobra.Command {
 			}
 			describeLog(summary, l)
 			if l.Interrupted {
-				// Stopped while reading: decide what was read, to report it;
-				// a second signal quits at once (main).
+				// Stopped while reading: decide what was read, to report it,
+				// for a second at most; a second signal quits at once (main).
 				fmt.Fprintf(summary, "STOPPED EARLY while reading: the report is of the first %s, as far as a second's deciding goes.\n\n",
 					human.Noun{One: "line", Many: "lines"}.Of(l.Lines))
-				var cancel context.CancelFunc
-				ctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), time.Second) // within a second, as every command
-				defer cancel()
-			}
-			if save != "" || tui {
-				return recordLog(ctx, w, l, settings[0], save, tui)
+				ctx = dctx
 			}
 			var rerr error
-			if len(settings) == 1 {
-				rerr = replayReport(ctx, w, l, settings[0], asJSON, cmd.ErrOrStderr())
-			} else {
-				rerr = sweep(ctx, w, l, settings, cmd.ErrOrStderr())
+			switch {
+			case save != "" || tui:
+				return recordLog(ctx, w, l, settings[0], save, tui)
+			case asJSON:
+				rerr = replayReport(ctx, w, l, settings[0], cmd.ErrOrStderr())
+			default:
+				stop := deciding(cmd.ErrOrStderr(), l.Requests*int64(len(settings)), &decided)
+				d := <-result
+				stop()
+				if len(settings) == 1 {
+					w.Write(d.report)
+					rerr = d.err
+				} else if rerr = d.err; rerr == nil {
+					if dctx.Err() != nil {
+						fmt.Fprintf(w, "STOPPED EARLY: %d of %d settings replayed whole; the table shows those.\n\n", d.whole, len(settings))
+						rerr = context.Cause(dctx)
+					}
+					printSweep(w, l, d.rows)
+				}
 			}
 			if rerr == nil && l.Interrupted {
 				return context.Cause(cmd.Context())
@@ -217,7 +241,7 @@ var errStalled = errors.New("stopped while waiting for the log's next line; noth
 // terminal, a line every few seconds otherwise. A signal stops it where it
 // is; when the input is blocked and gives nothing for a second more, it
 // gives up on it (errStalled) rather than wait.
-func readLog(ctx context.Context, path string, stdin io.Reader, opts accesslog.Options, errOut io.Writer) (*accesslog.Log, error) {
+func readLog(ctx context.Context, path string, stdin io.Reader, opts accesslog.Options, errOut io.Writer, decided *atomic.Int64) (*accesslog.Log, error) {
 	var read, lines, size atomic.Int64
 	opts.Progress = func(b, n int64) { read.Store(b); lines.Store(n) }
 	opts.Interrupt = func() bool { return ctx.Err() != nil }
@@ -225,7 +249,7 @@ func readLog(ctx context.Context, path string, stdin io.Reader, opts accesslog.O
 	shown := make(chan struct{})
 	go func() {
 		defer close(shown)
-		showProgress(errOut, "reading "+filepath.Base(opts.Name), &size, &read, &lines, done)
+		showProgress(errOut, "reading "+filepath.Base(opts.Name), &size, &read, &lines, decided, done)
 	}()
 	defer func() { close(done); <-shown }()
 	type result struct {
@@ -258,8 +282,9 @@ func readLog(ctx context.Context, path string, stdin io.Reader, opts accesslog.O
 }
 
 // showProgress draws a reading's progress until done: bytes of size (when
-// known), lines a second, the time left.
-func showProgress(w io.Writer, what string, sizeOf, read, lines *atomic.Int64, done <-chan struct{}) {
+// known), lines a second, the time left, and the requests decided so far
+// when the deciding goes on beside it.
+func showProgress(w io.Writer, what string, sizeOf, read, lines, decided *atomic.Int64, done <-chan struct{}) {
 	showWork(w, func(elapsed time.Duration) (string, float64) {
 		b, n, size := read.Load(), lines.Load(), sizeOf.Load()
 		text := fmt.Sprintf("%s: %s lines, %s/s", what, human.Int(n), human.Int(int64(float64(n)/max(elapsed.Seconds(), 0.001))))
@@ -271,18 +296,23 @@ func showProgress(w io.Writer, what string, sizeOf, read, lines *atomic.Int64, d
 				text += " · " + human.Duration((time.Duration(float64(elapsed) * float64(size-b) / float64(b))).Round(time.Second)) + " left"
 			}
 		}
+		if decided != nil {
+			text += " · " + human.Int(decided.Load()) + " decided"
+		}
 		return text, frac
 	}, done)
 }
 
 // showDeciding draws the deciding's progress until done: requests decided
-// of total, a second, the time left.
+// of total, a second (of those decided since it began: some may have been
+// decided while the log was read), the time left.
 func showDeciding(w io.Writer, total int64, decided *atomic.Int64, done <-chan struct{}) {
+	base := decided.Load()
 	showWork(w, func(elapsed time.Duration) (string, float64) {
 		n := decided.Load()
-		text := fmt.Sprintf("deciding: %s of %s requests, %s/s", human.Int(n), human.Int(total), human.Int(int64(float64(n)/max(elapsed.Seconds(), 0.001))))
-		if n > 0 && n < total {
-			text += " · " + human.Duration((time.Duration(float64(elapsed) * float64(total-n) / float64(n))).Round(time.Second)) + " left"
+		text := fmt.Sprintf("deciding: %s of %s requests, %s/s", human.Int(n), human.Int(total), human.Int(int64(float64(n-base)/max(elapsed.Seconds(), 0.001))))
+		if left := (time.Duration(float64(elapsed) * float64(total-n) / float64(max(n-base, 1)))).Round(time.Second); n < total && left > 0 {
+			text += " · " + human.Duration(left) + " left"
 		}
 		return text, min(float64(n)/float64(max(total, 1)), 1)
 	}, done)
@@ -293,7 +323,7 @@ func showDeciding(w io.Writer, total int64, decided *atomic.Int64, done <-chan s
 // more than a second.
 func showWork(w io.Writer, status func(elapsed time.Duration) (string, float64), done <-chan struct{}) {
 	o := progressOn(w)
-	o.StatusWidth = 95 // "reading access.log: 2,711,552 lines, 695,111/s · 301.9 MiB of 1.1 GiB · 10s left"
+	o.StatusWidth = 115 // "reading access.log: 2,711,552 lines, 695,111/s · 301.9 MiB of 1.1 GiB · 10s left · 2,400,000 decided"
 	labprogress.Draw(o, 10, status, func(elapsed time.Duration) string {
 		if elapsed <= time.Second {
 			return ""
@@ -333,23 +363,73 @@ func describeLog(w io.Writer, l *accesslog.Log) {
 	fmt.Fprintln(w)
 }
 
-// replayReport is run's report (or its JSON) of the log at one setting.
-func replayReport(ctx context.Context, w io.Writer, l *accesslog.Log, s setting, asJSON bool, errOut io.Writer) error {
+// replayReport is run's JSON report of the log at one setting.
+func replayReport(ctx context.Context, w io.Writer, l *accesslog.Log, s setting, errOut io.Writer) error {
 	var decided atomic.Int64
-	e, err := logEngine(ctx, l, s, &decided)
+	e, err := logEngine(ctx, l.Source(), s, &decided)
 	if err != nil {
 		return invalid(err)
 	}
 	stop := deciding(errOut, l.Requests, &decided)
-	h := report.Header{Name: l.Name, Title: l.Name + ": your traffic"}
-	if asJSON {
-		err = report.JSON(w, h, e)
-	} else {
-		err = report.Text(w, h, e, false)
-	}
+	err = report.JSON(w, report.Header{Name: l.Name, Title: l.Name + ": your traffic"}, e)
 	decided.Store(e.Processed()) // the last few thousand, which no interrupt counted
 	stop()
 	return err
+}
+
+// graceAfter is a context that ends a second after ctx does: how long a
+// replay goes on deciding what it read after a signal, to report it.
+func graceAfter(ctx context.Context) (context.Context, context.CancelFunc) {
+	g, cancel := context.WithCancelCause(context.WithoutCancel(ctx))
+	var timer *time.Timer
+	var mu sync.Mutex
+	stop := context.AfterFunc(ctx, func() {
+		mu.Lock()
+		defer mu.Unlock()
+		timer = time.AfterFunc(time.Second, func() { cancel(context.Cause(ctx)) })
+	})
+	return g, func() {
+		stop()
+		mu.Lock()
+		if timer != nil {
+			timer.Stop()
+		}
+		mu.Unlock()
+		cancel(nil)
+	}
+}
+
+// decision is what deciding a log at its settings came to: one setting's
+// report, or a sweep's rows and how many settings it replayed whole.
+type decision struct {
+	report []byte
+	rows   []outcome
+	whole  int
+	err    error
+}
+
+// decideWhileReading decides the log at every setting as the tail gets
+// its requests, while Read still reads it, and sends what it came to when
+// the reading and the deciding have both ended (or ctx has).
+func decideWhileReading(ctx context.Context, tail *accesslog.Tail, name string, settings []setting, decided *atomic.Int64) <-chan decision {
+	out := make(chan decision, 1)
+	go func() {
+		if len(settings) > 1 {
+			rows, whole, err := sweep(ctx, tail.Source, settings, decided)
+			out <- decision{rows: rows, whole: whole, err: err}
+			return
+		}
+		e, err := logEngine(ctx, tail.Source(), settings[0], decided)
+		if err != nil {
+			out <- decision{err: invalid(err)}
+			return
+		}
+		var b bytes.Buffer
+		err = report.Text(&b, report.Header{Name: name, Title: name + ": your traffic"}, e, false)
+		decided.Store(e.Processed()) // the last few thousand, which no interrupt counted
+		out <- decision{report: b.Bytes(), err: err}
+	}()
+	return out
 }
 
 // deciding shows the deciding's progress on errOut until stop is called.
@@ -365,7 +445,7 @@ func deciding(errOut io.Writer, total int64, decided *atomic.Int64) (stop func()
 // logEngine is an engine replaying the log at setting s; every few
 // thousand requests it adds what it decided to decided (when set), for
 // the progress.
-func logEngine(ctx context.Context, l *accesslog.Log, s setting, decided *atomic.Int64) (*sim.Engine, error) {
+func logEngine(ctx context.Context, src sim.Source, s setting, decided *atomic.Int64) (*sim.Engine, error) {
 	ls := make([]algo.Limiter, len(s.algos))
 	for i, a := range s.algos {
 		lim, err := a.New(s.cfg)
@@ -382,16 +462,16 @@ func logEngine(ctx context.Context, l *accesslog.Log, s setting, decided *atomic
 		}
 		return ctx.Err() != nil
 	}
-	return sim.New(l.Source(), ls, sim.Options{ForwardOnly: true, Interrupt: interrupt})
+	return sim.New(src, ls, sim.Options{ForwardOnly: true, Interrupt: interrupt})
 }
 
 // outcome is one limiter's at one setting of a sweep.
 type outcome struct {
 	setting  setting
 	stats    sim.Stats
-	affected int      // clients denied at least once
-	top      []denied // the clients denied most
-	allowed  []int64  // allowed in each of the chart's buckets
+	affected int       // clients denied at least once
+	top      []denied  // the clients denied most
+	allowed  histogram // allowed, when
 }
 
 // label names a row of the sweep: "Sliding window log, 60 per 1m".
@@ -404,8 +484,11 @@ const chartWidth = 60
 
 // bucketOf is the chart's bucket: the first of the steps below that makes
 // the log's span fit chartWidth buckets.
-func bucketOf(l *accesslog.Log) time.Duration {
-	span := l.Last().Sub(l.First())
+func bucketOf(l *accesslog.Log) time.Duration { return bucketFor(l.First(), l.Last()) }
+
+// bucketFor is bucketOf for a log from first to last.
+func bucketFor(first, last algo.Instant) time.Duration {
+	span := last.Sub(first)
 	for _, d := range []time.Duration{time.Minute, 5 * time.Minute, 15 * time.Minute, time.Hour, 3 * time.Hour, 6 * time.Hour, 24 * time.Hour, 7 * 24 * time.Hour} {
 		if span/d < chartWidth {
 			return d
@@ -425,22 +508,21 @@ type denied struct {
 	n      int64
 }
 
-// sweep replays the log at every setting and prints one table. The
-// settings replay side by side, one a core: each engine reads the log's
-// requests on its own (the log is read-only), and none waits on another.
-func sweep(ctx context.Context, w io.Writer, l *accesslog.Log, settings []setting, errOut io.Writer) error {
+// sweep replays the log at every setting, side by side, one a core: each
+// engine reads the log's requests from a source of its own (the log is
+// read-only), and none waits on another. It returns every row of the
+// settings replayed whole, and how many they were.
+func sweep(ctx context.Context, source func() sim.Source, settings []setting, decided *atomic.Int64) ([]outcome, int, error) {
 	results := make([][]outcome, len(settings))
 	errs := make([]error, len(settings))
 	next := make(chan int)
 	var wg sync.WaitGroup
-	var decided atomic.Int64
-	stop := deciding(errOut, l.Requests*int64(len(settings)), &decided)
 	for range min(runtime.GOMAXPROCS(0), len(settings)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				results[i], errs[i] = replaySetting(ctx, l, settings[i], &decided)
+				results[i], errs[i] = replaySetting(ctx, source(), settings[i], decided)
 			}
 		}()
 	}
@@ -449,42 +531,34 @@ func sweep(ctx context.Context, w io.Writer, l *accesslog.Log, settings []settin
 	}
 	close(next)
 	wg.Wait()
-	stop()
 	var rows []outcome
-	stopped := 0
+	whole := 0
 	for i, r := range results {
 		if errs[i] != nil && !errors.Is(errs[i], context.Canceled) && ctx.Err() == nil {
-			return invalid(errs[i])
+			return nil, 0, invalid(errs[i])
 		}
-		if r == nil {
-			stopped++
-			continue
+		if r != nil {
+			whole++
+			rows = append(rows, r...)
 		}
-		rows = append(rows, r...)
 	}
-	if ctx.Err() != nil {
-		fmt.Fprintf(w, "STOPPED EARLY: %d of %d settings replayed whole; the table shows those.\n\n", len(settings)-stopped, len(settings))
-		printSweep(w, l, rows)
-		return context.Cause(ctx)
-	}
-	printSweep(w, l, rows)
-	return nil
+	return rows, whole, nil
 }
 
 // replaySetting replays the whole log at one setting and counts, for each
-// limiter, the denials of each client; nil when ctx ended first.
-func replaySetting(ctx context.Context, l *accesslog.Log, s setting, decided *atomic.Int64) ([]outcome, error) {
-	e, err := logEngine(ctx, l, s, nil)
+// limiter, the denials of each client and what it allowed when; nil when
+// ctx ended first.
+func replaySetting(ctx context.Context, src sim.Source, s setting, decided *atomic.Int64) ([]outcome, error) {
+	e, err := logEngine(ctx, src, s, nil)
 	if err != nil {
 		return nil, err
 	}
 	deniedBy := make([]map[int32]int64, len(s.algos))
-	allowed := make([][]int64, len(s.algos))
+	allowed := make([]histogram, len(s.algos))
 	for k := range deniedBy {
 		deniedBy[k] = map[int32]int64{}
-		allowed[k] = make([]int64, chartWidth)
 	}
-	bucket := bucketOf(l)
+	names := map[int32]string{} // the clients denied, by their number in the log
 	var counted int64
 	defer func() {
 		if decided != nil {
@@ -505,12 +579,14 @@ func replaySetting(ctx context.Context, l *accesslog.Log, s setting, decided *at
 				return nil, nil
 			}
 		}
-		b := bucketIndex(l, bucket, r.Arrival.At)
 		for k, d := range r.Decisions {
 			if d.Allowed {
-				allowed[k][b]++
-			} else {
-				deniedBy[k][r.Arrival.Number-1]++ // the log numbers its clients from 1
+				allowed[k].add(r.Arrival.At)
+				continue
+			}
+			c := r.Arrival.Number - 1 // the log numbers its clients from 1
+			if deniedBy[k][c]++; deniedBy[k][c] == 1 {
+				names[c] = r.Arrival.Client
 			}
 		}
 	}
@@ -518,7 +594,7 @@ func replaySetting(ctx context.Context, l *accesslog.Log, s setting, decided *at
 	for k, st := range e.Stats() {
 		o := outcome{setting: s, stats: st, affected: len(deniedBy[k]), allowed: allowed[k]}
 		for c, n := range deniedBy[k] {
-			o.top = append(o.top, denied{l.Clients()[c], n})
+			o.top = append(o.top, denied{names[c], n})
 		}
 		slices.SortFunc(o.top, func(a, b denied) int { return cmp.Or(cmp.Compare(b.n, a.n), strings.Compare(a.client, b.client)) })
 		o.top = o.top[:min(len(o.top), 5)]
@@ -624,7 +700,7 @@ func recordLog(ctx context.Context, w io.Writer, l *accesslog.Log, s setting, sa
 	if err != nil {
 		return err // written by WriteRecorded: a test keeps this from happening
 	}
-	outcomes, err := replaySetting(ctx, l, s, nil)
+	outcomes, err := replaySetting(ctx, l.Source(), s, nil)
 	if err != nil {
 		return invalid(err)
 	}
@@ -673,15 +749,17 @@ func printChart(w io.Writer, l *accesslog.Log, rows []outcome) {
 	fmt.Fprintf(w, "\nallowed per %s, %s UTC (a full bar: %s, the log's busiest %s):\n",
 		human.Duration(bucket), algo.Range(from, to), reqs.Of(top), human.Duration(bucket))
 	fmt.Fprintf(w, "  %-*s %s\n", width, "sent (the log)", line(sent, top))
-	for _, o := range rows {
-		fmt.Fprintf(w, "  %-*s %s\n", width, o.label(), line(o.allowed, top))
+	allowed := make([][]int64, len(rows))
+	for i, o := range rows {
+		allowed[i] = o.allowed.sum(from, bucket, chartWidth)
+		fmt.Fprintf(w, "  %-*s %s\n", width, o.label(), line(allowed[i], top))
 	}
 	denied := make([][]int64, len(rows))
 	var most int64
-	for i, o := range rows {
+	for i := range rows {
 		denied[i] = make([]int64, chartWidth)
 		for b := range used {
-			denied[i][b] = sent[b] - o.allowed[b]
+			denied[i][b] = sent[b] - allowed[i][b]
 			most = max(most, denied[i][b])
 		}
 	}
@@ -692,4 +770,69 @@ func printChart(w io.Writer, l *accesslog.Log, rows []outcome) {
 	for i, o := range rows {
 		fmt.Fprintf(w, "  %-*s %s\n", width, o.label(), line(denied[i], most))
 	}
+}
+
+// histogram counts requests by when they came, in spans that grow as the
+// log does (a minute, then 5 and 15 minutes, an hour, 3, 6 and 24 hours:
+// each a whole number of the one before, aligned as Truncate aligns), so
+// that it needs no span known beforehand: a log still being read. Any
+// chart bucket of bucketOf at least as long as its span is a whole number
+// of them.
+type histogram struct {
+	from   algo.Instant // the first span's start
+	span   int          // index in histogramSpans
+	counts []int64
+}
+
+var histogramSpans = []time.Duration{time.Minute, 5 * time.Minute, 15 * time.Minute, time.Hour, 3 * time.Hour, 6 * time.Hour, 24 * time.Hour}
+
+// histogramMax is how many spans a histogram holds before it widens them
+// (past days, it only grows: a span of years is still a few thousand).
+const histogramMax = 4096
+
+// add counts a request at t, no earlier than the first one counted.
+func (h *histogram) add(t algo.Instant) {
+	width := histogramSpans[h.span]
+	if h.counts == nil {
+		h.from = t.Truncate(width)
+	}
+	i := int(t.Sub(h.from) / width)
+	for i >= histogramMax && h.span < len(histogramSpans)-1 {
+		h.widen()
+		width = histogramSpans[h.span]
+		i = int(t.Sub(h.from) / width)
+	}
+	if i >= len(h.counts) {
+		h.counts = append(h.counts, make([]int64, i+1-len(h.counts))...)
+	}
+	h.counts[i]++
+}
+
+// widen moves the counts to the next, longer span.
+func (h *histogram) widen() {
+	old, oldFrom, oldWidth := h.counts, h.from, histogramSpans[h.span]
+	h.span++
+	width := histogramSpans[h.span]
+	h.from = oldFrom.Truncate(width)
+	h.counts = nil
+	for i, n := range old {
+		j := int(oldFrom.Add(time.Duration(i)*oldWidth).Sub(h.from) / width)
+		if j >= len(h.counts) {
+			h.counts = append(h.counts, make([]int64, j+1-len(h.counts))...)
+		}
+		h.counts[j] += n
+	}
+}
+
+// sum is the counts in buckets of bucket from from (from aligned to
+// bucket, no later than the first request), the last one taking all after
+// it, as bucketIndex places them.
+func (h *histogram) sum(from algo.Instant, bucket time.Duration, buckets int) []int64 {
+	out := make([]int64, buckets)
+	width := histogramSpans[h.span]
+	for i, n := range h.counts {
+		at := h.from.Add(time.Duration(i) * width)
+		out[min(int(at.Sub(from)/bucket), buckets-1)] += n
+	}
+	return out
 }

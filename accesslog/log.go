@@ -53,6 +53,9 @@ type Options struct {
 	// Interrupt, when set, is asked as often; true stops the reading where
 	// it is, and Log.Interrupted says so.
 	Interrupt func() bool
+	// Tail, when set, is given the requests as often, in order, and told
+	// when the reading ends, however it ends.
+	Tail *Tail
 }
 
 // DefaultReorder is how out of order a log's lines may be by default.
@@ -214,7 +217,10 @@ func (c *countingReader) Read(p []byte) (int, error) {
 
 // Read reads a log from r: gzip-compressed or not (by its magic bytes), in
 // opts.Format or the one its first line shows.
-func Read(r io.Reader, opts Options) (*Log, error) {
+func Read(r io.Reader, opts Options) (l *Log, err error) {
+	if opts.Tail != nil {
+		defer func() { opts.Tail.end(l) }()
+	}
 	if opts.Reorder < 0 {
 		return nil, errors.New("--reorder must not be negative")
 	}
@@ -230,7 +236,7 @@ func Read(r io.Reader, opts Options) (*Log, error) {
 		}
 		br = bufio.NewReaderSize(zr, 1<<16)
 	}
-	l := &Log{Name: opts.Name, Format: opts.Format, Key: opts.Key, index: map[string]int32{}}
+	l = &Log{Name: opts.Name, Format: opts.Format, Key: opts.Key, index: map[string]int32{}}
 	rd := reader{log: l, opts: opts, br: br, counted: counted, parts: make([][]byte, len(opts.Key.parts))}
 	return l, rd.run()
 }
@@ -263,6 +269,9 @@ func (rd *reader) run() error {
 			if l.Lines%4096 == 0 {
 				if opts.Progress != nil {
 					opts.Progress(rd.counted.n, l.Lines)
+				}
+				if opts.Tail != nil {
+					opts.Tail.publish(l, false)
 				}
 				if opts.Interrupt != nil && opts.Interrupt() {
 					l.Interrupted = true

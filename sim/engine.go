@@ -245,6 +245,10 @@ func (e *Engine) LastArrival() algo.Instant {
 	if e.hasLastArrival {
 		return e.lastArrival
 	}
+	if !e.hasNext && e.hasLast { // at the end: the last decided is the last
+		e.lastArrival, e.hasLastArrival = e.last.Arrival.At, true
+		return e.lastArrival
+	}
 	if b, ok := e.checkpoints[0].src.(Bounded); ok && e.checkpoints[0].hasNext {
 		if t, exact := b.LastBound(); exact { // known without a pass
 			e.lastArrival, e.hasLastArrival = t, true

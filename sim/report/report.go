@@ -41,6 +41,14 @@ const checkEvery = 4096
 func Text(w io.Writer, h Header, e *sim.Engine, trace bool) error {
 	bw := bufio.NewWriter(w)
 	e.SeekIndex(0)
+	complete := true
+	if !trace {
+		// Decide first: how many requests there are and when the last one
+		// came are then known, even of a source that learns them only at
+		// its end (a log still being read).
+		e.RunToEnd()
+		complete = !e.Interrupted()
+	}
 	title := h.Title
 	if title == "" {
 		title = h.Name
@@ -55,15 +63,14 @@ func Text(w io.Writer, h Header, e *sim.Engine, trace bool) error {
 		fmt.Fprint(bw, ", expiry off")
 	}
 	fmt.Fprint(bw, "\n\n")
-	complete := !e.Interrupted()
-	if complete && trace {
-		var err error
-		if complete, err = writeTrace(bw, e); err != nil {
-			return err
+	if trace {
+		complete = !e.Interrupted() // finding the last arrival was stopped
+		if complete {
+			var err error
+			if complete, err = writeTrace(bw, e); err != nil {
+				return err
+			}
 		}
-	} else if complete {
-		e.RunToEnd()
-		complete = !e.Interrupted()
 	}
 	if !complete {
 		fmt.Fprintf(bw, "STOPPED EARLY: %s of %s requests decided; the figures below are for those only.\n\n",

@@ -1,0 +1,125 @@
+package accesslog
+
+import (
+	"encoding/binary"
+	"sync"
+
+	"windowlab/algo"
+	"windowlab/sim"
+)
+
+// Tail follows a log while Read reads it (Options.Tail): its Source
+// replays the requests put in order so far and waits for more, so a
+// replay decides while the reading goes on, one core each, instead of
+// after it. Read publishes what it has every few thousand lines and when
+// it ends, however it ends.
+type Tail struct {
+	mu    sync.Mutex
+	more  sync.Cond
+	seen  tailView
+	ended bool
+}
+
+// tailView is what a Tail has published: the store's chunks and the
+// clients as they stood (slice headers; the bytes and names they cover
+// are never written again), and how many requests they hold.
+type tailView struct {
+	chunks   [][]byte
+	clients  []string
+	requests int64
+	last     algo.Instant
+}
+
+// NewTail returns a tail for one reading.
+func NewTail() *Tail {
+	t := &Tail{}
+	t.more.L = &t.mu
+	return t
+}
+
+// publish makes the log's requests so far visible to the tail's sources.
+func (t *Tail) publish(l *Log, ended bool) {
+	v := tailView{chunks: l.chunks, clients: l.clients, requests: l.Requests, last: l.last}
+	if len(v.chunks) > 0 {
+		// The last chunk is still being written past its length: keep
+		// its length as it is now, which the header copy already does.
+		v.chunks = append([][]byte(nil), v.chunks...)
+	}
+	t.mu.Lock()
+	t.seen, t.ended = v, t.ended || ended
+	t.mu.Unlock()
+	t.more.Broadcast()
+}
+
+// end publishes the log as read and says the reading has ended; l is nil
+// when it ended before reading anything.
+func (t *Tail) end(l *Log) {
+	if l == nil {
+		l = &Log{}
+	}
+	t.publish(l, true)
+}
+
+// after waits until more than n requests are published, or the reading
+// has ended, and returns what is published.
+func (t *Tail) after(n int64) (tailView, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for t.seen.requests <= n && !t.ended {
+		t.more.Wait()
+	}
+	return t.seen, t.ended
+}
+
+// final waits for the reading to end and returns all it published.
+func (t *Tail) final() tailView {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for !t.ended {
+		t.more.Wait()
+	}
+	return t.seen
+}
+
+// Source replays the log's requests from the first, waiting for the
+// reading where it is ahead of it; it ends where the reading ended. Its
+// Len and LastBound wait for the end of the reading.
+func (t *Tail) Source() sim.Source { return &tailSource{tail: t} }
+
+type tailSource struct {
+	tail  *Tail
+	view  tailView
+	chunk int
+	off   int
+	at    algo.Instant
+	done  int64
+}
+
+func (s *tailSource) Next() (sim.Arrival, bool) {
+	if s.done >= s.view.requests {
+		s.view, _ = s.tail.after(s.done)
+		if s.done >= s.view.requests {
+			return sim.Arrival{}, false
+		}
+	}
+	data := s.view.chunks[s.chunk]
+	if s.off == len(data) {
+		s.chunk, s.off = s.chunk+1, 0
+		data = s.view.chunks[s.chunk]
+	}
+	gap, n := binary.Uvarint(data[s.off:])
+	c, m := binary.Uvarint(data[s.off+n:])
+	s.off += n + m
+	s.at += algo.Instant(gap)
+	s.done++
+	return sim.Arrival{At: s.at, Client: s.view.clients[c], Number: int32(c) + 1}, true
+}
+
+func (s *tailSource) Clone() sim.Source { c := *s; return &c }
+
+// Len is every request of the log, once it is read.
+func (s *tailSource) Len() int64 { return s.tail.final().requests }
+
+// LastBound is the last request's instant, exactly, once the log is read
+// (sim.Bounded).
+func (s *tailSource) LastBound() (algo.Instant, bool) { return s.tail.final().last, true }
