@@ -13,8 +13,11 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime/debug"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -24,6 +27,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"windowlab/algo"
+	"windowlab/human"
 	"windowlab/quiz"
 	"windowlab/scenarios"
 	"windowlab/sim"
@@ -311,13 +315,48 @@ func tuiCmd() *cobra.Command {
 			if len(args) == 1 {
 				name = args[0]
 			}
-			s, err := scenarios.ResolveContext(cmd.Context(), name)
+			s, err := resolveShowing(cmd.Context(), cmd.ErrOrStderr(), name)
 			if err != nil {
 				return invalid(err)
 			}
 			return runUI(cmd.Context(), s)
 		},
 	}
+}
+
+// resolveShowing is scenarios.ResolveContext, with the reading's progress
+// on errOut while a large file (one replay --save wrote) is read.
+func resolveShowing(ctx context.Context, errOut io.Writer, nameOrPath string) (*scenarios.Scenario, error) {
+	return withLoadProgress(errOut, nameOrPath, func(l scenarios.Loader) (*scenarios.Scenario, error) { return l.Resolve(ctx, nameOrPath) })
+}
+
+// loadShowing is scenarios.LoadContext, with the same progress.
+func loadShowing(ctx context.Context, errOut io.Writer, path string) (*scenarios.Scenario, error) {
+	return withLoadProgress(errOut, path, func(l scenarios.Loader) (*scenarios.Scenario, error) { return l.Load(ctx, path) })
+}
+
+func withLoadProgress(errOut io.Writer, path string, load func(scenarios.Loader) (*scenarios.Scenario, error)) (*scenarios.Scenario, error) {
+	var read, size atomic.Int64
+	var once sync.Once
+	done, shown := make(chan struct{}), make(chan struct{})
+	l := scenarios.Loader{Progress: func(r, n int64) {
+		read.Store(r)
+		size.Store(n)
+		once.Do(func() {
+			go func() {
+				defer close(shown)
+				showWork(errOut, func(time.Duration) (string, float64) {
+					r, n := read.Load(), size.Load()
+					return fmt.Sprintf("reading %s: %s of %s", filepath.Base(path), human.Bytes(r), human.Bytes(n)), float64(r) / float64(max(n, 1))
+				}, done)
+			}()
+		})
+	}}
+	s, err := load(l)
+	close(done)
+	once.Do(func() { close(shown) }) // no progress was shown
+	<-shown
+	return s, err
 }
 
 func runUI(ctx context.Context, s *scenarios.Scenario) error {
@@ -447,7 +486,7 @@ func runCmd() *cobra.Command {
 			"  windowlab run my-class.yaml --json",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			s, err := scenarios.ResolveContext(cmd.Context(), args[0])
+			s, err := resolveShowing(cmd.Context(), cmd.ErrOrStderr(), args[0])
 			if err != nil {
 				return invalid(err)
 			}
@@ -506,7 +545,7 @@ func checkCmd() *cobra.Command {
 					fmt.Fprintf(w, "stopped after %d of %d files\n", i, len(args))
 					return context.Cause(ctx)
 				}
-				s, err := scenarios.LoadContext(ctx, path)
+				s, err := loadShowing(ctx, cmd.ErrOrStderr(), path)
 				if err != nil {
 					fmt.Fprintln(cmd.ErrOrStderr(), err)
 					if ctx.Err() != nil {

@@ -125,7 +125,7 @@ func replayCmd() *cobra.Command {
 			var rerr error
 			switch {
 			case save != "" || tui:
-				return recordLog(ctx, w, l, settings[0], save, tui)
+				return recordLog(ctx, w, cmd.ErrOrStderr(), l, settings[0], save, tui)
 			case asJSON:
 				rerr = replayReport(ctx, w, l, settings[0], cmd.ErrOrStderr())
 			default:
@@ -659,46 +659,19 @@ func runs(l *accesslog.Log) iter.Seq[scenarios.Run] {
 
 // recordLog writes the log as a scenario (--save, a new file) and opens
 // the view on it (--tui), following the client denied most.
-func recordLog(ctx context.Context, w io.Writer, l *accesslog.Log, s setting, save string, tui bool) error {
-	n := 0
-	for range runs(l) {
-		n++
-	}
-	if n > scenarios.MaxRuns {
-		return invalid(fmt.Errorf("%s has %s runs of requests (a client's at one instant); --save and --tui take at most %s: cut the log to the hours you want first",
-			l.Name, human.Int(int64(n)), human.Int(scenarios.MaxRuns)))
-	}
+func recordLog(ctx context.Context, w, errOut io.Writer, l *accesslog.Log, s setting, save string, tui bool) error {
 	rec := scenarios.Recorded{From: l.Name, Requests: l.Requests, Clients: len(l.Clients()), Config: s.cfg, Algorithms: s.algos}
-	var buf bytes.Buffer
-	if err := scenarios.WriteRecorded(&buf, rec, runs(l)); err != nil {
-		return err
-	}
 	if save != "" {
-		f, err := os.OpenFile(save, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-		if errors.Is(err, fs.ErrExist) {
-			return invalid(fmt.Errorf("%s exists; windowlab never writes over a file: give --save another name", save))
-		}
-		if err != nil {
-			return invalid(err)
-		}
-		if _, err := f.Write(buf.Bytes()); err != nil {
-			f.Close()
-			os.Remove(save) // ours, half written
+		if err := saveLog(w, errOut, save, rec, l); err != nil {
 			return err
 		}
-		if err := f.Close(); err != nil {
-			os.Remove(save)
-			return err
-		}
-		fmt.Fprintf(w, "wrote %s: %s runs, %s (windowlab check %s replays it to the same decisions; windowlab tui %s opens it)\n",
-			save, human.Int(int64(n)), human.Bytes(int64(buf.Len())), save, save)
 	}
 	if !tui {
 		return nil
 	}
-	sc, err := scenarios.Parse(l.Name, buf.Bytes())
+	sc, err := scenarios.Record(rec, runs(l))
 	if err != nil {
-		return err // written by WriteRecorded: a test keeps this from happening
+		return invalid(err)
 	}
 	outcomes, err := replaySetting(ctx, l.Source(), s, nil)
 	if err != nil {
@@ -713,6 +686,63 @@ func recordLog(ctx context.Context, w io.Writer, l *accesslog.Log, s setting, sa
 	}
 	_, err = showUI(ctx, ui.Options{Scenario: sc, Client: focus, Builtins: scenarios.Builtins()})
 	return err
+}
+
+// saveLog writes the log's traffic to a new file, as it goes; a file half
+// written (a full disk) is removed.
+func saveLog(w, errOut io.Writer, save string, rec scenarios.Recorded, l *accesslog.Log) error {
+	f, err := os.OpenFile(save, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if errors.Is(err, fs.ErrExist) {
+		return invalid(fmt.Errorf("%s exists; windowlab never writes over a file: give --save another name", save))
+	}
+	if err != nil {
+		return invalid(err)
+	}
+	counted := &countingWriter{w: f}
+	n := 0
+	var written atomic.Int64 // requests, for the progress
+	each := func(yield func(scenarios.Run) bool) {
+		for r := range runs(l) {
+			n++
+			written.Add(r.Count)
+			if !yield(r) {
+				return
+			}
+		}
+	}
+	done, shown := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(shown)
+		showWork(errOut, func(elapsed time.Duration) (string, float64) {
+			k := written.Load()
+			return fmt.Sprintf("writing %s: %s of %s requests", filepath.Base(save), human.Int(k), human.Int(l.Requests)), float64(k) / float64(max(l.Requests, 1))
+		}, done)
+	}()
+	err = scenarios.WriteRecorded(counted, rec, each)
+	close(done)
+	<-shown
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(save) // ours, half written
+		return fmt.Errorf("%s: %w", save, err)
+	}
+	fmt.Fprintf(w, "wrote %s: %s runs, %s (windowlab check %s replays it to the same decisions; windowlab tui %s opens it)\n",
+		save, human.Int(int64(n)), human.Bytes(counted.n), save, save)
+	return nil
+}
+
+// countingWriter counts the bytes written through it.
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
 }
 
 // printChart draws, for the log and for each limiter and setting, the

@@ -17,6 +17,11 @@ import (
 // traffic is counted at its mean plus six standard deviations; entries
 // that overlap in time are added up. sim.EstimateBytes turns it into bytes.
 func (s *Scenario) Load() sim.Load {
+	if r := s.rec; r != nil {
+		// Recorded runs are each a client at an instant: counted exactly.
+		return sim.Load{Clients: int64(len(r.clients)), Runs: r.runs, RunsInWindow: r.runsInWindow(s.Config.Window),
+			Span: int64(r.last - r.first), KeyBytes: r.keyBytes}
+	}
 	w := float64(s.Config.Window / time.Millisecond)
 	var ld sim.Load
 	named := map[string]bool{}

@@ -1,13 +1,16 @@
 package scenarios
 
 import (
+	"bufio"
 	"bytes"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
 	"unicode"
+	"unicode/utf8"
 
 	"windowlab/algo"
 )
@@ -171,4 +174,27 @@ func checkValid(t *testing.T, s *Scenario) {
 	if count != n || src.Len() != n {
 		t.Fatalf("the source made %d arrivals, Len says %d (source %d)", count, n, src.Len())
 	}
+}
+
+// A run line never panics the reader, and every run writeRun writes reads
+// back as itself.
+func FuzzRecordedRun(f *testing.F) {
+	f.Add([]byte(`  - {at: "2026-11-30T23:59:59.250Z", client: "10.0.0.1", count: 3}`), "10.0.0.1", int64(1), int64(1764547199250))
+	f.Add([]byte(`  - {at: "2026-11-30T23:59:59.250Z", client: "a \"b\" \\ c"}`), "é\t\"", int64(7), int64(946684800000))
+	f.Add([]byte(`- {at: "", client: ""}`), "", int64(0), int64(0))
+	f.Fuzz(func(t *testing.T, line []byte, client string, count, at int64) {
+		recordedRun(line) // must not panic
+		if count < 1 || count > math.MaxInt32 || at < int64(algo.Dated) || at > 253402300799999 || !utf8.ValidString(client) {
+			return
+		}
+		run := Run{At: algo.Instant(at), Client: client, Count: count}
+		var b bytes.Buffer
+		bw := bufio.NewWriter(&b)
+		writeRun(bw, run)
+		bw.Flush()
+		gotAt, gotClient, n, why := recordedRun(bytes.TrimSuffix(b.Bytes(), []byte("\n")))
+		if got := (Run{At: gotAt, Client: string(gotClient), Count: n}); why != "" || got != run {
+			t.Fatalf("%q: read back %+v (%s), want %+v", b.String(), got, why, run)
+		}
+	})
 }

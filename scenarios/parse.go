@@ -32,6 +32,12 @@ import (
 // time; then the syntax tree is walked by hand, which is what lets every
 // message carry the exact line, column and field path.
 func Parse(file string, data []byte) (*Scenario, error) {
+	if bytes.HasPrefix(data, []byte(RecordedMark)) {
+		if len(data) > MaxRecordedSize {
+			return nil, fileError(file, tooLarge(int64(len(data)), true))
+		}
+		return parseRecorded(file, bytes.NewReader(data))
+	}
 	d := &decoder{file: file}
 	root := d.document(data)
 	if root == nil {
@@ -48,6 +54,7 @@ func Parse(file string, data []byte) (*Scenario, error) {
 type decoder struct {
 	file string
 	errs ErrorList
+	rec  *recording // a recorded file's traffic, read before its header
 }
 
 func (d *decoder) add(line, col int, field, format string, args ...any) {
@@ -88,8 +95,8 @@ func (d *decoder) result() error {
 // document checks the raw file and returns its single document's body,
 // or nil after recording why there is none.
 func (d *decoder) document(data []byte) ast.Node {
-	if len(data) > maxSize(data) {
-		d.add(0, 0, "", "%s", tooLarge(int64(len(data)), maxSize(data) == MaxRecordedSize))
+	if limit := cmp.Or(map[bool]int{true: maxRecordedHeader}[d.rec != nil], MaxFileSize); len(data) > limit {
+		d.add(0, 0, "", "%s", tooLarge(int64(len(data)), false))
 		return nil
 	}
 	if !utf8.Valid(data) {
@@ -316,7 +323,9 @@ func (d *decoder) scenario(root ast.Node) *Scenario {
 	}
 
 	trafficOK := false
-	if o.has("traffic") {
+	if d.rec != nil {
+		s.rec, trafficOK = d.rec, true // read before the header, a run a line
+	} else if o.has("traffic") {
 		if items, ok := d.list(o, "traffic"); ok {
 			trafficOK = d.trafficList(s, items, o)
 		}
@@ -386,6 +395,14 @@ func (d *decoder) teaching(o *object, s *Scenario) {
 // before the first request.
 func (d *decoder) start(o *object, s *Scenario, configOK, trafficOK bool) {
 	first, hasFirst := algo.Instant(0), false
+	if s.rec != nil {
+		// A recorded file's runs come after its header: parseRecorded sets
+		// the start, or checks the one given, once it has read them.
+		if o.has("start") {
+			s.Start, _ = d.clock(o, "start")
+		}
+		return
+	}
 	if trafficOK {
 		first, hasFirst = firstArrival(s)
 	}
@@ -718,7 +735,7 @@ func (d *decoder) caption(path string, n ast.Node, s *Scenario) (Caption, bool) 
 	if o.has("client") {
 		if name, ok := d.name(o, "client"); ok {
 			c.Client = name
-			if known := s.trafficClients(); !slices.Contains(known, name) && !s.randomClient(name) {
+			if known := s.trafficClients(); !slices.Contains(known, name) && !s.randomClient(name) && !s.recordedClient(name) {
 				_, at := o.value("client")
 				hint := ""
 				if near, ok := Closest(name, known); ok {
@@ -772,6 +789,15 @@ func (s *Scenario) trafficClients() []string {
 		}
 	}
 	return out
+}
+
+// recordedClient reports whether name is one of a recorded file's clients.
+func (s *Scenario) recordedClient(name string) bool {
+	if s.rec == nil {
+		return false
+	}
+	_, ok := s.rec.index[name]
+	return ok
 }
 
 // randomClient reports whether name is one of a random entry's clients,

@@ -20,12 +20,6 @@ type Run struct {
 	Count  int64
 }
 
-// MaxRuns is the most runs a recorded scenario holds, about 3 MiB of
-// file: the YAML library's tree of one takes some 60 bytes of memory a
-// byte of file (50,000 runs parse in about a second in 200 MB; 250,000
-// took 15 s and 965 MB), and the view opens what check reads.
-const MaxRuns = 50_000
-
 // Recorded is what a recorded scenario says of itself.
 type Recorded struct {
 	From       string // the log it was read from
@@ -45,8 +39,9 @@ func WriteRecorded(w io.Writer, r Recorded, runs iter.Seq[Run]) error {
 	fmt.Fprintf(bw, "%s from %s: %s of %s, a line a run at one instant.\n", RecordedMark, r.From,
 		human.Noun{One: "request", Many: "requests"}.Of(r.Requests), human.Noun{One: "client", Many: "clients"}.Of(int64(r.Clients)))
 	fmt.Fprintf(bw, "# windowlab check and windowlab tui read it; the decisions are those windowlab replay made.\n")
-	fmt.Fprintf(bw, "name: %s\n", slug(r.From))
-	fmt.Fprintf(bw, "title: %s\n", strconv.Quote(filepath.Base(r.From)+": your traffic"))
+	name, title := recordedNames(r.From)
+	fmt.Fprintf(bw, "name: %s\n", name)
+	fmt.Fprintf(bw, "title: %s\n", strconv.Quote(title))
 	fmt.Fprintf(bw, "limit: %d\nwindow: %s\n", r.Config.Limit, r.Config.Window)
 	bw.WriteString("algorithms:\n")
 	for _, a := range r.Algorithms {
@@ -54,14 +49,27 @@ func WriteRecorded(w io.Writer, r Recorded, runs iter.Seq[Run]) error {
 	}
 	bw.WriteString("traffic:\n")
 	for run := range runs {
-		at := strconv.Quote(run.At.Time().Format("2006-01-02T15:04:05.000Z"))
-		if run.Count == 1 {
-			fmt.Fprintf(bw, "  - {at: %s, client: %s}\n", at, strconv.Quote(run.Client))
-		} else {
-			fmt.Fprintf(bw, "  - {at: %s, client: %s, count: %d}\n", at, strconv.Quote(run.Client), run.Count)
-		}
+		writeRun(bw, run)
 	}
 	return bw.Flush()
+}
+
+// writeRun writes one run a line, as parseRecorded reads it.
+func writeRun(bw *bufio.Writer, run Run) {
+	bw.WriteString(`  - {at: "`)
+	bw.Write(run.At.Time().AppendFormat(bw.AvailableBuffer(), "2006-01-02T15:04:05.000Z"))
+	bw.WriteString(`", client: `)
+	bw.Write(strconv.AppendQuote(bw.AvailableBuffer(), run.Client))
+	if run.Count != 1 {
+		bw.WriteString(", count: ")
+		bw.Write(strconv.AppendInt(bw.AvailableBuffer(), run.Count, 10))
+	}
+	bw.WriteString("}\n")
+}
+
+// recordedNames are the name and title of a recorded scenario from a log.
+func recordedNames(from string) (name, title string) {
+	return slug(from), filepath.Base(from) + ": your traffic"
 }
 
 // slug is a scenario name from a log's file name: access.log.1.gz is

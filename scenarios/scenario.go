@@ -10,7 +10,7 @@
 package scenarios
 
 import (
-	"bytes"
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -29,14 +29,10 @@ import (
 // Limits on what one file may ask for. They keep a typo from turning into
 // an hour of replay or gigabytes of memory.
 const (
-	MaxFileSize = 1 << 20 // bytes in one scenario file a person writes
-	// MaxRecordedSize is the bytes of a file windowlab replay --save wrote
-	// (one that starts with RecordedMark): a log's traffic, written by a
-	// machine, a line a run of requests.
-	MaxRecordedSize = 4 << 20
-	MaxRequests     = 50_000_000 // requests in one scenario, all traffic entries together
-	MaxClients      = 1_000_000  // clients of random traffic in one scenario, all entries together
-	maxDepth        = 16         // nesting of lists and mappings; the format needs 4
+	MaxFileSize = 1 << 20    // bytes in one scenario file a person writes
+	MaxRequests = 50_000_000 // requests in one scenario, all traffic entries together
+	MaxClients  = 1_000_000  // clients of random traffic in one scenario, all entries together
+	maxDepth    = 16         // nesting of lists and mappings; the format needs 4
 )
 
 // Scenario is one parsed scenario file. Treat it as read-only: Source, Len
@@ -54,6 +50,8 @@ type Scenario struct {
 	Captions    []Caption
 	Questions   []Question
 	Expect      []Expectation
+
+	rec *recording // a recorded file's traffic, which Traffic then leaves out
 
 	lenOnce   sync.Once
 	length    int64
@@ -191,21 +189,30 @@ func Load(path string) (*Scenario, error) { return LoadContext(context.Backgroun
 // LoadContext is Load, giving up when ctx ends: a FIFO with no writer or a
 // pipe that never closes cannot keep a command or the view waiting.
 func LoadContext(ctx context.Context, path string) (*Scenario, error) {
+	return Loader{}.Load(ctx, path)
+}
+
+// Loader reads scenario files, telling Progress (when set) how many bytes
+// of a file replay --save wrote it has read, of how many, every MiB or so:
+// such a file may be gigabytes, read for seconds.
+type Loader struct {
+	Progress func(read, size int64)
+}
+
+// Load is LoadContext, with l's progress.
+func (l Loader) Load(ctx context.Context, path string) (*Scenario, error) {
 	type read struct {
-		data []byte
-		err  error
+		s   *Scenario
+		err error
 	}
 	done := make(chan read, 1)
 	go func() {
-		data, err := readFile(path)
-		done <- read{data, err}
+		s, err := loadFile(path, l.Progress)
+		done <- read{s, err}
 	}()
 	select {
 	case r := <-done:
-		if r.err != nil {
-			return nil, r.err
-		}
-		return Parse(path, r.data)
+		return r.s, r.err
 	case <-ctx.Done():
 		// The read goes on until its open or read returns, then closes the
 		// file; nothing waits for it.
@@ -213,9 +220,10 @@ func LoadContext(ctx context.Context, path string) (*Scenario, error) {
 	}
 }
 
-// readFile reads a scenario file: a regular file or a pipe, at most
-// MaxFileSize bytes.
-func readFile(path string) ([]byte, error) {
+// loadFile reads and parses a scenario file: a regular file or a pipe, at
+// most MaxFileSize bytes, or MaxRecordedSize for one replay --save wrote,
+// which is parsed as it is read.
+func loadFile(path string, progress func(read, size int64)) (*Scenario, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fileError(path, cleanOSError(err))
@@ -232,20 +240,29 @@ func readFile(path string) ([]byte, error) {
 	case !mode.IsRegular() && mode&os.ModeNamedPipe == 0:
 		return nil, fileError(path, "is not a regular file but "+fileKind(mode)+"; give a scenario file, or a pipe")
 	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxRecordedSize+1))
+	br := bufio.NewReaderSize(f, 1<<16)
+	if mark, _ := br.Peek(len(RecordedMark)); string(mark) == RecordedMark {
+		// A file replay --save wrote: read as it streams, never whole.
+		if mode.IsRegular() && info.Size() > MaxRecordedSize {
+			return nil, fileError(path, tooLarge(info.Size(), true))
+		}
+		var in io.Reader = io.LimitReader(br, MaxRecordedSize+1)
+		if progress != nil {
+			in = &progressReader{r: in, size: info.Size(), progress: progress}
+		}
+		return parseRecorded(path, in)
+	}
+	data, err := io.ReadAll(io.LimitReader(br, MaxFileSize+1))
 	if err != nil {
 		return nil, fileError(path, cleanOSError(err))
 	}
-	if len(data) > maxSize(data) {
+	if len(data) > MaxFileSize {
 		if mode.IsRegular() {
-			return nil, fileError(path, tooLarge(info.Size(), maxSize(data) == MaxRecordedSize))
-		}
-		if maxSize(data) == MaxRecordedSize {
-			return nil, fileError(path, fmt.Sprintf("more than 4 MiB came through the pipe; a file replay --save wrote may be at most 4 MiB (%s bytes)", human.Int(MaxRecordedSize)))
+			return nil, fileError(path, tooLarge(info.Size(), false))
 		}
 		return nil, fileError(path, fmt.Sprintf("more than 1 MiB came through the pipe; a scenario file may be at most 1 MiB (%s bytes)", human.Int(MaxFileSize)))
 	}
-	return data, nil
+	return Parse(path, data)
 }
 
 // fileKind names what a path that is not a regular file is.
@@ -264,19 +281,10 @@ func fileKind(mode os.FileMode) string {
 // RecordedMark starts the files windowlab replay --save writes.
 const RecordedMark = "# written by windowlab replay"
 
-// maxSize is how long a file may be: MaxRecordedSize for one replay
-// wrote, MaxFileSize for one a person wrote.
-func maxSize(data []byte) int {
-	if bytes.HasPrefix(data, []byte(RecordedMark)) {
-		return MaxRecordedSize
-	}
-	return MaxFileSize
-}
-
 // tooLarge is the message for a file of size bytes, over its limit.
 func tooLarge(size int64, recorded bool) string {
 	if recorded {
-		return fmt.Sprintf("the file is %s bytes; a file replay --save wrote may be at most 4 MiB (%s bytes)",
+		return fmt.Sprintf("the file is %s bytes; a file replay --save wrote may be at most 4 GiB (%s bytes)",
 			human.Int(size), human.Int(MaxRecordedSize))
 	}
 	return fmt.Sprintf("the file is %s bytes; a scenario file may be at most 1 MiB (%s bytes)",
@@ -307,8 +315,30 @@ func Resolve(nameOrPath string) (*Scenario, error) {
 	return ResolveContext(context.Background(), nameOrPath)
 }
 
+// progressReader tells progress how far a read has come, every MiB.
+type progressReader struct {
+	r        io.Reader
+	n, told  int64
+	size     int64
+	progress func(read, size int64)
+}
+
+func (p *progressReader) Read(b []byte) (int, error) {
+	n, err := p.r.Read(b)
+	if p.n += int64(n); p.n-p.told >= 1<<20 || err != nil {
+		p.told = p.n
+		p.progress(p.n, p.size)
+	}
+	return n, err
+}
+
 // ResolveContext is Resolve, giving up when ctx ends.
 func ResolveContext(ctx context.Context, nameOrPath string) (*Scenario, error) {
+	return Loader{}.Resolve(ctx, nameOrPath)
+}
+
+// Resolve is ResolveContext, with l's progress.
+func (l Loader) Resolve(ctx context.Context, nameOrPath string) (*Scenario, error) {
 	s, err := Builtin(nameOrPath)
 	if err == nil {
 		return s, nil
@@ -316,13 +346,16 @@ func ResolveContext(ctx context.Context, nameOrPath string) (*Scenario, error) {
 	if _, statErr := os.Lstat(nameOrPath); errors.Is(statErr, os.ErrNotExist) && !strings.ContainsAny(nameOrPath, `/\.`) {
 		return nil, fmt.Errorf("%q is not a file, and %w", nameOrPath, err)
 	}
-	return LoadContext(ctx, nameOrPath)
+	return l.Load(ctx, nameOrPath)
 }
 
 // Len is the exact number of requests the scenario makes. For random
 // traffic that takes one dry run of the generator (a few ns per arrival),
 // done on first use and cached.
 func (s *Scenario) Len() int64 {
+	if s.rec != nil {
+		return s.rec.requests
+	}
 	s.lenOnce.Do(func() {
 		var n int64
 		for i := range s.Traffic {
@@ -352,7 +385,22 @@ func (s *Scenario) entryLen(i int) int64 {
 }
 
 // Source returns a fresh lazy source of the scenario's arrivals.
-func (s *Scenario) Source() sim.Source { return newSource(s) }
+func (s *Scenario) Source() sim.Source {
+	if s.rec != nil {
+		return &recSource{c: cursor{r: s.rec}}
+	}
+	return newSource(s)
+}
+
+// Recorded reports whether the scenario is a recorded file's (replay
+// --save), whose traffic is its runs rather than Traffic entries, and how
+// many runs and clients it holds.
+func (s *Scenario) Recorded() (runs int64, clients int, ok bool) {
+	if s.rec == nil {
+		return 0, 0, false
+	}
+	return s.rec.runs, len(s.rec.clients), true
+}
 
 // Limiters returns fresh limiters, one per algorithm, in s.Algorithms order.
 func (s *Scenario) Limiters() []algo.Limiter {

@@ -227,6 +227,9 @@ func (s *source) LastBound() (algo.Instant, bool) { return s.bound, s.exact }
 
 // lastBound is source.LastBound for the scenario.
 func (s *Scenario) lastBound() (bound algo.Instant, exact bool) {
+	if s.rec != nil {
+		return s.rec.last, true
+	}
 	bound, exact, any := algo.Instant(math.MinInt64), true, false
 	for i := range s.Traffic {
 		t := &s.Traffic[i]

@@ -1,7 +1,10 @@
 package scenarios
 
 import (
+	"bufio"
+	"bytes"
 	"fmt"
+	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -41,6 +44,7 @@ func (s *Scenario) WhatIf(cfg algo.Config, algorithms []algo.Algorithm) (*Scenar
 		Start:       s.Start,
 		Speed:       s.Speed,
 		Traffic:     slices.Clone(s.Traffic),
+		rec:         s.rec,
 	}
 	var changed []string
 	if cfg.Limit != s.Config.Limit || cfg.Window != s.Config.Window {
@@ -71,46 +75,74 @@ func (s *Scenario) WhatIf(cfg algo.Config, algorithms []algo.Algorithm) (*Scenar
 // rules and traffic. A what-if's file, which Parse reads back to the same
 // replay.
 func (s *Scenario) YAML(comment string) []byte {
-	var b strings.Builder
+	var b bytes.Buffer
+	s.WriteYAML(&b, comment) // a bytes.Buffer takes every write
+	return b.Bytes()
+}
+
+// WriteYAML is YAML to w, as it goes: a recorded scenario's runs may be
+// millions of lines. A recorded scenario is written as replay --save
+// writes one (RecordedMark first), so that it is read as one again.
+func (s *Scenario) WriteYAML(w io.Writer, comment string) error {
+	b := bufio.NewWriterSize(w, 1<<16)
+	if s.rec != nil {
+		fmt.Fprintf(b, "%s: %s of %s, a line a run at one instant.\n", RecordedMark,
+			human.Noun{One: "request", Many: "requests"}.Of(s.rec.requests), human.Noun{One: "client", Many: "clients"}.Of(int64(len(s.rec.clients))))
+	}
 	for _, l := range strings.Split(strings.TrimSpace(comment), "\n") {
 		if l != "" {
 			b.WriteString("# " + l + "\n")
 		}
 	}
 	q := strconv.Quote
-	fmt.Fprintf(&b, "name: %s\n", s.Name)
+	fmt.Fprintf(b, "name: %s\n", s.Name)
 	if s.Title != "" {
-		fmt.Fprintf(&b, "title: %s\n", q(s.Title))
+		fmt.Fprintf(b, "title: %s\n", q(s.Title))
 	}
 	if s.Description != "" {
-		fmt.Fprintf(&b, "description: %s\n", q(s.Description))
+		fmt.Fprintf(b, "description: %s\n", q(s.Description))
 	}
-	fmt.Fprintf(&b, "limit: %d\nwindow: %s\n", s.Config.Limit, s.Config.Window)
+	fmt.Fprintf(b, "limit: %d\nwindow: %s\n", s.Config.Limit, s.Config.Window)
 	if s.Config.NoExpiry {
 		b.WriteString("expiry: false\n")
 	}
 	b.WriteString("algorithms:\n")
 	for _, a := range s.Algorithms {
-		fmt.Fprintf(&b, "  - %s\n", a)
+		fmt.Fprintf(b, "  - %s\n", a)
 	}
-	fmt.Fprintf(&b, "start: %s\n", q(s.Start.String()))
+	fmt.Fprintf(b, "start: %s\n", q(clockText(s.Start)))
 	if s.Speed > 0 {
-		fmt.Fprintf(&b, "speed: %s\n", strconv.FormatFloat(s.Speed, 'g', -1, 64))
+		fmt.Fprintf(b, "speed: %s\n", strconv.FormatFloat(s.Speed, 'g', -1, 64))
 	}
 	b.WriteString("traffic:\n")
+	if s.rec != nil {
+		for run := range s.rec.Runs() {
+			writeRun(b, run)
+		}
+		return b.Flush()
+	}
 	for _, t := range s.Traffic {
 		client := "client: " + q(t.Client)
 		switch t.Shape {
 		case Burst:
-			fmt.Fprintf(&b, "  - {at: %s, count: %d, %s}\n", q(t.At.String()), t.Count, client)
+			fmt.Fprintf(b, "  - {at: %s, count: %d, %s}\n", q(clockText(t.At)), t.Count, client)
 		case Spread:
-			fmt.Fprintf(&b, "  - {from: %s, to: %s, count: %d, %s}\n", q(t.From.String()), q(t.To.String()), t.Count, client)
+			fmt.Fprintf(b, "  - {from: %s, to: %s, count: %d, %s}\n", q(clockText(t.From)), q(clockText(t.To)), t.Count, client)
 		case Stream:
-			fmt.Fprintf(&b, "  - {from: %s, to: %s, every: %s, %s}\n", q(t.From.String()), q(t.To.String()), t.Every, client)
+			fmt.Fprintf(b, "  - {from: %s, to: %s, every: %s, %s}\n", q(clockText(t.From)), q(clockText(t.To)), t.Every, client)
 		case Random:
-			fmt.Fprintf(&b, "  - {from: %s, to: %s, rate: %s, clients: %d, seed: %d, %s}\n", q(t.From.String()), q(t.To.String()),
+			fmt.Fprintf(b, "  - {from: %s, to: %s, rate: %s, clients: %d, seed: %d, %s}\n", q(clockText(t.From)), q(clockText(t.To)),
 				strconv.FormatFloat(t.Rate, 'g', -1, 64), t.Clients, t.Seed, client)
 		}
 	}
-	return []byte(b.String())
+	return b.Flush()
+}
+
+// clockText is an instant as the scenario format reads it: a time of day,
+// or a date and time in RFC 3339 (UTC, to the millisecond).
+func clockText(t algo.Instant) string {
+	if t.IsDated() {
+		return t.Time().Format("2006-01-02T15:04:05.000Z")
+	}
+	return t.String()
 }

@@ -309,7 +309,6 @@ func (m Model) saveCmd() tea.Cmd {
 	return func() tea.Msg {
 		comment := "What if: " + sc.Title + "\nWritten by windowlab from " + from.File + ". The original's captions, questions and\n" +
 			"expectations are left out: they speak of its numbers, not these."
-		data := sc.YAML(comment)
 		for i := 1; i < 100; i++ {
 			name := sc.Name + ".yaml"
 			if i > 1 {
@@ -323,9 +322,12 @@ func (m Model) saveCmd() tea.Cmd {
 			if err != nil {
 				return savedMsg{err: err}
 			}
-			_, err = f.Write(data)
+			err = sc.WriteYAML(f, comment) // a recorded scenario's runs stream out
 			if cerr := f.Close(); err == nil {
 				err = cerr
+			}
+			if err != nil {
+				os.Remove(path) // ours, half written
 			}
 			return savedMsg{path: path, err: err}
 		}
