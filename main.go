@@ -20,6 +20,7 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+	_ "time/tzdata" // --tz and tz: read zones on a machine without a zoneinfo database too
 
 	"charm.land/fang/v2"
 	"github.com/charmbracelet/x/term"

@@ -40,7 +40,7 @@ func replayCmd() *cobra.Command {
 		windows                                                []time.Duration
 		reorder                                                time.Duration
 		strict, asJSON, tui                                    bool
-		save                                                   string
+		save, tz                                               string
 	)
 	cmd := &cobra.Command{
 		Use:   "replay FILE|-",
@@ -78,6 +78,10 @@ func replayCmd() *cobra.Command {
 			if err != nil {
 				return invalid(err)
 			}
+			zone, err := parseZone(tz)
+			if err != nil {
+				return invalid(err)
+			}
 			if (save != "" || tui) && len(settings) != 1 {
 				return invalid(errors.New("--save and --tui take one setting: give one --limit and one --window"))
 			}
@@ -96,7 +100,7 @@ func replayCmd() *cobra.Command {
 			if overlap {
 				tail := accesslog.NewTail()
 				opts.Tail, counting = tail, &decided
-				result = decideWhileReading(dctx, tail, args[0], settings, &decided)
+				result = decideWhileReading(dctx, tail, args[0], settings, zone, &decided)
 			}
 			l, err := readLog(ctx, args[0], cmd.InOrStdin(), opts, cmd.ErrOrStderr(), counting)
 			if errors.Is(err, errStalled) {
@@ -107,14 +111,17 @@ func replayCmd() *cobra.Command {
 				return invalid(err)
 			}
 			if l.Requests == 0 {
-				describeLog(cmd.ErrOrStderr(), l)
+				describeLog(cmd.ErrOrStderr(), l, zone)
 				return invalid(fmt.Errorf("%s: no request could be read from %s", args[0], human.Noun{One: "line", Many: "lines"}.Of(l.Lines)))
 			}
 			w, summary := cmd.OutOrStdout(), cmd.OutOrStdout()
 			if asJSON {
 				summary = cmd.ErrOrStderr() // standard output is the report's alone
 			}
-			describeLog(summary, l)
+			describeLog(summary, l, zone)
+			for i := range settings {
+				settings[i] = settings[i].aligned(zone, l.First())
+			}
 			if l.Interrupted {
 				// Stopped while reading: decide what was read, to report it,
 				// for a second at most; a second signal quits at once (main).
@@ -125,7 +132,7 @@ func replayCmd() *cobra.Command {
 			var rerr error
 			switch {
 			case save != "" || tui:
-				return recordLog(ctx, w, cmd.ErrOrStderr(), l, settings[0], save, tui)
+				return recordLog(ctx, w, cmd.ErrOrStderr(), l, settings[0], zone, save, tui)
 			case asJSON:
 				rerr = replayReport(ctx, w, l, settings[0], cmd.ErrOrStderr())
 			default:
@@ -163,6 +170,7 @@ func replayCmd() *cobra.Command {
 	f.DurationSliceVar(&windows, "windows", []time.Duration{time.Minute}, "several windows to compare, comma-separated (a sweep)")
 	f.StringVar(&algorithms, "algorithms", "fixed-window,sliding-log,sliding-counter", "the limiters, comma-separated (presets too: sliding-counter/httprate)")
 	f.StringVar(&save, "save", "", "write the log's traffic as a scenario file (a new file; windowlab check and tui read it)")
+	f.StringVar(&tz, "tz", "", "align windows to this zone's calendar (Europe/Berlin, Asia/Kolkata) rather than to UTC's")
 	f.BoolVar(&tui, "tui", false, "open the interactive view on the log, following the client denied most")
 	f.BoolVar(&asJSON, "json", false, "print run's JSON report (one setting only); the log's summary goes to standard error")
 	cmd.MarkFlagsMutuallyExclusive("json", "tui")
@@ -175,6 +183,27 @@ func replayCmd() *cobra.Command {
 type setting struct {
 	cfg   algo.Config
 	algos []algo.Algorithm
+}
+
+// aligned is s with its windows on zone's calendar, at the offset the zone
+// has at first (nil: UTC's, as it is).
+func (s setting) aligned(zone *time.Location, first algo.Instant) setting {
+	if zone != nil {
+		s.cfg.Offset = algo.CalendarOffset(zone, first, s.cfg.Window)
+	}
+	return s
+}
+
+// parseZone reads --tz: nil for UTC (or nothing given), or an IANA zone.
+func parseZone(name string) (*time.Location, error) {
+	if name == "" || name == "UTC" {
+		return nil, nil
+	}
+	loc, err := time.LoadLocation(name)
+	if err != nil || name == "Local" {
+		return nil, fmt.Errorf("--tz %q is not a time zone; give an IANA name such as Europe/Berlin or Asia/Kolkata, or UTC", name)
+	}
+	return loc, nil
 }
 
 func parseAlgorithms(s string) ([]algo.Algorithm, error) {
@@ -335,7 +364,7 @@ func showWork(w io.Writer, status func(elapsed time.Duration) (string, float64),
 
 // describeLog says what was read: the lines, the format, the requests and
 // their span, the clients, the time resolution, and the lines left out.
-func describeLog(w io.Writer, l *accesslog.Log) {
+func describeLog(w io.Writer, l *accesslog.Log, zone *time.Location) {
 	fmt.Fprintf(w, "%s: %s, %s; %s", l.Name, human.Noun{One: "line", Many: "lines"}.Of(l.Lines), l.Format,
 		human.Noun{One: "request", Many: "requests"}.Of(l.Requests))
 	if l.Requests > 0 {
@@ -345,6 +374,14 @@ func describeLog(w io.Writer, l *accesslog.Log) {
 	fmt.Fprintln(w)
 	if r := l.Resolution(); r != "" {
 		fmt.Fprintf(w, "  %s\n", r)
+	}
+	if zone != nil && l.Requests > 0 {
+		first, last := zoneName(zone, l.First()), zoneName(zone, l.Last())
+		fmt.Fprintf(w, "  windows align to %s's calendar, %s at the first request", zone, first)
+		if last != first {
+			fmt.Fprintf(w, "; it is %s by the last, and the windows keep %s throughout", last, first)
+		}
+		fmt.Fprintln(w)
 	}
 	problems := func(what human.Noun, n int64, ps []accesslog.Problem) {
 		if n == 0 {
@@ -411,9 +448,21 @@ type decision struct {
 // decideWhileReading decides the log at every setting as the tail gets
 // its requests, while Read still reads it, and sends what it came to when
 // the reading and the deciding have both ended (or ctx has).
-func decideWhileReading(ctx context.Context, tail *accesslog.Tail, name string, settings []setting, decided *atomic.Int64) <-chan decision {
+func decideWhileReading(ctx context.Context, tail *accesslog.Tail, name string, settings []setting, zone *time.Location, decided *atomic.Int64) <-chan decision {
 	out := make(chan decision, 1)
 	go func() {
+		if zone != nil {
+			// The zone's offset at the first request sets the windows' edges.
+			first, ok := tail.First()
+			if !ok {
+				out <- decision{}
+				return
+			}
+			settings = slices.Clone(settings)
+			for i := range settings {
+				settings[i] = settings[i].aligned(zone, first)
+			}
+		}
 		if len(settings) > 1 {
 			rows, whole, err := sweep(ctx, tail.Source, settings, decided)
 			out <- decision{rows: rows, whole: whole, err: err}
@@ -659,8 +708,9 @@ func runs(l *accesslog.Log) iter.Seq[scenarios.Run] {
 
 // recordLog writes the log as a scenario (--save, a new file) and opens
 // the view on it (--tui), following the client denied most.
-func recordLog(ctx context.Context, w, errOut io.Writer, l *accesslog.Log, s setting, save string, tui bool) error {
-	rec := scenarios.Recorded{From: l.Name, Requests: l.Requests, Clients: len(l.Clients()), Config: s.cfg, Algorithms: s.algos}
+func recordLog(ctx context.Context, w, errOut io.Writer, l *accesslog.Log, s setting, zone *time.Location, save string, tui bool) error {
+	rec := scenarios.Recorded{From: l.Name, Requests: l.Requests, Clients: len(l.Clients()), Config: s.cfg, Algorithms: s.algos, Zone: zone}
+	rec.Config.Offset = 0 // the scenario works it out from its zone
 	if save != "" {
 		if err := saveLog(w, errOut, save, rec, l); err != nil {
 			return err
@@ -865,4 +915,14 @@ func (h *histogram) sum(from algo.Instant, bucket time.Duration, buckets int) []
 		out[min(int(at.Sub(from)/bucket), buckets-1)] += n
 	}
 	return out
+}
+
+// zoneName is zone's offset at t, as UTC+05:30.
+func zoneName(zone *time.Location, t algo.Instant) string {
+	_, secs := t.Time().In(zone).Zone()
+	sign := "+"
+	if secs < 0 {
+		sign, secs = "-", -secs
+	}
+	return fmt.Sprintf("UTC%s%02d:%02d", sign, secs/3600, secs/60%60)
 }

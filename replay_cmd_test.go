@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"math/rand/v2"
@@ -77,6 +78,57 @@ func golden0(t *testing.T, name string) (string, error) {
 	return string(b), err
 }
 
+// --tz moves the window edges to a zone's midnight: a log that crosses
+// 18:30 UTC, Asia/Kolkata's midnight, meets the day's edge there (the
+// fixed window lets twice its limit through) and not with UTC's; a
+// saved scenario keeps the zone, and check replays it the same.
+func TestReplayInAZone(t *testing.T) {
+	var b strings.Builder
+	for _, at := range []string{"18:29:58", "18:29:59", "18:30:00", "18:30:01"} {
+		fmt.Fprintf(&b, "10.0.0.1 - - [30/Nov/2026:%s +0000] \"GET / HTTP/1.1\" 200 5 \"-\" \"t\"\n", at)
+	}
+	log := writeFile(t, "tz.log", []byte(b.String()))
+	utc, _, _ := windowlab(t, "replay", log, "--limit", "2", "--window", "24h", "--json")
+	local, errOut, code := windowlab(t, "replay", log, "--limit", "2", "--window", "24h", "--tz", "Asia/Kolkata", "--json")
+	if code != 0 || !strings.Contains(errOut, "windows align to Asia/Kolkata's calendar, UTC+05:30 at the first request") {
+		t.Fatalf("exit %d:\n%s", code, errOut)
+	}
+	allowed := func(report string) int64 {
+		var r struct {
+			Scenario struct {
+				OffsetMs int64 `json:"offset_ms"`
+			} `json:"scenario"`
+			Algorithms []struct {
+				Name    string `json:"name"`
+				Allowed int64  `json:"allowed"`
+			} `json:"algorithms"`
+		}
+		if err := json.Unmarshal([]byte(report), &r); err != nil || len(r.Algorithms) == 0 {
+			t.Fatalf("%v:\n%s", err, report)
+		}
+		return r.Algorithms[0].Allowed*1_000_000_000_000 + r.Scenario.OffsetMs
+	}
+	if got, want := allowed(utc), int64(2*1_000_000_000_000); got != want {
+		t.Errorf("UTC: the fixed window allowed and offset %d, want %d", got, want)
+	}
+	if got, want := allowed(local), int64(4*1_000_000_000_000+66_600_000); got != want {
+		t.Errorf("Asia/Kolkata: the fixed window allowed and offset %d, want %d (4 allowed, edges at 18:30 UTC)", got, want)
+	}
+	saved := filepath.Join(t.TempDir(), "tz.yaml")
+	if _, errOut, code := windowlab(t, "replay", log, "--limit", "2", "--window", "24h", "--tz", "Asia/Kolkata", "--save", saved); code != 0 {
+		t.Fatalf("--save: exit %d\n%s", code, errOut)
+	}
+	if data, _ := os.ReadFile(saved); !strings.Contains(string(data), "tz: \"Asia/Kolkata\"\n") {
+		t.Errorf("the saved file does not name its zone:\n%s", data)
+	}
+	if out, errOut, code := windowlab(t, "run", saved, "--json"); code != 0 || allowed(out) != allowed(local) {
+		t.Errorf("the saved file replays otherwise (exit %d):\n%s%s", code, out, errOut)
+	}
+	if _, errOut, code := windowlab(t, "replay", log, "--tz", "Mars/Olympus_Mons"); code != 2 || !strings.Contains(errOut, `--tz "Mars/Olympus_Mons" is not a time zone`) {
+		t.Errorf("an unknown zone: exit %d\n%s", code, errOut)
+	}
+}
+
 // Bad input to replay: each says what and where, exit 2.
 func TestReplayRefusals(t *testing.T) {
 	empty := writeFile(t, "empty.log", []byte("nothing here\nnor here\n"))
@@ -122,9 +174,15 @@ func TestSavedScenarioReplaysTheLog(t *testing.T) {
 		}
 		cfg := algo.Config{Limit: int64(1 + rng.IntN(8)), Window: time.Duration(1+rng.IntN(20)) * time.Second}
 		algos, _ := parseAlgorithms("fixed-window,sliding-log,sliding-counter")
-		s := setting{cfg: cfg, algos: algos}
+		// A third of the logs align their windows to a zone's calendar.
+		var zone *time.Location
+		if seed%3 == 0 {
+			zone, _ = time.LoadLocation([]string{"Asia/Kolkata", "America/St_Johns", "Pacific/Chatham"}[seed/3%3])
+			cfg.Window = time.Duration(1+rng.IntN(90)) * time.Minute // long enough for the zone to move its edges
+		}
+		s := setting{cfg: cfg, algos: algos}.aligned(zone, l.First())
 		var yaml bytes.Buffer
-		if err := scenarios.WriteRecorded(&yaml, scenarios.Recorded{From: "random.log", Config: cfg, Algorithms: algos}, runs(l)); err != nil {
+		if err := scenarios.WriteRecorded(&yaml, scenarios.Recorded{From: "random.log", Config: cfg, Algorithms: algos, Zone: zone}, runs(l)); err != nil {
 			t.Fatal(err)
 		}
 		sc, err := scenarios.Parse("random.yaml", yaml.Bytes())

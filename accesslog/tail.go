@@ -27,6 +27,7 @@ type tailView struct {
 	chunks   [][]byte
 	clients  []string
 	requests int64
+	first    algo.Instant
 	last     algo.Instant
 }
 
@@ -39,7 +40,7 @@ func NewTail() *Tail {
 
 // publish makes the log's requests so far visible to the tail's sources.
 func (t *Tail) publish(l *Log, ended bool) {
-	v := tailView{chunks: l.chunks, clients: l.clients, requests: l.Requests, last: l.last}
+	v := tailView{chunks: l.chunks, clients: l.clients, requests: l.Requests, first: l.first, last: l.last}
 	if len(v.chunks) > 0 {
 		// The last chunk is still being written past its length: keep
 		// its length as it is now, which the header copy already does.
@@ -69,6 +70,13 @@ func (t *Tail) after(n int64) (tailView, bool) {
 		t.more.Wait()
 	}
 	return t.seen, t.ended
+}
+
+// First waits for the log's first request and returns its instant; false
+// when the reading ended without one.
+func (t *Tail) First() (algo.Instant, bool) {
+	v, _ := t.after(0)
+	return v.first, v.requests > 0
 }
 
 // final waits for the reading to end and returns all it published.

@@ -212,7 +212,44 @@ type Config struct {
 	// Rules are the window limiters' edge rules; the zero value is the
 	// lesson's. The token bucket ignores them.
 	Rules Rules
+	// Offset moves every window edge later: windows start at Offset plus
+	// multiples of Window since the Unix epoch. 0, the default, aligns
+	// them as Redis-backed limiters do (a day's window from midnight UTC);
+	// a zone's calendar is (−its UTC offset) mod Window. From 0 to less
+	// than Window, whole milliseconds. The sliding log and the token
+	// bucket have no edges and ignore it.
+	Offset time.Duration
 }
+
+// WindowStart is the edge at or before t: where the calendar window
+// holding t starts.
+func (c Config) WindowStart(t Instant) Instant {
+	w, o := c.windowMs(), c.offsetMs()
+	return Instant(floorDiv(int64(t)-o, w)*w + o)
+}
+
+// NextEdge is the first window edge after t.
+func (c Config) NextEdge(t Instant) Instant { return c.WindowStart(t) + Instant(c.windowMs()) }
+
+// PrevEdge is the last window edge before t.
+func (c Config) PrevEdge(t Instant) Instant { return c.WindowStart(t - 1) }
+
+// CalendarOffset is the Offset that aligns windows of length window to
+// the calendar of zone at instant at: its midnight, its hours (a zone at
+// UTC+05:30 starts an hour's window at half past, UTC). A zone changes its
+// offset (daylight saving time); this is the offset it has at at.
+func CalendarOffset(zone *time.Location, at Instant, window time.Duration) time.Duration {
+	_, secs := at.Time().In(zone).Zone()
+	w := int64(window / time.Millisecond)
+	o := (-int64(secs) * 1000) % w // the zone's midnight, in UTC, modulo the window
+	if o < 0 {
+		o += w
+	}
+	return time.Duration(o) * time.Millisecond
+}
+
+// offsetMs is Offset in milliseconds.
+func (c Config) offsetMs() int64 { return int64(c.Offset / time.Millisecond) }
 
 // Largest values a Config may hold. With the lesson's rules they keep every
 // exact product inside int64; counts that grow past the limit (Rules) are
@@ -249,6 +286,9 @@ func (c Config) Validate() error {
 	}
 	if c.Window%time.Millisecond != 0 {
 		return Problem("window", "%s is not a whole number of milliseconds", human.Duration(c.Window))
+	}
+	if c.Offset < 0 || c.Offset >= c.Window || c.Offset%time.Millisecond != 0 {
+		return Problem("offset", "%s is out of range: window edges move by whole milliseconds from 0 to less than the window (%s)", human.Duration(c.Offset), human.Duration(c.Window))
 	}
 	if c.Burst < 0 || c.Burst > MaxLimit {
 		return Problem("burst", "%d is out of range: it must be a whole number from 1 to %d, or 0 for the limit", c.Burst, MaxLimit)

@@ -629,3 +629,43 @@ func TestExplainAtMidnight(t *testing.T) {
 		t.Errorf("Explain = %q, want %q", got, want)
 	}
 }
+
+// CalendarOffset puts window edges on a zone's calendar: a day's window
+// starts at the zone's midnight, an hour's on its hour (on the half hour
+// in UTC for a zone at +05:30), in zones east and west, at whole, half and
+// quarter hours, in winter and summer, and no offset at all in UTC.
+func TestCalendarOffset(t *testing.T) {
+	winter := time.Date(2026, 1, 15, 3, 7, 11, 250_000_000, time.UTC)
+	summer := time.Date(2026, 7, 15, 22, 51, 2, 0, time.UTC)
+	for _, name := range []string{"UTC", "Asia/Kolkata", "America/New_York", "America/St_Johns", "Pacific/Chatham", "Australia/Lord_Howe", "Asia/Kathmandu"} {
+		zone, err := time.LoadLocation(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, when := range []time.Time{winter, summer} {
+			at := Instant(when.UnixMilli())
+			for _, w := range []time.Duration{time.Millisecond, time.Minute, 15 * time.Minute, time.Hour, 6 * time.Hour, 24 * time.Hour} {
+				c := Config{Limit: 1, Window: w, Offset: CalendarOffset(zone, at, w)}
+				if err := c.Validate(); err != nil {
+					t.Fatalf("%s %v: %v", name, w, err)
+				}
+				start := c.WindowStart(at)
+				local := start.Time().In(zone)
+				sinceMidnight := time.Duration(local.Hour())*time.Hour + time.Duration(local.Minute())*time.Minute +
+					time.Duration(local.Second())*time.Second + time.Duration(local.Nanosecond())
+				if sinceMidnight%w != 0 || start > at || at >= start.Add(w) {
+					t.Errorf("%s, %v window at %v: starts %v (%v local), not on the zone's calendar", name, w, when, start, local)
+				}
+				if name == "UTC" && c.Offset != 0 {
+					t.Errorf("UTC: offset %v for %v", c.Offset, w)
+				}
+				if c.NextEdge(at) != start.Add(w) || c.PrevEdge(start) != start.Add(-w) || c.PrevEdge(at) != start && at != start {
+					t.Errorf("%s %v: edges around %v: next %v, previous %v", name, w, at, c.NextEdge(at), c.PrevEdge(at))
+				}
+			}
+		}
+	}
+	if err := (Config{Limit: 1, Window: time.Hour, Offset: time.Hour}).Validate(); err == nil {
+		t.Error("an offset of a whole window is valid")
+	}
+}

@@ -15,7 +15,7 @@ package algo
 // not apply: the counter's two windows are always aligned to the clock.
 type SlidingCounter struct {
 	cfg     Config
-	w       int64
+	w, o    int64 // the window and its edges' offset, in ms
 	clients table[counterState]
 	retired []retiredWindow // with expiry off: every window that fell out of use
 	clock   clock
@@ -33,7 +33,7 @@ const countersPerClient = 2
 
 // NewSlidingCounter returns a sliding-counter limiter; c must be valid.
 func NewSlidingCounter(c Config) *SlidingCounter {
-	return &SlidingCounter{cfg: c, w: c.windowMs(), clients: newTable[counterState](), clock: newClock()}
+	return &SlidingCounter{cfg: c, w: c.windowMs(), o: c.offsetMs(), clients: newTable[counterState](), clock: newClock()}
 }
 
 func (l *SlidingCounter) Kind() Kind     { return KindSlidingCounter }
@@ -70,26 +70,27 @@ func (l *SlidingCounter) AllowID(t Instant, id int32) Decision {
 }
 
 func (l *SlidingCounter) allowNew(t Instant, s *counterState, keyBytes int) Decision {
-	idx := floorDiv(int64(t), l.w)
+	idx := floorDiv(int64(t)-l.o, l.w)
 	s.window = idx
 	l.mem.Clients++
 	l.mem.Entries += countersPerClient
 	l.mem.Bytes += clientBytes[counterState](keyBytes)
-	current, previous, allowed := s.allow(t, idx, l.w, l.cfg.Limit, l.cfg.Rules)
+	current, previous, allowed := s.allow(t-Instant(l.o), idx, l.w, l.cfg.Limit, l.cfg.Rules)
 	return l.decision(t, idx, current, previous, allowed)
 }
 
 // allowKnown decides for a client with state, named client or numbered id.
 func (l *SlidingCounter) allowKnown(t Instant, s *counterState, client string, id int32) Decision {
-	idx := floorDiv(int64(t), l.w)
+	idx := floorDiv(int64(t)-l.o, l.w)
 	if l.cfg.NoExpiry {
 		l.retireRolled(l.clients.name(client, id), s, idx)
 	}
-	current, previous, allowed := s.allow(t, idx, l.w, l.cfg.Limit, l.cfg.Rules)
+	current, previous, allowed := s.allow(t-Instant(l.o), idx, l.w, l.cfg.Limit, l.cfg.Rules)
 	return l.decision(t, idx, current, previous, allowed)
 }
 
-// allow decides one request at t, in window idx = ⌊t / W⌋, from the client
+// allow decides one request at t, in window idx = ⌊t / W⌋ (t counted from
+// the first window edge: Config.Offset taken off), from the client
 // whose state s is (the zero value for a client with no requests): it rolls
 // the counters forward, compares the estimate, and counts the request if the
 // rules say so. The keyed and the dense sliding counters both decide here.
@@ -136,7 +137,7 @@ func (l *SlidingCounter) retireRolled(client string, s *counterState, idx int64)
 
 func (l *SlidingCounter) Peek(t Instant, client string) Decision {
 	t = l.clock.at(t)
-	idx := floorDiv(int64(t), l.w)
+	idx := floorDiv(int64(t)-l.o, l.w)
 	var current, previous int64
 	if s := l.clients.get(client); s != nil {
 		switch idx {
@@ -153,12 +154,12 @@ func (l *SlidingCounter) decide(t Instant, idx, current, previous int64) Decisio
 	// current·W + previous·(W − elapsed) against limit·W, in 128 bits: with
 	// the lesson's rules the counts stay at most Limit and every product would
 	// fit in int64, but counting rejected requests lets them grow past it.
-	allowed := l.cfg.Rules.admitsEstimate(current, previous, l.w-(int64(t)-idx*l.w), l.w, l.cfg.Limit)
+	allowed := l.cfg.Rules.admitsEstimate(current, previous, l.w-(int64(t)-l.o-idx*l.w), l.w, l.cfg.Limit)
 	return l.decision(t, idx, current, previous, allowed)
 }
 
 func (l *SlidingCounter) decision(t Instant, idx, current, previous int64, allowed bool) Decision {
-	start := idx * l.w
+	start := idx*l.w + l.o
 	return Decision{
 		Kind: KindSlidingCounter, At: t, Limit: l.cfg.Limit, Window: l.cfg.Window, Rules: l.cfg.Rules,
 		WindowStart: Instant(start), Count: current, Previous: previous,
@@ -179,7 +180,7 @@ func (l *SlidingCounter) Expire(t Instant) {
 	if l.cfg.NoExpiry {
 		return
 	}
-	idx := floorDiv(int64(t), l.w)
+	idx := floorDiv(int64(t)-l.o, l.w)
 	l.clients.each(func(keyBytes int, s *counterState) bool {
 		if s.window >= idx-1 {
 			return true
@@ -202,7 +203,7 @@ func (l *SlidingCounter) MemoryAt(t Instant) Memory {
 	if l.cfg.NoExpiry {
 		return l.mem
 	}
-	idx := floorDiv(int64(t), l.w)
+	idx := floorDiv(int64(t)-l.o, l.w)
 	var m Memory
 	l.clients.each(func(keyBytes int, s *counterState) bool {
 		if s.window >= idx-1 {

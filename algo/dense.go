@@ -29,20 +29,20 @@ type Verdict struct {
 
 // DenseFixedWindow is a FixedWindow for clients numbered 0 … n−1.
 type DenseFixedWindow struct {
-	limit, w int64
-	rules    Rules
-	states   []fixedState
+	limit, w, o int64
+	rules       Rules
+	states      []fixedState
 }
 
 // NewDenseFixedWindow returns a fixed window for clients clients; c must be
 // valid (Config.Validate).
 func NewDenseFixedWindow(c Config, clients int) *DenseFixedWindow {
-	return &DenseFixedWindow{limit: c.Limit, w: c.windowMs(), rules: c.Rules, states: make([]fixedState, clients)}
+	return &DenseFixedWindow{limit: c.Limit, w: c.windowMs(), o: c.offsetMs(), rules: c.Rules, states: make([]fixedState, clients)}
 }
 
 // Allow decides one request from client at t and records it if counted.
 func (l *DenseFixedWindow) Allow(t Instant, client int) Verdict {
-	_, count, allowed := l.states[client].allow(t, l.w, l.limit, l.rules)
+	_, count, allowed := l.states[client].allow(t, l.w, l.o, l.limit, l.rules)
 	return Verdict{Allowed: allowed, Count: count}
 }
 
@@ -54,22 +54,23 @@ func (l *DenseFixedWindow) Clients() int { return len(l.states) }
 
 // DenseSlidingCounter is a SlidingCounter for clients numbered 0 … n−1.
 type DenseSlidingCounter struct {
-	limit, w int64
-	rules    Rules
-	states   []counterState
+	limit, w, o int64
+	rules       Rules
+	states      []counterState
 }
 
 // NewDenseSlidingCounter returns a sliding counter for clients clients; c
 // must be valid.
 func NewDenseSlidingCounter(c Config, clients int) *DenseSlidingCounter {
-	return &DenseSlidingCounter{limit: c.Limit, w: c.windowMs(), rules: c.Rules, states: make([]counterState, clients)}
+	return &DenseSlidingCounter{limit: c.Limit, w: c.windowMs(), o: c.offsetMs(), rules: c.Rules, states: make([]counterState, clients)}
 }
 
 // Allow decides one request from client at t and records it if counted.
 func (l *DenseSlidingCounter) Allow(t Instant, client int) Verdict {
-	idx := floorDiv(int64(t), l.w)
-	current, previous, allowed := l.states[client].allow(t, idx, l.w, l.limit, l.rules)
-	return Verdict{Allowed: allowed, Count: current, Previous: previous, Elapsed: int64(t) - idx*l.w}
+	u := int64(t) - l.o
+	idx := floorDiv(u, l.w)
+	current, previous, allowed := l.states[client].allow(Instant(u), idx, l.w, l.limit, l.rules)
+	return Verdict{Allowed: allowed, Count: current, Previous: previous, Elapsed: u - idx*l.w}
 }
 
 // Forget drops a client's state, as if it had sent no request.

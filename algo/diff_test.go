@@ -17,6 +17,7 @@ import (
 type ref struct {
 	kind     Kind
 	limit, w int64
+	o        int64 // Config.Offset in ms: window k is [o + k·W, o + (k+1)·W)
 	noExpiry bool
 	rules    Rules
 	capacity int64 // token bucket, in tokens
@@ -39,7 +40,7 @@ func newRef(k Kind, c Config) *ref {
 	if capacity == 0 {
 		capacity = c.Limit
 	}
-	return &ref{kind: k, limit: c.Limit, w: int64(c.Window / time.Millisecond),
+	return &ref{kind: k, limit: c.Limit, w: int64(c.Window / time.Millisecond), o: int64(c.Offset / time.Millisecond),
 		noExpiry: c.NoExpiry, rules: c.Rules, capacity: capacity, lastCall: map[string]Instant{}}
 }
 
@@ -55,17 +56,21 @@ func (r *ref) clone() *ref {
 	return &c
 }
 
-// window is the window index ⌊t / W⌋, by the definition of floor.
+// window is the window index ⌊(t − o) / W⌋, by the definition of floor.
 func (r *ref) window(t Instant) int64 {
-	q := int64(t) / r.w
-	for q*r.w > int64(t) {
+	u := int64(t) - r.o
+	q := u / r.w
+	for q*r.w > u {
 		q--
 	}
-	for (q+1)*r.w <= int64(t) {
+	for (q+1)*r.w <= u {
 		q++
 	}
 	return q
 }
+
+// edge is where window k starts.
+func (r *ref) edge(k int64) Instant { return Instant(k*r.w + r.o) }
 
 // clamp applies "an earlier instant is treated as the latest one seen".
 func (r *ref) clamp(t Instant) Instant {
@@ -88,7 +93,7 @@ func (r *ref) fixedStarts(client string) []Instant {
 		if a.client != client {
 			continue
 		}
-		start := Instant(r.window(a.at) * r.w)
+		start := r.edge(r.window(a.at))
 		if r.rules.WindowStart == WindowFirstRequest {
 			start = a.at
 			if n := len(starts); n > 0 && a.at < starts[n-1]+Instant(r.w) {
@@ -106,7 +111,7 @@ func (r *ref) fixedStarts(client string) []Instant {
 // falls in.
 func (r *ref) fixedStart(client string, t Instant) Instant {
 	if r.rules.WindowStart != WindowFirstRequest {
-		return Instant(r.window(t) * r.w)
+		return r.edge(r.window(t))
 	}
 	if starts := r.fixedStarts(client); len(starts) > 0 && t < starts[len(starts)-1]+Instant(r.w) {
 		return starts[len(starts)-1]
@@ -215,8 +220,8 @@ func (r *ref) decide(t Instant, client string) Decision {
 				d.Previous++
 			}
 		}
-		d.WindowStart = Instant(c * r.w)
-		elapsed := int64(t) - c*r.w
+		d.WindowStart = r.edge(c)
+		elapsed := int64(t - r.edge(c))
 		d.Elapsed = time.Duration(elapsed) * time.Millisecond
 		est := big.NewRat(d.Previous*(r.w-elapsed), r.w)
 		est.Add(est, big.NewRat(d.Count, 1))
@@ -383,6 +388,9 @@ func randomStream(r *rand.Rand, backwards bool) stream {
 	t := Instant(r.Int64N(4*w) - 2*w)
 	if r.IntN(2) == 0 {
 		t += Clock(12, 0, 0, 0)
+	}
+	if r.IntN(3) == 0 { // edges moved, as a zone's calendar moves them
+		s.cfg.Offset = time.Duration(r.Int64N(w)) * time.Millisecond
 	}
 	n := 20 + r.IntN(180)
 	for range n {

@@ -13,7 +13,7 @@ import "unsafe"
 // first request at or after its end.
 type FixedWindow struct {
 	cfg     Config
-	w       int64 // window length in ms
+	w, o    int64 // window length and its edges' offset (Config.Offset), in ms
 	clients table[fixedState]
 	retired []retiredWindow // with expiry off: every finished window, forever
 	clock   clock
@@ -36,7 +36,7 @@ const retiredBytes = int64(unsafe.Sizeof(retiredWindow{}))
 
 // NewFixedWindow returns a fixed-window limiter; c must be valid (Config.Validate).
 func NewFixedWindow(c Config) *FixedWindow {
-	return &FixedWindow{cfg: c, w: c.windowMs(), clients: newTable[fixedState](), clock: newClock()}
+	return &FixedWindow{cfg: c, w: c.windowMs(), o: c.offsetMs(), clients: newTable[fixedState](), clock: newClock()}
 }
 
 func (l *FixedWindow) Kind() Kind     { return KindFixedWindow }
@@ -71,18 +71,18 @@ func (l *FixedWindow) allowNew(t Instant, s *fixedState, keyBytes int) Decision 
 	l.mem.Clients++
 	l.mem.Entries++
 	l.mem.Bytes += clientBytes[fixedState](keyBytes)
-	start, count, allowed := s.allow(t, l.w, l.cfg.Limit, l.cfg.Rules)
+	start, count, allowed := s.allow(t, l.w, l.o, l.cfg.Limit, l.cfg.Rules)
 	return l.decision(t, start, count, allowed)
 }
 
 // allowKnown decides for a client with state, named client or numbered id.
 func (l *FixedWindow) allowKnown(t Instant, s *fixedState, client string, id int32) Decision {
 	if l.cfg.NoExpiry {
-		if start := s.windowStart(t, l.w, l.cfg.Rules); start != s.start {
+		if start := s.windowStart(t, l.w, l.o, l.cfg.Rules); start != s.start {
 			l.retire(l.clients.name(client, id), int64(s.start), s.count)
 		}
 	}
-	start, count, allowed := s.allow(t, l.w, l.cfg.Limit, l.cfg.Rules)
+	start, count, allowed := s.allow(t, l.w, l.o, l.cfg.Limit, l.cfg.Rules)
 	return l.decision(t, start, count, allowed)
 }
 
@@ -90,8 +90,8 @@ func (l *FixedWindow) allowKnown(t Instant, s *fixedState, client string, id int
 // value for a client with no requests): it moves s to the window holding t,
 // compares that window's count, and counts the request if the rules say so.
 // The keyed and the dense fixed windows both decide here.
-func (s *fixedState) allow(t Instant, w, limit int64, r Rules) (start Instant, count int64, allowed bool) {
-	start = s.windowStart(t, w, r)
+func (s *fixedState) allow(t Instant, w, o, limit int64, r Rules) (start Instant, count int64, allowed bool) {
+	start = s.windowStart(t, w, o, r)
 	if s.start != start {
 		*s = fixedState{start: start}
 	}
@@ -106,14 +106,14 @@ func (s *fixedState) allow(t Instant, w, limit int64, r Rules) (start Instant, c
 // windowStart is the start of the window a request from the client at t
 // falls in. A state with no count is a client with no requests: every
 // request is counted or, under the lesson's comparisons, allowed first.
-func (s *fixedState) windowStart(t Instant, w int64, r Rules) Instant {
+func (s *fixedState) windowStart(t Instant, w, o int64, r Rules) Instant {
 	if r.WindowStart == WindowFirstRequest {
 		if s.count > 0 && s.live(t, w) {
 			return s.start
 		}
 		return t
 	}
-	return Instant(floorDiv(int64(t), w) * w)
+	return Instant(floorDiv(int64(t)-o, w)*w + o)
 }
 
 // live reports whether the client's window still holds t ≥ start:
@@ -128,7 +128,7 @@ func (l *FixedWindow) Peek(t Instant, client string) Decision {
 	if p := l.clients.get(client); p != nil {
 		s = *p
 	}
-	start := s.windowStart(t, l.w, l.cfg.Rules)
+	start := s.windowStart(t, l.w, l.o, l.cfg.Rules)
 	var count int64
 	if s.start == start {
 		count = s.count

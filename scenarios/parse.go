@@ -262,7 +262,7 @@ func (d *decoder) checkTokens(tokens token.Tokens) bool {
 	return ok
 }
 
-var topFields = []string{"name", "title", "description", "limit", "window", "expiry", "algorithms",
+var topFields = []string{"name", "title", "description", "limit", "window", "expiry", "tz", "algorithms",
 	"start", "speed", "traffic", "captions", "questions", "expect"}
 
 // directive accepts a %YAML directive naming a version of YAML 1, which
@@ -333,9 +333,41 @@ func (d *decoder) scenario(root ast.Node) *Scenario {
 		d.missing(o, "traffic", "give a list of requests, such as traffic: [{at: \"12:00:59\", count: 100}]")
 	}
 
+	d.zone(o, s, configOK, trafficOK)
 	d.teaching(o, s)
 	d.start(o, s, configOK, trafficOK)
 	return s
+}
+
+// zone reads tz: a zone whose calendar the windows align to, at the
+// offset it has at the first request; dated traffic only.
+func (d *decoder) zone(o *object, s *Scenario, configOK, trafficOK bool) {
+	if !o.has("tz") {
+		return
+	}
+	name, ok := d.text(o, "tz")
+	if !ok {
+		return
+	}
+	_, at := o.value("tz")
+	loc, err := time.LoadLocation(name)
+	if err != nil || name == "" || name == "Local" {
+		d.at(at, "tz", "%q is not a time zone; give an IANA name such as Europe/Berlin or Asia/Kolkata, or UTC", truncate(name))
+		return
+	}
+	s.Zone = loc
+	if s.rec != nil || !configOK || !trafficOK {
+		return // a recorded file's offset is set once its runs are read
+	}
+	first, ok := firstArrival(s)
+	if !ok {
+		return
+	}
+	if !first.IsDated() {
+		d.at(at, "tz", "aligns dated traffic only (at: \"2026-11-30T23:59:59.250Z\"); a time-of-day scenario's windows are its own day's")
+		return
+	}
+	s.Config.Offset = algo.CalendarOffset(loc, first, s.Config.Window)
 }
 
 // config reads the limit, the window and expiry; false when the limiters
@@ -421,7 +453,7 @@ func (d *decoder) start(o *object, s *Scenario, configOK, trafficOK bool) {
 				first = min(first, t.From)
 			}
 		}
-		s.Start = first.Truncate(s.Config.Window)
+		s.Start = s.Config.WindowStart(first)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"windowlab/algo"
 	"windowlab/human"
@@ -27,6 +28,7 @@ type Recorded struct {
 	Clients    int
 	Config     algo.Config
 	Algorithms []algo.Algorithm
+	Zone       *time.Location // the calendar the windows align to (tz:), or nil for UTC's epoch
 }
 
 // WriteRecorded writes recorded traffic (runs in time order, a dated
@@ -43,6 +45,9 @@ func WriteRecorded(w io.Writer, r Recorded, runs iter.Seq[Run]) error {
 	fmt.Fprintf(bw, "name: %s\n", name)
 	fmt.Fprintf(bw, "title: %s\n", strconv.Quote(title))
 	fmt.Fprintf(bw, "limit: %d\nwindow: %s\n", r.Config.Limit, r.Config.Window)
+	if r.Zone != nil {
+		fmt.Fprintf(bw, "tz: %s\n", strconv.Quote(r.Zone.String()))
+	}
 	bw.WriteString("algorithms:\n")
 	for _, a := range r.Algorithms {
 		fmt.Fprintf(bw, "  - %s\n", a)

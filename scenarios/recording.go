@@ -193,8 +193,11 @@ func Record(r Recorded, runs iter.Seq[Run]) (*Scenario, error) {
 		return nil, fmt.Errorf("%s: no request to replay", r.From)
 	}
 	name, title := recordedNames(r.From)
-	s := &Scenario{Name: name, Title: title, File: r.From, Config: r.Config, Algorithms: append([]algo.Algorithm(nil), r.Algorithms...), rec: rec}
-	s.Start = rec.first.Truncate(r.Config.Window)
+	s := &Scenario{Name: name, Title: title, File: r.From, Config: r.Config, Algorithms: append([]algo.Algorithm(nil), r.Algorithms...), rec: rec, Zone: r.Zone}
+	if r.Zone != nil {
+		s.Config.Offset = algo.CalendarOffset(r.Zone, rec.first, r.Config.Window)
+	}
+	s.Start = s.Config.WindowStart(rec.first)
 	return s, nil
 }
 
@@ -276,9 +279,12 @@ func parseRecorded(file string, in io.Reader) (*Scenario, error) {
 	if rec.runs == 0 {
 		return nil, ErrorList{{File: file, Line: line, Column: 1, Field: "traffic", Msg: "the list is empty; a recorded file holds a run a line after \"traffic:\""}}
 	}
+	if s.Zone != nil {
+		s.Config.Offset = algo.CalendarOffset(s.Zone, rec.first, s.Config.Window)
+	}
 	switch {
 	case s.Start == 0: // no start: the window edge at or before the first run
-		s.Start = rec.first.Truncate(s.Config.Window)
+		s.Start = s.Config.WindowStart(rec.first)
 	case s.Start > rec.first:
 		at := 0
 		for i, l := range bytes.Split(header.Bytes(), []byte("\n")) {

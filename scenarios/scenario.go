@@ -46,10 +46,13 @@ type Scenario struct {
 	Algorithms  []algo.Algorithm // which limiters to replay, in display order
 	Start       algo.Instant     // where the clock starts: a window edge at or before the first arrival unless set
 	Speed       float64          // the interactive view's starting playback speed, × real time; 0 means 1×
-	Traffic     []Traffic        // in file order, which is also the order of same-instant requests
-	Captions    []Caption
-	Questions   []Question
-	Expect      []Expectation
+	// Zone, when set (tz:), aligns the windows to its calendar, at the
+	// offset it has at the first request (Config.Offset, algo.CalendarOffset).
+	Zone      *time.Location
+	Traffic   []Traffic // in file order, which is also the order of same-instant requests
+	Captions  []Caption
+	Questions []Question
+	Expect    []Expectation
 
 	rec *recording // a recorded file's traffic, which Traffic then leaves out
 
@@ -431,4 +434,12 @@ func (s *Scenario) Engine(opts sim.Options) (*sim.Engine, error) {
 		return nil, &TooBigError{File: s.File, View: opts.History, Estimate: est, Load: ld, Window: s.Config.Window}
 	}
 	return sim.New(s.Source(), ls, opts)
+}
+
+// firstInstant is the first request's instant; false with none.
+func (s *Scenario) firstInstant() (algo.Instant, bool) {
+	if s.rec != nil {
+		return s.rec.first, s.rec.runs > 0
+	}
+	return firstArrival(s)
 }

@@ -35,7 +35,14 @@ func (s *Scenario) WhatIf(cfg algo.Config, algorithms []algo.Algorithm) (*Scenar
 			return nil, fmt.Errorf("%s: %v", a, err)
 		}
 	}
+	if s.Zone != nil {
+		// The zone's calendar, for the new window length.
+		if first, ok := s.firstInstant(); ok {
+			cfg.Offset = algo.CalendarOffset(s.Zone, first, cfg.Window)
+		}
+	}
 	w := &Scenario{
+		Zone:        s.Zone,
 		Name:        s.Name + "-what-if",
 		Description: s.Description,
 		File:        s.File,
@@ -105,6 +112,9 @@ func (s *Scenario) WriteYAML(w io.Writer, comment string) error {
 	fmt.Fprintf(b, "limit: %d\nwindow: %s\n", s.Config.Limit, s.Config.Window)
 	if s.Config.NoExpiry {
 		b.WriteString("expiry: false\n")
+	}
+	if s.Zone != nil {
+		fmt.Fprintf(b, "tz: %s\n", q(s.Zone.String()))
 	}
 	b.WriteString("algorithms:\n")
 	for _, a := range s.Algorithms {

@@ -201,7 +201,8 @@ func shared(l algo.Limiter) algo.Config {
 // rules are its own (algo.Of); Config's Rules are the lesson's.
 func (e *Engine) Config() algo.Config { return e.cfg }
 
-// Window is the shared window length; window edges are its multiples.
+// Window is the shared window length; window edges are its multiples,
+// moved by the configuration's Offset (Config.WindowStart).
 func (e *Engine) Window() time.Duration { return e.window }
 
 // Now is the virtual clock.
@@ -478,12 +479,12 @@ func (e *Engine) Advance(d time.Duration) { e.Seek(e.now.Add(d)) }
 
 // NextEdge seeks to the first window edge after the clock.
 func (e *Engine) NextEdge() {
-	e.Seek(e.now.NextEdge(e.window))
+	e.Seek(e.cfg.NextEdge(e.now))
 }
 
 // PrevEdge seeks to the last window edge before the clock.
 func (e *Engine) PrevEdge() {
-	e.Seek(e.now.PrevEdge(e.window))
+	e.Seek(e.cfg.PrevEdge(e.now))
 }
 
 // RunToEnd decides every remaining arrival.

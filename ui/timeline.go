@@ -183,9 +183,9 @@ func (p timelinePanel) cursor() int {
 // isEdge reports whether a window edge falls in cell i (drawn only when a
 // window spans at least two cells).
 func (p timelinePanel) isEdge(i int) bool {
-	w, cell := p.snap.config.Window, p.cellMs()
+	c, cell := p.snap.config, p.cellMs()
 	start := p.start(i)
-	return algo.Instant(w/time.Millisecond) >= 2*cell && (start+cell-1).Truncate(w) >= start
+	return algo.Instant(c.Window/time.Millisecond) >= 2*cell && c.WindowStart(start+cell-1) >= start
 }
 
 // legend is the first line: whose requests, what a cell spans, what the

@@ -663,7 +663,7 @@ func (m *Model) stepCaption(dir int) tea.Cmd {
 // moveClock steps to the next or previous request or window edge, or to
 // either end; a move that outlasts a frame goes on in the background.
 func (m *Model) moveClock(msg tea.KeyPressMsg) tea.Cmd {
-	k, now, w := m.keys, m.eng.Now(), m.eng.Window()
+	k, now, cfg := m.keys, m.eng.Now(), m.eng.Config()
 	switch {
 	case key.Matches(msg, k.Next):
 		m.stop()
@@ -687,12 +687,12 @@ func (m *Model) moveClock(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.NextEdge):
 		// The edge is fixed before the move, so a move that goes on in the
 		// background ends there (sim.Engine.NextEdge, with a fixed target).
-		if next := now.NextEdge(w); next <= m.lastInstant() {
+		if next := cfg.NextEdge(now); next <= m.lastInstant() {
 			return m.seek(next)
 		}
 	case key.Matches(msg, k.PrevEdge):
 		if now > 0 { // the clock never goes before midnight
-			return m.seek(now.PrevEdge(w))
+			return m.seek(cfg.PrevEdge(now))
 		}
 	case key.Matches(msg, k.Start):
 		m.rewind()
@@ -987,7 +987,7 @@ const (
 // at the current speed: idleLead before the next event. It leaves a note
 // on screen until that event.
 func (m *Model) idleUntil(now, target algo.Instant) (algo.Instant, bool) {
-	event := min(m.end, now.NextEdge(m.eng.Window()))
+	event := min(m.end, m.eng.Config().NextEdge(now))
 	if next, ok := m.eng.Next(); ok {
 		event = min(event, next.At)
 	}

@@ -22,7 +22,11 @@ type jsonScenario struct {
 	WindowMs int64  `json:"window_ms"`
 	Window   string `json:"window"`
 	Expiry   bool   `json:"expiry"`
-	Requests int64  `json:"requests"`
+	// OffsetMs moves the window edges (Config.Offset): windows start at
+	// offset_ms plus multiples of window_ms since the Unix epoch. Left out
+	// when 0, as every scenario without tz: has it.
+	OffsetMs int64 `json:"offset_ms,omitempty"`
+	Requests int64 `json:"requests"`
 }
 
 type jsonMemory struct {
@@ -81,7 +85,7 @@ func JSON(w io.Writer, h Header, e *sim.Engine) error {
 	cfg := e.Config()
 	sc, _ := json.Marshal(jsonScenario{
 		Name: h.Name, Title: h.Title, Limit: cfg.Limit, WindowMs: int64(cfg.Window / time.Millisecond),
-		Window: human.Duration(cfg.Window), Expiry: !cfg.NoExpiry, Requests: e.Len(),
+		Window: human.Duration(cfg.Window), Expiry: !cfg.NoExpiry, OffsetMs: int64(cfg.Offset / time.Millisecond), Requests: e.Len(),
 	})
 	bw.WriteString(`{"scenario":`)
 	bw.Write(sc)
