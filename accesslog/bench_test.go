@@ -75,3 +75,37 @@ func BenchmarkReadAndDecide(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N)*1e6/b.Elapsed().Seconds(), "lines/s")
 }
+
+// Reading and deciding at once, as windowlab replay does: the engine
+// decides from a Tail while Read goes on, one core each.
+func BenchmarkReadWhileDeciding(b *testing.B) {
+	data := benchData()
+	b.SetBytes(int64(len(data)))
+	b.ResetTimer()
+	for range b.N {
+		tail := NewTail()
+		cfg := algo.Config{Limit: 100, Window: time.Minute}
+		var ls []algo.Limiter
+		for _, k := range []algo.Kind{algo.KindFixedWindow, algo.KindSlidingLog, algo.KindSlidingCounter} {
+			lim, _ := algo.New(k, cfg)
+			ls = append(ls, lim)
+		}
+		decided := make(chan int64)
+		go func() {
+			// New waits for the first request, as every step may.
+			e, err := sim.New(tail.Source(), ls, sim.Options{ForwardOnly: true})
+			if err != nil {
+				panic(err)
+			}
+			e.RunToEnd()
+			decided <- e.Processed()
+		}()
+		if _, err := Read(bytes.NewReader(data), Options{Reorder: DefaultReorder, Tail: tail}); err != nil {
+			b.Fatal(err)
+		}
+		if n := <-decided; n != 1_000_000 {
+			b.Fatalf("decided %d", n)
+		}
+	}
+	b.ReportMetric(float64(b.N)*1e6/b.Elapsed().Seconds(), "lines/s")
+}

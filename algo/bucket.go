@@ -61,9 +61,12 @@ func (l *TokenBucket) Allow(t Instant, client string) Decision {
 	}
 	s := l.clients.get(client)
 	if s == nil {
-		return l.allowNew(t, l.clients.add(client), len(client))
+		s = l.clients.add(client)
+		l.added(s, len(client))
+	} else {
+		s.level = l.levelAt(s, t)
 	}
-	return l.allowKnown(t, s)
+	return l.take(t, s)
 }
 
 // UseNames numbers the limiter's clients by names (ByID).
@@ -78,22 +81,20 @@ func (l *TokenBucket) AllowID(t Instant, id int32) Decision {
 	}
 	s := l.clients.getID(id)
 	if s == nil {
-		return l.allowNew(t, l.clients.addID(id), l.clients.keyBytes(id))
+		s = l.clients.addID(id)
+		l.added(s, l.clients.keyBytes(id))
+	} else {
+		s.level = l.levelAt(s, t)
 	}
-	return l.allowKnown(t, s)
+	return l.take(t, s)
 }
 
-func (l *TokenBucket) allowNew(t Instant, s *bucketState, keyBytes int) Decision {
+// added counts a client that has just got its bucket, full.
+func (l *TokenBucket) added(s *bucketState, keyBytes int) {
 	s.level = l.full
 	l.mem.Clients++
 	l.mem.Entries += bucketsPerClient
 	l.mem.Bytes += clientBytes[bucketState](keyBytes)
-	return l.take(t, s)
-}
-
-func (l *TokenBucket) allowKnown(t Instant, s *bucketState) Decision {
-	s.level = l.levelAt(s, t)
-	return l.take(t, s)
 }
 
 // take decides at t on the bucket's level and takes a token if allowed.

@@ -45,11 +45,16 @@ func (l *SlidingCounter) Allow(t Instant, client string) Decision {
 	if sweep {
 		l.Expire(t)
 	}
+	idx := floorDiv(int64(t)-l.o, l.w)
 	s := l.clients.get(client)
 	if s == nil {
-		return l.allowNew(t, l.clients.add(client), len(client))
+		s = l.clients.add(client)
+		l.added(s, idx, len(client))
+	} else if l.cfg.NoExpiry {
+		l.retireRolled(client, s, idx)
 	}
-	return l.allowKnown(t, s, client, -1)
+	current, previous, allowed := s.allow(t-Instant(l.o), idx, l.w, l.cfg.Limit, l.cfg.Rules)
+	return l.decision(t, idx, current, previous, allowed)
 }
 
 // UseNames numbers the limiter's clients by names (ByID).
@@ -62,31 +67,24 @@ func (l *SlidingCounter) AllowID(t Instant, id int32) Decision {
 	if sweep {
 		l.Expire(t)
 	}
+	idx := floorDiv(int64(t)-l.o, l.w)
 	s := l.clients.getID(id)
 	if s == nil {
-		return l.allowNew(t, l.clients.addID(id), l.clients.keyBytes(id))
+		s = l.clients.addID(id)
+		l.added(s, idx, l.clients.keyBytes(id))
+	} else if l.cfg.NoExpiry {
+		l.retireRolled(l.clients.key(id), s, idx)
 	}
-	return l.allowKnown(t, s, "", id)
+	current, previous, allowed := s.allow(t-Instant(l.o), idx, l.w, l.cfg.Limit, l.cfg.Rules)
+	return l.decision(t, idx, current, previous, allowed)
 }
 
-func (l *SlidingCounter) allowNew(t Instant, s *counterState, keyBytes int) Decision {
-	idx := floorDiv(int64(t)-l.o, l.w)
+// added counts a client that has just got its state, in window idx.
+func (l *SlidingCounter) added(s *counterState, idx int64, keyBytes int) {
 	s.window = idx
 	l.mem.Clients++
 	l.mem.Entries += countersPerClient
 	l.mem.Bytes += clientBytes[counterState](keyBytes)
-	current, previous, allowed := s.allow(t-Instant(l.o), idx, l.w, l.cfg.Limit, l.cfg.Rules)
-	return l.decision(t, idx, current, previous, allowed)
-}
-
-// allowKnown decides for a client with state, named client or numbered id.
-func (l *SlidingCounter) allowKnown(t Instant, s *counterState, client string, id int32) Decision {
-	idx := floorDiv(int64(t)-l.o, l.w)
-	if l.cfg.NoExpiry {
-		l.retireRolled(l.clients.name(client, id), s, idx)
-	}
-	current, previous, allowed := s.allow(t-Instant(l.o), idx, l.w, l.cfg.Limit, l.cfg.Rules)
-	return l.decision(t, idx, current, previous, allowed)
 }
 
 // allow decides one request at t, in window idx = ⌊t / W⌋ (t counted from

@@ -48,9 +48,12 @@ func (l *FixedWindow) Allow(t Instant, client string) Decision {
 	s := l.clients.get(client)
 	if s == nil {
 		s = l.clients.add(client) // the zero state is a client with no requests
-		return l.allowNew(t, s, len(client))
+		l.added(len(client))
+	} else if l.cfg.NoExpiry {
+		l.retireOld(t, s, client, -1)
 	}
-	return l.allowKnown(t, s, client, -1)
+	start, count, allowed := s.allow(t, l.w, l.o, l.cfg.Limit, l.cfg.Rules)
+	return l.decision(t, start, count, allowed)
 }
 
 // UseNames numbers the limiter's clients by names (ByID).
@@ -62,28 +65,28 @@ func (l *FixedWindow) AllowID(t Instant, id int32) Decision {
 	t = l.advance(t)
 	s := l.clients.getID(id)
 	if s == nil {
-		return l.allowNew(t, l.clients.addID(id), l.clients.keyBytes(id))
+		s = l.clients.addID(id)
+		l.added(l.clients.keyBytes(id))
+	} else if l.cfg.NoExpiry {
+		l.retireOld(t, s, "", id)
 	}
-	return l.allowKnown(t, s, "", id)
+	start, count, allowed := s.allow(t, l.w, l.o, l.cfg.Limit, l.cfg.Rules)
+	return l.decision(t, start, count, allowed)
 }
 
-func (l *FixedWindow) allowNew(t Instant, s *fixedState, keyBytes int) Decision {
+// added counts a client that has just got its state.
+func (l *FixedWindow) added(keyBytes int) {
 	l.mem.Clients++
 	l.mem.Entries++
 	l.mem.Bytes += clientBytes[fixedState](keyBytes)
-	start, count, allowed := s.allow(t, l.w, l.o, l.cfg.Limit, l.cfg.Rules)
-	return l.decision(t, start, count, allowed)
 }
 
-// allowKnown decides for a client with state, named client or numbered id.
-func (l *FixedWindow) allowKnown(t Instant, s *fixedState, client string, id int32) Decision {
-	if l.cfg.NoExpiry {
-		if start := s.windowStart(t, l.w, l.o, l.cfg.Rules); start != s.start {
-			l.retire(l.clients.name(client, id), int64(s.start), s.count)
-		}
+// retireOld keeps, with expiry off, the counter a new window at t leaves
+// behind; the client is named client, or numbered id.
+func (l *FixedWindow) retireOld(t Instant, s *fixedState, client string, id int32) {
+	if start := s.windowStart(t, l.w, l.o, l.cfg.Rules); start != s.start {
+		l.retire(l.clients.name(client, id), int64(s.start), s.count)
 	}
-	start, count, allowed := s.allow(t, l.w, l.o, l.cfg.Limit, l.cfg.Rules)
-	return l.decision(t, start, count, allowed)
 }
 
 // allow decides one request at t from the client whose state s is (the zero

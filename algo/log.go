@@ -45,7 +45,8 @@ func (l *SlidingLog) Allow(t Instant, client string) Decision {
 		l.mem.Clients++
 		l.mem.Bytes += clientBytes[logState](len(client))
 	}
-	return l.allowState(t, s)
+	count, oldest, allowed := l.counted(t, s)
+	return l.decision(t, count, oldest, allowed)
 }
 
 // UseNames numbers the limiter's clients by names (ByID).
@@ -64,15 +65,17 @@ func (l *SlidingLog) AllowID(t Instant, id int32) Decision {
 		l.mem.Clients++
 		l.mem.Bytes += clientBytes[logState](l.clients.keyBytes(id))
 	}
-	return l.allowState(t, s)
+	count, oldest, allowed := l.counted(t, s)
+	return l.decision(t, count, oldest, allowed)
 }
 
-func (l *SlidingLog) allowState(t Instant, s *logState) Decision {
+// counted decides on the client's queue and counts what it now holds.
+func (l *SlidingLog) counted(t Instant, s *logState) (count int64, oldest Instant, allowed bool) {
 	entries := s.q.Len()
-	count, oldest, allowed := s.allow(t, l.w, l.cfg.Limit, l.cfg.Rules, l.cfg.NoExpiry)
+	count, oldest, allowed = s.allow(t, l.w, l.cfg.Limit, l.cfg.Rules, l.cfg.NoExpiry)
 	l.mem.Entries += s.q.Len() - entries
 	l.mem.Bytes += (s.q.Len() - entries) * timestampBytes
-	return l.decision(t, count, oldest, allowed)
+	return count, oldest, allowed
 }
 
 // allow decides one request at t from the client whose queue s is (the zero

@@ -70,17 +70,22 @@ func clientBytes[S any](keyBytes int) int64 {
 
 // get returns the client's state, or nil.
 func (t *table[S]) get(key string) *S {
-	if t.names != nil {
-		id, ok := t.names.Lookup(key)
-		if !ok {
-			return nil
+	if t.names == nil {
+		if i, ok := t.index[key]; ok {
+			return &t.states[i]
 		}
-		return t.getID(id)
+		return nil
 	}
-	if i, ok := t.index[key]; ok {
-		return &t.states[i]
+	return t.getShared(key)
+}
+
+// getShared is get for a shared table.
+func (t *table[S]) getShared(key string) *S {
+	id, ok := t.names.Lookup(key)
+	if !ok {
+		return nil
 	}
-	return nil
+	return t.getID(id)
 }
 
 // getID returns the state of the client numbered id, or nil (shared only).
@@ -144,6 +149,9 @@ func (t *table[S]) name(client string, id int32) string {
 	}
 	return client
 }
+
+// key is the name numbered id (shared only).
+func (t *table[S]) key(id int32) string { return t.names.Name(id) }
 
 // keyBytes is the length of the name numbered id (shared only).
 func (t *table[S]) keyBytes(id int32) int { return t.names.Bytes(id) }
