@@ -55,6 +55,7 @@ func replayCmd() *cobra.Command {
 			"to whom.",
 		Example: "  windowlab replay /var/log/nginx/access.log.1.gz --limits 60,120 --windows 1m\n" +
 			"  windowlab replay requests.jsonl --time-field ts --key field:api_key --limit 1000 --window 1h\n" +
+			"  windowlab replay export.csv --time-column when --client-column who --limit 10 --window 1s\n" +
 			"  zcat access.log.*.gz | windowlab replay - --key ip+path",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -161,6 +162,8 @@ func replayCmd() *cobra.Command {
 	f.StringVar(&key, "key", "ip", "who a client is: ip, user, path, status, method, field:NAME, or several joined by + (ip+path)")
 	f.StringVar(&timeField, "time-field", "", "the time's field (JSON) or column (CSV, TSV); default: time, timestamp, ts, @timestamp…")
 	f.StringVar(&clientField, "client-field", "", "the field or column --key ip reads; default: ip, client_ip, remote_addr…")
+	f.StringVar(&timeField, "time-column", "", "the same as --time-field, for CSV and TSV")
+	f.StringVar(&clientField, "client-column", "", "the same as --client-field, for CSV and TSV")
 	f.StringVar(&epoch, "epoch", "auto", "what a numeric time counts since the epoch: auto (by its size), s, ms, us or ns")
 	f.DurationVar(&reorder, "reorder", accesslog.DefaultReorder, "how far back in time a line may be and still be put in its place")
 	f.BoolVar(&strict, "strict", false, "stop at the first bad line")
@@ -174,6 +177,8 @@ func replayCmd() *cobra.Command {
 	f.BoolVar(&tui, "tui", false, "open the interactive view on the log, following the client denied most")
 	f.BoolVar(&asJSON, "json", false, "print run's JSON report (one setting only); the log's summary goes to standard error")
 	cmd.MarkFlagsMutuallyExclusive("json", "tui")
+	cmd.MarkFlagsMutuallyExclusive("time-field", "time-column")
+	cmd.MarkFlagsMutuallyExclusive("client-field", "client-column")
 	cmd.MarkFlagsMutuallyExclusive("limit", "limits")
 	cmd.MarkFlagsMutuallyExclusive("window", "windows")
 	return cmd

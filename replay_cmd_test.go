@@ -129,6 +129,23 @@ func TestReplayInAZone(t *testing.T) {
 	}
 }
 
+// A CSV export names its columns as the issue's engineer would type them:
+// --time-column and --client-column, the same as --time-field and
+// --client-field.
+func TestReplayCSVColumns(t *testing.T) {
+	csv := writeFile(t, "export.csv", []byte("who,when,path\nalice,2026-11-30T23:59:59.100Z,/a\nalice,2026-11-30T23:59:59.200Z,/a\nbob,2026-11-30T23:59:59.300Z,/b\nalice,2026-11-30T23:59:59.400Z,/a\n"))
+	out, errOut, code := windowlab(t, "replay", csv, "--time-column", "when", "--client-column", "who", "--limit", "2", "--window", "1s", "--json")
+	if code != 0 || !strings.Contains(errOut, "4 requests") || !strings.Contains(errOut, "2 clients") {
+		t.Fatalf("exit %d:\n%s", code, errOut)
+	}
+	if !strings.Contains(out, `"client":"bob"`) || !strings.Contains(out, `"denied":1`) {
+		t.Errorf("the report:\n%s", out)
+	}
+	if _, errOut, code := windowlab(t, "replay", csv, "--time-column", "when", "--time-field", "when"); code != 2 || !strings.Contains(errOut, "time-column") {
+		t.Errorf("both spellings at once: exit %d\n%s", code, errOut)
+	}
+}
+
 // Bad input to replay: each says what and where, exit 2.
 func TestReplayRefusals(t *testing.T) {
 	empty := writeFile(t, "empty.log", []byte("nothing here\nnor here\n"))
