@@ -320,16 +320,18 @@ func readLog(ctx context.Context, path string, stdin io.Reader, opts accesslog.O
 // when the deciding goes on beside it.
 func showProgress(w io.Writer, what string, sizeOf, read, lines, decided *atomic.Int64, done <-chan struct{}) {
 	showWork(w, func(elapsed time.Duration) (string, float64) {
+		// What matters most first: a narrow terminal cuts the end.
 		b, n, size := read.Load(), lines.Load(), sizeOf.Load()
-		text := fmt.Sprintf("%s: %s lines, %s/s", what, human.Int(n), human.Int(int64(float64(n)/max(elapsed.Seconds(), 0.001))))
+		text := what + ": "
 		frac := 0.0
 		if size > 0 {
 			frac = min(float64(b)/float64(size), 1)
-			text += fmt.Sprintf(" · %s of %s", human.Bytes(b), human.Bytes(size))
+			text += fmt.Sprintf("%s of %s · ", human.Bytes(b), human.Bytes(size))
 			if b > 0 && b < size {
-				text += " · " + human.Duration((time.Duration(float64(elapsed) * float64(size-b) / float64(b))).Round(time.Second)) + " left"
+				text += human.Duration((time.Duration(float64(elapsed) * float64(size-b) / float64(b))).Round(time.Second)) + " left · "
 			}
 		}
+		text += fmt.Sprintf("%s lines, %s/s", human.Int(n), human.Int(int64(float64(n)/max(elapsed.Seconds(), 0.001))))
 		if decided != nil {
 			text += " · " + human.Int(decided.Load()) + " decided"
 		}
@@ -357,7 +359,7 @@ func showDeciding(w io.Writer, total int64, decided *atomic.Int64, done <-chan s
 // more than a second.
 func showWork(w io.Writer, status func(elapsed time.Duration) (string, float64), done <-chan struct{}) {
 	o := progressOn(w)
-	o.StatusWidth = 115 // "reading access.log: 2,711,552 lines, 695,111/s · 301.9 MiB of 1.1 GiB · 10s left · 2,400,000 decided"
+	o.StatusWidth = 115 // "reading access.log: 301.9 MiB of 1.1 GiB · 10s left · 2,711,552 lines, 695,111/s · 2,400,000 decided"
 	labprogress.Draw(o, 10, status, func(elapsed time.Duration) string {
 		if elapsed <= time.Second {
 			return ""
