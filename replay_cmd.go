@@ -120,8 +120,10 @@ func replayCmd() *cobra.Command {
 				summary = cmd.ErrOrStderr() // standard output is the report's alone
 			}
 			describeLog(summary, l, zone)
-			for i := range settings {
-				settings[i] = settings[i].aligned(zone, l.First())
+			if !overlap { // the deciding beside the reading aligns its own copy
+				for i := range settings {
+					settings[i] = settings[i].aligned(zone, l.First())
+				}
 			}
 			if l.Interrupted {
 				// Stopped while reading: decide what was read, to report it,
@@ -457,6 +459,7 @@ type decision struct {
 // the reading and the deciding have both ended (or ctx has).
 func decideWhileReading(ctx context.Context, tail *accesslog.Tail, name string, settings []setting, zone *time.Location, decided *atomic.Int64) <-chan decision {
 	out := make(chan decision, 1)
+	settings = slices.Clone(settings) // its own: the caller goes on with its copy
 	go func() {
 		if zone != nil {
 			// The zone's offset at the first request sets the windows' edges.
@@ -465,7 +468,6 @@ func decideWhileReading(ctx context.Context, tail *accesslog.Tail, name string, 
 				out <- decision{}
 				return
 			}
-			settings = slices.Clone(settings)
 			for i := range settings {
 				settings[i] = settings[i].aligned(zone, first)
 			}

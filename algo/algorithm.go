@@ -2,6 +2,7 @@ package algo
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -11,34 +12,74 @@ import (
 type Algorithm struct {
 	Kind  Kind
 	Rules Rules
+	// Servers, 2 or more, runs the algorithm on that many servers each
+	// with its own tally (Fleet), the requests shared out by Routing; 0
+	// is one tally, as every limiter on its own keeps.
+	Servers int
+	Routing Routing
 }
 
 // Of returns the algorithm a limiter runs.
-func Of(l Limiter) Algorithm { return Algorithm{l.Kind(), l.Config().Rules} }
+func Of(l Limiter) Algorithm {
+	if f, ok := l.(*Fleet); ok {
+		return f.Algorithm()
+	}
+	return Algorithm{Kind: l.Kind(), Rules: l.Config().Rules}
+}
 
 // String is the algorithm's name: the kind, then "/" and the preset's name
-// when the rules are not the lesson's.
+// when the rules are not the lesson's, then for a fleet "@" and its
+// servers, and ":client-hash" when they route so.
 func (a Algorithm) String() string {
+	s := a.Kind.String()
 	if n := a.Rules.Name(); n != "" {
-		return a.Kind.String() + "/" + n
+		s += "/" + n
 	}
-	return a.Kind.String()
+	if a.Servers >= 2 {
+		s += fmt.Sprintf("@%d", a.Servers)
+		if a.Routing != RoundRobin {
+			s += ":" + a.Routing.String()
+		}
+	}
+	return s
 }
+
+// Fleet is the algorithm with n servers, each its own tally, routed so;
+// the same algorithm on one tally when n is under 2.
+func (a Algorithm) Fleet(n int, r Routing) Algorithm {
+	if n < 2 {
+		n, r = 0, RoundRobin
+	}
+	a.Servers, a.Routing = n, r
+	return a
+}
+
+// Single is the algorithm on one tally.
+func (a Algorithm) Single() Algorithm { return a.Fleet(0, RoundRobin) }
 
 // Title is the name in words: "Sliding window counter · go-chi/httprate".
 func (a Algorithm) Title() string {
+	t := a.Kind.Title()
 	if p, ok := presetFor(a.Rules); ok {
-		return a.Kind.Title() + " · " + p.Title
+		t += " · " + p.Title
+	} else if s := a.Rules.String(); s != "" {
+		t += " · " + s
 	}
-	if s := a.Rules.String(); s != "" {
-		return a.Kind.Title() + " · " + s
+	if a.Servers >= 2 {
+		t += fmt.Sprintf(" · %d servers, a tally each", a.Servers)
+		if a.Routing != RoundRobin {
+			t += " (" + a.Routing.String() + ")"
+		}
 	}
-	return a.Kind.Title()
+	return t
 }
 
 // New returns a fresh limiter running a under c's limit and window.
 func (a Algorithm) New(c Config) (Limiter, error) {
 	c.Rules = a.Rules
+	if a.Servers >= 2 {
+		return NewFleet(a.Single(), c, a.Servers, a.Routing)
+	}
 	return New(a.Kind, c)
 }
 
@@ -50,7 +91,7 @@ func AlgorithmNames() []string {
 		names = append(names, k.String())
 	}
 	for _, p := range Presets {
-		names = append(names, Algorithm{p.Kind, p.Rules}.String())
+		names = append(names, Algorithm{Kind: p.Kind, Rules: p.Rules}.String())
 	}
 	return names
 }
@@ -71,6 +112,24 @@ func (e *PresetKindError) Error() string {
 // ParseAlgorithm reads "kind" or "kind/preset". A preset goes only with the
 // kind of limiter whose behaviour it reproduces.
 func ParseAlgorithm(s string) (Algorithm, error) {
+	if base, fleet, ok := strings.Cut(s, "@"); ok {
+		a, err := ParseAlgorithm(base)
+		if err != nil {
+			return a, err
+		}
+		n, routing, _ := strings.Cut(fleet, ":")
+		servers, err := strconv.Atoi(n)
+		if err != nil || servers < 2 || servers > MaxServers {
+			return Algorithm{}, fmt.Errorf("%q: after @ give the servers, 2 to %d, each with its own tally (fixed-window@3)", s, MaxServers)
+		}
+		r := RoundRobin
+		if routing != "" {
+			if r, ok = ParseRouting(routing); !ok {
+				return Algorithm{}, fmt.Errorf("%q: routing %q is not round-robin or client-hash", s, routing)
+			}
+		}
+		return a.Fleet(servers, r), nil
+	}
 	kindName, preset, hasPreset := strings.Cut(s, "/")
 	k, ok := ParseKind(kindName)
 	if !ok {
@@ -84,7 +143,7 @@ func ParseAlgorithm(s string) (Algorithm, error) {
 			if p.Kind != k {
 				return Algorithm{}, &PresetKindError{Preset: p.Name, Kind: p.Kind, Asked: k}
 			}
-			return Algorithm{k, p.Rules}, nil
+			return Algorithm{Kind: k, Rules: p.Rules}, nil
 		}
 	}
 	return Algorithm{}, fmt.Errorf("unknown preset %q", preset)

@@ -24,6 +24,7 @@ var builtinOrder = []string{
 	"steady-stream",
 	"sliding-log-memory",
 	"forgotten-ttl",
+	"many-servers",
 	"random-traffic",
 	"presets-cloudflare-example",
 	"token-bucket",

@@ -391,6 +391,10 @@ func (d *decoder) algorithm(v, at ast.Node, field string) (algo.Algorithm, bool)
 		d.at(at, field, "%v", pk)
 		return algo.Algorithm{}, false
 	}
+	if strings.Contains(s.Value, "@") {
+		d.at(at, field, "%v", err) // a fleet's servers or routing: the parser says what is wrong
+		return algo.Algorithm{}, false
+	}
 	names := algorithmNames()
 	hint := ""
 	if c, near := Closest(s.Value, names); near {

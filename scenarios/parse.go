@@ -262,7 +262,7 @@ func (d *decoder) checkTokens(tokens token.Tokens) bool {
 	return ok
 }
 
-var topFields = []string{"name", "title", "description", "limit", "window", "expiry", "tz", "algorithms",
+var topFields = []string{"name", "title", "description", "limit", "window", "expiry", "tz", "algorithms", "servers", "routing", "tally",
 	"start", "speed", "traffic", "captions", "questions", "expect"}
 
 // directive accepts a %YAML directive naming a version of YAML 1, which
@@ -322,6 +322,8 @@ func (d *decoder) scenario(root ast.Node) *Scenario {
 		}
 	}
 
+	d.servers(o, s)
+
 	trafficOK := false
 	if d.rec != nil {
 		s.rec, trafficOK = d.rec, true // read before the header, a run a line
@@ -337,6 +339,65 @@ func (d *decoder) scenario(root ast.Node) *Scenario {
 	d.teaching(o, s)
 	d.start(o, s, configOK, trafficOK)
 	return s
+}
+
+// servers reads servers, routing and tally: the scenario's algorithms run
+// on that many servers, each with its own tally (local), on one tally the
+// servers share (shared), or both side by side (the default).
+func (d *decoder) servers(o *object, s *Scenario) {
+	if !o.has("servers") {
+		for _, k := range []string{"routing", "tally"} {
+			if o.has(k) {
+				_, at := o.value(k)
+				d.at(at, k, "says how servers share requests or tallies; give servers: too, such as servers: 3")
+			}
+		}
+		return
+	}
+	n, ok := d.integer(o, "servers", 1, algo.MaxServers, fmt.Sprintf("use a whole number of servers from 1 to %d", algo.MaxServers))
+	if !ok {
+		return
+	}
+	routing := algo.RoundRobin
+	if o.has("routing") {
+		name, _ := d.text(o, "routing")
+		if routing, ok = algo.ParseRouting(name); !ok {
+			_, at := o.value("routing")
+			d.at(at, "routing", "%q is not a routing; use round-robin (each request to the next server) or client-hash (a client always to the same server)", truncate(name))
+			return
+		}
+	}
+	tally := "both"
+	if o.has("tally") {
+		tally, _ = d.text(o, "tally")
+		if tally != "local" && tally != "shared" && tally != "both" {
+			_, at := o.value("tally")
+			d.at(at, "tally", "%q is not a tally; use local (each server its own), shared (one for all) or both", truncate(tally))
+			return
+		}
+	}
+	if n < 2 {
+		return // one server: one tally, however it is kept
+	}
+	var out []algo.Algorithm
+	for _, a := range s.Algorithms {
+		if a.Servers >= 2 {
+			out = append(out, a) // named as a fleet already
+			continue
+		}
+		if tally != "local" {
+			out = append(out, a)
+		}
+		if tally != "shared" {
+			out = append(out, a.Fleet(int(n), routing))
+		}
+	}
+	if len(out) > 32 {
+		_, at := o.value("servers")
+		d.at(at, "servers", "makes %d limiters to compare; a scenario compares at most 32: list fewer algorithms", len(out))
+		return
+	}
+	s.Algorithms = out
 }
 
 // zone reads tz: a zone whose calendar the windows align to, at the

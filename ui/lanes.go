@@ -63,7 +63,7 @@ func (p lanesPanel) lanes() []lane {
 	for i, now := range s.peek {
 		p.lane = i
 		stat := s.stats[i]
-		l := lane{index: i, kind: now.Kind, title: algo.Algorithm{Kind: now.Kind, Rules: now.Rules}.Title()}
+		l := lane{index: i, kind: now.Kind, title: stat.Algorithm.Title()}
 		if p.question == i {
 			l.title += " ◀ the question"
 		}

@@ -82,6 +82,11 @@ func newWhatIfForm(st *styles, sc *scenarios.Scenario) whatIfForm {
 		algorithms: allAlgorithms(),
 		keys:       newWhatIfKeys(),
 	}
+	for _, a := range sc.Algorithms {
+		if !slices.Contains(f.algorithms, a) { // a fleet of servers (fixed-window@3): kept on offer
+			f.algorithms = append(f.algorithms, a)
+		}
+	}
 	for _, a := range f.algorithms {
 		f.on = append(f.on, slices.Contains(sc.Algorithms, a))
 	}
