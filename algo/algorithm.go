@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Algorithm is a limiter kind under a set of rules: what a scenario or a
@@ -17,12 +18,19 @@ type Algorithm struct {
 	// is one tally, as every limiter on its own keeps.
 	Servers int
 	Routing Routing
+	// Racy reads and writes the shared tally in two round trips, RTT
+	// apart (Racy), instead of at once in one script.
+	Racy bool
+	RTT  time.Duration
 }
 
 // Of returns the algorithm a limiter runs.
 func Of(l Limiter) Algorithm {
-	if f, ok := l.(*Fleet); ok {
-		return f.Algorithm()
+	switch l := l.(type) {
+	case *Fleet:
+		return l.Algorithm()
+	case *Racy:
+		return l.Algorithm()
 	}
 	return Algorithm{Kind: l.Kind(), Rules: l.Config().Rules}
 }
@@ -41,7 +49,18 @@ func (a Algorithm) String() string {
 			s += ":" + a.Routing.String()
 		}
 	}
+	if a.Racy {
+		s += "~" + shortDuration(a.RTT)
+	}
 	return s
+}
+
+// shortDuration is d as a name holds it: 2ms, 1.5s, 1m0s as Go writes it.
+func shortDuration(d time.Duration) string {
+	if d == 0 {
+		return "0ms"
+	}
+	return d.String()
 }
 
 // Fleet is the algorithm with n servers, each its own tally, routed so;
@@ -71,14 +90,24 @@ func (a Algorithm) Title() string {
 			t += " (" + a.Routing.String() + ")"
 		}
 	}
+	if a.Racy {
+		t += " · shared, GET then INCR " + shortDuration(a.RTT) + " apart"
+	}
 	return t
 }
 
 // New returns a fresh limiter running a under c's limit and window.
 func (a Algorithm) New(c Config) (Limiter, error) {
 	c.Rules = a.Rules
-	if a.Servers >= 2 {
+	switch {
+	case a.Servers >= 2 && a.Racy:
+		return nil, Problem("atomic", "%s: a fleet keeps a tally a server, nothing shared to race on", a)
+	case a.Servers >= 2:
 		return NewFleet(a.Single(), c, a.Servers, a.Routing)
+	case a.Racy:
+		plain := a
+		plain.Racy, plain.RTT = false, 0
+		return NewRacy(plain, c, a.RTT)
 	}
 	return New(a.Kind, c)
 }
@@ -112,6 +141,18 @@ func (e *PresetKindError) Error() string {
 // ParseAlgorithm reads "kind" or "kind/preset". A preset goes only with the
 // kind of limiter whose behaviour it reproduces.
 func ParseAlgorithm(s string) (Algorithm, error) {
+	if base, rtt, ok := strings.Cut(s, "~"); ok {
+		a, err := ParseAlgorithm(base)
+		if err != nil {
+			return a, err
+		}
+		d, err := time.ParseDuration(rtt)
+		if err != nil || d < 0 || d > MaxRTT || d%time.Millisecond != 0 || a.Servers >= 2 || a.Kind == KindTokenBucket {
+			return Algorithm{}, fmt.Errorf("%q: after ~ give the round trip between the tally's read and its write, whole milliseconds up to %s, for a window limiter on one shared tally (fixed-window~2ms)", s, MaxRTT)
+		}
+		a.Racy, a.RTT = true, d
+		return a, nil
+	}
 	if base, fleet, ok := strings.Cut(s, "@"); ok {
 		a, err := ParseAlgorithm(base)
 		if err != nil {

@@ -25,6 +25,7 @@ var builtinOrder = []string{
 	"sliding-log-memory",
 	"forgotten-ttl",
 	"many-servers",
+	"shared-tally-race",
 	"random-traffic",
 	"presets-cloudflare-example",
 	"token-bucket",

@@ -391,8 +391,8 @@ func (d *decoder) algorithm(v, at ast.Node, field string) (algo.Algorithm, bool)
 		d.at(at, field, "%v", pk)
 		return algo.Algorithm{}, false
 	}
-	if strings.Contains(s.Value, "@") {
-		d.at(at, field, "%v", err) // a fleet's servers or routing: the parser says what is wrong
+	if strings.ContainsAny(s.Value, "@~") {
+		d.at(at, field, "%v", err) // a fleet or a racy tally: the parser says what is wrong
 		return algo.Algorithm{}, false
 	}
 	names := algorithmNames()

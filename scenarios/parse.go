@@ -262,7 +262,7 @@ func (d *decoder) checkTokens(tokens token.Tokens) bool {
 	return ok
 }
 
-var topFields = []string{"name", "title", "description", "limit", "window", "expiry", "tz", "algorithms", "servers", "routing", "tally",
+var topFields = []string{"name", "title", "description", "limit", "window", "expiry", "tz", "algorithms", "servers", "routing", "tally", "atomic", "rtt",
 	"start", "speed", "traffic", "captions", "questions", "expect"}
 
 // directive accepts a %YAML directive naming a version of YAML 1, which
@@ -323,6 +323,7 @@ func (d *decoder) scenario(root ast.Node) *Scenario {
 	}
 
 	d.servers(o, s)
+	d.atomic(o, s)
 
 	trafficOK := false
 	if d.rec != nil {
@@ -395,6 +396,51 @@ func (d *decoder) servers(o *object, s *Scenario) {
 	if len(out) > 32 {
 		_, at := o.value("servers")
 		d.at(at, "servers", "makes %d limiters to compare; a scenario compares at most 32: list fewer algorithms", len(out))
+		return
+	}
+	s.Algorithms = out
+}
+
+// atomic reads atomic and rtt: atomic: false puts beside each shared
+// window limiter the same tally read and written in two round trips, rtt
+// apart (2ms unless given), to show the race one script avoids.
+func (d *decoder) atomic(o *object, s *Scenario) {
+	atomic := true
+	if o.has("atomic") {
+		atomic, _ = d.boolean(o, "atomic")
+	}
+	rtt := 2 * time.Millisecond
+	if o.has("rtt") {
+		var ok bool
+		if rtt, ok = d.duration(o, "rtt", 0, algo.MaxRTT); !ok {
+			return
+		}
+		if atomic {
+			_, at := o.value("rtt")
+			d.at(at, "rtt", "is the time between a racy tally's read and its write; give atomic: false too")
+			return
+		}
+	}
+	if atomic {
+		return
+	}
+	var out []algo.Algorithm
+	for _, a := range s.Algorithms {
+		out = append(out, a)
+		if a.Servers < 2 && !a.Racy && a.Kind != algo.KindTokenBucket {
+			r := a
+			r.Racy, r.RTT = true, rtt
+			out = append(out, r)
+		}
+	}
+	if len(out) == len(s.Algorithms) {
+		_, at := o.value("atomic")
+		d.at(at, "atomic", "no shared window limiter to race: a token bucket or a fleet's local tallies have none")
+		return
+	}
+	if len(out) > 32 {
+		_, at := o.value("atomic")
+		d.at(at, "atomic", "makes %d limiters to compare; a scenario compares at most 32: list fewer algorithms", len(out))
 		return
 	}
 	s.Algorithms = out

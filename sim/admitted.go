@@ -186,8 +186,9 @@ func (a *admitted) bytes() int64 {
 // copy: a sliding log that stores only admitted requests holds exactly
 // those, and its decision counts them (with the new one, Count + 1).
 func ownsAdmitted(l algo.Limiter) bool {
-	if _, fleet := l.(*algo.Fleet); fleet {
-		return false // a server's log holds only the requests it saw
+	switch l.(type) {
+	case *algo.Fleet, *algo.Racy:
+		return false // a server's log holds only the requests it saw; a racy one's, only the writes landed
 	}
 	return l.Kind() == algo.KindSlidingLog && !l.Config().Rules.CountRejected
 }

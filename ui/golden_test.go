@@ -86,7 +86,7 @@ func checkFrame(t *testing.T, out string, w, h int) {
 // about, reached with t as a student would.
 var keyMoments = map[string]string{
 	"boundary-burst": "12:01:00", "check-yourself-1": "12:01:02", "worked-example": "12:01:15",
-	"steady-stream": "12:01:30", "sliding-log-memory": "12:41:40", "forgotten-ttl": "12:09:40", "many-servers": "12:00:10.996",
+	"steady-stream": "12:01:30", "sliding-log-memory": "12:41:40", "forgotten-ttl": "12:09:40", "many-servers": "12:00:10.996", "shared-tally-race": "12:00:01.001",
 	"random-traffic": "12:01:00", "presets-cloudflare-example": "12:01:15", "token-bucket": "12:01:00",
 }
 
