@@ -84,7 +84,7 @@ func (r *Racy) land(t Instant) {
 func (r *Racy) decide(t Instant, client string) Decision {
 	r.land(t)
 	d := r.store.Peek(t, client)
-	d.Rules = r.cfg.Rules // the store counts what it is given; the tally's rules are these
+	d.Rules = r.cfg.Rules                       // the store counts what it is given; the tally's rules are these
 	if d.Allowed || r.cfg.Rules.CountRejected { // rules that count the rejected write them too
 		r.pending = append(r.pending, write{at: d.At, client: client})
 	}
