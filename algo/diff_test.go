@@ -595,7 +595,7 @@ func sharedTable(l Limiter) string {
 }
 
 func TestDifferential(t *testing.T) {
-	sequences := long.N(300, 2000)
+	sequences := long.N(200, 2000)
 	for _, k := range All {
 		for _, mode := range []string{"expiry", "no-expiry", "by-id", "by-id-no-expiry"} {
 			noExpiry := strings.HasSuffix(mode, "no-expiry")
@@ -704,7 +704,7 @@ func TestPeekChangesNothing(t *testing.T) {
 // the original and the clone each keep matching their own reference.
 func TestCloneIsIndependent(t *testing.T) {
 	for _, k := range All {
-		for seed := range uint64(400) {
+		for seed := range uint64(long.N(150, 400)) {
 			r := rand.New(rand.NewPCG(seed, 0xc10e))
 			s := randomStream(r, false)
 			s.cfg.NoExpiry = seed%2 == 1
