@@ -18,6 +18,7 @@ type Algorithm struct {
 	// is one tally, as every limiter on its own keeps.
 	Servers int
 	Routing Routing
+	Seed    uint64 // Random routing's draws
 	// Racy reads and writes the shared tally in two round trips, RTT
 	// apart (Racy), instead of at once in one script.
 	Racy bool
@@ -48,6 +49,9 @@ func (a Algorithm) String() string {
 		if a.Routing != RoundRobin {
 			s += ":" + a.Routing.String()
 		}
+		if a.Routing == Random && a.Seed != 0 {
+			s += fmt.Sprintf("/%d", a.Seed)
+		}
 	}
 	if a.Racy {
 		s += "~" + shortDuration(a.RTT)
@@ -70,6 +74,9 @@ func (a Algorithm) Fleet(n int, r Routing) Algorithm {
 		n, r = 0, RoundRobin
 	}
 	a.Servers, a.Routing = n, r
+	if r != Random {
+		a.Seed = 0
+	}
 	return a
 }
 
@@ -102,6 +109,8 @@ func (a Algorithm) New(c Config) (Limiter, error) {
 	switch {
 	case a.Servers >= 2 && a.Racy:
 		return nil, Problem("atomic", "%s: a fleet keeps a tally a server, nothing shared to race on", a)
+	case a.Servers >= 2 && a.Routing == Random:
+		return NewRandomFleet(a.Single(), c, a.Servers, a.Seed)
 	case a.Servers >= 2:
 		return NewFleet(a.Single(), c, a.Servers, a.Routing)
 	case a.Racy:
@@ -159,6 +168,7 @@ func ParseAlgorithm(s string) (Algorithm, error) {
 			return a, err
 		}
 		n, routing, _ := strings.Cut(fleet, ":")
+		routing, seedText, seeded := strings.Cut(routing, "/")
 		servers, err := strconv.Atoi(n)
 		if err != nil || servers < 2 || servers > MaxServers {
 			return Algorithm{}, fmt.Errorf("%q: after @ give the servers, 2 to %d, each with its own tally (fixed-window@3)", s, MaxServers)
@@ -166,10 +176,18 @@ func ParseAlgorithm(s string) (Algorithm, error) {
 		r := RoundRobin
 		if routing != "" {
 			if r, ok = ParseRouting(routing); !ok {
-				return Algorithm{}, fmt.Errorf("%q: routing %q is not round-robin or client-hash", s, routing)
+				return Algorithm{}, fmt.Errorf("%q: routing %q is not round-robin, client-hash or random", s, routing)
 			}
 		}
-		return a.Fleet(servers, r), nil
+		a = a.Fleet(servers, r)
+		if seeded {
+			seed, err := strconv.ParseUint(seedText, 10, 64)
+			if err != nil || r != Random || seed == 0 {
+				return Algorithm{}, fmt.Errorf("%q: after random/ give the draws' seed, a whole number from 1 (fixed-window@3:random/7)", s)
+			}
+			a.Seed = seed
+		}
+		return a, nil
 	}
 	kindName, preset, hasPreset := strings.Cut(s, "/")
 	k, ok := ParseKind(kindName)

@@ -3,6 +3,7 @@ package algo
 import (
 	"fmt"
 	"hash/fnv"
+	"math/rand/v2"
 )
 
 // Routing is how a fleet of servers shares the requests out.
@@ -15,6 +16,9 @@ const (
 	// ClientHash sends every request of a client to the same server (by a
 	// hash of its name): sticky sessions.
 	ClientHash
+	// Random sends each request to a server drawn at random, the same
+	// draws for the same seed (Algorithm.Seed).
+	Random
 )
 
 func (r Routing) String() string {
@@ -23,17 +27,21 @@ func (r Routing) String() string {
 		return "round-robin"
 	case ClientHash:
 		return "client-hash"
+	case Random:
+		return "random"
 	}
 	return fmt.Sprintf("routing(%d)", uint8(r))
 }
 
-// ParseRouting reads round-robin or client-hash.
+// ParseRouting reads round-robin, client-hash or random.
 func ParseRouting(s string) (Routing, bool) {
 	switch s {
 	case "round-robin":
 		return RoundRobin, true
 	case "client-hash":
 		return ClientHash, true
+	case "random":
+		return Random, true
 	}
 	return 0, false
 }
@@ -53,20 +61,32 @@ type Fleet struct {
 	alg     Algorithm
 	servers []Limiter
 	routing Routing
-	next    int    // RoundRobin: the server the next request goes to
+	next    int      // RoundRobin: the server the next request goes to
+	rng     rand.PCG // Random: its draws, a value (a clone copies where it is)
+	seed    uint64
 	names   *Names // shared names, when the engine numbers its clients
 	hashes  []int8 // ClientHash with shared names: each id's server, or −1 until worked out
 }
 
 // NewFleet returns n servers running a under c, routed by routing.
 func NewFleet(a Algorithm, c Config, n int, routing Routing) (*Fleet, error) {
+	return newFleet(a, c, n, routing, 0)
+}
+
+// NewRandomFleet is a fleet whose requests go to servers drawn at random,
+// the draws set by seed.
+func NewRandomFleet(a Algorithm, c Config, n int, seed uint64) (*Fleet, error) {
+	return newFleet(a, c, n, Random, seed)
+}
+
+func newFleet(a Algorithm, c Config, n int, routing Routing, seed uint64) (*Fleet, error) {
 	if n < 2 || n > MaxServers {
 		return nil, Problem("servers", "%d is out of range: a fleet has 2 to %d servers", n, MaxServers)
 	}
-	if routing > ClientHash {
-		return nil, Problem("routing", "%v is not a routing; use round-robin or client-hash", routing)
+	if routing > Random {
+		return nil, Problem("routing", "%v is not a routing; use round-robin, client-hash or random", routing)
 	}
-	f := &Fleet{alg: a, routing: routing}
+	f := &Fleet{alg: a, routing: routing, seed: seed, rng: *rand.NewPCG(seed, 0x726f757465)}
 	for range n {
 		l, err := a.New(c)
 		if err != nil {
@@ -81,6 +101,9 @@ func NewFleet(a Algorithm, c Config, n int, routing Routing) (*Fleet, error) {
 func (f *Fleet) Algorithm() Algorithm {
 	a := f.alg
 	a.Servers, a.Routing = len(f.servers), f.routing
+	if f.routing == Random {
+		a.Seed = f.seed
+	}
 	return a
 }
 
@@ -94,8 +117,15 @@ func (f *Fleet) Servers() []Limiter { return f.servers }
 // route is the server a request from client goes to next; advance says
 // whether the request is made (RoundRobin then moves on).
 func (f *Fleet) route(client string, advance bool) int {
-	if f.routing == ClientHash {
+	switch f.routing {
+	case ClientHash:
 		return serverOf(client, len(f.servers))
+	case Random:
+		if !advance {
+			r := f.rng // the next draw, not taken
+			return int(r.Uint64() % uint64(len(f.servers)))
+		}
+		return int(f.rng.Uint64() % uint64(len(f.servers)))
 	}
 	i := f.next
 	if advance {

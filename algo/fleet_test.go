@@ -49,8 +49,12 @@ func TestFleetDecidesAsItsServers(t *testing.T) {
 		s := randomStream(r, false)
 		n := 2 + r.IntN(4)
 		for _, k := range All {
-			for _, routing := range []Routing{RoundRobin, ClientHash} {
+			for _, routing := range []Routing{RoundRobin, ClientHash, Random} {
 				a := Algorithm{Kind: k}.Fleet(n, routing)
+				a.Seed = seed + 1 // Random's draws; the others ignore it
+				if routing != Random {
+					a.Seed = 0
+				}
 				byName, err := a.New(s.cfg)
 				if err != nil {
 					t.Fatal(err)
@@ -70,13 +74,24 @@ func TestFleetDecidesAsItsServers(t *testing.T) {
 					if e.op != opAllow {
 						continue
 					}
+					next := byName.(*Fleet).Server(e.client) // asking takes no draw
+					if again := byName.(*Fleet).Server(e.client); again != next {
+						t.Fatalf("%v: asked twice, the next server is %d, then %d", a, next, again)
+					}
 					got := byName.Allow(e.at, e.client)
 					if id := byID.(ByID).AllowID(e.at, names.ID(e.client)); id != got {
 						t.Fatalf("%v seed %d event %d: by id %+v, by name %+v", a, seed, i, id, got)
 					}
-					server := req % n
-					if routing == ClientHash {
-						server = serverOf(e.client, n)
+					server := next
+					switch routing {
+					case RoundRobin:
+						if server != req%n {
+							t.Fatalf("%v request %d: server %d, want %d in turn", a, req, server, req%n)
+						}
+					case ClientHash:
+						if server != serverOf(e.client, n) {
+							t.Fatalf("%v: %s's request went to server %d, not its own %d", a, e.client, server, serverOf(e.client, n))
+						}
 					}
 					if want := servers[server].Allow(e.at, e.client); got != want {
 						t.Fatalf("%v seed %d event %d %v: the fleet %+v, its server %d alone %+v", a, seed, i, e, got, server, want)
@@ -101,6 +116,7 @@ func TestFleetDecidesAsItsServers(t *testing.T) {
 
 func TestParseFleets(t *testing.T) {
 	for name, want := range map[string]Algorithm{
+		"fixed-window@5:random/7":                {Kind: KindFixedWindow, Servers: 5, Routing: Random, Seed: 7},
 		"fixed-window@3":                         {Kind: KindFixedWindow, Servers: 3},
 		"sliding-counter/httprate@4:client-hash": {Kind: KindSlidingCounter, Rules: PresetHTTPRate.Rules, Servers: 4, Routing: ClientHash},
 		"token-bucket@2:round-robin":             {Kind: KindTokenBucket, Servers: 2},
@@ -116,12 +132,46 @@ func TestParseFleets(t *testing.T) {
 			t.Errorf("%s: New gives %v (%v)", name, Of(l), err)
 		}
 	}
-	for _, bad := range []string{"fixed-window@1", "fixed-window@x", "fixed-window@65", "fixed-window@3:sticky", "nothing@3"} {
+	for _, bad := range []string{"fixed-window@1", "fixed-window@x", "fixed-window@65", "fixed-window@3:sticky", "nothing@3", "fixed-window@3:round-robin/7", "fixed-window@3:random/x"} {
 		if _, err := ParseAlgorithm(bad); err == nil {
 			t.Errorf("%s parsed", bad)
 		}
 	}
 	if got := (Algorithm{Kind: KindFixedWindow, Servers: 3, Routing: ClientHash}).Title(); got != "Fixed window · 3 servers, a tally each (client-hash)" {
 		t.Errorf("title %q", got)
+	}
+}
+
+// Random routing is the same for the same seed, spreads a client's
+// requests over every server, and differs with the seed.
+func TestRandomRouting(t *testing.T) {
+	cfg := Config{Limit: 1000, Window: time.Minute}
+	servers := func(seed uint64) []int {
+		f, err := NewRandomFleet(Algorithm{Kind: KindFixedWindow}, cfg, 4, seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []int
+		for i := range 400 {
+			out = append(out, f.Server("c"))
+			f.Allow(Instant(i), "c")
+		}
+		return out
+	}
+	a, b, c := servers(7), servers(7), servers(8)
+	seen := map[int]int{}
+	same, differ := true, false
+	for i := range a {
+		seen[a[i]]++
+		same = same && a[i] == b[i]
+		differ = differ || a[i] != c[i]
+	}
+	if !same || !differ || len(seen) != 4 {
+		t.Errorf("seed 7 twice the same %v, seed 8 different %v, servers reached %v", same, differ, seen)
+	}
+	for s, n := range seen {
+		if n < 60 {
+			t.Errorf("server %d got %d of 400 requests", s, n)
+		}
 	}
 }

@@ -262,7 +262,7 @@ func (d *decoder) checkTokens(tokens token.Tokens) bool {
 	return ok
 }
 
-var topFields = []string{"name", "title", "description", "limit", "window", "expiry", "tz", "algorithms", "servers", "routing", "tally", "atomic", "rtt",
+var topFields = []string{"name", "title", "description", "limit", "window", "expiry", "tz", "algorithms", "servers", "routing", "routing_seed", "tally", "atomic", "rtt",
 	"start", "speed", "traffic", "captions", "questions", "expect"}
 
 // directive accepts a %YAML directive naming a version of YAML 1, which
@@ -347,7 +347,7 @@ func (d *decoder) scenario(root ast.Node) *Scenario {
 // servers share (shared), or both side by side (the default).
 func (d *decoder) servers(o *object, s *Scenario) {
 	if !o.has("servers") {
-		for _, k := range []string{"routing", "tally"} {
+		for _, k := range []string{"routing", "routing_seed", "tally"} {
 			if o.has(k) {
 				_, at := o.value(k)
 				d.at(at, k, "says how servers share requests or tallies; give servers: too, such as servers: 3")
@@ -364,7 +364,18 @@ func (d *decoder) servers(o *object, s *Scenario) {
 		name, _ := d.text(o, "routing")
 		if routing, ok = algo.ParseRouting(name); !ok {
 			_, at := o.value("routing")
-			d.at(at, "routing", "%q is not a routing; use round-robin (each request to the next server) or client-hash (a client always to the same server)", truncate(name))
+			d.at(at, "routing", "%q is not a routing; use round-robin (each request to the next server), client-hash (a client always to the same server) or random (routing_seed sets the draws)", truncate(name))
+			return
+		}
+	}
+	seed := int64(1)
+	if o.has("routing_seed") {
+		if seed, ok = d.integer(o, "routing_seed", 1, math.MaxInt64, "use a whole number from 1"); !ok {
+			return
+		}
+		if routing != algo.Random {
+			_, at := o.value("routing_seed")
+			d.at(at, "routing_seed", "sets random routing's draws; give routing: random too")
 			return
 		}
 	}
@@ -390,7 +401,11 @@ func (d *decoder) servers(o *object, s *Scenario) {
 			out = append(out, a)
 		}
 		if tally != "shared" {
-			out = append(out, a.Fleet(int(n), routing))
+			f := a.Fleet(int(n), routing)
+			if routing == algo.Random {
+				f.Seed = uint64(seed)
+			}
+			out = append(out, f)
 		}
 	}
 	if len(out) > 32 {
