@@ -300,3 +300,42 @@ func TestHistogramSumsToTheChartsBuckets(t *testing.T) {
 		}
 	}
 }
+
+// The many bouncers in the report: three local tallies let 300 through,
+// 100 a server, where the shared tally lets 100; the JSON gives the
+// same server by server.
+func TestManyServersReport(t *testing.T) {
+	out, errOut, code := windowlab(t, "run", "many-servers")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"fixed-window@3: 300 requests allowed", "3 times the limit",
+		"fixed-window@3, server by server: 100 · 100 · 100 allowed, 0 · 0 · 0 denied", "fixed-window: at most 100 allowed"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the report lacks %q:\n%s", want, out)
+		}
+	}
+	js, _, code := windowlab(t, "run", "shared-tally-race", "--json")
+	var r struct {
+		Algorithms []struct {
+			Name    string `json:"name"`
+			Allowed int64  `json:"allowed"`
+			Servers []struct {
+				Allowed int64 `json:"allowed"`
+			} `json:"servers"`
+		} `json:"algorithms"`
+	}
+	if err := json.Unmarshal([]byte(js), &r); err != nil || code != 0 {
+		t.Fatalf("exit %d, %v", code, err)
+	}
+	got := map[string]int64{}
+	for _, a := range r.Algorithms {
+		got[a.Name] = a.Allowed
+		if len(a.Servers) != 0 {
+			t.Errorf("%s, one shared tally, has servers %v", a.Name, a.Servers)
+		}
+	}
+	if got["fixed-window"] != 100 || got["fixed-window~2ms"] != 101 {
+		t.Errorf("the race: %v; want 100 atomic, 101 racy", got)
+	}
+}

@@ -64,6 +64,7 @@ type Fleet struct {
 	next    int      // RoundRobin: the server the next request goes to
 	rng     rand.PCG // Random: its draws, a value (a clone copies where it is)
 	seed    uint64
+	tallies []ServerTally
 	names   *Names // shared names, when the engine numbers its clients
 	hashes  []int8 // ClientHash with shared names: each id's server, or −1 until worked out
 }
@@ -86,7 +87,7 @@ func newFleet(a Algorithm, c Config, n int, routing Routing, seed uint64) (*Flee
 	if routing > Random {
 		return nil, Problem("routing", "%v is not a routing; use round-robin, client-hash or random", routing)
 	}
-	f := &Fleet{alg: a, routing: routing, seed: seed, rng: *rand.NewPCG(seed, 0x726f757465)}
+	f := &Fleet{alg: a, routing: routing, seed: seed, rng: *rand.NewPCG(seed, 0x726f757465), tallies: make([]ServerTally, n)}
 	for range n {
 		l, err := a.New(c)
 		if err != nil {
@@ -145,7 +146,25 @@ func serverOf(client string, n int) int {
 func (f *Fleet) Server(client string) int { return f.route(client, false) }
 
 func (f *Fleet) Allow(t Instant, client string) Decision {
-	return f.servers[f.route(client, true)].Allow(t, client)
+	i := f.route(client, true)
+	return f.count(i, f.servers[i].Allow(t, client))
+}
+
+// ServerTally is what one server of a fleet decided.
+type ServerTally struct {
+	Allowed, Denied int64
+}
+
+// Tallies are what each server decided, in server order.
+func (f *Fleet) Tallies() []ServerTally { return append([]ServerTally(nil), f.tallies...) }
+
+func (f *Fleet) count(i int, d Decision) Decision {
+	if d.Allowed {
+		f.tallies[i].Allowed++
+	} else {
+		f.tallies[i].Denied++
+	}
+	return d
 }
 
 func (f *Fleet) Peek(t Instant, client string) Decision {
@@ -177,7 +196,7 @@ func (f *Fleet) AllowID(t Instant, id int32) Decision {
 	} else {
 		i = f.route("", true)
 	}
-	return f.servers[i].(ByID).AllowID(t, id)
+	return f.count(i, f.servers[i].(ByID).AllowID(t, id))
 }
 
 func (f *Fleet) Expire(t Instant) {
@@ -212,5 +231,6 @@ func (f *Fleet) Clone() Limiter {
 		c.servers[i] = s.Clone()
 	}
 	c.hashes = append([]int8(nil), f.hashes...)
+	c.tallies = append([]ServerTally(nil), f.tallies...)
 	return &c
 }

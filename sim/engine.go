@@ -38,6 +38,9 @@ type Stats struct {
 	MaxInWindowLast   algo.Instant
 	Memory            algo.Memory // live at the engine's clock, as a store with TTLs holds it
 	PeakMemory        algo.Memory // the most the limiter held after any decision, each field its own peak
+	// Servers are a fleet's figures server by server (algo.Fleet), in
+	// Stats only; nil for one tally.
+	Servers []algo.ServerTally
 }
 
 // Mark is the compact history of one decided arrival, kept for timelines.
@@ -499,6 +502,9 @@ func (e *Engine) Stats() []Stats {
 	out := append([]Stats(nil), e.stats...)
 	for i, l := range e.limiters {
 		out[i].Memory = l.MemoryAt(e.now)
+		if f, ok := l.(*algo.Fleet); ok {
+			out[i].Servers = f.Tallies()
+		}
 	}
 	return out
 }

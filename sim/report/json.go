@@ -46,6 +46,13 @@ type jsonAlgorithm struct {
 	Summary            string     `json:"summary"`
 	PeakMemory         jsonMemory `json:"peak_memory"`
 	Memory             jsonMemory `json:"memory"`
+	// Servers are a fleet's (fixed-window@3) figures server by server.
+	Servers []jsonServer `json:"servers,omitempty"`
+}
+
+type jsonServer struct {
+	Allowed int64 `json:"allowed"`
+	Denied  int64 `json:"denied"`
 }
 
 // jsonDecision holds the evidence of one kind; fields of other kinds are omitted.
@@ -131,6 +138,7 @@ func JSON(w io.Writer, h Header, e *sim.Engine) error {
 			MaxInWindowFirstMs: int64(s.MaxInWindowFirst), MaxInWindowLastMs: int64(s.MaxInWindowLast),
 			Summary:    LessonLine(s, cfg.Limit, cfg.Window),
 			PeakMemory: jsonMemory(s.PeakMemory), Memory: jsonMemory(s.Memory),
+			Servers: servers(s.Servers),
 		})
 	}
 	if err := enc.Encode(algos); err != nil {
@@ -171,4 +179,12 @@ func decisionJSON(d algo.Decision) jsonDecision {
 		j.Count = &count
 	}
 	return j
+}
+
+func servers(ts []algo.ServerTally) []jsonServer {
+	var out []jsonServer
+	for _, t := range ts {
+		out = append(out, jsonServer{t.Allowed, t.Denied})
+	}
+	return out
 }

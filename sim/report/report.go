@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -141,6 +142,16 @@ func writeSummary(w io.Writer, cfg algo.Config, stats []sim.Stats) {
 	fmt.Fprintln(w)
 	for _, s := range stats {
 		fmt.Fprintf(w, "%s: %s\n", s.Algorithm, LessonLine(s, cfg.Limit, cfg.Window))
+	}
+	for _, s := range stats {
+		if len(s.Servers) == 0 {
+			continue
+		}
+		allowed, denied := make([]string, len(s.Servers)), make([]string, len(s.Servers))
+		for i, t := range s.Servers {
+			allowed[i], denied[i] = human.Int(t.Allowed), human.Int(t.Denied)
+		}
+		fmt.Fprintf(w, "%s, server by server: %s allowed, %s denied\n", s.Algorithm, strings.Join(allowed, " · "), strings.Join(denied, " · "))
 	}
 	if cfg.NoExpiry {
 		fmt.Fprintln(w, "expiry is off: every window counter and timestamp stays in memory forever.")
