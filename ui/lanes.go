@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"strconv"
 	"strings"
 
 	"windowlab/algo"
@@ -95,6 +96,9 @@ func (p lanesPanel) lanes() []lane {
 			l.fields = append(l.fields, p.bucketFields(now)...)
 		default:
 			l.fields = append(l.fields, field{"now", p.ifNow(now), 0})
+		}
+		if len(s.servers[i]) > 0 {
+			l.fields = append(l.fields, field{"server", p.serverLine(i), 2})
 		}
 		for j := range l.fields {
 			if l.fields[j].label != "last" {
@@ -610,4 +614,33 @@ func mark(st *styles, allowed bool) string {
 		return st.g.markOK
 	}
 	return st.g.markNo
+}
+
+// serverLine is a fleet's servers side by side, each what it holds for the
+// focused client against the limit, the one the next request reaches
+// marked: "1: 100/100 · 2: 100/100 · ▸3: 99/100".
+func (p lanesPanel) serverLine(i int) string {
+	s, st := p.snap, p.c.styles
+	parts := make([]string, len(s.servers[i]))
+	for j, d := range s.servers[i] {
+		var held string
+		switch d.Kind {
+		case algo.KindSlidingCounter:
+			held = "≈" + strconv.FormatFloat(d.Estimate(), 'f', 1, 64)
+		case algo.KindTokenBucket:
+			n, den := d.TokensRat()
+			held = human.Int(n/den) + " tokens"
+		default:
+			held = human.Int(d.Count)
+		}
+		text := glue(fmt.Sprintf("%d: %s/%s", j+1, held, human.Int(d.Limit)))
+		if d.Kind == algo.KindTokenBucket {
+			text = glue(fmt.Sprintf("%d: %s", j+1, held))
+		}
+		if j == s.nextServer[i] {
+			text = st.value.Render("▸" + text)
+		}
+		parts[j] = text
+	}
+	return strings.Join(parts, st.faint.Render(" · "))
 }

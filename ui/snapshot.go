@@ -9,20 +9,22 @@ import (
 // snapshot is what the view shows at the clock, taken from the engine after
 // every move, so View only formats and stays fast however big the scenario.
 type snapshot struct {
-	now       algo.Instant
-	processed int64
-	total     int64
-	last      sim.Record // Decisions copied
-	hasLast   bool
-	next      sim.Arrival
-	hasNext   bool
-	stats     []sim.Stats
-	peek      []algo.Decision // what a request from the focused client would get now
-	window    [][]int64       // sliding logs: the focused client's timestamps in each cell of the lane's strip
-	client    string          // the focused client ("" before any request)
-	why       focusWhy        // why it is the one
-	held      bool            // last is the held caption's request, not the last decided
-	caption   string
+	now        algo.Instant
+	processed  int64
+	total      int64
+	last       sim.Record // Decisions copied
+	hasLast    bool
+	next       sim.Arrival
+	hasNext    bool
+	stats      []sim.Stats
+	peek       []algo.Decision   // what a request from the focused client would get now
+	window     [][]int64         // sliding logs: the focused client's timestamps in each cell of the lane's strip
+	servers    [][]algo.Decision // a fleet's lane: what each server would decide now
+	nextServer []int             // a fleet's lane: the server the next request reaches
+	client     string            // the focused client ("" before any request)
+	why        focusWhy          // why it is the one
+	held       bool              // last is the held caption's request, not the last decided
+	caption    string
 
 	config     algo.Config      // the scenario's: limit, window, expiry
 	algorithms []algo.Algorithm // the limiters, in engine order
@@ -61,9 +63,16 @@ func takeSnapshot(e *sim.Engine, f focus, held heldCaption, captions []scenarios
 	ls := e.Limiters()
 	s.peek = make([]algo.Decision, len(ls))
 	s.window = make([][]int64, len(ls))
+	s.servers, s.nextServer = make([][]algo.Decision, len(ls)), make([]int, len(ls))
 	for i, l := range ls {
 		s.algorithms = append(s.algorithms, algo.Of(l))
 		s.peek[i] = l.Peek(s.now, f.client)
+		if fl, ok := l.(*algo.Fleet); ok {
+			for _, srv := range fl.Servers() {
+				s.servers[i] = append(s.servers[i], srv.Peek(s.now, f.client))
+			}
+			s.nextServer[i] = fl.Server(f.client)
+		}
 	}
 	if i >= 0 && i < len(captions) {
 		s.caption = captions[i].Text
