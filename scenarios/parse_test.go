@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -31,9 +32,24 @@ func mustParse(t *testing.T, file, text string) *Scenario {
 	return s
 }
 
+// drain reads every arrival of src, checking on the way that each client
+// has one number and no two clients share one (sim.Arrival.Number), and
+// returns them without their numbers.
 func drain(src sim.Source) []sim.Arrival {
 	var out []sim.Arrival
+	byName, byNumber := map[string]int32{}, map[int32]string{}
 	for a, ok := src.Next(); ok; a, ok = src.Next() {
+		if a.Number < 1 {
+			panic(fmt.Sprintf("%+v: no number", a))
+		}
+		if n, seen := byName[a.Client]; seen && n != a.Number {
+			panic(fmt.Sprintf("%s numbered %d, then %d", a.Client, n, a.Number))
+		}
+		if c, seen := byNumber[a.Number]; seen && c != a.Client {
+			panic(fmt.Sprintf("%s and %s share the number %d", c, a.Client, a.Number))
+		}
+		byName[a.Client], byNumber[a.Number] = a.Number, a.Client
+		a.Number = 0
 		out = append(out, a)
 	}
 	return out

@@ -40,14 +40,7 @@ func randomRuns(rng *rand.Rand, n int, most int64) []Run {
 	return runs
 }
 
-func arrivalsOf(s *Scenario) []sim.Arrival {
-	var out []sim.Arrival
-	src := s.Source()
-	for a, ok := src.Next(); ok; a, ok = src.Next() {
-		out = append(out, sim.Arrival{At: a.At, Client: a.Client})
-	}
-	return out
-}
+func arrivalsOf(s *Scenario) []sim.Arrival { return drain(s.Source()) }
 
 // A recorded file written, then parsed from memory, loaded from disk as
 // it streams, or built without writing it (Record) is one scenario: the

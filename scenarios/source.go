@@ -5,6 +5,7 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"strconv"
+	"strings"
 	"time"
 
 	"windowlab/algo"
@@ -29,6 +30,8 @@ type gen struct {
 	pcg     rand.PCG     // Random
 	clients uint64       // Random: how many clients to pick from
 	names   []string     // Random: shared, read-only; nil when only counting
+	number  int32        // the pending arrival's client's number (sim.Arrival.Number, less one)
+	base    int32        // Random: the number of <prefix>-1
 }
 
 // newGen returns a generator for traffic entry i, before its first arrival.
@@ -51,6 +54,10 @@ func newGen(s *Scenario, i int, counting bool) gen {
 		if !counting {
 			g.names = s.clientNames(i)
 		}
+	}
+	if !counting {
+		s.clientNames(i)
+		g.number, g.base = s.numbers[i], s.numbers[i]
 	}
 	return g
 }
@@ -99,6 +106,7 @@ func (g *gen) advance() bool {
 	hi, _ := bits.Mul64(g.pcg.Uint64(), g.clients) // uniform in [0, clients)
 	if g.names != nil {
 		g.client = g.names[hi]
+		g.number = g.base + int32(hi)
 	}
 	return true
 }
@@ -107,6 +115,7 @@ func (g *gen) advance() bool {
 // random traffic entry i, so that generating an arrival never allocates.
 func (s *Scenario) clientNames(i int) []string {
 	s.namesOnce.Do(func() {
+		s.numbers = s.numbering()
 		s.names = make([][]string, len(s.Traffic))
 		for j := range s.Traffic {
 			t := &s.Traffic[j]
@@ -158,7 +167,7 @@ func (s *source) Next() (sim.Arrival, bool) {
 	}
 	e := s.heap[0]
 	g := &s.gens[e]
-	a := sim.Arrival{At: g.at, Client: g.client}
+	a := sim.Arrival{At: g.at, Client: g.client, Number: g.number + 1}
 	if !g.advance() {
 		last := len(s.heap) - 1
 		s.heap[0] = s.heap[last]
@@ -267,4 +276,57 @@ func (s *Scenario) lastBound() (bound algo.Instant, exact bool) {
 		return s.Start, false
 	}
 	return bound, exact
+}
+
+// numbering numbers every client the scenario's traffic names, so that an
+// arrival carries its client's number and the engine need not hash the
+// name (sim.Arrival.Number). Random entries of one prefix share the names
+// <prefix>-1 … <prefix>-N (N the most of any of them) and take N numbers
+// in a row; a client named outright takes the number of the random client
+// of that name, if there is one, or one of its own. A name is split at its
+// last "-", and random names have no leading zeros, so no two names share
+// a number and no name has two. numbers[i] is entry i's client's number,
+// or for a random entry that of <prefix>-1.
+func (s *Scenario) numbering() []int32 {
+	numbers := make([]int32, len(s.Traffic))
+	base, size := map[string]int32{}, map[string]int{}
+	var prefixes []string
+	for i := range s.Traffic {
+		t := &s.Traffic[i]
+		if t.Shape != Random {
+			continue
+		}
+		if _, ok := size[t.Client]; !ok {
+			prefixes = append(prefixes, t.Client)
+		}
+		size[t.Client] = max(size[t.Client], t.Clients)
+	}
+	next := int32(0)
+	for _, p := range prefixes {
+		base[p] = next
+		next += int32(size[p])
+	}
+	own := map[string]int32{}
+	for i := range s.Traffic {
+		t := &s.Traffic[i]
+		if t.Shape == Random {
+			numbers[i] = base[t.Client]
+			continue
+		}
+		if cut := strings.LastIndexByte(t.Client, '-'); cut >= 0 {
+			p, k := t.Client[:cut], t.Client[cut+1:]
+			if n, err := strconv.Atoi(k); err == nil && strconv.Itoa(n) == k && n >= 1 && n <= size[p] {
+				numbers[i] = base[p] + int32(n-1)
+				continue
+			}
+		}
+		n, ok := own[t.Client]
+		if !ok {
+			n = next
+			own[t.Client] = n
+			next++
+		}
+		numbers[i] = n
+	}
+	return numbers
 }

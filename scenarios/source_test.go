@@ -192,3 +192,32 @@ func TestLastBound(t *testing.T) {
 		}
 	}
 }
+
+// Every client of a scenario comes with one number of its own, however its
+// names meet: random entries of one prefix and of different sizes, a
+// client named outright as one of theirs, out of their range, with a
+// leading zero, and a prefix that is itself another's name (drain checks
+// one number a name, one name a number).
+func TestClientsAreNumberedOnce(t *testing.T) {
+	s := mustParse(t, "numbers.yaml", `limit: 5
+window: 1s
+traffic:
+  - {from: "12:00:00", to: "12:00:10", rate: 50/s, clients: 5, client: p, seed: 1}
+  - {from: "12:00:00", to: "12:00:10", rate: 50/s, clients: 3, client: p, seed: 2}
+  - {from: "12:00:00", to: "12:00:10", rate: 20/s, clients: 2, client: p-2, seed: 3}
+  - {at: "12:00:01", count: 2, client: p-2}
+  - {at: "12:00:01", count: 2, client: p-9}
+  - {at: "12:00:01", count: 2, client: p-02}
+  - {at: "12:00:02", count: 2, client: q}
+  - {at: "12:00:03", count: 2, client: q}
+`)
+	names := map[string]bool{}
+	for _, a := range drain(s.Source()) {
+		names[a.Client] = true
+	}
+	for _, want := range []string{"p-1", "p-5", "p-2", "p-2-1", "p-2-2", "p-9", "p-02", "q"} {
+		if !names[want] {
+			t.Errorf("no request from %s (got %v)", want, names)
+		}
+	}
+}
