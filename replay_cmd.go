@@ -153,7 +153,9 @@ func replayCmd() *cobra.Command {
 					printSweep(w, l, d.rows)
 				}
 			}
-			if rerr == nil && l.Interrupted {
+			if rerr == nil && (l.Interrupted || cmd.Context().Err() != nil) {
+				// A signal came: its exit status, even when the deciding it
+				// left a second for finished in it.
 				return context.Cause(cmd.Context())
 			}
 			return rerr
