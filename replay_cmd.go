@@ -930,10 +930,5 @@ func (h *histogram) sum(from algo.Instant, bucket time.Duration, buckets int) []
 
 // zoneName is zone's offset at t, as UTC+05:30.
 func zoneName(zone *time.Location, t algo.Instant) string {
-	_, secs := t.Time().In(zone).Zone()
-	sign := "+"
-	if secs < 0 {
-		sign, secs = "-", -secs
-	}
-	return fmt.Sprintf("UTC%s%02d:%02d", sign, secs/3600, secs/60%60)
+	return t.Time().In(zone).Format("UTC-07:00")
 }

@@ -148,10 +148,18 @@ func (l *Log) Resolution() string {
 }
 
 // Source is the log's requests as the engine reads them.
-func (l *Log) Source() sim.Source { return &source{log: l} }
+func (l *Log) Source() sim.Source { return &source{view: l.view()} }
 
+// view is the log's store as it stands.
+func (l *Log) view() tailView {
+	return tailView{chunks: l.chunks, clients: l.clients, requests: l.Requests, first: l.first, last: l.last}
+}
+
+// source reads a log's store: a log read whole, or (tail set) one still
+// being read, whose view it renews when it has read all of it.
 type source struct {
-	log   *Log
+	tail  *Tail
+	view  tailView
 	chunk int
 	off   int
 	at    algo.Instant
@@ -159,27 +167,43 @@ type source struct {
 }
 
 func (s *source) Next() (sim.Arrival, bool) {
-	if s.done >= s.log.Requests {
-		return sim.Arrival{}, false
+	if s.done >= s.view.requests {
+		if s.tail == nil {
+			return sim.Arrival{}, false
+		}
+		if s.view, _ = s.tail.after(s.done); s.done >= s.view.requests {
+			return sim.Arrival{}, false
+		}
 	}
-	data := s.log.chunks[s.chunk]
+	data := s.view.chunks[s.chunk]
 	if s.off == len(data) {
 		s.chunk, s.off = s.chunk+1, 0
-		data = s.log.chunks[s.chunk]
+		data = s.view.chunks[s.chunk]
 	}
 	gap, n := binary.Uvarint(data[s.off:])
 	c, m := binary.Uvarint(data[s.off+n:])
 	s.off += n + m
 	s.at += algo.Instant(gap)
 	s.done++
-	return sim.Arrival{At: s.at, Client: s.log.clients[c], Number: int32(c) + 1}, true
+	return sim.Arrival{At: s.at, Client: s.view.clients[c], Number: int32(c) + 1}, true
 }
 
 func (s *source) Clone() sim.Source { c := *s; return &c }
-func (s *source) Len() int64        { return s.log.Requests }
 
-// LastBound is the last request's instant, exactly (sim.Bounded).
-func (s *source) LastBound() (algo.Instant, bool) { return s.log.last, true }
+// Len is every request of the log (of a tail, once the reading has ended).
+func (s *source) Len() int64 { return s.final().requests }
+
+// LastBound is the last request's instant, exactly (sim.Bounded); of a
+// tail, once the reading has ended.
+func (s *source) LastBound() (algo.Instant, bool) { return s.final().last, true }
+
+// final is the whole log's view, waited for when it is still being read.
+func (s *source) final() tailView {
+	if s.tail == nil {
+		return s.view
+	}
+	return s.tail.final()
+}
 
 // pending is a request waiting in the reorder window.
 type pending struct {

@@ -1,7 +1,6 @@
 package accesslog
 
 import (
-	"encoding/binary"
 	"sync"
 
 	"windowlab/algo"
@@ -40,7 +39,7 @@ func NewTail() *Tail {
 
 // publish makes the log's requests so far visible to the tail's sources.
 func (t *Tail) publish(l *Log, ended bool) {
-	v := tailView{chunks: l.chunks, clients: l.clients, requests: l.Requests, first: l.first, last: l.last}
+	v := l.view()
 	if len(v.chunks) > 0 {
 		// The last chunk is still being written past its length: keep
 		// its length as it is now, which the header copy already does.
@@ -92,42 +91,4 @@ func (t *Tail) final() tailView {
 // Source replays the log's requests from the first, waiting for the
 // reading where it is ahead of it; it ends where the reading ended. Its
 // Len and LastBound wait for the end of the reading.
-func (t *Tail) Source() sim.Source { return &tailSource{tail: t} }
-
-type tailSource struct {
-	tail  *Tail
-	view  tailView
-	chunk int
-	off   int
-	at    algo.Instant
-	done  int64
-}
-
-func (s *tailSource) Next() (sim.Arrival, bool) {
-	if s.done >= s.view.requests {
-		s.view, _ = s.tail.after(s.done)
-		if s.done >= s.view.requests {
-			return sim.Arrival{}, false
-		}
-	}
-	data := s.view.chunks[s.chunk]
-	if s.off == len(data) {
-		s.chunk, s.off = s.chunk+1, 0
-		data = s.view.chunks[s.chunk]
-	}
-	gap, n := binary.Uvarint(data[s.off:])
-	c, m := binary.Uvarint(data[s.off+n:])
-	s.off += n + m
-	s.at += algo.Instant(gap)
-	s.done++
-	return sim.Arrival{At: s.at, Client: s.view.clients[c], Number: int32(c) + 1}, true
-}
-
-func (s *tailSource) Clone() sim.Source { c := *s; return &c }
-
-// Len is every request of the log, once it is read.
-func (s *tailSource) Len() int64 { return s.tail.final().requests }
-
-// LastBound is the last request's instant, exactly, once the log is read
-// (sim.Bounded).
-func (s *tailSource) LastBound() (algo.Instant, bool) { return s.tail.final().last, true }
+func (t *Tail) Source() sim.Source { return &source{tail: t} }

@@ -3,6 +3,7 @@ package algo
 import (
 	"fmt"
 	"math/big"
+	"math/bits"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -569,6 +570,18 @@ func (b byName) Allow(t Instant, client string) Decision {
 }
 
 func (b byName) Clone() Limiter { return byName{b.ByID.Clone().(ByID), b.names} }
+
+// onesCount is how many bits of a shared table's has are set.
+func (t *table[S]) onesCount() int {
+	if t.packed != nil {
+		t.unpack()
+	}
+	n := 0
+	for _, w := range t.has {
+		n += bits.OnesCount64(w)
+	}
+	return n
+}
 
 // sharedTable checks a shared table's bookkeeping: one bit per live id.
 func sharedTable(l Limiter) string {

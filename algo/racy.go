@@ -1,9 +1,6 @@
 package algo
 
-import (
-	"fmt"
-	"time"
-)
+import "time"
 
 // Racy is a shared tally read and written in two round trips, as a store
 // without a script gives it: a server reads the count (GET), decides, and
@@ -140,6 +137,3 @@ func (r *Racy) Clone() Limiter {
 	c.pending = append([]write(nil), r.pending...)
 	return &c
 }
-
-// String names the race for messages: "GET then INCR, 2ms apart".
-func (r *Racy) String() string { return fmt.Sprintf("GET then INCR, %s apart", r.rtt.Sub(0)) }

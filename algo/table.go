@@ -2,7 +2,6 @@ package algo
 
 import (
 	"math"
-	"math/bits"
 	"time"
 	"unsafe"
 )
@@ -213,18 +212,6 @@ func (t *table[S]) clone(cloneState func(S) S) table[S] {
 		c.states[i] = cloneState(t.states[i])
 	}
 	return c
-}
-
-// onesCount is how many bits of has are set: a check of live, for tests.
-func (t *table[S]) onesCount() int {
-	if t.packed != nil {
-		t.unpack()
-	}
-	n := 0
-	for _, w := range t.has {
-		n += bits.OnesCount64(w)
-	}
-	return n
 }
 
 // minInstant is the clock of a limiter that has seen no request yet, so a

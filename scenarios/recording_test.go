@@ -136,8 +136,7 @@ func TestWhatIfOfRecordedTrafficReadsBack(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: the what-if does not read back: %v\n%s", orig.File, err, out.String()[:min(out.Len(), 600)])
 		}
-		_, _, recorded := back.Recorded()
-		if _, _, was := orig.Recorded(); recorded != was {
+		if recorded, was := back.rec != nil, orig.rec != nil; recorded != was {
 			t.Errorf("%s: recorded %v after the what-if", orig.File, recorded)
 		}
 		if back.Config != w.Config || !slices.Equal(back.Algorithms, w.Algorithms) || back.Start != w.Start {
@@ -162,8 +161,11 @@ func TestRecordedFilesAtScale(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n, clients, ok := s.Recorded(); !ok || n != int64(len(runs)) || clients != 207 {
-		t.Fatalf("recorded %v: %d runs of %d clients, want %d of 207", ok, n, clients, len(runs))
+	if s.rec == nil {
+		t.Fatal("not read as recorded traffic")
+	}
+	if s.rec.runs != int64(len(runs)) || len(s.rec.clients) != 207 {
+		t.Fatalf("%d runs of %d clients, want %d of 207", s.rec.runs, len(s.rec.clients), len(runs))
 	}
 	var stored int
 	for _, c := range s.rec.chunks {

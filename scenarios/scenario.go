@@ -396,16 +396,6 @@ func (s *Scenario) Source() sim.Source {
 	return newSource(s)
 }
 
-// Recorded reports whether the scenario is a recorded file's (replay
-// --save), whose traffic is its runs rather than Traffic entries, and how
-// many runs and clients it holds.
-func (s *Scenario) Recorded() (runs int64, clients int, ok bool) {
-	if s.rec == nil {
-		return 0, 0, false
-	}
-	return s.rec.runs, len(s.rec.clients), true
-}
-
 // Limiters returns fresh limiters, one per algorithm, in s.Algorithms order.
 func (s *Scenario) Limiters() []algo.Limiter {
 	ls := make([]algo.Limiter, len(s.Algorithms))

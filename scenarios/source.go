@@ -56,8 +56,8 @@ func newGen(s *Scenario, i int, counting bool) gen {
 		}
 	}
 	if !counting {
-		s.clientNames(i)
-		g.number, g.base = s.numbers[i], s.numbers[i]
+		g.number = s.clientNumbers()[i]
+		g.base = g.number
 	}
 	return g
 }
@@ -114,6 +114,20 @@ func (g *gen) advance() bool {
 // clientNames returns (building once) the names <prefix>-1 … <prefix>-N of
 // random traffic entry i, so that generating an arrival never allocates.
 func (s *Scenario) clientNames(i int) []string {
+	s.nameClients()
+	return s.names[i]
+}
+
+// clientNumbers is each entry's client's number, or a random entry's
+// first (numbering), worked out once.
+func (s *Scenario) clientNumbers() []int32 {
+	s.nameClients()
+	return s.numbers
+}
+
+// nameClients builds, once, the random entries' names and every entry's
+// number.
+func (s *Scenario) nameClients() {
 	s.namesOnce.Do(func() {
 		s.numbers = s.numbering()
 		s.names = make([][]string, len(s.Traffic))
@@ -129,7 +143,6 @@ func (s *Scenario) clientNames(i int) []string {
 			s.names[j] = names
 		}
 	})
-	return s.names[i]
 }
 
 // source merges the entries' arrivals. The heap holds the index of every
