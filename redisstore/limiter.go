@@ -1,0 +1,294 @@
+package redisstore
+
+import (
+	"fmt"
+	"strconv"
+	"time"
+
+	"windowlab/algo"
+)
+
+// Limiter is one of windowlab's limiters deciding on Redis. It keeps the
+// in-process limiter it was made from beside it, fed the same requests:
+// every answer from Redis is checked against it (a difference is an error
+// of the store, see Store.Err), and it gives the figures a report prints
+// (Memory) and the previews the view draws (Peek) without a round trip.
+// Unpipelined, Allow returns Redis's own decision; pipelined, it returns
+// the in-process one, which Redis's is checked equal to when its batch
+// comes back, before any report is printed.
+type Limiter struct {
+	store  *Store
+	local  algo.Limiter
+	byID   algo.ByID // local, when it decides by id
+	names  *algo.Names
+	kind   algo.Kind
+	cfg    algo.Config
+	w, o   int64
+	script string
+	ns     string // the lane's namespace: prefix + lane + "." + generation + ":"
+	lane   int
+	gen    *int // generations of this lane so far, shared by its clones
+	seq    *int64
+	last   algo.Instant
+	seen   bool
+	sweep  algo.Instant // the next window edge, when the dead keys are removed
+}
+
+// Supports reports whether l can run on Redis: the four limiters, not a
+// fleet of servers each with its own tally (those live in each server's
+// process) nor a tally raced in two round trips (a simulation).
+func Supports(l algo.Limiter) bool {
+	switch l.(type) {
+	case *algo.FixedWindow, *algo.SlidingLog, *algo.SlidingCounter, *algo.TokenBucket:
+		return true
+	}
+	return false
+}
+
+// Wrap returns l deciding on Redis; l must be fresh (no requests yet) and
+// Supports(l). The store owns it from now on.
+func (s *Store) Wrap(l algo.Limiter) (*Limiter, error) {
+	if !Supports(l) {
+		return nil, fmt.Errorf("%s does not run on a store: a fleet's tallies are each server's own, and a raced tally is simulated", algo.Of(l))
+	}
+	c := l.Config()
+	r := &Limiter{
+		store: s, local: l, kind: l.Kind(), cfg: c,
+		w: int64(c.Window / time.Millisecond), o: int64(c.Offset / time.Millisecond),
+		lane: s.lanes, gen: new(int), seq: new(int64),
+	}
+	s.lanes++
+	r.byID, _ = l.(algo.ByID)
+	r.script = map[algo.Kind]string{
+		algo.KindFixedWindow: "fixed", algo.KindSlidingLog: "log",
+		algo.KindSlidingCounter: "counter", algo.KindTokenBucket: "bucket",
+	}[r.kind]
+	r.ns = r.namespace()
+	return r, nil
+}
+
+func (l *Limiter) namespace() string {
+	return fmt.Sprintf("%s%d.%d:", l.store.prefix, l.lane, *l.gen)
+}
+
+// Local is the in-process limiter beside it.
+func (l *Limiter) Local() algo.Limiter { return l.local }
+
+func (l *Limiter) Kind() algo.Kind     { return l.kind }
+func (l *Limiter) Config() algo.Config { return l.cfg }
+
+// Namespace is the prefix of this limiter's keys.
+func (l *Limiter) Namespace() string { return l.ns }
+
+// expiryKey is the lane's expiry index.
+func (l *Limiter) expiryKey() string { return l.ns + "expiry" }
+
+func (l *Limiter) Allow(t algo.Instant, client string) algo.Decision {
+	return l.decide(client, l.local.Allow(t, client))
+}
+
+// UseNames shares names with the in-process limiter (algo.ByID).
+func (l *Limiter) UseNames(names *algo.Names) bool {
+	if l.byID == nil || !l.byID.UseNames(names) {
+		return false
+	}
+	l.names = names
+	return true
+}
+
+// AllowID is Allow for the client numbered id (algo.ByID).
+func (l *Limiter) AllowID(t algo.Instant, id int32) algo.Decision {
+	return l.decide(l.names.Name(id), l.byID.AllowID(t, id))
+}
+
+// decide runs the script for the request the in-process limiter has just
+// decided as want, at want's instant: the in-process clock, on which an
+// earlier instant counts as the latest seen.
+func (l *Limiter) decide(client string, want algo.Decision) algo.Decision {
+	t := want.At
+	l.last = t
+	if !l.seen || t >= l.sweep {
+		if l.seen && !l.cfg.NoExpiry {
+			l.removeDead(t)
+		}
+		l.seen, l.sweep = true, l.cfg.NextEdge(t)
+	}
+	keys, args := l.call(t, client, true)
+	got := want
+	l.store.run(l.script, keys, args, func(v any) error {
+		d, err := l.decision(t, v)
+		if err != nil {
+			return err
+		}
+		if d != want {
+			return &MismatchError{Algorithm: algo.Of(l.local).String(), Client: client, Redis: d, Local: want}
+		}
+		got = d
+		return nil
+	})
+	return got
+}
+
+// MismatchError is a decision on Redis that differs from the in-process
+// limiter's: a bug in one of them.
+type MismatchError struct {
+	Algorithm    string
+	Client       string
+	Redis, Local algo.Decision
+}
+
+func (e *MismatchError) Error() string {
+	return fmt.Sprintf("%s decided differently on Redis at %s for %q: Redis %s (%s), in process %s (%s)",
+		e.Algorithm, e.Local.At, e.Client, e.Redis.Verb(), e.Redis.Explain(), e.Local.Verb(), e.Local.Explain())
+}
+
+func flag(b bool) string {
+	if b {
+		return "1"
+	}
+	return "0"
+}
+
+// call is the script's keys and arguments for a request from client at t.
+func (l *Limiter) call(t algo.Instant, client string, write bool) ([]string, []any) {
+	r := l.cfg.Rules
+	expiry := !l.cfg.NoExpiry
+	grace := int64(Grace / time.Millisecond)
+	at := int64(t)
+	switch l.kind {
+	case algo.KindFixedWindow:
+		suffix, start := "f:"+client, ""
+		if r.WindowStart == algo.WindowAligned {
+			s := int64(l.cfg.WindowStart(t))
+			suffix += ":" + strconv.FormatInt(s, 10)
+			start = strconv.FormatInt(s, 10)
+		}
+		return []string{l.ns + suffix, l.expiryKey()},
+			[]any{at, l.w, l.cfg.Limit, flag(r.CountRejected), int(r.Compare), flag(expiry), grace, flag(write), start, suffix}
+	case algo.KindSlidingLog:
+		*l.seq++
+		suffix := "l:" + client
+		return []string{l.ns + suffix, l.expiryKey()},
+			[]any{at, l.w, l.cfg.Limit, flag(r.CountRejected), int(r.Compare), flag(expiry), grace, flag(write), *l.seq, suffix}
+	case algo.KindSlidingCounter:
+		start := int64(l.cfg.WindowStart(t))
+		idx := (start - l.o) / l.w
+		cur := "c:" + client + ":" + strconv.FormatInt(idx, 10)
+		prev := "c:" + client + ":" + strconv.FormatInt(idx-1, 10)
+		return []string{l.ns + cur, l.ns + prev, l.expiryKey()},
+			[]any{at, l.w, l.cfg.Limit, flag(r.CountRejected), int(r.Compare), flag(expiry), grace, flag(write), start, int(r.Rounding), cur}
+	}
+	suffix := "b:" + client
+	full := strconv.FormatInt(l.cfg.Capacity()*l.w, 10)
+	return []string{l.ns + suffix, l.expiryKey()},
+		[]any{at, l.w, l.cfg.Limit, full, flag(expiry), grace, flag(write), suffix}
+}
+
+// decision is the script's answer as the in-process limiter writes it.
+func (l *Limiter) decision(t algo.Instant, v any) (algo.Decision, error) {
+	vals, ok := v.([]any)
+	if !ok || len(vals) < 2 {
+		return algo.Decision{}, fmt.Errorf("redis: the %s script answered %v", l.script, v)
+	}
+	num := func(i int) (int64, error) {
+		switch x := vals[i].(type) {
+		case int64:
+			return x, nil
+		case string:
+			return strconv.ParseInt(x, 10, 64)
+		}
+		return 0, fmt.Errorf("redis: the %s script answered %v", l.script, v)
+	}
+	allowed, err := num(0)
+	if err != nil {
+		return algo.Decision{}, err
+	}
+	d := algo.Decision{Kind: l.kind, At: t, Allowed: allowed == 1, Limit: l.cfg.Limit, Window: l.cfg.Window}
+	if l.kind != algo.KindTokenBucket {
+		d.Rules = l.cfg.Rules
+	}
+	var a, b int64
+	if a, err = num(1); err != nil {
+		return d, err
+	}
+	if len(vals) > 2 {
+		if b, err = num(2); err != nil {
+			return d, err
+		}
+	}
+	switch l.kind {
+	case algo.KindFixedWindow:
+		d.WindowStart, d.Count = algo.Instant(a), b
+	case algo.KindSlidingLog:
+		d.Count, d.Oldest = a, algo.Instant(b)
+	case algo.KindSlidingCounter:
+		start := l.cfg.WindowStart(t)
+		d.WindowStart, d.Count, d.Previous, d.Elapsed = start, a, b, t.Sub(start)
+	case algo.KindTokenBucket:
+		d.Tokens, d.Capacity = a, l.cfg.Capacity()
+	}
+	return d, nil
+}
+
+// Peek is the in-process limiter's: it holds the same state.
+func (l *Limiter) Peek(t algo.Instant, client string) algo.Decision { return l.local.Peek(t, client) }
+
+// PeekRedis asks Redis what a request from client at t would get, writing
+// nothing: the same script with its writes off.
+func (l *Limiter) PeekRedis(t algo.Instant, client string) (algo.Decision, error) {
+	l.store.Flush()
+	t = max(t, l.last)
+	keys, args := l.call(t, client, false)
+	ctx, cancel := l.store.ctx()
+	defer cancel()
+	v, err := l.store.client.EvalSha(ctx, l.store.sha[l.script], keys, args...).Result()
+	if err != nil {
+		return algo.Decision{}, &Error{URL: l.store.url, Reason: reason(err).Error()}
+	}
+	return l.decision(t, v)
+}
+
+// Expire drops what is dead at t, in process and on Redis.
+func (l *Limiter) Expire(t algo.Instant) {
+	l.local.Expire(t)
+	if !l.cfg.NoExpiry && l.seen {
+		l.removeDead(t)
+	}
+}
+
+// removeDead queues the removal of every key dead at t.
+func (l *Limiter) removeDead(t algo.Instant) {
+	l.store.run("sweep", []string{l.expiryKey()}, []any{int64(t), l.ns, 10_000}, func(any) error { return nil })
+}
+
+func (l *Limiter) Memory() algo.Memory                 { return l.local.Memory() }
+func (l *Limiter) MemoryAt(t algo.Instant) algo.Memory { return l.local.MemoryAt(t) }
+
+// Clone copies the lane's keys to a new namespace (COPY keeps their TTLs)
+// beside a clone of the in-process limiter: a checkpoint the engine can
+// return to. The copies are removed with the run's keys at Close.
+func (l *Limiter) Clone() algo.Limiter {
+	c := *l
+	c.local = l.local.Clone()
+	c.byID, _ = c.local.(algo.ByID)
+	*l.gen++
+	c.ns = c.namespace()
+	if l.store.Err() != nil {
+		return &c
+	}
+	l.store.Flush()
+	err := l.store.scan(l.ns+"*", func(keys []string) error {
+		ctx, cancel := l.store.ctx()
+		defer cancel()
+		p := l.store.client.Pipeline()
+		for _, k := range keys {
+			p.Copy(ctx, k, c.ns+k[len(l.ns):], 0, false)
+		}
+		_, err := p.Exec(ctx)
+		return reason(err)
+	})
+	if err != nil {
+		l.store.fail(&Error{URL: l.store.url, Reason: err.Error()})
+	}
+	return &c
+}

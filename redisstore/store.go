@@ -1,0 +1,385 @@
+// Package redisstore runs windowlab's limiters on a real Redis: each one
+// the recipe production limiters use (a counter per window, a sorted set
+// of timestamps, two counters, a hash), as one atomic server-side script
+// loaded once and called by EVALSHA with the instant passed in, never
+// Redis's own TIME, so a replay through Redis decides exactly as the
+// in-process limiters do, request for request.
+//
+// It is a top-level package because it is the one part of windowlab that
+// talks to a server: algo and sim stay pure (no network, no wall clock),
+// and the commands (main) and the view (ui) wrap the engine's limiters in
+// it when --store names a Redis.
+//
+// Every key of a run is under windowlab:{run-id}:, removed when the run
+// ends (Close); nothing else in the database is touched.
+package redisstore
+
+import (
+	"context"
+	"crypto/rand"
+	"embed"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+	"github.com/redis/go-redis/v9/maintnotifications"
+)
+
+//go:embed lua/*.lua
+var luaFiles embed.FS
+
+// Timeout bounds every dial and every call: an unreachable or stalled
+// Redis is an error within it, never a hang.
+const Timeout = 3 * time.Second
+
+// Grace is how long, on Redis's own clock, a key lives past the virtual
+// instant it can no longer matter. Redis expires keys on its clock, and
+// windowlab's is virtual: it may stand still (a paused view) or race (a
+// replay of a day in seconds). Keys that are dead on the virtual clock are
+// removed on it (the expiry index); the TTL is the lesson's safety net,
+// so a windowlab that is killed leaves nothing behind for longer.
+const Grace = 24 * time.Hour
+
+// Batch is how many scripts a pipelined store sends in one round trip.
+const Batch = 1024
+
+// Store is a connection to one Redis and the namespace of one run.
+type Store struct {
+	client *redis.Client
+	url    string // redacted: safe to print
+	prefix string // windowlab:{run-id}:
+	sha    map[string]string
+	lanes  int
+
+	// Pipelined stores queue scripts and send them Batch at a time;
+	// every answer is checked against the in-process limiter's decision.
+	pipelined bool
+	pipe      redis.Pipeliner
+	checks    []func(any) error
+	calls     int64
+	trips     int64
+
+	mu  sync.Mutex
+	err error // the first error: a failed call or a decision that differs
+}
+
+// Options are how Open connects.
+type Options struct {
+	// Pipelined queues each decision's script and sends Batch at a time
+	// (a replay, a report); unpipelined, each waits for its answer (the
+	// view, one request at a time).
+	Pipelined bool
+}
+
+// Error is a Redis that cannot be used: unreachable, refusing the
+// password, read-only or too old. Its text is one line, with the URL's
+// password hidden.
+type Error struct {
+	URL    string // redacted
+	Reason string
+}
+
+func (e *Error) Error() string { return "redis at " + e.URL + ": " + e.Reason }
+
+// Redact is rawURL with any password replaced by xxxxx: what may be printed.
+func Redact(rawURL string) string {
+	u, err := url.Parse(rawURL)
+	if err != nil || u.User == nil {
+		if i := strings.LastIndex(rawURL, "@"); i >= 0 {
+			return "xxxxx@" + rawURL[i+1:] // unparseable, but never show what came before the host
+		}
+		return rawURL
+	}
+	if _, ok := u.User.Password(); ok {
+		u.User = url.UserPassword(u.User.Username(), "xxxxx")
+	}
+	return u.String()
+}
+
+// Open connects to the Redis at rawURL (redis://[user:password@]host:port[/db],
+// or rediss:// for TLS), checks that it answers, takes writes and runs
+// scripts, and loads the scripts. Every failure is an *Error.
+func Open(ctx context.Context, rawURL string, o Options) (*Store, error) {
+	shown := Redact(rawURL)
+	fail := func(format string, args ...any) (*Store, error) {
+		return nil, &Error{URL: shown, Reason: fmt.Sprintf(format, args...)}
+	}
+	if !strings.HasPrefix(rawURL, "redis://") && !strings.HasPrefix(rawURL, "rediss://") {
+		return fail("not a Redis URL; use redis://HOST:PORT/DB, for example redis://127.0.0.1:6379/0")
+	}
+	opt, err := redis.ParseURL(rawURL)
+	if err != nil {
+		return fail("%s; use redis://HOST:PORT/DB, for example redis://127.0.0.1:6379/0", strings.TrimPrefix(err.Error(), "redis: "))
+	}
+	opt.DialTimeout, opt.ReadTimeout, opt.WriteTimeout = Timeout, Timeout, Timeout
+	opt.PoolTimeout = Timeout
+	opt.MaxRetries = -1 // a failed call is reported, not retried into a longer wait
+	opt.PoolSize = 2
+	opt.Protocol = 2
+	opt.DisableIdentity = true
+	opt.MaintNotificationsConfig = &maintnotifications.Config{Mode: maintnotifications.ModeDisabled}
+	client := redis.NewClient(opt)
+	s := &Store{client: client, url: shown, sha: map[string]string{}, pipelined: o.Pipelined}
+	if err := s.check(ctx); err != nil {
+		client.Close()
+		return fail("%s", err)
+	}
+	id := make([]byte, 4)
+	_, _ = rand.Read(id)
+	s.prefix = "windowlab:{" + hex.EncodeToString(id) + "}:"
+	if err := s.load(ctx); err != nil {
+		client.Close()
+		return fail("%s", err)
+	}
+	if s.pipelined {
+		s.pipe = client.Pipeline()
+	}
+	return s, nil
+}
+
+// check makes sure the server answers, takes writes and is new enough.
+func (s *Store) check(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, Timeout)
+	defer cancel()
+	if err := s.client.Ping(ctx).Err(); err != nil {
+		return reason(err)
+	}
+	info, err := s.client.Info(ctx, "server", "replication").Result()
+	if err != nil {
+		return reason(err)
+	}
+	version := field(info, "redis_version")
+	if !atLeast(version, 6, 2) {
+		return fmt.Errorf("version %s is too old: windowlab needs 6.2 or later (COPY, ZADD GT)", version)
+	}
+	if field(info, "role") == "slave" {
+		return errors.New("it is a read-only replica; point --store at the primary")
+	}
+	probe := "windowlab:probe"
+	if err := s.client.Set(ctx, probe, "1", time.Second).Err(); err != nil {
+		return reason(err)
+	}
+	return reason(s.client.Del(ctx, probe).Err())
+}
+
+// reason is err as the last part of one line, or nil.
+func reason(err error) error {
+	if err == nil {
+		return nil
+	}
+	var op *net.OpError
+	switch {
+	case errors.As(err, &op) && op.Op == "dial":
+		return fmt.Errorf("cannot connect (%v); is redis-server running there?", op.Err)
+	case errors.Is(err, context.DeadlineExceeded), isTimeout(err):
+		return fmt.Errorf("no answer within %s", Timeout)
+	case strings.HasPrefix(err.Error(), "READONLY"):
+		return errors.New("it is read-only; point --store at a Redis that takes writes")
+	case strings.HasPrefix(err.Error(), "NOAUTH"), strings.HasPrefix(err.Error(), "WRONGPASS"):
+		return errors.New("it refused the password; give it in the URL, redis://:PASSWORD@HOST:PORT")
+	}
+	return err
+}
+
+func isTimeout(err error) bool {
+	var ne net.Error
+	return errors.As(err, &ne) && ne.Timeout()
+}
+
+// field is a value of an INFO reply.
+func field(info, name string) string {
+	for line := range strings.Lines(info) {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(line), name+":"); ok {
+			return v
+		}
+	}
+	return ""
+}
+
+// atLeast reports whether version (major.minor.patch) is at least major.minor.
+func atLeast(version string, major, minor int) bool {
+	var a, b int
+	if _, err := fmt.Sscanf(version, "%d.%d", &a, &b); err != nil {
+		return false
+	}
+	return a > major || a == major && b >= minor
+}
+
+// scripts are the Lua files, each a whole script once exact.lua is prepended.
+var scripts = []string{"fixed", "log", "counter", "bucket", "sweep", "trim"}
+
+// Source is the script named name as Redis runs it.
+func Source(name string) (string, error) {
+	exact, err := luaFiles.ReadFile("lua/exact.lua")
+	if err != nil {
+		return "", err
+	}
+	body, err := luaFiles.ReadFile("lua/" + name + ".lua")
+	if err != nil {
+		return "", err
+	}
+	return string(exact) + "\n" + string(body), nil
+}
+
+// load sends every script to the server once; decisions then name them by
+// their SHA1 (EVALSHA).
+func (s *Store) load(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, Timeout)
+	defer cancel()
+	for _, name := range scripts {
+		src, err := Source(name)
+		if err != nil {
+			return err
+		}
+		sha, err := s.client.ScriptLoad(ctx, src).Result()
+		if err != nil {
+			return reason(err)
+		}
+		s.sha[name] = sha
+	}
+	return nil
+}
+
+// URL is the store's URL with any password hidden.
+func (s *Store) URL() string { return s.url }
+
+// Prefix is the namespace every key of this run is under.
+func (s *Store) Prefix() string { return s.prefix }
+
+// Err is the first error the store met: a call that failed, or a decision
+// on Redis that differs from the in-process limiter's. Once it is set,
+// the run should stop: decisions after it are the in-process ones.
+func (s *Store) Err() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.err
+}
+
+func (s *Store) fail(err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.err == nil {
+		s.err = err
+	}
+}
+
+// Calls is how many scripts the store has run, and in how many round trips.
+func (s *Store) Calls() (scripts, trips int64) { return s.calls, s.trips }
+
+// ctx is a context bounded by Timeout for one call or one batch.
+func (s *Store) ctx() (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.Background(), Timeout)
+}
+
+// run sends one script: queued on a pipelined store (check runs when its
+// batch comes back), at once otherwise (check runs now). It reports
+// whether the answer is already checked.
+func (s *Store) run(script string, keys []string, args []any, check func(any) error) {
+	if s.Err() != nil {
+		return
+	}
+	s.calls++
+	if s.pipelined {
+		ctx, cancel := s.ctx()
+		defer cancel()
+		s.pipe.EvalSha(ctx, s.sha[script], keys, args...)
+		s.checks = append(s.checks, check)
+		if len(s.checks) >= Batch {
+			s.Flush()
+		}
+		return
+	}
+	ctx, cancel := s.ctx()
+	defer cancel()
+	s.trips++
+	v, err := s.client.EvalSha(ctx, s.sha[script], keys, args...).Result()
+	if err != nil {
+		s.fail(&Error{URL: s.url, Reason: reason(err).Error()})
+		return
+	}
+	if err := check(v); err != nil {
+		s.fail(err)
+	}
+}
+
+// Flush sends what a pipelined store has queued and checks every answer.
+func (s *Store) Flush() {
+	if !s.pipelined || len(s.checks) == 0 {
+		return
+	}
+	ctx, cancel := s.ctx()
+	defer cancel()
+	cmds, err := s.pipe.Exec(ctx)
+	s.trips++
+	checks := s.checks
+	s.checks = s.checks[:0]
+	if err != nil && len(cmds) == 0 {
+		s.fail(&Error{URL: s.url, Reason: reason(err).Error()})
+		return
+	}
+	for i, c := range cmds {
+		v, err := c.(*redis.Cmd).Result()
+		if err != nil {
+			s.fail(&Error{URL: s.url, Reason: reason(err).Error()})
+			return
+		}
+		if err := checks[i](v); err != nil {
+			s.fail(err)
+			return
+		}
+	}
+}
+
+// Keys is how many keys the run holds now, and how many the whole
+// database does (DBSIZE).
+func (s *Store) Keys() (run, db int64, err error) {
+	s.Flush()
+	ctx, cancel := s.ctx()
+	defer cancel()
+	if db, err = s.client.DBSize(ctx).Result(); err != nil {
+		return 0, 0, reason(err)
+	}
+	err = s.scan(s.prefix+"*", func(keys []string) error { run += int64(len(keys)); return nil })
+	return run, db, err
+}
+
+// scan calls f with every batch of keys matching pattern.
+func (s *Store) scan(pattern string, f func([]string) error) error {
+	var cursor uint64
+	for {
+		ctx, cancel := s.ctx()
+		keys, next, err := s.client.Scan(ctx, cursor, pattern, 1000).Result()
+		cancel()
+		if err != nil {
+			return reason(err)
+		}
+		if len(keys) > 0 {
+			if err := f(keys); err != nil {
+				return err
+			}
+		}
+		if cursor = next; cursor == 0 {
+			return nil
+		}
+	}
+}
+
+// Close removes every key of the run and closes the connection.
+func (s *Store) Close() error {
+	s.Flush()
+	err := s.scan(s.prefix+"*", func(keys []string) error {
+		ctx, cancel := s.ctx()
+		defer cancel()
+		return reason(s.client.Unlink(ctx, keys...).Err())
+	})
+	if cerr := s.client.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
