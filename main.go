@@ -479,6 +479,7 @@ func quizSummary(score quiz.Score, again string) string {
 
 func runCmd() *cobra.Command {
 	var trace, asJSON bool
+	var store string
 	cmd := &cobra.Command{
 		Use:   "run SCENARIO|FILE",
 		Short: "Replay a scenario through every limiter and print a side-by-side report",
@@ -491,9 +492,13 @@ func runCmd() *cobra.Command {
 			if err != nil {
 				return invalid(err)
 			}
+			if store != "" {
+				return writeReportOnStore(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), s, store, trace, asJSON)
+			}
 			return writeReport(cmd.Context(), cmd.OutOrStdout(), s, trace, asJSON)
 		},
 	}
+	storeFlag(cmd, &store)
 	cmd.Flags().BoolVar(&trace, "trace", false, "list every decision with its evidence")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object instead of text")
 	cmd.MarkFlagsMutuallyExclusive("trace", "json")
@@ -510,6 +515,40 @@ func writeReport(ctx context.Context, w io.Writer, s *scenarios.Scenario, trace,
 		return report.JSON(w, h, e) // ErrInterrupted, at a signal, gives way to it
 	}
 	return report.Text(w, h, e, trace)
+}
+
+// writeReportOnStore is writeReport with the limiters deciding on the
+// Redis flag names, pipelined, every byte of the report written only once
+// Redis has answered the same for every decision before it.
+func writeReportOnStore(ctx context.Context, w, errOut io.Writer, s *scenarios.Scenario, flag string, trace, asJSON bool) error {
+	store, err := openStore(ctx, flag, true)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	opts := sim.Options{ForwardOnly: true, Interrupt: func(int64) bool { return ctx.Err() != nil || store.Err() != nil }}
+	e, err := s.EngineWith(opts, onStore(store))
+	if err != nil {
+		return invalid(err)
+	}
+	h := report.Header{Name: s.Name, Title: s.Title}
+	out := verified{w: w, store: store}
+	if asJSON {
+		err = report.JSON(out, h, e)
+	} else {
+		err = report.Text(out, h, e, trace)
+	}
+	store.Flush()
+	if serr := store.Err(); serr != nil {
+		return storeError(serr)
+	}
+	if err != nil {
+		return err
+	}
+	if err := storeSummary(errOut, store, e); err != nil {
+		return storeError(err)
+	}
+	return nil
 }
 
 func listCmd() *cobra.Command {

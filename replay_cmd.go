@@ -24,6 +24,7 @@ import (
 	"windowlab/accesslog"
 	"windowlab/algo"
 	"windowlab/human"
+	"windowlab/redisstore"
 	"windowlab/scenarios"
 	"windowlab/sim"
 	"windowlab/sim/report"
@@ -40,7 +41,7 @@ func replayCmd() *cobra.Command {
 		windows                                                []time.Duration
 		reorder                                                time.Duration
 		strict, asJSON, tui                                    bool
-		save, tz                                               string
+		save, tz, storeFlagValue                               string
 	)
 	cmd := &cobra.Command{
 		Use:   "replay FILE|-",
@@ -89,10 +90,21 @@ func replayCmd() *cobra.Command {
 			if asJSON && len(settings) > 1 {
 				return invalid(errors.New("--json prints one setting's report, as run does; a sweep prints its table: give one --limit and one --window"))
 			}
+			var st *redisstore.Store
+			if storeFlagValue != "" {
+				if len(settings) != 1 || save != "" || tui {
+					return invalid(errors.New("--store decides one setting's report on Redis: give one --limit and one --window, without --save or --tui"))
+				}
+				// Before the log is read: an unusable Redis is said at once.
+				if st, err = openStore(ctx, storeFlagValue, true); err != nil {
+					return err
+				}
+				defer st.Close()
+			}
 			// A report or a sweep decides while the log is read, as its
 			// requests are put in order (one core reads, the others decide);
-			// --json, --save and --tui need the whole log first.
-			overlap := !asJSON && save == "" && !tui
+			// --json, --save, --tui and --store need the whole log first.
+			overlap := !asJSON && save == "" && !tui && st == nil
 			dctx, endGrace := graceAfter(ctx)
 			defer endGrace()
 			var decided atomic.Int64
@@ -136,6 +148,8 @@ func replayCmd() *cobra.Command {
 			switch {
 			case save != "" || tui:
 				return recordLog(ctx, w, cmd.ErrOrStderr(), l, settings[0], zone, save, tui)
+			case st != nil:
+				rerr = replayOnStore(ctx, w, cmd.ErrOrStderr(), l, settings[0], st, asJSON)
 			case asJSON:
 				rerr = replayReport(ctx, w, l, settings[0], cmd.ErrOrStderr())
 			default:
@@ -179,6 +193,7 @@ func replayCmd() *cobra.Command {
 	f.StringVar(&save, "save", "", "write the log's traffic as a scenario file (a new file; windowlab check and tui read it)")
 	f.StringVar(&tz, "tz", "", "align windows to this zone's calendar (Europe/Berlin, Asia/Kolkata) rather than to UTC's")
 	f.BoolVar(&tui, "tui", false, "open the interactive view on the log, following the client denied most")
+	storeFlag(cmd, &storeFlagValue)
 	f.BoolVar(&asJSON, "json", false, "print run's JSON report (one setting only); the log's summary goes to standard error")
 	cmd.MarkFlagsMutuallyExclusive("json", "tui")
 	cmd.MarkFlagsMutuallyExclusive("time-field", "time-column")
@@ -423,6 +438,56 @@ func replayReport(ctx context.Context, w io.Writer, l *accesslog.Log, s setting,
 	decided.Store(e.Processed()) // the last few thousand, which no interrupt counted
 	stop()
 	return err
+}
+
+// replayOnStore is the report of the log at one setting, decided on the
+// store's Redis, pipelined; nothing is printed before Redis has answered
+// the same as in process for every decision before it.
+func replayOnStore(ctx context.Context, w, errOut io.Writer, l *accesslog.Log, s setting, st *redisstore.Store, asJSON bool) error {
+	ls := make([]algo.Limiter, len(s.algos))
+	for i, a := range s.algos {
+		lim, err := a.New(s.cfg)
+		if err != nil {
+			return invalid(err)
+		}
+		ls[i] = lim
+	}
+	ls, err := onStore(st)(ls)
+	if err != nil {
+		return invalid(err)
+	}
+	var decided atomic.Int64
+	var last int64
+	interrupt := func(n int64) bool {
+		decided.Add(n - last)
+		last = n
+		return ctx.Err() != nil || st.Err() != nil
+	}
+	e, err := sim.New(l.Source(), ls, sim.Options{ForwardOnly: true, Interrupt: interrupt})
+	if err != nil {
+		return invalid(err)
+	}
+	stop := deciding(errOut, l.Requests, &decided)
+	h := report.Header{Name: l.Name, Title: l.Name + ": your traffic"}
+	out := verified{w: w, store: st}
+	if asJSON {
+		err = report.JSON(out, h, e)
+	} else {
+		err = report.Text(out, h, e, false)
+	}
+	decided.Store(e.Processed())
+	stop()
+	st.Flush()
+	if serr := st.Err(); serr != nil {
+		return storeError(serr)
+	}
+	if err != nil {
+		return err
+	}
+	if err := storeSummary(errOut, st, e); err != nil {
+		return storeError(err)
+	}
+	return nil
 }
 
 // graceAfter is a context that ends a second after ctx does: how long a

@@ -17,6 +17,10 @@ import (
 )
 
 func open(t *testing.T, url string, pipelined bool) *redisstore.Store {
+	return openB(t, url, pipelined)
+}
+
+func openB(t testing.TB, url string, pipelined bool) *redisstore.Store {
 	t.Helper()
 	s, err := redisstore.Open(context.Background(), url, redisstore.Options{Pipelined: pipelined})
 	if err != nil {

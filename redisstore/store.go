@@ -120,6 +120,7 @@ func Open(ctx context.Context, rawURL string, o Options) (*Store, error) {
 	opt.DialTimeout, opt.ReadTimeout, opt.WriteTimeout = Timeout, Timeout, Timeout
 	opt.PoolTimeout = Timeout
 	opt.MaxRetries = -1 // a failed call is reported, not retried into a longer wait
+	opt.DialerRetries = 1
 	opt.PoolSize = 2
 	opt.Protocol = 2
 	opt.DisableIdentity = true
@@ -168,6 +169,14 @@ func (s *Store) check(ctx context.Context) error {
 	return reason(s.client.Del(ctx, probe).Err())
 }
 
+// quiet keeps go-redis's own log lines (a failed dial, retried) off the
+// terminal: what went wrong is said once, in an *Error.
+type quiet struct{}
+
+func (quiet) Printf(context.Context, string, ...any) {}
+
+func init() { redis.SetLogger(quiet{}) }
+
 // reason is err as the last part of one line, or nil.
 func reason(err error) error {
 	if err == nil {
@@ -181,6 +190,8 @@ func reason(err error) error {
 		return fmt.Errorf("no answer within %s", Timeout)
 	case strings.HasPrefix(err.Error(), "READONLY"):
 		return errors.New("it is read-only; point --store at a Redis that takes writes")
+	case strings.Contains(err.Error(), "can't parse"):
+		return errors.New("what answers there is not a Redis server")
 	case strings.HasPrefix(err.Error(), "NOAUTH"), strings.HasPrefix(err.Error(), "WRONGPASS"):
 		return errors.New("it refused the password; give it in the URL, redis://:PASSWORD@HOST:PORT")
 	}

@@ -416,10 +416,22 @@ func (s *Scenario) Limiters() []algo.Limiter {
 // estimate is over windowlab's memory budget is refused with a
 // *TooBigError before anything is generated.
 func (s *Scenario) Engine(opts sim.Options) (*sim.Engine, error) {
+	return s.EngineWith(opts, nil)
+}
+
+// EngineWith is Engine with the fresh limiters passed through wrap first
+// (when not nil): to decide on a store, for one.
+func (s *Scenario) EngineWith(opts sim.Options, wrap func([]algo.Limiter) ([]algo.Limiter, error)) (*sim.Engine, error) {
 	if opts.Start == 0 {
 		opts.Start = s.Start
 	}
 	ls := s.Limiters()
+	if wrap != nil {
+		var err error
+		if ls, err = wrap(ls); err != nil {
+			return nil, err
+		}
+	}
 	ld := s.Load()
 	if est := sim.EstimateBytes(ls, ld, opts); est > algo.BudgetLive {
 		return nil, &TooBigError{File: s.File, View: opts.History, Estimate: est, Load: ld, Window: s.Config.Window}

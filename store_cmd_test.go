@@ -1,0 +1,93 @@
+package main
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/redis/go-redis/v9"
+
+	"windowlab/internal/redistest"
+)
+
+func dbsize(t *testing.T, url string) int64 {
+	t.Helper()
+	opt, _ := redis.ParseURL(url)
+	c := redis.NewClient(opt)
+	defer c.Close()
+	n, err := c.DBSize(context.Background()).Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// The issue's done-means: `windowlab run boundary-burst --store
+// redis://…` prints the same report as without --store, byte for byte
+// (text and JSON), says on stderr where it was decided and what Redis
+// held, and leaves nothing behind.
+func TestRunOnRedisPrintsTheSameReport(t *testing.T) {
+	srv := redistest.Start(t)
+	for _, args := range [][]string{{"run", "boundary-burst"}, {"run", "worked-example", "--json"}, {"run", "many-servers"}, {"run", "token-bucket", "--trace"}} {
+		want, _, code := windowlab(t, args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d", args, code)
+		}
+		got, errOut, code := windowlab(t, append(args, "--store", srv.URL)...)
+		if code != 0 {
+			t.Fatalf("%v --store: exit %d: %s", args, code, errOut)
+		}
+		if got != want {
+			t.Errorf("%v: the report on Redis differs:\n%s\nwithout --store:\n%s", args, got, want)
+		}
+		if !strings.Contains(errOut, "every decision the same as in process") || !strings.Contains(errOut, "MEMORY USAGE") {
+			t.Errorf("%v: stderr says nothing of Redis: %q", args, errOut)
+		}
+		if n := dbsize(t, srv.URL); n != 0 {
+			t.Errorf("%v: %d keys left in Redis after the run", args, n)
+		}
+	}
+	_, errOut, _ := windowlab(t, "run", "boundary-burst", "--store", srv.URL)
+	if !strings.Contains(errOut, "held 3 keys with TTLs") {
+		t.Errorf("the boundary burst should leave 3 keys with TTLs at its end (a counter, a log, a counter): %q", errOut)
+	}
+}
+
+// Without TTLs (the forgotten-TTL scenario) the window counters pile up:
+// more keys than clients at the end.
+func TestForgottenTTLPilesUpKeysOnRedis(t *testing.T) {
+	srv := redistest.Start(t)
+	t.Setenv("REDIS_URL", srv.URL) // --store redis reads it
+	_, errOut, code := windowlab(t, "run", "forgotten-ttl", "--store", "redis")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(errOut, "63 keys with no TTL: they pile up") {
+		t.Errorf("forgotten-ttl should pile up 63 keys (three clients, a counter a window for two limiters, three logs): %q", errOut)
+	}
+}
+
+// A Redis that is not there, or not writable, is one line and exit 2,
+// with any password hidden; never a hang.
+func TestUnusableRedis(t *testing.T) {
+	primary := redistest.Start(t)
+	replica := redistest.Start(t, "--replicaof", strings.Replace(strings.TrimPrefix(primary.Addr, ""), ":", " ", 1))
+	cases := []struct{ url, want string }{
+		{"redis://:hunter2@127.0.0.1:1/0", "cannot connect"},
+		{"http://127.0.0.1:6379", "not a Redis URL"},
+		{"redis://127.0.0.1:99999", "redis://"},
+		{replica.URL, "read-only replica"},
+	}
+	for _, c := range cases {
+		out, errOut, code := windowlab(t, "run", "boundary-burst", "--store", c.url)
+		if code != exitInvalid || out != "" {
+			t.Errorf("%s: exit %d, stdout %q; want 2 and nothing", c.url, code, out)
+		}
+		if !strings.Contains(errOut, c.want) || strings.Contains(errOut, "hunter2") {
+			t.Errorf("%s: stderr %q should say %q and hide the password", c.url, errOut, c.want)
+		}
+		if lines := strings.Count(strings.TrimSpace(errOut), "\n"); lines > 4 { // fang's ERROR box is three lines around it
+			t.Errorf("%s: %d lines on stderr, want one message: %q", c.url, lines, errOut)
+		}
+	}
+}
