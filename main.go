@@ -307,7 +307,8 @@ func runDefault(ctx context.Context, w io.Writer) error {
 }
 
 func tuiCmd() *cobra.Command {
-	return &cobra.Command{
+	var store string
+	cmd := &cobra.Command{
 		Use:   "tui [SCENARIO|FILE]",
 		Short: "Open the interactive view on a scenario (boundary-burst by default)",
 		Args:  cobra.MaximumNArgs(1),
@@ -320,9 +321,23 @@ func tuiCmd() *cobra.Command {
 			if err != nil {
 				return invalid(err)
 			}
-			return runUI(cmd.Context(), s)
+			if store == "" {
+				return runUI(cmd.Context(), s)
+			}
+			st, err := openStore(cmd.Context(), store, true)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			_, err = showUI(cmd.Context(), ui.Options{Scenario: s, Store: viewStore{st}})
+			if serr := st.Err(); err == nil && serr != nil {
+				return storeError(serr)
+			}
+			return err
 		},
 	}
+	storeFlag(cmd, &store)
+	return cmd
 }
 
 // resolveShowing is scenarios.ResolveContext, with the reading's progress

@@ -13,6 +13,7 @@ import (
 	"windowlab/human"
 	"windowlab/redisstore"
 	"windowlab/sim"
+	"windowlab/ui"
 )
 
 // defaultRedis is where --store redis points when REDIS_URL is unset.
@@ -133,3 +134,24 @@ func storeSummary(errOut io.Writer, s *redisstore.Store, e *sim.Engine) error {
 }
 
 func plural(n int64, one, many string) string { return human.Noun{One: one, Many: many}.Of(n) }
+
+// viewStore is a Redis store as the view sees one (ui.Store).
+type viewStore struct{ s *redisstore.Store }
+
+func (v viewStore) Wrap(ls []algo.Limiter) ([]algo.Limiter, error) { return onStore(v.s)(ls) }
+
+func (v viewStore) Check() error {
+	v.s.Flush()
+	return v.s.Err()
+}
+
+func (v viewStore) Usage(l algo.Limiter, t algo.Instant) (ui.StoreUsage, bool, error) {
+	r, ok := l.(*redisstore.Limiter)
+	if !ok {
+		return ui.StoreUsage{}, false, nil
+	}
+	u, err := r.Usage(t)
+	return ui.StoreUsage{Keys: u.Keys, Bytes: u.Bytes}, err == nil, err
+}
+
+func (v viewStore) Name() string { return v.s.URL() }

@@ -261,6 +261,15 @@ func (l *Limiter) removeDead(t algo.Instant) {
 	l.store.run("sweep", []string{l.expiryKey()}, []any{int64(t), l.ns, 10_000}, func(any) error { return nil })
 }
 
+// WindowCounts is the in-process sliding log's strip of the client's
+// window (the view's), for a log; nil otherwise.
+func (l *Limiter) WindowCounts(dst []int64, t algo.Instant, client string, cells int) []int64 {
+	if log, ok := l.local.(*algo.SlidingLog); ok {
+		return log.WindowCounts(dst, t, client, cells)
+	}
+	return dst
+}
+
 func (l *Limiter) Memory() algo.Memory                 { return l.local.Memory() }
 func (l *Limiter) MemoryAt(t algo.Instant) algo.Memory { return l.local.MemoryAt(t) }
 

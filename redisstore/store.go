@@ -60,6 +60,7 @@ type Store struct {
 	// Pipelined stores queue scripts and send them Batch at a time;
 	// every answer is checked against the in-process limiter's decision.
 	pipelined bool
+	ops       sync.Mutex // the pipeline and the counts: a view may decide from a job's goroutine
 	pipe      redis.Pipeliner
 	checks    []func(any) error
 	calls     int64
@@ -281,7 +282,11 @@ func (s *Store) fail(err error) {
 }
 
 // Calls is how many scripts the store has run, and in how many round trips.
-func (s *Store) Calls() (scripts, trips int64) { return s.calls, s.trips }
+func (s *Store) Calls() (scripts, trips int64) {
+	s.ops.Lock()
+	defer s.ops.Unlock()
+	return s.calls, s.trips
+}
 
 // ctx is a context bounded by Timeout for one call or one batch.
 func (s *Store) ctx() (context.Context, context.CancelFunc) {
@@ -289,25 +294,24 @@ func (s *Store) ctx() (context.Context, context.CancelFunc) {
 }
 
 // run sends one script: queued on a pipelined store (check runs when its
-// batch comes back), at once otherwise (check runs now). It reports
-// whether the answer is already checked.
+// batch comes back), at once otherwise (check runs now).
 func (s *Store) run(script string, keys []string, args []any, check func(any) error) {
 	if s.Err() != nil {
 		return
 	}
+	s.ops.Lock()
+	defer s.ops.Unlock()
 	s.calls++
+	ctx, cancel := s.ctx()
+	defer cancel()
 	if s.pipelined {
-		ctx, cancel := s.ctx()
-		defer cancel()
 		s.pipe.EvalSha(ctx, s.sha[script], keys, args...)
 		s.checks = append(s.checks, check)
 		if len(s.checks) >= Batch {
-			s.Flush()
+			s.flush()
 		}
 		return
 	}
-	ctx, cancel := s.ctx()
-	defer cancel()
 	s.trips++
 	v, err := s.client.EvalSha(ctx, s.sha[script], keys, args...).Result()
 	if err != nil {
@@ -321,6 +325,12 @@ func (s *Store) run(script string, keys []string, args []any, check func(any) er
 
 // Flush sends what a pipelined store has queued and checks every answer.
 func (s *Store) Flush() {
+	s.ops.Lock()
+	defer s.ops.Unlock()
+	s.flush()
+}
+
+func (s *Store) flush() {
 	if !s.pipelined || len(s.checks) == 0 {
 		return
 	}

@@ -35,6 +35,8 @@ type engineControl struct {
 	done     atomic.Int64 // arrivals decided, as the engine last said
 	// checkpointBytes is each engine's checkpoint budget (Options.CheckpointBytes).
 	checkpointBytes int64
+	store           Store // Options.Store
+
 }
 
 func (c *engineControl) interrupt(done int64) bool {

@@ -71,7 +71,12 @@ func (p lanesPanel) lanes() []lane {
 		counts := st.allowed.Render("✓ "+human.Int(stat.Allowed)+" allowed") + "  " +
 			st.denied.Render("✗ "+human.Int(stat.Denied)+" denied")
 		memory := stat.Kind.Unit().Of(stat.Memory.Entries) + st.faint.Render(", "+human.Bytes(stat.Memory.Bytes))
-		if redis := algo.RedisBytes(stat.Kind, stat.Memory); redis > 0 && p.redisShown() {
+		if i < len(s.store) && s.store[i].ok {
+			// On a real Redis: the model beside what its keys hold there.
+			u := s.store[i].usage
+			memory += " " + st.faint.Render(glue("(Redis ≈"+human.Bytes(algo.RedisBytes(stat.Kind, stat.Memory))+
+				"; MEMORY USAGE "+human.Bytes(u.Bytes)+" in "+human.Noun{One: "key", Many: "keys"}.Of(u.Keys)+")"))
+		} else if redis := algo.RedisBytes(stat.Kind, stat.Memory); redis > 0 && p.redisShown() {
 			memory += " " + st.faint.Render(glue("(Redis ≈"+human.Bytes(redis)+")"))
 		}
 		l.right = counts + st.faint.Render(" · ") + st.label.Render("holds ") + memory

@@ -31,6 +31,7 @@ type snapshot struct {
 	timeline   timelineCells    // what was decided under each of the timeline's cells
 	recent     []recentRow      // the last requests decided, newest last
 	shown      []float64        // while playing, each lane's gauge as its spring has moved it; nil: exact
+	store      []storeLane      // with a store: what each lane's keys hold there
 }
 
 // windowCounter is a limiter that can count the timestamps in each part of

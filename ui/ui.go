@@ -83,6 +83,10 @@ type Options struct {
 	// made it, for messages from outside (a classroom's roster); Send
 	// blocks until the program takes the message.
 	Started func(send func(tea.Msg))
+	// Store, when set, is where every engine's limiters decide
+	// (windowlab tui --store): each lane's memory then shows what its keys
+	// hold there beside the model.
+	Store Store
 	// CheckpointBytes bounds what each engine of the view keeps to step
 	// back fast (sim.Options.CheckpointBytes; 0: the engine's default). A
 	// server of many views sets it low.
@@ -164,6 +168,12 @@ type scenarioMsg struct {
 // Model is the root model. It is a value; the engine it points at is the
 // one piece of shared state, and only Update moves it.
 type Model struct {
+	// The store the limiters decide on (Options.Store), as last measured.
+	storeLanes []storeLane
+	storeAt    storeMark
+	storeWhen  time.Time
+	storeErr   error
+
 	c        common
 	keys     keyMap
 	help     help.Model
@@ -251,7 +261,7 @@ type Model struct {
 // New returns the root model showing opts.Scenario (or the lesson's first
 // step, or the quiz's first question), paused at its start.
 func New(opts Options) (Model, error) {
-	ctl := &engineControl{checkpointBytes: opts.CheckpointBytes}
+	ctl := &engineControl{checkpointBytes: opts.CheckpointBytes, store: opts.Store}
 	first := opts.Scenario
 	var lessonEngines []*sim.Engine
 	if len(opts.Lesson) > 0 {
@@ -346,7 +356,12 @@ func buildEngine(sc *scenarios.Scenario, ctl *engineControl) (*sim.Engine, error
 	if sc == nil {
 		return nil, errors.New("there is no scenario to show")
 	}
-	e, err := sc.Engine(sim.Options{History: true, Interrupt: ctl.interrupt, CheckpointBytes: ctl.checkpointBytes})
+	opts := sim.Options{History: true, Interrupt: ctl.interrupt, CheckpointBytes: ctl.checkpointBytes}
+	var wrap func([]algo.Limiter) ([]algo.Limiter, error)
+	if ctl.store != nil {
+		wrap = ctl.store.Wrap
+	}
+	e, err := sc.EngineWith(opts, wrap)
 	if err != nil {
 		return nil, fmt.Errorf("scenario %q: %w", sc.Name, err)
 	}
@@ -1102,6 +1117,7 @@ func (m *Model) refresh() {
 		m.snap.timeline.client = m.snap.client
 	}
 	m.snap.recent = recentRows(h, m.eng.Clients(), m.c.height)
+	m.measureStore()
 }
 
 // lanes is the lanes panel over the snapshot.
