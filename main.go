@@ -635,6 +635,7 @@ func checkCmd() *cobra.Command {
 func memoryCmd() *cobra.Command {
 	q := report.MemoryQuestion{Kinds: algo.All}
 	var asJSON bool
+	var store string
 	cmd := &cobra.Command{
 		Use:   "memory",
 		Short: "Work out the state each limiter keeps at worst, in process and in Redis",
@@ -644,6 +645,11 @@ func memoryCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := q.Validate(); err != nil {
 				return invalid(flagError(err))
+			}
+			if store != "" {
+				if err := measureOnStore(cmd.Context(), cmd.ErrOrStderr(), &q, store); err != nil {
+					return err
+				}
 			}
 			if asJSON {
 				return report.MemoryJSON(cmd.OutOrStdout(), q)
@@ -657,6 +663,7 @@ func memoryCmd() *cobra.Command {
 	f.Int64Var(&q.Clients, "clients", 1_000_000, "active clients (keys)")
 	f.IntVar(&q.KeyBytes, "key-bytes", 12, "length of a client id in bytes")
 	f.BoolVar(&asJSON, "json", false, "print one JSON object instead of text")
+	storeFlag(cmd, &store)
 	return cmd
 }
 

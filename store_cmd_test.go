@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -89,5 +91,47 @@ func TestUnusableRedis(t *testing.T) {
 		if lines := strings.Count(strings.TrimSpace(errOut), "\n"); lines > 4 { // fang's ERROR box is three lines around it
 			t.Errorf("%s: %d lines on stderr, want one message: %q", c.url, lines, errOut)
 		}
+	}
+}
+
+// `windowlab memory --store` writes a sample of the worst case with the
+// real scripts and prints its MEMORY USAGE beside the model: less than
+// the model (which has Redis's tables in it) but more than half of it;
+// a log too big to write is said so, and nothing is left behind.
+func TestMemoryMeasuredOnRedis(t *testing.T) {
+	srv := redistest.Start(t)
+	out, errOut, code := windowlab(t, "memory", "--limit", "100", "--window", "1m", "--clients", "1000", "--store", srv.URL, "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var doc struct {
+		Algorithms []struct {
+			Name    string `json:"name"`
+			Redis   string `json:"redis_bytes"`
+			Clients int64  `json:"measured_clients"`
+			Keys    int64  `json:"measured_keys"`
+			Scaled  string `json:"measured_memory_usage_scaled"`
+		} `json:"algorithms"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	wantKeys := map[string]int64{"fixed-window": 1000, "sliding-log": 500, "sliding-counter": 2000, "token-bucket": 1000}
+	for _, a := range doc.Algorithms {
+		model, _ := strconv.ParseInt(a.Redis, 10, 64)
+		got, _ := strconv.ParseInt(a.Scaled, 10, 64)
+		if a.Keys != wantKeys[a.Name] {
+			t.Errorf("%s: %d keys measured, want %d", a.Name, a.Keys, wantKeys[a.Name])
+		}
+		if got <= model/2 || got >= model {
+			t.Errorf("%s: MEMORY USAGE %d B against the model's %d B: want between half of it and it", a.Name, got, model)
+		}
+	}
+	if n := dbsize(t, srv.URL); n != 0 {
+		t.Errorf("%d keys left behind", n)
+	}
+	out, _, code = windowlab(t, "memory", "--limit", "1000000", "--window", "1m", "--clients", "10", "--store", srv.URL)
+	if code != 0 || !strings.Contains(out, "sliding-log: not measured: one client at its limit is 1,000,000 timestamps") {
+		t.Errorf("a log too big to write: exit %d\n%s", code, out)
 	}
 }

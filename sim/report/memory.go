@@ -19,6 +19,28 @@ type MemoryQuestion struct {
 	Clients  int64
 	KeyBytes int
 	Kinds    []algo.Kind
+	// Measured, when set, is what a real store held for a sample of the
+	// worst case (windowlab memory --store), by kind; Store names it.
+	Measured map[algo.Kind]Measured
+	Store    string
+}
+
+// Measured is a sample of the worst case written to a real Redis by
+// windowlab's own scripts: Clients clients at their limit, whose keys'
+// MEMORY USAGE summed to Bytes; Scaled is that per client times the
+// question's clients. Skipped, when not "", says why a kind was not.
+type Measured struct {
+	Clients int64
+	Keys    int64
+	Bytes   int64
+	Skipped string
+}
+
+// scaled is m's figure for clients clients.
+func (m Measured) scaled(clients int64) *big.Int {
+	per := new(big.Rat).SetFrac64(m.Bytes, max(m.Clients, 1))
+	per.Mul(per, new(big.Rat).SetInt64(clients))
+	return new(big.Int).Quo(per.Num(), per.Denom())
 }
 
 // MaxClients bounds the calculator to figures that stay meaningful.
@@ -64,12 +86,40 @@ func MemoryText(w io.Writer, q MemoryQuestion) error {
 	fmt.Fprintf(w, "Worst case: %s clients, each at its limit of %s per %s\n\n",
 		human.Int(q.Clients), human.Int(q.Limit), human.Duration(q.Window))
 	tw := tabwriter.NewWriter(w, 0, 0, 3, ' ', 0)
-	fmt.Fprintln(tw, "\tstate kept at worst\tin windowlab's memory\tin Redis\t")
+	head := "\tstate kept at worst\tin windowlab's memory\tin Redis\t"
+	if q.Measured != nil {
+		head += "MEMORY USAGE, measured\t"
+	}
+	fmt.Fprintln(tw, head)
 	for _, f := range fs {
-		fmt.Fprintf(tw, "%s\t%s %s\t%s\t%s\t\n", f.Kind, human.BigInt(f.Entries), unitName(f.Kind, f.Entries),
+		fmt.Fprintf(tw, "%s\t%s %s\t%s\t%s\t", f.Kind, human.BigInt(f.Entries), unitName(f.Kind, f.Entries),
 			human.SIBytes(f.Bytes), human.SIBytes(f.RedisBytes))
+		if m, ok := q.Measured[f.Kind]; ok {
+			if m.Skipped != "" {
+				fmt.Fprint(tw, "not measured\t")
+			} else {
+				fmt.Fprintf(tw, "%s\t", human.SIBytes(m.scaled(q.Clients)))
+			}
+		}
+		fmt.Fprintln(tw)
 	}
 	tw.Flush()
+	if q.Measured != nil {
+		fmt.Fprintf(w, "\nMeasured on %s: a sample written by windowlab's own scripts, its keys' MEMORY USAGE scaled to\n", q.Store)
+		fmt.Fprintln(w, "every client. MEMORY USAGE counts each key alone; Redis's own tables (the keyspace's and the TTLs' entries),")
+		fmt.Fprintln(w, "in the model, add some 50 to 70 B a key.")
+		for _, k := range q.Kinds {
+			if m, ok := q.Measured[k]; ok {
+				if m.Skipped != "" {
+					fmt.Fprintf(w, "- %s: not measured: %s\n", k, m.Skipped)
+					continue
+				}
+				fmt.Fprintf(w, "- %s: %s at the limit, %s, MEMORY USAGE %s (%s a client)\n", k,
+					human.Noun{One: "client", Many: "clients"}.Of(m.Clients), human.Noun{One: "key", Many: "keys"}.Of(m.Keys),
+					human.Bytes(m.Bytes), human.Bytes(m.Bytes/max(m.Clients, 1)))
+			}
+		}
+	}
 	fmt.Fprintln(w)
 	for _, f := range fs {
 		if f.Kind == algo.KindSlidingLog {
@@ -87,7 +137,7 @@ func MemoryText(w io.Writer, q MemoryQuestion) error {
 	fmt.Fprintln(w, "  state (fixed window 16 B, sliding counter 24 B, sliding log 32 B plus 8 B a timestamp, token bucket 16 B);")
 	fmt.Fprintln(w, "  a Go map keeps spare capacity on top, up to about twice the slot figure;")
 	m := algo.RedisModel
-	fmt.Fprintf(w, "- in Redis: 7.0.15 with jemalloc on 64 bits, measured as INFO used_memory over 100,000 keys: a counter\n")
+	fmt.Fprintf(w, "- in Redis: 7.0.15 with jemalloc on 64 bits, the growth of INFO used_memory for windowlab's own scripts: a counter\n")
 	fmt.Fprintf(w, "  (string with a TTL) %d B; a sorted set %d B plus %d B a member up to %d members (listpack) or\n",
 		m.StringWithTTL, m.SortedSetKeyWithTTL, m.ListpackMember, m.ListpackMaxMembers)
 	fmt.Fprintf(w, "  %d B a member beyond (skiplist); a bucket (hash of two fields with a TTL) %d B.\n", m.SkiplistMember, m.HashWithTTL)
@@ -110,6 +160,12 @@ func MemoryJSON(w io.Writer, q MemoryQuestion) error {
 		PerEntryBytes  int64  `json:"per_entry_bytes"`
 		RedisBytes     string `json:"redis_bytes"`
 		RedisStructure string `json:"redis_structure"`
+		// With --store: the sample measured and its MEMORY USAGE scaled.
+		MeasuredClients int64  `json:"measured_clients,omitempty"`
+		MeasuredKeys    int64  `json:"measured_keys,omitempty"`
+		MeasuredBytes   int64  `json:"measured_memory_usage_bytes,omitempty"`
+		MeasuredScaled  string `json:"measured_memory_usage_scaled,omitempty"`
+		MeasuredSkipped string `json:"measured_skipped,omitempty"`
 	}
 	doc := struct {
 		Limit      int64 `json:"limit"`
@@ -119,8 +175,17 @@ func MemoryJSON(w io.Writer, q MemoryQuestion) error {
 		Algorithms []row `json:"algorithms"`
 	}{q.Limit, int64(q.Window / time.Millisecond), q.Clients, q.KeyBytes, nil}
 	for _, f := range fs {
-		doc.Algorithms = append(doc.Algorithms, row{f.Kind.String(), f.Entries.String(), unitName(f.Kind, f.Entries),
-			f.Bytes.String(), f.PerClient, f.PerEntry, f.RedisBytes.String(), f.RedisStructure})
+		r := row{Name: f.Kind.String(), Entries: f.Entries.String(), Unit: unitName(f.Kind, f.Entries),
+			Bytes: f.Bytes.String(), PerClientBytes: f.PerClient, PerEntryBytes: f.PerEntry,
+			RedisBytes: f.RedisBytes.String(), RedisStructure: f.RedisStructure}
+		if m, ok := q.Measured[f.Kind]; ok {
+			r.MeasuredSkipped = m.Skipped
+			if m.Skipped == "" {
+				r.MeasuredClients, r.MeasuredKeys, r.MeasuredBytes = m.Clients, m.Keys, m.Bytes
+				r.MeasuredScaled = m.scaled(q.Clients).String()
+			}
+		}
+		doc.Algorithms = append(doc.Algorithms, r)
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
