@@ -121,6 +121,10 @@ func storeSummary(errOut io.Writer, s *redisstore.Store, e *sim.Engine) error {
 		bytes += u.Bytes
 		model += algo.RedisBytes(r.Kind(), r.MemoryAt(e.Now()))
 	}
+	if lanes == 0 {
+		fmt.Fprintf(errOut, "Nothing was decided on Redis at %s: every limiter here is a fleet's own tallies or a raced one, simulated in process.\n", s.URL())
+		return nil
+	}
 	_, db, err := s.Keys()
 	if err != nil {
 		return err

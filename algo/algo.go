@@ -114,8 +114,11 @@ func (t Instant) clock(millis bool) string {
 
 // Range prints the interval from t to u as t.Short()–u.Short(), but of
 // two dated instants on one day the second without its date:
-// 2026-11-30 06:31:00–06:32:00.
+// 2026-11-30 06:31:00–06:32:00; and of one instant, only it.
 func Range(t, u Instant) string {
+	if t == u {
+		return t.Short() // one instant: a burst at it
+	}
 	if t.IsDated() && u.IsDated() && floorDiv(int64(t), day) == floorDiv(int64(u), day) {
 		return t.Short() + "–" + u.TimeOfDay(u%1000 != 0)
 	}

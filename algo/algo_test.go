@@ -85,6 +85,8 @@ func TestClockAndInstant(t *testing.T) {
 		{d, d + 60_500, "2026-11-30 06:31:00–06:32:00.500"},
 		{d + 17*3600_000, d + 18*3600_000, "2026-11-30 23:31:00–2026-12-01 00:31:00"},
 		{Clock(12, 0, 59, 0), Clock(12, 1, 0, 0), "12:00:59–12:01:00"},
+		{Clock(12, 0, 0, 0), Clock(12, 0, 0, 0), "12:00:00"}, // a burst at one instant
+		{d, d, "2026-11-30 06:31:00"},
 	} {
 		if got := Range(c.t, c.u); got != c.want {
 			t.Errorf("Range = %q, want %q", got, c.want)
