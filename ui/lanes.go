@@ -398,7 +398,7 @@ func logStrip(st *styles, counts []int64, cells int) string {
 		}
 		b.WriteRune(densityGlyphs[min(int64(len(densityGlyphs)-1), (n*int64(len(densityGlyphs))-1)/most)])
 	}
-	return st.kind(int(algo.KindSlidingLog)).UnsetBold().Render(b.String())
+	return st.kindPlain(int(algo.KindSlidingLog)).Render(b.String())
 }
 
 // laneTextWidth is the width a lane's field text wraps at.
@@ -510,48 +510,58 @@ func fitUnits(lanes [][]unit, budget, perLane int) [][]string {
 
 // minHeight is the fewest lines the lanes need: each lane's title, its
 // verdict on the focused request and the warning when it has one, whole.
-func (p lanesPanel) minHeight() int { return p.minHeightOf(p.lanes()) }
+func (p lanesPanel) minHeight() int { return p.minHeightOf(p.layOut(p.lanes())) }
+
+// layOut renders each lane at the width it gets (its box's inside, or the
+// whole width stacked): a frame's minHeightOf and renderLanes share it.
+func (p lanesPanel) layOut(ls []lane) [][]unit {
+	width := p.c.width
+	if colW, ok := p.columnWidth(); ok {
+		width = colW - 4
+	}
+	out := make([][]unit, len(ls))
+	for i, l := range ls {
+		out[i] = p.renderLane(l, width)
+	}
+	return out
+}
 
 // minHeightOf is minHeight for lanes already laid out.
-func (p lanesPanel) minHeightOf(ls []lane) int {
-	essential := func(l lane, width int) int {
+func (p lanesPanel) minHeightOf(units [][]unit) int {
+	essential := func(us []unit) int {
 		h := 0
-		for _, u := range p.renderLane(l, width) {
+		for _, u := range us {
 			if u.prio == 0 {
 				h += len(u.lines)
 			}
 		}
 		return h
 	}
-	if colW, ok := p.columnWidth(); ok {
+	if _, ok := p.columnWidth(); ok {
 		tallest := 0
-		for _, l := range ls {
-			tallest = max(tallest, essential(l, colW-4))
+		for _, us := range units {
+			tallest = max(tallest, essential(us))
 		}
 		return tallest + 2
 	}
 	total := 0
-	for _, l := range ls {
-		total += essential(l, p.c.width)
+	for _, us := range units {
+		total += essential(us)
 	}
 	return total
 }
 
 // lanesView lays the lanes out in h lines: side by side in boxes when wide,
 // stacked otherwise.
-func (p lanesPanel) render(h int) []string { return p.renderLanes(p.lanes(), h) }
+func (p lanesPanel) render(h int) []string { return p.renderLanes(p.layOut(p.lanes()), h) }
 
 // renderLanes is render for lanes already laid out.
-func (p lanesPanel) renderLanes(ls []lane, h int) []string {
+func (p lanesPanel) renderLanes(units [][]unit, h int) []string {
 	if h <= 0 {
 		return nil
 	}
 	if colW, ok := p.columnWidth(); ok {
-		return p.sideBySide(ls, colW, h)
-	}
-	units := make([][]unit, len(ls))
-	for i, l := range ls {
-		units[i] = p.renderLane(l, p.c.width)
+		return p.sideBySide(units, colW, h)
 	}
 	// A blank line between lanes when there is room for it.
 	gap := 1
@@ -561,10 +571,10 @@ func (p lanesPanel) renderLanes(ls []lane, h int) []string {
 			total += len(u.lines)
 		}
 	}
-	if total+len(ls)-1 > h {
+	if total+len(units)-1 > h {
 		gap = 0
 	}
-	fitted := fitUnits(units, h-gap*(len(ls)-1), 0)
+	fitted := fitUnits(units, h-gap*(len(units)-1), 0)
 	var out []string
 	for i, lines := range fitted {
 		if i > 0 && gap > 0 {
@@ -575,13 +585,13 @@ func (p lanesPanel) renderLanes(ls []lane, h int) []string {
 	return out
 }
 
-func (p lanesPanel) sideBySide(ls []lane, colW, h int) []string {
+func (p lanesPanel) sideBySide(units [][]unit, colW, h int) []string {
 	st := p.c.styles
-	inner := colW - 4
+	ls := units
 	tallest := 0
 	fitted := make([][]string, len(ls))
-	for i, l := range ls {
-		f := fitUnits([][]unit{p.renderLane(l, inner)}, h-2, 0)
+	for i, us := range units {
+		f := fitUnits([][]unit{us}, h-2, 0)
 		fitted[i] = f[0]
 		tallest = max(tallest, len(f[0]))
 	}

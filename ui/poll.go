@@ -215,7 +215,7 @@ func (m Model) pollBody(h int) []string {
 		for i, it := range p.questions {
 			mark, style := "  ", st.label.UnsetBold()
 			if i == p.cursor {
-				mark, style = "▸ ", st.selected
+				mark, style = "▸ ", st.selected.Style
 			}
 			prefix := fmt.Sprintf("%s%d  ", mark, i+1)
 			from := st.faint.Render(" · " + it.From)

@@ -449,9 +449,9 @@ func (q quizView) view(c common, h int) []string {
 			mark, style := "  ", st.label.UnsetBold()
 			switch {
 			case q.tried(i):
-				mark, style = "✗ ", st.faint
+				mark, style = "✗ ", st.faint.Style
 			case i == q.choice:
-				mark, style = "▸ ", st.selected
+				mark, style = "▸ ", st.selected.Style
 			}
 			prefix := fmt.Sprintf("%s%d  ", mark, i+1)
 			lines := strings.Split(c.cells.Wrap(choice, w-c.cells.StringWidth(prefix), " "), "\n")

@@ -68,7 +68,7 @@ func (p recentPanel) render(h int) []string {
 		b.WriteString("  " + g.mark.At.String() + "  " + p.c.fit(g.client, nameW))
 		b.WriteString("  " + st.faint.Render(fmt.Sprintf("%*s", countW, counts[i])))
 		for k, a := range p.snap.algorithms {
-			b.WriteString("   " + st.kind(int(a.Kind)).UnsetBold().Render(shortName(a)) + " " + mark(st, g.mark.Allowed&(1<<k) != 0))
+			b.WriteString("   " + st.kindPlain(int(a.Kind)).Render(shortName(a)) + " " + mark(st, g.mark.Allowed&(1<<k) != 0))
 		}
 		out = append(out, b.String())
 	}

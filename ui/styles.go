@@ -2,6 +2,7 @@ package ui
 
 import (
 	"image/color"
+	"strings"
 
 	"charm.land/bubbles/v2/textinput"
 
@@ -15,29 +16,30 @@ import (
 type styles struct {
 	isDark bool
 
-	appName  lipgloss.Style
-	title    lipgloss.Style
-	clock    lipgloss.Style
-	playing  lipgloss.Style
-	paused   lipgloss.Style
-	faint    lipgloss.Style
-	label    lipgloss.Style
-	value    lipgloss.Style
-	caption  lipgloss.Style
-	allowed  lipgloss.Style
-	denied   lipgloss.Style
-	mixed    lipgloss.Style
-	warn     lipgloss.Style
-	err      lipgloss.Style
+	appName  ink
+	title    ink
+	clock    ink
+	playing  ink
+	paused   ink
+	faint    ink
+	label    ink
+	value    ink
+	caption  ink
+	allowed  ink
+	denied   ink
+	mixed    ink
+	warn     ink
+	err      ink
 	cursor   lipgloss.Style
-	edge     lipgloss.Style
-	gaugeOn  lipgloss.Style
-	gaugeOff lipgloss.Style
-	full     lipgloss.Style
-	selected lipgloss.Style
-	kinds    []lipgloss.Style // lane titles, by algo.Kind
+	edge     ink
+	gaugeOn  ink
+	gaugeOff ink
+	full     ink
+	selected ink
+	kinds    []ink // lane titles, by algo.Kind
+	plain    []ink // the same colours without bold, for lists
 	border   color.Color
-	boxLine  lipgloss.Style
+	boxLine  ink
 	// Shading of a timeline row under a limiter's window: its current
 	// window, the part of the previous one a counter still counts, the
 	// rest of that previous window.
@@ -49,7 +51,7 @@ type styles struct {
 	// Pre-rendered glyphs for the timeline and lists: drawn hundreds of
 	// times a frame, rendered once here.
 	g     glyphs
-	cells map[cellKey]string // timeline cells, rendered on first use
+	cells [marks][tints][2]string // timeline cells by mark, tint and cursor
 }
 
 // cellMark is what a timeline cell shows.
@@ -75,22 +77,19 @@ const (
 	tints
 )
 
-type cellKey struct {
-	mark   cellMark
-	tint   tint
-	cursor bool
-}
-
 // cellGlyph is a timeline cell: its mark over its shading, reversed under
 // the cursor.
 func (s *styles) cellGlyph(m cellMark, t tint, cursor bool) string {
-	return s.cells[cellKey{m, t, cursor}]
+	c := 0
+	if cursor {
+		c = 1
+	}
+	return s.cells[m][t][c]
 }
 
 // renderCells renders every timeline cell once.
 func (s *styles) renderCells() {
-	s.cells = make(map[cellKey]string, int(marks)*int(tints)*2)
-	fg := map[cellMark]lipgloss.Style{markNone: lipgloss.NewStyle(), markOK: s.allowed, markNo: s.denied, markBoth: s.mixed, markEdge: s.edge}
+	fg := map[cellMark]lipgloss.Style{markNone: lipgloss.NewStyle(), markOK: s.allowed.Style, markNo: s.denied.Style, markBoth: s.mixed.Style, markEdge: s.edge.Style}
 	text := map[cellMark]string{markNone: " ", markOK: "✓", markNo: "✗", markBoth: "±", markEdge: "│"}
 	bg := map[tint]lipgloss.Style{tintNone: lipgloss.NewStyle(), tintCurrent: s.winCur, tintOverlap: s.winOverlap, tintPrevious: s.winPrev}
 	for m := range marks {
@@ -99,8 +98,8 @@ func (s *styles) renderCells() {
 			if t != tintNone {
 				st = st.Background(bg[t].GetBackground())
 			}
-			s.cells[cellKey{m, t, false}] = st.Render(text[m])
-			s.cells[cellKey{m, t, true}] = st.Inherit(s.cursor).Reverse(true).Render(text[m])
+			s.cells[m][t][0] = st.Render(text[m])
+			s.cells[m][t][1] = st.Inherit(s.cursor).Reverse(true).Render(text[m])
 		}
 	}
 }
@@ -122,27 +121,28 @@ func newStyles(isDark, presenter bool) *styles {
 		return lipgloss.NewStyle().Foreground(ld(lipgloss.Color(light), lipgloss.Color(dark)))
 	}
 	s := &styles{isDark: isDark}
-	s.appName = c("#6E7781", "#8B949E")
-	s.title = lipgloss.NewStyle().Bold(true)
-	s.clock = c("#0550AE", "#79C0FF").Bold(true)
-	s.playing = c("#1A7F37", "#3FB950").Bold(true)
-	s.paused = c("#9A6700", "#D29922").Bold(true)
-	s.faint = c("#6E7781", "#8B949E")
-	s.label = c("#57606A", "#8B949E")
-	s.value = lipgloss.NewStyle().Bold(true)
-	s.caption = c("#1F2328", "#E6EDF3").Italic(true)
-	s.allowed = c("#1A7F37", "#3FB950")
-	s.denied = c("#CF222E", "#F85149").Bold(true)
-	s.mixed = c("#9A6700", "#D29922").Bold(true)
-	s.warn = c("#9A6700", "#D29922").Bold(true)
-	s.err = c("#CF222E", "#F85149")
+	var r rawStyles
+	r.appName = c("#6E7781", "#8B949E")
+	r.title = lipgloss.NewStyle().Bold(true)
+	r.clock = c("#0550AE", "#79C0FF").Bold(true)
+	r.playing = c("#1A7F37", "#3FB950").Bold(true)
+	r.paused = c("#9A6700", "#D29922").Bold(true)
+	r.faint = c("#6E7781", "#8B949E")
+	r.label = c("#57606A", "#8B949E")
+	r.value = lipgloss.NewStyle().Bold(true)
+	r.caption = c("#1F2328", "#E6EDF3").Italic(true)
+	r.allowed = c("#1A7F37", "#3FB950")
+	r.denied = c("#CF222E", "#F85149").Bold(true)
+	r.mixed = c("#9A6700", "#D29922").Bold(true)
+	r.warn = c("#9A6700", "#D29922").Bold(true)
+	r.err = c("#CF222E", "#F85149")
 	s.cursor = lipgloss.NewStyle().Reverse(true)
-	s.edge = c("#8C959F", "#6E7681")
-	s.gaugeOn = c("#0969DA", "#58A6FF")
-	s.gaugeOff = c("#D0D7DE", "#30363D")
-	s.full = c("#CF222E", "#F85149")
-	s.selected = c("#0550AE", "#79C0FF").Bold(true)
-	s.kinds = []lipgloss.Style{
+	r.edge = c("#8C959F", "#6E7681")
+	r.gaugeOn = c("#0969DA", "#58A6FF")
+	r.gaugeOff = c("#D0D7DE", "#30363D")
+	r.full = c("#CF222E", "#F85149")
+	r.selected = c("#0550AE", "#79C0FF").Bold(true)
+	r.kinds = []lipgloss.Style{
 		c("#0550AE", "#79C0FF").Bold(true), // fixed window
 		c("#8250DF", "#D2A8FF").Bold(true), // sliding log
 		c("#BC4C00", "#FFA657").Bold(true), // sliding counter
@@ -150,30 +150,30 @@ func newStyles(isDark, presenter bool) *styles {
 	}
 	if presenter {
 		strong := c("#1F2328", "#F0F6FC")
-		s.appName = strong.Bold(true)
-		s.faint = strong.Bold(true)
-		s.label = strong.Bold(true)
-		s.caption = strong.Bold(true)
-		s.allowed = s.allowed.Bold(true)
-		s.edge = c("#57606A", "#C9D1D9").Bold(true)
-		s.gaugeOff = c("#AFB8C1", "#6E7681")
+		r.appName = strong.Bold(true)
+		r.faint = strong.Bold(true)
+		r.label = strong.Bold(true)
+		r.caption = strong.Bold(true)
+		r.allowed = r.allowed.Bold(true)
+		r.edge = c("#57606A", "#C9D1D9").Bold(true)
+		r.gaugeOff = c("#AFB8C1", "#6E7681")
 	}
 	s.help = help.DefaultStyles(isDark)
 	if presenter {
-		s.help.ShortKey = s.help.ShortKey.Bold(true).Foreground(s.label.GetForeground())
-		s.help.ShortDesc = s.label.UnsetBold()
-		s.help.ShortSeparator = s.label
+		s.help.ShortKey = s.help.ShortKey.Bold(true).Foreground(r.label.GetForeground())
+		s.help.ShortDesc = r.label.UnsetBold()
+		s.help.ShortSeparator = r.label
 		s.help.FullKey = s.help.ShortKey
 		s.help.FullDesc = s.help.ShortDesc
-		s.help.FullSeparator = s.label
+		s.help.FullSeparator = r.label
 	}
 	cur := func(st lipgloss.Style) lipgloss.Style { return st.Inherit(s.cursor).Reverse(true) }
 	s.g = glyphs{
-		ok: s.allowed.Render("✓"), no: s.denied.Render("✗"), both: s.mixed.Render("±"), edge: s.edge.Render("│"),
-		okCur: cur(s.allowed).Render("✓"), noCur: cur(s.denied).Render("✗"), bothCur: cur(s.mixed).Render("±"),
-		edgeCur: cur(s.edge).Render("│"), cur: s.cursor.Render(" "),
-		markOK: s.allowed.Render("✓"), markNo: s.denied.Render("✗"),
-		tick: s.faint.Render("┴"), edgeTick: s.edge.Render("┃"), cursorTick: s.title.Render("▼"),
+		ok: r.allowed.Render("✓"), no: r.denied.Render("✗"), both: r.mixed.Render("±"), edge: r.edge.Render("│"),
+		okCur: cur(r.allowed).Render("✓"), noCur: cur(r.denied).Render("✗"), bothCur: cur(r.mixed).Render("±"),
+		edgeCur: cur(r.edge).Render("│"), cur: s.cursor.Render(" "),
+		markOK: r.allowed.Render("✓"), markNo: r.denied.Render("✗"),
+		tick: r.faint.Render("┴"), edgeTick: r.edge.Render("┃"), cursorTick: r.title.Render("▼"),
 	}
 	bgc := func(light, dark string) lipgloss.Style {
 		return lipgloss.NewStyle().Background(ld(lipgloss.Color(light), lipgloss.Color(dark)))
@@ -185,16 +185,25 @@ func newStyles(isDark, presenter bool) *styles {
 		s.winCur = bgc("#B6E3FF", "#1F3F66")
 		s.winOverlap = bgc("#FFCF99", "#5C3B0A")
 	}
-	s.renderCells()
 	s.border = ld(lipgloss.Color("#D0D7DE"), lipgloss.Color("#30363D"))
-	s.boxLine = lipgloss.NewStyle().Foreground(s.border)
+	r.boxLine = lipgloss.NewStyle().Foreground(s.border)
+	s.setInks(r)
+	s.renderCells()
 	s.input = s.inputStyles()
 	return s
 }
 
-func (s *styles) kind(i int) lipgloss.Style {
+func (s *styles) kind(i int) ink {
 	if i >= 0 && i < len(s.kinds) {
 		return s.kinds[i]
+	}
+	return s.title
+}
+
+// kindPlain is kind(i) without its bold: a limiter's colour in a list.
+func (s *styles) kindPlain(i int) ink {
+	if i >= 0 && i < len(s.plain) {
+		return s.plain[i]
 	}
 	return s.title
 }
@@ -204,6 +213,77 @@ func (s *styles) kind(i int) lipgloss.Style {
 func (s *styles) inputStyles() textinput.Styles {
 	in := textinput.DefaultStyles(s.isDark)
 	in.Cursor.Blink = false
-	in.Focused.Prompt = s.title
+	in.Focused.Prompt = s.title.Style
 	return in
+}
+
+// rawStyles are the styles newStyles builds, before they become inks.
+type rawStyles struct {
+	appName, title, clock, playing, paused, faint, label, value, caption lipgloss.Style
+	allowed, denied, mixed, warn, err, edge, gaugeOn, gaugeOff, full     lipgloss.Style
+	selected, boxLine                                                    lipgloss.Style
+	kinds                                                                []lipgloss.Style
+}
+
+// setInks makes r's styles the view's.
+func (s *styles) setInks(r rawStyles) {
+	for _, f := range []struct {
+		dst *ink
+		src lipgloss.Style
+	}{
+		{&s.appName, r.appName}, {&s.title, r.title}, {&s.clock, r.clock}, {&s.playing, r.playing},
+		{&s.paused, r.paused}, {&s.faint, r.faint}, {&s.label, r.label}, {&s.value, r.value},
+		{&s.caption, r.caption}, {&s.allowed, r.allowed}, {&s.denied, r.denied}, {&s.mixed, r.mixed},
+		{&s.warn, r.warn}, {&s.err, r.err}, {&s.edge, r.edge}, {&s.gaugeOn, r.gaugeOn},
+		{&s.gaugeOff, r.gaugeOff}, {&s.full, r.full}, {&s.selected, r.selected}, {&s.boxLine, r.boxLine},
+	} {
+		*f.dst = newInk(f.src)
+	}
+	s.kinds, s.plain = nil, nil
+	for _, k := range r.kinds {
+		s.kinds = append(s.kinds, newInk(k))
+		s.plain = append(s.plain, newInk(k.UnsetBold()))
+	}
+}
+
+// ink is a style of colours and attributes alone, its escape codes worked
+// out once: Render puts them around one line of text, byte for byte what
+// lipgloss writes, without deriving them again for each of the hundreds
+// of words a frame styles. Anything else (several lines, tabs, a style
+// with padding or width) goes through lipgloss.
+type ink struct {
+	lipgloss.Style
+	pre, post string
+	fast      bool
+}
+
+// inkProbes are texts a style must render as pre + text + post for ink to
+// take its fast path.
+var inkProbes = []string{"a", "12:00:59", " spaced words ", "✓ allow (99 < 100)", "é", "  "}
+
+func newInk(st lipgloss.Style) ink {
+	k := ink{Style: st}
+	r := st.Render("\x00")
+	i := strings.IndexByte(r, 0)
+	if i < 0 {
+		return k
+	}
+	k.pre, k.post = r[:i], r[i+1:]
+	for _, p := range inkProbes {
+		if st.Render(p) != k.pre+p+k.post {
+			return k
+		}
+	}
+	k.fast = true
+	return k
+}
+
+// Render is lipgloss's Render, fast for one line of text.
+func (k ink) Render(strs ...string) string {
+	if k.fast && len(strs) == 1 {
+		if t := strs[0]; t != "" && !strings.ContainsAny(t, "\n\r\t") {
+			return k.pre + t + k.post
+		}
+	}
+	return k.Style.Render(strs...)
 }

@@ -1211,10 +1211,10 @@ func (m Model) render() string {
 		// The caption and each lane's verdict are whole; the timeline gives
 		// way first, then the lanes' details.
 		lanes := m.lanes()
-		ls := lanes.lanes()
-		tl = m.timelineLines(bodyH - lanes.minHeightOf(ls))
+		units := lanes.layOut(lanes.lanes())
+		tl = m.timelineLines(bodyH - lanes.minHeightOf(units))
 		bodyH -= len(tl)
-		body = lanes.renderLanes(ls, bodyH)
+		body = lanes.renderLanes(units, bodyH)
 		if spare := bodyH - len(body); spare >= 4 && !m.presenter {
 			body = append(body, "")
 			if m.roster != nil {
@@ -1307,19 +1307,25 @@ func (m Model) shortHelp() string {
 	item := func(b key.Binding) string {
 		return h.Styles.ShortKey.Render(b.Help().Key) + " " + h.Styles.ShortDesc.Render(b.Help().Desc)
 	}
+	// The help styles are colours alone: an item is as wide as its words.
+	sepW := m.c.cells.StringWidth(h.ShortSeparator)
 	var tail []string
-	for _, b := range m.keys.tailHelp() {
+	room := m.c.width
+	for i, b := range m.keys.tailHelp() {
 		tail = append(tail, item(b))
+		room -= m.c.cells.StringWidth(b.Help().Key) + 1 + m.c.cells.StringWidth(b.Help().Desc)
+		if i > 0 {
+			room -= sepW
+		}
 	}
 	line := strings.Join(tail, sep)
-	room := m.c.width - m.c.cells.StringWidth(line)
 	var head []string
 	used := 0
 	for _, b := range m.keys.ShortHelp() {
 		if !b.Enabled() {
 			continue
 		}
-		w := m.c.cells.StringWidth(item(b)) + m.c.cells.StringWidth(sep)
+		w := m.c.cells.StringWidth(b.Help().Key) + 1 + m.c.cells.StringWidth(b.Help().Desc) + sepW
 		if used+w > room {
 			break
 		}
