@@ -22,8 +22,6 @@ func TestExactArithmeticInLua(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Source("exact") is exact.lua twice over: harmless, every function is
-	// local and defined again.
 	src += `
 local a, b, d = fromdec(ARGV[1]), fromdec(ARGV[2]), tonumber(ARGV[3])
 local s = '-'

@@ -25,6 +25,7 @@ type Limiter struct {
 	cfg    algo.Config
 	w, o   int64
 	script string
+	name   string // the algorithm, as reports name it
 	ns     string // the lane's namespace: prefix + lane + "." + generation + ":"
 	lane   int
 	gen    *int // generations of this lane so far, shared by its clones
@@ -32,6 +33,12 @@ type Limiter struct {
 	last   algo.Instant
 	seen   bool
 	sweep  algo.Instant // the next window edge, when the dead keys are removed
+}
+
+// scriptOf is each limiter's script.
+var scriptOf = map[algo.Kind]string{
+	algo.KindFixedWindow: "fixed", algo.KindSlidingLog: "log",
+	algo.KindSlidingCounter: "counter", algo.KindTokenBucket: "bucket",
 }
 
 // Supports reports whether l can run on Redis: the four limiters, not a
@@ -59,10 +66,8 @@ func (s *Store) Wrap(l algo.Limiter) (*Limiter, error) {
 	}
 	s.lanes++
 	r.byID, _ = l.(algo.ByID)
-	r.script = map[algo.Kind]string{
-		algo.KindFixedWindow: "fixed", algo.KindSlidingLog: "log",
-		algo.KindSlidingCounter: "counter", algo.KindTokenBucket: "bucket",
-	}[r.kind]
+	r.script = scriptOf[r.kind]
+	r.name = algo.Of(l).String()
 	r.ns = r.namespace()
 	return r, nil
 }
@@ -114,19 +119,22 @@ func (l *Limiter) decide(client string, want algo.Decision) algo.Decision {
 		l.seen, l.sweep = true, l.cfg.NextEdge(t)
 	}
 	keys, args := l.call(t, client, true)
-	got := want
-	l.store.run(l.script, keys, args, func(v any) error {
-		d, err := l.decision(t, v)
+	// The check may run on the store's sender, later: it reads nothing the
+	// caller goes on changing.
+	name, kind, cfg := l.name, l.kind, l.cfg
+	check := func(v any) error {
+		d, err := decision(kind, cfg, t, v)
 		if err != nil {
 			return err
 		}
 		if d != want {
-			return &MismatchError{Algorithm: algo.Of(l.local).String(), Client: client, Redis: d, Local: want}
+			return &MismatchError{Algorithm: name, Client: client, Redis: d, Local: want}
 		}
-		got = d
 		return nil
-	})
-	return got
+	}
+	l.store.run(l.script, keys, args, check)
+	// Unpipelined, the check has run: Redis's own decision is want.
+	return want
 }
 
 // MismatchError is a decision on Redis that differs from the in-process
@@ -186,9 +194,15 @@ func (l *Limiter) call(t algo.Instant, client string, write bool) ([]string, []a
 
 // decision is the script's answer as the in-process limiter writes it.
 func (l *Limiter) decision(t algo.Instant, v any) (algo.Decision, error) {
+	return decision(l.kind, l.cfg, t, v)
+}
+
+// decision is a script's answer for a limiter of kind under cfg at t.
+func decision(kind algo.Kind, cfg algo.Config, t algo.Instant, v any) (algo.Decision, error) {
+	script := scriptOf[kind]
 	vals, ok := v.([]any)
 	if !ok || len(vals) < 2 {
-		return algo.Decision{}, fmt.Errorf("redis: the %s script answered %v", l.script, v)
+		return algo.Decision{}, fmt.Errorf("redis: the %s script answered %v", script, v)
 	}
 	num := func(i int) (int64, error) {
 		switch x := vals[i].(type) {
@@ -197,15 +211,15 @@ func (l *Limiter) decision(t algo.Instant, v any) (algo.Decision, error) {
 		case string:
 			return strconv.ParseInt(x, 10, 64)
 		}
-		return 0, fmt.Errorf("redis: the %s script answered %v", l.script, v)
+		return 0, fmt.Errorf("redis: the %s script answered %v", script, v)
 	}
 	allowed, err := num(0)
 	if err != nil {
 		return algo.Decision{}, err
 	}
-	d := algo.Decision{Kind: l.kind, At: t, Allowed: allowed == 1, Limit: l.cfg.Limit, Window: l.cfg.Window}
-	if l.kind != algo.KindTokenBucket {
-		d.Rules = l.cfg.Rules
+	d := algo.Decision{Kind: kind, At: t, Allowed: allowed == 1, Limit: cfg.Limit, Window: cfg.Window}
+	if kind != algo.KindTokenBucket {
+		d.Rules = cfg.Rules
 	}
 	var a, b int64
 	if a, err = num(1); err != nil {
@@ -216,16 +230,16 @@ func (l *Limiter) decision(t algo.Instant, v any) (algo.Decision, error) {
 			return d, err
 		}
 	}
-	switch l.kind {
+	switch kind {
 	case algo.KindFixedWindow:
 		d.WindowStart, d.Count = algo.Instant(a), b
 	case algo.KindSlidingLog:
 		d.Count, d.Oldest = a, algo.Instant(b)
 	case algo.KindSlidingCounter:
-		start := l.cfg.WindowStart(t)
+		start := cfg.WindowStart(t)
 		d.WindowStart, d.Count, d.Previous, d.Elapsed = start, a, b, t.Sub(start)
 	case algo.KindTokenBucket:
-		d.Tokens, d.Capacity = a, l.cfg.Capacity()
+		d.Tokens, d.Capacity = a, cfg.Capacity()
 	}
 	return d, nil
 }

@@ -25,6 +25,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -59,12 +60,18 @@ type Store struct {
 
 	// Pipelined stores queue scripts and send them Batch at a time;
 	// every answer is checked against the in-process limiter's decision.
+	// A full batch goes to the sender, a goroutine of its own, which sends
+	// one batch at a time, in order, and checks its answers while the next
+	// is queued: windowlab and Redis work at once rather than by turns.
 	pipelined bool
 	ops       sync.Mutex // the pipeline and the counts: a view may decide from a job's goroutine
 	pipe      redis.Pipeliner
 	checks    []func(any) error
 	calls     int64
-	trips     int64
+	trips     atomic.Int64
+	batches   chan batch     // to the sender
+	inFlight  sync.WaitGroup // batches given to the sender and not yet checked
+	sender    chan struct{}  // closed when the sender has stopped
 
 	mu  sync.Mutex
 	err error // the first error: a failed call or a decision that differs
@@ -141,8 +148,16 @@ func Open(ctx context.Context, rawURL string, o Options) (*Store, error) {
 	}
 	if s.pipelined {
 		s.pipe = client.Pipeline()
+		s.batches, s.sender = make(chan batch, 1), make(chan struct{})
+		go s.send()
 	}
 	return s, nil
+}
+
+// batch is a pipeline of scripts and the checks of their answers, in order.
+type batch struct {
+	pipe   redis.Pipeliner
+	checks []func(any) error
 }
 
 // check makes sure the server answers, takes writes and is new enough.
@@ -223,20 +238,34 @@ func atLeast(version string, major, minor int) bool {
 	return a > major || a == major && b >= minor
 }
 
-// scripts are the Lua files, each a whole script once exact.lua is prepended.
+// scripts are the Lua files, each a whole script once common.lua (and,
+// for those that multiply, exact.lua) is prepended: Lua defines a
+// script's functions again on every call, so each gets only those it uses.
 var scripts = []string{"fixed", "log", "counter", "bucket", "sweep", "trim"}
 
-// Source is the script named name as Redis runs it.
+// multiplies are the scripts whose products pass 2^53.
+var multiplies = map[string]bool{"counter": true, "bucket": true, "exact": true}
+
+// Source is the script named name as Redis runs it ("exact": the limb
+// arithmetic alone, for its test).
 func Source(name string) (string, error) {
-	exact, err := luaFiles.ReadFile("lua/exact.lua")
-	if err != nil {
-		return "", err
+	var b strings.Builder
+	parts := []string{"common"}
+	if multiplies[name] {
+		parts = append(parts, "exact")
 	}
-	body, err := luaFiles.ReadFile("lua/" + name + ".lua")
-	if err != nil {
-		return "", err
+	if name != "exact" {
+		parts = append(parts, name)
 	}
-	return string(exact) + "\n" + string(body), nil
+	for _, p := range parts {
+		src, err := luaFiles.ReadFile("lua/" + p + ".lua")
+		if err != nil {
+			return "", err
+		}
+		b.Write(src)
+		b.WriteString("\n")
+	}
+	return b.String(), nil
 }
 
 // load sends every script to the server once; decisions then name them by
@@ -285,7 +314,7 @@ func (s *Store) fail(err error) {
 func (s *Store) Calls() (scripts, trips int64) {
 	s.ops.Lock()
 	defer s.ops.Unlock()
-	return s.calls, s.trips
+	return s.calls, s.trips.Load()
 }
 
 // ctx is a context bounded by Timeout for one call or one batch.
@@ -308,11 +337,11 @@ func (s *Store) run(script string, keys []string, args []any, check func(any) er
 		s.pipe.EvalSha(ctx, s.sha[script], keys, args...)
 		s.checks = append(s.checks, check)
 		if len(s.checks) >= Batch {
-			s.flush()
+			s.hand()
 		}
 		return
 	}
-	s.trips++
+	s.trips.Add(1)
 	v, err := s.client.EvalSha(ctx, s.sha[script], keys, args...).Result()
 	if err != nil {
 		s.fail(&Error{URL: s.url, Reason: reason(err).Error()})
@@ -323,23 +352,44 @@ func (s *Store) run(script string, keys []string, args []any, check func(any) er
 	}
 }
 
-// Flush sends what a pipelined store has queued and checks every answer.
+// Flush sends what a pipelined store has queued and waits until every
+// answer has come back and been checked.
 func (s *Store) Flush() {
-	s.ops.Lock()
-	defer s.ops.Unlock()
-	s.flush()
-}
-
-func (s *Store) flush() {
-	if !s.pipelined || len(s.checks) == 0 {
+	if !s.pipelined {
 		return
 	}
+	s.ops.Lock()
+	if len(s.checks) > 0 {
+		s.hand()
+	}
+	s.ops.Unlock()
+	s.inFlight.Wait()
+}
+
+// hand gives the queued batch to the sender (waiting while it still has
+// one queued: at most two batches are ever on their way) and starts a new one.
+func (s *Store) hand() {
+	s.inFlight.Add(1)
+	s.batches <- batch{pipe: s.pipe, checks: s.checks}
+	s.pipe, s.checks = s.client.Pipeline(), nil
+}
+
+// send is the sender: each batch sent, its answers checked, in order.
+func (s *Store) send() {
+	defer close(s.sender)
+	for b := range s.batches {
+		if s.Err() == nil {
+			s.exec(b)
+		}
+		s.inFlight.Done()
+	}
+}
+
+func (s *Store) exec(b batch) {
 	ctx, cancel := s.ctx()
 	defer cancel()
-	cmds, err := s.pipe.Exec(ctx)
-	s.trips++
-	checks := s.checks
-	s.checks = s.checks[:0]
+	cmds, err := b.pipe.Exec(ctx)
+	s.trips.Add(1)
 	if err != nil && len(cmds) == 0 {
 		s.fail(&Error{URL: s.url, Reason: reason(err).Error()})
 		return
@@ -350,7 +400,7 @@ func (s *Store) flush() {
 			s.fail(&Error{URL: s.url, Reason: reason(err).Error()})
 			return
 		}
-		if err := checks[i](v); err != nil {
+		if err := b.checks[i](v); err != nil {
 			s.fail(err)
 			return
 		}
@@ -394,6 +444,10 @@ func (s *Store) scan(pattern string, f func([]string) error) error {
 // Close removes every key of the run and closes the connection.
 func (s *Store) Close() error {
 	s.Flush()
+	if s.pipelined {
+		close(s.batches)
+		<-s.sender
+	}
 	err := s.scan(s.prefix+"*", func(keys []string) error {
 		ctx, cancel := s.ctx()
 		defer cancel()

@@ -1,4 +1,5 @@
--- exact.lua: whole-number arithmetic past 2^53, prepended to every script.
+-- exact.lua: whole-number arithmetic past 2^53, prepended to the scripts
+-- that multiply (the sliding counter's and the token bucket's).
 -- Redis runs Lua 5.1, whose numbers are doubles: exact only up to 2^53.
 -- A sliding counter compares current·W + previous·(W − elapsed) with
 -- limit·W, and a token bucket holds up to capacity·W units: with a limit
@@ -102,12 +103,4 @@ local function todec(a) -- the decimal string of a
     a = q
   end
   return string.reverse(table.concat(digits))
-end
-
-local function int(x) return string.format('%d', x) end -- a whole Lua number, every digit
-
--- admits applies a rule set's comparison to a whole count n.
-local function admits(n, limit, compare)
-  if compare == 2 then return n <= limit end -- count ≤ limit
-  return n < limit -- count < limit, and count + 1 ≤ limit, the same for whole counts
 end
