@@ -135,3 +135,34 @@ func TestMemoryMeasuredOnRedis(t *testing.T) {
 		t.Errorf("a log too big to write: exit %d\n%s", code, out)
 	}
 }
+
+// A Redis that goes away in the middle of a run stops it with one line
+// and exit 2, and nothing of the report is printed: no byte of it was
+// confirmed by Redis.
+func TestRedisGoneMidRun(t *testing.T) {
+	srv := redistest.Start(t)
+	type result struct {
+		out, errOut string
+		code        int
+	}
+	done := make(chan result, 1)
+	go func() {
+		out, errOut, code := windowlab(t, "run", "sliding-log-memory", "--store", srv.URL)
+		done <- result{out, errOut, code}
+	}()
+	for dbsize(t, srv.URL) == 0 { // the run has begun writing
+		select {
+		case r := <-done:
+			t.Fatalf("the run ended before Redis could be stopped: exit %d: %s", r.code, r.errOut)
+		default:
+		}
+	}
+	srv.Stop()
+	r := <-done
+	// Killed mid-batch it resets the connection; between batches the next
+	// dial is refused.
+	why := strings.Contains(r.errOut, "closed the connection") || strings.Contains(r.errOut, "cannot connect")
+	if r.code != exitInvalid || r.out != "" || !why {
+		t.Errorf("exit %d, stdout %q, stderr %q; want 2, nothing, and why", r.code, r.out, r.errOut)
+	}
+}

@@ -21,11 +21,13 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/url"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -202,6 +204,8 @@ func reason(err error) error {
 	switch {
 	case errors.As(err, &op) && op.Op == "dial":
 		return fmt.Errorf("cannot connect (%v); is redis-server running there?", op.Err)
+	case errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.EPIPE), errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		return errors.New("it closed the connection (was it stopped or restarted?)")
 	case errors.Is(err, context.DeadlineExceeded), isTimeout(err):
 		return fmt.Errorf("no answer within %s", Timeout)
 	case strings.HasPrefix(err.Error(), "READONLY"):

@@ -25,6 +25,13 @@ const Env = "WINDOWLAB_REDIS"
 type Server struct {
 	Addr string // 127.0.0.1:port
 	URL  string // redis://127.0.0.1:port/0
+	cmd  *exec.Cmd
+}
+
+// Stop kills the server at once, as a crash would.
+func (s *Server) Stop() {
+	s.cmd.Process.Kill()
+	s.cmd.Wait()
 }
 
 // Start runs a redis-server for t, or skips t (see the package comment).
@@ -91,10 +98,8 @@ func start(t testing.TB, bin string, port int, extra []string) (*Server, error) 
 		cmd.Wait()
 		return nil, fmt.Errorf("redis-server on port %d not ready in 20 s", port)
 	}
-	t.Cleanup(func() {
-		cmd.Process.Kill()
-		cmd.Wait()
-	})
 	addr := fmt.Sprintf("127.0.0.1:%d", port)
-	return &Server{Addr: addr, URL: "redis://" + addr + "/0"}, nil
+	s := &Server{Addr: addr, URL: "redis://" + addr + "/0", cmd: cmd}
+	t.Cleanup(s.Stop)
+	return s, nil
 }
