@@ -194,12 +194,28 @@ func TestRandomScenariosDecideTheSameOnRedis(t *testing.T) {
 		want, wantStats := decisions(t, sim.NewSliceSource(arrivals), []algo.Limiter{local}, 0)
 		fresh, _ := algo.New(k, c)
 		s := open(t, srv.URL, seed%2 == 1)
-		got, gotStats := decisions(t, sim.NewSliceSource(arrivals), wrap(t, s, []algo.Limiter{fresh}), 0)
+		ls := wrap(t, s, []algo.Limiter{fresh})
+		got, gotStats := decisions(t, sim.NewSliceSource(arrivals), ls, 0)
 		s.Flush()
 		if err := s.Err(); err != nil {
 			t.Fatalf("seed %d (%v %+v): %v", seed, k, c, err)
 		}
 		compare(t, fmt.Sprintf("seed %d (%v %+v)", seed, k, c), want, got, wantStats, gotStats)
+		// The scripts with their writes off (PeekRedis) answer as the
+		// in-process Peek does, now and later, writing nothing.
+		rl := ls[0].(*redisstore.Limiter)
+		end := arrivals[len(arrivals)-1].At
+		for _, at := range []algo.Instant{end, end + algo.Instant(c.Window/time.Millisecond/2), end + algo.Instant(c.Window/time.Millisecond)} {
+			for _, client := range []string{"c0", "c1", "c2", "c3", "c4", "nobody"} {
+				d, err := rl.PeekRedis(at, client)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if w := rl.Local().Peek(at, client); d != w {
+					t.Fatalf("seed %d (%v %+v): peek at %v for %s: Redis %+v, in process %+v", seed, k, c, at, client, d, w)
+				}
+			}
+		}
 	}
 }
 
