@@ -74,6 +74,9 @@ type Store struct {
 	batches   chan batch     // to the sender
 	inFlight  sync.WaitGroup // batches given to the sender and not yet checked
 	sender    chan struct{}  // closed when the sender has stopped
+	closing   sync.Once
+	closeErr  error
+	shut      bool // closed: scripts are no longer sent
 
 	mu  sync.Mutex
 	err error // the first error: a failed call or a decision that differs
@@ -334,6 +337,10 @@ func (s *Store) run(script string, keys []string, args []any, check func(any) er
 	}
 	s.ops.Lock()
 	defer s.ops.Unlock()
+	if s.shut {
+		s.fail(&Error{URL: s.url, Reason: "the store was closed"})
+		return
+	}
 	s.calls++
 	ctx, cancel := s.ctx()
 	defer cancel()
@@ -447,7 +454,15 @@ func (s *Store) scan(pattern string, f func([]string) error) error {
 
 // Close removes every key of the run and closes the connection.
 func (s *Store) Close() error {
+	s.closing.Do(func() { s.closeErr = s.close() })
+	return s.closeErr
+}
+
+func (s *Store) close() error {
 	s.Flush()
+	s.ops.Lock()
+	s.shut = true // nothing more is queued
+	s.ops.Unlock()
 	if s.pipelined {
 		close(s.batches)
 		<-s.sender

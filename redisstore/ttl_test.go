@@ -100,3 +100,32 @@ func TestSilentServerTimesOut(t *testing.T) {
 		t.Fatalf("a silent server: %v", err)
 	}
 }
+
+// A closed store may be closed again, and a decision after it is an
+// error of the store, not a panic: the in-process decision stands.
+func TestClosedStore(t *testing.T) {
+	srv := redistest.Start(t)
+	for _, pipelined := range []bool{false, true} {
+		s, err := redisstore.Open(context.Background(), srv.URL, redisstore.Options{Pipelined: pipelined})
+		if err != nil {
+			t.Fatal(err)
+		}
+		local, _ := algo.New(algo.KindFixedWindow, algo.Config{Limit: 1, Window: time.Second})
+		l, err := s.Wrap(local)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Close(); err != nil {
+			t.Fatalf("closed twice: %v", err)
+		}
+		if d := l.Allow(0, "a"); !d.Allowed {
+			t.Errorf("the in-process decision after Close: %+v", d)
+		}
+		if err := s.Err(); err == nil || !strings.Contains(err.Error(), "closed") {
+			t.Errorf("pipelined %v: a decision after Close: %v", pipelined, err)
+		}
+	}
+}
