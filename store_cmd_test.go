@@ -74,8 +74,14 @@ func TestForgottenTTLPilesUpKeysOnRedis(t *testing.T) {
 func TestUnusableRedis(t *testing.T) {
 	primary := redistest.Start(t)
 	replica := redistest.Start(t, "--replicaof", strings.Replace(strings.TrimPrefix(primary.Addr, ""), ":", " ", 1))
+	locked := redistest.Start(t, "--requirepass", "opensesame")
+	lockedAt := strings.TrimPrefix(locked.URL, "redis://")
 	cases := []struct{ url, want string }{
 		{"redis://:hunter2@127.0.0.1:1/0", "cannot connect"},
+		{locked.URL, "it needs a password"},
+		{"redis://:hunter2@" + lockedAt, "refused the user name and password"},
+		{strings.TrimSuffix(primary.URL, "/0") + "/99", "no such database"},
+		{strings.TrimSuffix(primary.URL, "/0") + "/-1", "numbered from 0"},
 		{"http://127.0.0.1:6379", "not a Redis URL"},
 		{"redis://127.0.0.1:99999", "redis://"},
 		{replica.URL, "read-only replica"},

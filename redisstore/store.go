@@ -115,6 +115,24 @@ func Redact(rawURL string) string {
 	return u.String()
 }
 
+// shownURL is where opt connects, written out whole (a URL that leaves
+// out the host or the database gets the defaults), its password hidden.
+func shownURL(rawURL string, opt *redis.Options) string {
+	scheme := "redis"
+	if opt.TLSConfig != nil {
+		scheme = "rediss"
+	}
+	user := ""
+	if u, err := url.Parse(rawURL); err == nil && u.User != nil {
+		user = u.User.Username()
+		if _, ok := u.User.Password(); ok {
+			user += ":xxxxx"
+		}
+		user += "@"
+	}
+	return fmt.Sprintf("%s://%s%s/%d", scheme, user, opt.Addr, opt.DB)
+}
+
 // Open connects to the Redis at rawURL (redis://[user:password@]host:port[/db],
 // or rediss:// for TLS), checks that it answers, takes writes and runs
 // scripts, and loads the scripts. Every failure is an *Error.
@@ -130,6 +148,10 @@ func Open(ctx context.Context, rawURL string, o Options) (*Store, error) {
 	if err != nil {
 		return fail("%s; use redis://HOST:PORT/DB, for example redis://127.0.0.1:6379/0", strings.TrimPrefix(err.Error(), "redis: "))
 	}
+	if opt.DB < 0 {
+		return fail("database %d: databases are numbered from 0", opt.DB)
+	}
+	shown = shownURL(rawURL, opt)
 	opt.DialTimeout, opt.ReadTimeout, opt.WriteTimeout = Timeout, Timeout, Timeout
 	opt.PoolTimeout = Timeout
 	opt.MaxRetries = -1 // a failed call is reported, not retried into a longer wait
@@ -142,6 +164,9 @@ func Open(ctx context.Context, rawURL string, o Options) (*Store, error) {
 	s := &Store{client: client, url: shown, sha: map[string]string{}, pipelined: o.Pipelined}
 	if err := s.check(ctx); err != nil {
 		client.Close()
+		if opt.TLSConfig != nil && strings.HasPrefix(err.Error(), "no answer") {
+			return fail("%s; rediss:// is Redis over TLS: does it serve TLS there, or is it redis://?", err)
+		}
 		return fail("%s", err)
 	}
 	id := make([]byte, 4)
@@ -215,8 +240,12 @@ func reason(err error) error {
 		return errors.New("it is read-only; point --store at a Redis that takes writes")
 	case strings.Contains(err.Error(), "can't parse"):
 		return errors.New("what answers there is not a Redis server")
-	case strings.HasPrefix(err.Error(), "NOAUTH"), strings.HasPrefix(err.Error(), "WRONGPASS"):
-		return errors.New("it refused the password; give it in the URL, redis://:PASSWORD@HOST:PORT")
+	case strings.HasPrefix(err.Error(), "NOAUTH"):
+		return errors.New("it needs a password; give it in the URL, redis://:PASSWORD@HOST:PORT")
+	case strings.HasPrefix(err.Error(), "WRONGPASS"):
+		return errors.New("it refused the user name and password in the URL")
+	case strings.Contains(err.Error(), "DB index is out of range"):
+		return errors.New("it has no such database; they are numbered from 0 to its `databases` setting less one (0 to 15 by default)")
 	}
 	return err
 }
