@@ -59,12 +59,15 @@ func (s *Store) Wrap(l algo.Limiter) (*Limiter, error) {
 		return nil, fmt.Errorf("%s does not run on a store: a fleet's tallies are each server's own, and a raced tally is simulated", algo.Of(l))
 	}
 	c := l.Config()
+	s.ops.Lock() // a view may build engines in its jobs' goroutines
+	lane := s.lanes
+	s.lanes++
+	s.ops.Unlock()
 	r := &Limiter{
 		store: s, local: l, kind: l.Kind(), cfg: c,
 		w: int64(c.Window / time.Millisecond), o: int64(c.Offset / time.Millisecond),
-		lane: s.lanes, gen: new(int), seq: new(int64),
+		lane: lane, gen: new(int), seq: new(int64),
 	}
-	s.lanes++
 	r.byID, _ = l.(algo.ByID)
 	r.script = scriptOf[r.kind]
 	r.name = algo.Of(l).String()
