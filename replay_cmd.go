@@ -92,8 +92,8 @@ func replayCmd() *cobra.Command {
 			}
 			var st *redisstore.Store
 			if storeFlagValue != "" {
-				if len(settings) != 1 || save != "" || tui {
-					return invalid(errors.New("--store decides one setting's report on Redis: give one --limit and one --window, without --save or --tui"))
+				if save != "" || tui {
+					return invalid(errors.New("--store decides a report or a sweep on Redis; --save and --tui are in process"))
 				}
 				// Before the log is read: an unusable Redis is said at once.
 				if st, err = openStore(ctx, storeFlagValue, true); err != nil {
@@ -149,7 +149,7 @@ func replayCmd() *cobra.Command {
 			case save != "" || tui:
 				return recordLog(ctx, w, cmd.ErrOrStderr(), l, settings[0], zone, save, tui)
 			case st != nil:
-				rerr = replayOnStore(ctx, w, cmd.ErrOrStderr(), l, settings[0], st, asJSON)
+				rerr = replayOnStore(ctx, w, cmd.ErrOrStderr(), l, settings, st, asJSON)
 			case asJSON:
 				rerr = replayReport(ctx, w, l, settings[0], cmd.ErrOrStderr())
 			default:
@@ -207,6 +207,7 @@ func replayCmd() *cobra.Command {
 type setting struct {
 	cfg   algo.Config
 	algos []algo.Algorithm
+	store *redisstore.Store // --store: where its limiters decide, or nil
 }
 
 // aligned is s with its windows on zone's calendar, at the offset the zone
@@ -443,39 +444,44 @@ func replayReport(ctx context.Context, w io.Writer, l *accesslog.Log, s setting,
 // replayOnStore is the report of the log at one setting, decided on the
 // store's Redis, pipelined; nothing is printed before Redis has answered
 // the same as in process for every decision before it.
-func replayOnStore(ctx context.Context, w, errOut io.Writer, l *accesslog.Log, s setting, st *redisstore.Store, asJSON bool) error {
-	ls := make([]algo.Limiter, len(s.algos))
-	for i, a := range s.algos {
-		lim, err := a.New(s.cfg)
-		if err != nil {
-			return invalid(err)
-		}
-		ls[i] = lim
-	}
-	ls, err := onStore(st)(ls)
-	if err != nil {
-		return invalid(err)
+func replayOnStore(ctx context.Context, w, errOut io.Writer, l *accesslog.Log, settings []setting, st *redisstore.Store, asJSON bool) error {
+	for i := range settings {
+		settings[i].store = st
 	}
 	var decided atomic.Int64
-	var last int64
-	interrupt := func(n int64) bool {
-		decided.Add(n - last)
-		last = n
-		return ctx.Err() != nil || st.Err() != nil
-	}
-	e, err := sim.New(l.Source(), ls, sim.Options{ForwardOnly: true, Interrupt: interrupt})
-	if err != nil {
-		return invalid(err)
-	}
-	stop := deciding(errOut, l.Requests, &decided)
-	h := report.Header{Name: l.Name, Title: l.Name + ": your traffic"}
+	stop := deciding(errOut, l.Requests*int64(len(settings)), &decided)
 	out := verified{w: w, store: st}
-	if asJSON {
-		err = report.JSON(out, h, e)
+	var e *sim.Engine
+	var err error
+	if len(settings) > 1 {
+		// One setting after another: Redis, one thread, is the bound.
+		var rows []outcome
+		whole := 0
+		for _, s := range settings {
+			r, serr := replaySetting(ctx, l.Source(), s, &decided)
+			if serr != nil || r == nil {
+				err = serr
+				break
+			}
+			rows, whole = append(rows, r...), whole+1
+		}
+		if err == nil && st.Err() == nil {
+			if whole < len(settings) {
+				fmt.Fprintf(out, "STOPPED EARLY: %d of %d settings replayed whole; the table shows those.\n\n", whole, len(settings))
+			}
+			printSweep(out, l, rows)
+		}
+	} else if e, err = logEngine(ctx, l.Source(), settings[0], &decided); err == nil {
+		h := report.Header{Name: l.Name, Title: l.Name + ": your traffic"}
+		if asJSON {
+			err = report.JSON(out, h, e)
+		} else {
+			err = report.Text(out, h, e, false)
+		}
+		decided.Store(e.Processed())
 	} else {
-		err = report.Text(out, h, e, false)
+		err = invalid(err)
 	}
-	decided.Store(e.Processed())
 	stop()
 	st.Flush()
 	if serr := st.Err(); serr != nil {
@@ -579,13 +585,19 @@ func logEngine(ctx context.Context, src sim.Source, s setting, decided *atomic.I
 		}
 		ls[i] = lim
 	}
+	if s.store != nil {
+		var err error
+		if ls, err = onStore(s.store)(ls); err != nil {
+			return nil, err
+		}
+	}
 	var last int64
 	interrupt := func(n int64) bool {
 		if decided != nil && n > last {
 			decided.Add(n - last)
 			last = n
 		}
-		return ctx.Err() != nil
+		return ctx.Err() != nil || s.store != nil && s.store.Err() != nil
 	}
 	return sim.New(src, ls, sim.Options{ForwardOnly: true, Interrupt: interrupt})
 }

@@ -105,6 +105,12 @@ func storeError(err error) error {
 // storeSummary tells, on errOut, where the run was decided and what it
 // left in Redis at its last instant, beside the model.
 func storeSummary(errOut io.Writer, s *redisstore.Store, e *sim.Engine) error {
+	if e == nil { // a sweep: its settings' keys were many engines'
+		scripts, trips := s.Calls()
+		fmt.Fprintf(errOut, "Decided on Redis at %s: %s for %s in %s; every decision the same as in process.\n",
+			s.URL(), plural(scripts, "script", "scripts"), plural(int64(s.Lanes()), "limiter", "limiters"), plural(trips, "round trip", "round trips"))
+		return nil
+	}
 	var keys, bytes, model int64
 	var lanes int
 	for _, l := range e.Limiters() {

@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -170,5 +172,38 @@ func TestRedisGoneMidRun(t *testing.T) {
 	why := strings.Contains(r.errOut, "closed the connection") || strings.Contains(r.errOut, "cannot connect")
 	if r.code != exitInvalid || r.out != "" || !why {
 		t.Errorf("exit %d, stdout %q, stderr %q; want 2, nothing, and why", r.code, r.out, r.errOut)
+	}
+}
+
+// `replay --store` prints the same report and the same sweep as without
+// it (the golden files of TestReplayReports), decided on Redis, and leaves
+// nothing behind.
+func TestReplayOnRedis(t *testing.T) {
+	srv := redistest.Start(t)
+	log := filepath.Join("testdata", "replay", "combined.log")
+	for _, c := range []struct {
+		golden string
+		args   []string
+	}{
+		{"combined.txt", []string{"--limit", "2", "--window", "10s"}},
+		{"combined-sweep.txt", []string{"--limits", "1,2", "--windows", "10s,1h"}},
+	} {
+		out, errOut, code := windowlab(t, append([]string{"replay", log, "--store", srv.URL}, c.args...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", c.args, code, errOut)
+		}
+		want, err := os.ReadFile(filepath.Join("testdata", "replay", c.golden))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out != string(want) {
+			t.Errorf("%v on Redis differs from %s:\n%s", c.args, c.golden, out)
+		}
+		if !strings.Contains(errOut, "every decision the same as in process") {
+			t.Errorf("%v: stderr says nothing of Redis: %q", c.args, errOut)
+		}
+		if n := dbsize(t, srv.URL); n != 0 {
+			t.Errorf("%v: %d keys left behind", c.args, n)
+		}
 	}
 }

@@ -323,6 +323,13 @@ func (s *Store) load(ctx context.Context) error {
 	return nil
 }
 
+// Lanes is how many limiters have been put on the store.
+func (s *Store) Lanes() int {
+	s.ops.Lock()
+	defer s.ops.Unlock()
+	return s.lanes
+}
+
 // URL is the store's URL with any password hidden.
 func (s *Store) URL() string { return s.url }
 
