@@ -321,19 +321,7 @@ func tuiCmd() *cobra.Command {
 			if err != nil {
 				return invalid(err)
 			}
-			if store == "" {
-				return runUI(cmd.Context(), s)
-			}
-			st, err := openStore(cmd.Context(), store, true)
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			_, err = showUI(cmd.Context(), ui.Options{Scenario: s, Store: viewStore{st}})
-			if serr := st.Err(); err == nil && serr != nil {
-				return storeError(serr)
-			}
-			return err
+			return showUIOnStore(cmd.Context(), ui.Options{Scenario: s}, store)
 		},
 	}
 	storeFlag(cmd, &store)
@@ -400,6 +388,7 @@ func lessonCmd() *cobra.Command {
 	var (
 		presenter bool
 		step      int
+		store     string
 	)
 	cmd := &cobra.Command{
 		Use:   "lesson",
@@ -417,12 +406,12 @@ func lessonCmd() *cobra.Command {
 			if step < 1 || step > len(steps) {
 				return invalid(fmt.Errorf("--step %d: the lesson has steps 1 to %d", step, len(steps)))
 			}
-			_, err := showUI(cmd.Context(), ui.Options{Lesson: steps, LessonStep: step - 1, Presenter: presenter})
-			return err
+			return showUIOnStore(cmd.Context(), ui.Options{Lesson: steps, LessonStep: step - 1, Presenter: presenter}, store)
 		},
 	}
 	cmd.Flags().BoolVar(&presenter, "presenter", false, "fill the screen for a projector: big verdicts in high contrast")
 	cmd.Flags().IntVar(&step, "step", 1, "the step to start at, 1 to 6")
+	storeFlag(cmd, &store)
 	return cmd
 }
 

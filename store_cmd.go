@@ -262,3 +262,24 @@ func measureOnStore(ctx context.Context, errOut io.Writer, q *report.MemoryQuest
 	}
 	return nil
 }
+
+// showUIOnStore is showUI with every engine of the view deciding on the
+// Redis flag names (none when flag is ""); a store that failed on the way
+// is the command's error.
+func showUIOnStore(ctx context.Context, opts ui.Options, flag string) error {
+	if flag == "" {
+		_, err := showUI(ctx, opts)
+		return err
+	}
+	st, err := openStore(ctx, flag, true)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	opts.Store = viewStore{st}
+	_, err = showUI(ctx, opts)
+	if serr := st.Err(); err == nil && serr != nil {
+		return storeError(serr)
+	}
+	return err
+}

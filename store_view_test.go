@@ -60,3 +60,35 @@ func TestViewOnRedisShowsMemoryUsage(t *testing.T) {
 		t.Errorf("after stepping back and forth:\n%s", text)
 	}
 }
+
+// The guided lesson on Redis (lesson --store): every step's engine decides
+// there, and its lanes show what their keys hold.
+func TestLessonOnRedis(t *testing.T) {
+	srv := redistest.Start(t)
+	st, err := redisstore.Open(context.Background(), srv.URL, redisstore.Options{Pipelined: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	m, err := ui.New(ui.Options{Lesson: scenarios.Lesson(), Store: viewStore{st}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab := tea.KeyPressMsg{Code: tea.KeyTab}
+	next := tea.KeyPressMsg{Code: 'n', Text: "n"}
+	m, _ = viewText(t, m, tea.WindowSizeMsg{Width: 160, Height: 45})
+	for step := range 3 {
+		var text string
+		m, text = viewText(t, m, tab, tab)
+		if !strings.Contains(text, "MEMORY USAGE") {
+			t.Errorf("step %d on Redis shows no MEMORY USAGE:\n%s", step+1, text)
+		}
+		m, _ = viewText(t, m, next)
+	}
+	if err := st.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if lanes := st.Lanes(); lanes < 6 {
+		t.Errorf("three steps put %d limiters on Redis", lanes)
+	}
+}
