@@ -531,7 +531,7 @@ func writeReportOnStore(ctx context.Context, w, errOut io.Writer, s *scenarios.S
 	}
 	defer store.Close()
 	opts := sim.Options{ForwardOnly: true, Interrupt: func(int64) bool { return ctx.Err() != nil || store.Err() != nil }}
-	e, err := s.EngineWith(opts, onStore(store))
+	e, err := s.EngineWith(opts, store.WrapAll)
 	if err != nil {
 		return invalid(err)
 	}
@@ -542,17 +542,7 @@ func writeReportOnStore(ctx context.Context, w, errOut io.Writer, s *scenarios.S
 	} else {
 		err = report.Text(out, h, e, trace)
 	}
-	store.Flush()
-	if serr := store.Err(); serr != nil {
-		return storeError(serr)
-	}
-	if err != nil {
-		return err
-	}
-	if err := storeSummary(errOut, store, e); err != nil {
-		return storeError(err)
-	}
-	return nil
+	return finishOnStore(errOut, store, e, err)
 }
 
 func listCmd() *cobra.Command {

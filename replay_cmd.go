@@ -483,17 +483,7 @@ func replayOnStore(ctx context.Context, w, errOut io.Writer, l *accesslog.Log, s
 		err = invalid(err)
 	}
 	stop()
-	st.Flush()
-	if serr := st.Err(); serr != nil {
-		return storeError(serr)
-	}
-	if err != nil {
-		return err
-	}
-	if err := storeSummary(errOut, st, e); err != nil {
-		return storeError(err)
-	}
-	return nil
+	return finishOnStore(errOut, st, e, err)
 }
 
 // graceAfter is a context that ends a second after ctx does: how long a
@@ -587,7 +577,7 @@ func logEngine(ctx context.Context, src sim.Source, s setting, decided *atomic.I
 	}
 	if s.store != nil {
 		var err error
-		if ls, err = onStore(s.store)(ls); err != nil {
+		if ls, err = s.store.WrapAll(ls); err != nil {
 			return nil, err
 		}
 	}

@@ -50,25 +50,6 @@ func openStore(ctx context.Context, flag string, pipelined bool) (*redisstore.St
 	return s, nil
 }
 
-// onStore puts every limiter that can run on Redis there; fleets and raced
-// tallies, simulations of several processes, stay in this one.
-func onStore(s *redisstore.Store) func([]algo.Limiter) ([]algo.Limiter, error) {
-	return func(ls []algo.Limiter) ([]algo.Limiter, error) {
-		out := make([]algo.Limiter, len(ls))
-		for i, l := range ls {
-			out[i] = l
-			if redisstore.Supports(l) {
-				w, err := s.Wrap(l)
-				if err != nil {
-					return nil, err
-				}
-				out[i] = w
-			}
-		}
-		return out, nil
-	}
-}
-
 // verified is standard output behind a pipelined store: before any byte
 // is written, every decision queued so far has come back from Redis the
 // same as in process, so nothing printed was not decided on Redis too.
@@ -102,23 +83,43 @@ func storeError(err error) error {
 	return invalid(err)
 }
 
+// finishOnStore ends a command that decided on st: every answer still on
+// its way checked, then the first error (the store's before the
+// command's own, err), or the store's summary on errOut. e is the engine
+// whose keys the summary measures; nil for a sweep.
+func finishOnStore(errOut io.Writer, st *redisstore.Store, e *sim.Engine, err error) error {
+	st.Flush()
+	if serr := st.Err(); serr != nil {
+		return storeError(serr)
+	}
+	if err != nil {
+		return err
+	}
+	if err := storeSummary(errOut, st, e); err != nil {
+		return storeError(err)
+	}
+	return nil
+}
+
 // storeSummary tells, on errOut, where the run was decided and what it
 // left in Redis at its last instant, beside the model.
 func storeSummary(errOut io.Writer, s *redisstore.Store, e *sim.Engine) error {
+	if s.Lanes() == 0 {
+		fmt.Fprintf(errOut, "Nothing was decided on Redis at %s: every limiter here is a fleet's own tallies or a raced one, simulated in process.\n", s.URL())
+		return nil
+	}
+	scripts, trips := s.Calls()
+	fmt.Fprintf(errOut, "Decided on Redis at %s: %s for %s in %s; every decision the same as in process.\n",
+		s.URL(), plural(scripts, "script", "scripts"), plural(int64(s.Lanes()), "limiter", "limiters"), plural(trips, "round trip", "round trips"))
 	if e == nil { // a sweep: its settings' keys were many engines'
-		scripts, trips := s.Calls()
-		fmt.Fprintf(errOut, "Decided on Redis at %s: %s for %s in %s; every decision the same as in process.\n",
-			s.URL(), plural(scripts, "script", "scripts"), plural(int64(s.Lanes()), "limiter", "limiters"), plural(trips, "round trip", "round trips"))
 		return nil
 	}
 	var keys, bytes, model int64
-	var lanes int
 	for _, l := range e.Limiters() {
 		r, ok := l.(*redisstore.Limiter)
 		if !ok {
 			continue
 		}
-		lanes++
 		u, err := r.Usage(e.Now())
 		if err != nil {
 			return err
@@ -127,17 +128,10 @@ func storeSummary(errOut io.Writer, s *redisstore.Store, e *sim.Engine) error {
 		bytes += u.Bytes
 		model += algo.RedisBytes(r.Kind(), r.MemoryAt(e.Now()))
 	}
-	if lanes == 0 {
-		fmt.Fprintf(errOut, "Nothing was decided on Redis at %s: every limiter here is a fleet's own tallies or a raced one, simulated in process.\n", s.URL())
-		return nil
-	}
 	all, db, err := s.Keys()
 	if err != nil {
 		return err
 	}
-	scripts, trips := s.Calls()
-	fmt.Fprintf(errOut, "Decided on Redis at %s: %s for %s in %s; every decision the same as in process.\n",
-		s.URL(), plural(scripts, "script", "scripts"), plural(int64(lanes), "limiter", "limiters"), plural(trips, "round trip", "round trips"))
 	ttl := "with TTLs"
 	if e.Config().NoExpiry {
 		ttl = "with no TTL: they pile up"
@@ -156,7 +150,7 @@ func plural(n int64, one, many string) string { return human.Noun{One: one, Many
 // viewStore is a Redis store as the view sees one (ui.Store).
 type viewStore struct{ s *redisstore.Store }
 
-func (v viewStore) Wrap(ls []algo.Limiter) ([]algo.Limiter, error) { return onStore(v.s)(ls) }
+func (v viewStore) Wrap(ls []algo.Limiter) ([]algo.Limiter, error) { return v.s.WrapAll(ls) }
 
 func (v viewStore) Check() error {
 	v.s.Flush()

@@ -41,6 +41,24 @@ var scriptOf = map[algo.Kind]string{
 	algo.KindSlidingCounter: "counter", algo.KindTokenBucket: "bucket",
 }
 
+// WrapAll puts every limiter of ls that can run on Redis there (Wrap);
+// the others (fleets, raced tallies: simulations of several processes)
+// stay in this one.
+func (s *Store) WrapAll(ls []algo.Limiter) ([]algo.Limiter, error) {
+	out := make([]algo.Limiter, len(ls))
+	for i, l := range ls {
+		out[i] = l
+		if Supports(l) {
+			w, err := s.Wrap(l)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = w
+		}
+	}
+	return out, nil
+}
+
 // Supports reports whether l can run on Redis: the four limiters, not a
 // fleet of servers each with its own tally (those live in each server's
 // process) nor a tally raced in two round trips (a simulation).
@@ -78,9 +96,6 @@ func (s *Store) Wrap(l algo.Limiter) (*Limiter, error) {
 func (l *Limiter) namespace() string {
 	return fmt.Sprintf("%s%d.%d:", l.store.prefix, l.lane, *l.gen)
 }
-
-// Local is the in-process limiter beside it.
-func (l *Limiter) Local() algo.Limiter { return l.local }
 
 func (l *Limiter) Kind() algo.Kind     { return l.kind }
 func (l *Limiter) Config() algo.Config { return l.cfg }
@@ -121,7 +136,7 @@ func (l *Limiter) decide(client string, want algo.Decision) algo.Decision {
 		}
 		l.seen, l.sweep = true, l.cfg.NextEdge(t)
 	}
-	keys, args := l.call(t, client, true)
+	keys, args := l.call(t, client)
 	// The check may run on the store's sender, later: it reads nothing the
 	// caller goes on changing.
 	name, kind, cfg := l.name, l.kind, l.cfg
@@ -161,7 +176,7 @@ func flag(b bool) string {
 }
 
 // call is the script's keys and arguments for a request from client at t.
-func (l *Limiter) call(t algo.Instant, client string, write bool) ([]string, []any) {
+func (l *Limiter) call(t algo.Instant, client string) ([]string, []any) {
 	r := l.cfg.Rules
 	expiry := !l.cfg.NoExpiry
 	grace := int64(Grace / time.Millisecond)
@@ -175,32 +190,28 @@ func (l *Limiter) call(t algo.Instant, client string, write bool) ([]string, []a
 			start = strconv.FormatInt(s, 10)
 		}
 		return []string{l.ns + suffix, l.expiryKey()},
-			[]any{at, l.w, l.cfg.Limit, flag(r.CountRejected), int(r.Compare), flag(expiry), grace, flag(write), start, suffix}
+			[]any{at, l.w, l.cfg.Limit, flag(r.CountRejected), int(r.Compare), flag(expiry), grace, start, suffix}
 	case algo.KindSlidingLog:
 		*l.seq++
 		suffix := "l:" + client
 		return []string{l.ns + suffix, l.expiryKey()},
-			[]any{at, l.w, l.cfg.Limit, flag(r.CountRejected), int(r.Compare), flag(expiry), grace, flag(write), *l.seq, suffix}
+			[]any{at, l.w, l.cfg.Limit, flag(r.CountRejected), int(r.Compare), flag(expiry), grace, *l.seq, suffix}
 	case algo.KindSlidingCounter:
 		start := int64(l.cfg.WindowStart(t))
 		idx := (start - l.o) / l.w
 		cur := "c:" + client + ":" + strconv.FormatInt(idx, 10)
 		prev := "c:" + client + ":" + strconv.FormatInt(idx-1, 10)
 		return []string{l.ns + cur, l.ns + prev, l.expiryKey()},
-			[]any{at, l.w, l.cfg.Limit, flag(r.CountRejected), int(r.Compare), flag(expiry), grace, flag(write), start, int(r.Rounding), cur}
+			[]any{at, l.w, l.cfg.Limit, flag(r.CountRejected), int(r.Compare), flag(expiry), grace, start, int(r.Rounding), cur}
 	}
 	suffix := "b:" + client
 	full := strconv.FormatInt(l.cfg.Capacity()*l.w, 10)
 	return []string{l.ns + suffix, l.expiryKey()},
-		[]any{at, l.w, l.cfg.Limit, full, flag(expiry), grace, flag(write), suffix}
+		[]any{at, l.w, l.cfg.Limit, full, flag(expiry), grace, suffix}
 }
 
-// decision is the script's answer as the in-process limiter writes it.
-func (l *Limiter) decision(t algo.Instant, v any) (algo.Decision, error) {
-	return decision(l.kind, l.cfg, t, v)
-}
-
-// decision is a script's answer for a limiter of kind under cfg at t.
+// decision is a script's answer for a limiter of kind under cfg at t, as
+// the in-process limiter writes it.
 func decision(kind algo.Kind, cfg algo.Config, t algo.Instant, v any) (algo.Decision, error) {
 	script := scriptOf[kind]
 	vals, ok := v.([]any)
@@ -250,21 +261,6 @@ func decision(kind algo.Kind, cfg algo.Config, t algo.Instant, v any) (algo.Deci
 // Peek is the in-process limiter's: it holds the same state.
 func (l *Limiter) Peek(t algo.Instant, client string) algo.Decision { return l.local.Peek(t, client) }
 
-// PeekRedis asks Redis what a request from client at t would get, writing
-// nothing: the same script with its writes off.
-func (l *Limiter) PeekRedis(t algo.Instant, client string) (algo.Decision, error) {
-	l.store.Flush()
-	t = max(t, l.last)
-	keys, args := l.call(t, client, false)
-	ctx, cancel := l.store.ctx()
-	defer cancel()
-	v, err := l.store.client.EvalSha(ctx, l.store.sha[l.script], keys, args...).Result()
-	if err != nil {
-		return algo.Decision{}, &Error{URL: l.store.url, Reason: reason(err).Error()}
-	}
-	return l.decision(t, v)
-}
-
 // Expire drops what is dead at t, in process and on Redis.
 func (l *Limiter) Expire(t algo.Instant) {
 	l.local.Expire(t)
@@ -275,7 +271,7 @@ func (l *Limiter) Expire(t algo.Instant) {
 
 // removeDead queues the removal of every key dead at t.
 func (l *Limiter) removeDead(t algo.Instant) {
-	l.store.run("sweep", []string{l.expiryKey()}, []any{int64(t), l.ns, 10_000}, func(any) error { return nil })
+	l.store.run("sweep", []string{l.expiryKey()}, []any{int64(t), l.ns, sweepBatch}, func(any) error { return nil })
 }
 
 // WindowCounts is the in-process sliding log's strip of the client's

@@ -30,19 +30,12 @@ func openB(t testing.TB, url string, pipelined bool) *redisstore.Store {
 	return s
 }
 
-// wrap puts every limiter that can run on Redis there.
+// wrap puts every limiter that can run on Redis there (Store.WrapAll).
 func wrap(t *testing.T, s *redisstore.Store, ls []algo.Limiter) []algo.Limiter {
 	t.Helper()
-	out := make([]algo.Limiter, len(ls))
-	for i, l := range ls {
-		out[i] = l
-		if redisstore.Supports(l) {
-			w, err := s.Wrap(l)
-			if err != nil {
-				t.Fatal(err)
-			}
-			out[i] = w
-		}
+	out, err := s.WrapAll(ls)
+	if err != nil {
+		t.Fatal(err)
 	}
 	return out
 }
@@ -201,21 +194,6 @@ func TestRandomScenariosDecideTheSameOnRedis(t *testing.T) {
 			t.Fatalf("seed %d (%v %+v): %v", seed, k, c, err)
 		}
 		compare(t, fmt.Sprintf("seed %d (%v %+v)", seed, k, c), want, got, wantStats, gotStats)
-		// The scripts with their writes off (PeekRedis) answer as the
-		// in-process Peek does, now and later, writing nothing.
-		rl := ls[0].(*redisstore.Limiter)
-		end := arrivals[len(arrivals)-1].At
-		for _, at := range []algo.Instant{end, end + algo.Instant(c.Window/time.Millisecond/2), end + algo.Instant(c.Window/time.Millisecond)} {
-			for _, client := range []string{"c0", "c1", "c2", "c3", "c4", "nobody"} {
-				d, err := rl.PeekRedis(at, client)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if w := rl.Local().Peek(at, client); d != w {
-					t.Fatalf("seed %d (%v %+v): peek at %v for %s: Redis %+v, in process %+v", seed, k, c, at, client, d, w)
-				}
-			}
-		}
 	}
 }
 

@@ -3,12 +3,12 @@
 -- KEYS[1] this window's counter, KEYS[2] the previous window's, KEYS[3] the
 -- run's expiry index.
 -- ARGV: instant, window ms, limit, count rejected, compare, expiry, grace
--- ms, write, this window's start, rounding (0 exact, 1 floor, 2 half up),
+-- ms, this window's start, rounding (0 exact, 1 floor, 2 half up),
 -- the key's name in the index.
 local t, w, limit = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
 local rejected, compare = ARGV[4] == '1', tonumber(ARGV[5])
-local expiry, grace, write = ARGV[6] == '1', tonumber(ARGV[7]), ARGV[8] == '1'
-local start, rounding = tonumber(ARGV[9]), tonumber(ARGV[10])
+local expiry, grace = ARGV[6] == '1', tonumber(ARGV[7])
+local start, rounding = tonumber(ARGV[8]), tonumber(ARGV[9])
 local current = tonumber(redis.call('GET', KEYS[1]) or '0')
 local previous = tonumber(redis.call('GET', KEYS[2]) or '0')
 local wn = w - (t - start) -- the previous window's weight, over w
@@ -27,12 +27,12 @@ else
   elseif compare == 2 then allowed = cmp(v, lw) <= 0
   else allowed = cmp(v, lw) < 0 end
 end
-if write and (allowed or rejected) then
+if allowed or rejected then
   redis.call('INCR', KEYS[1])
   if expiry then
     -- Dead once it is not even the previous window: start + 2W.
     redis.call('PEXPIRE', KEYS[1], int(start + 2 * w - t + grace))
-    redis.call('ZADD', KEYS[3], int(start + 2 * w), ARGV[11])
+    redis.call('ZADD', KEYS[3], int(start + 2 * w), ARGV[10])
   end
 end
 return {allowed and 1 or 0, int(current), int(previous)}
