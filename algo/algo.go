@@ -315,7 +315,7 @@ func (c Config) windowMs() int64 { return int64(c.Window / time.Millisecond) }
 type Memory struct {
 	Clients int64 // clients with any state
 	Entries int64 // counters or timestamps held
-	Bytes   int64 // bytes of this program's own data structures holding them
+	Bytes   int64 // bytes a map keyed by name holds for them (clientBytes); windowlab's own store holds at most this
 }
 
 // Limiter is one window-counting algorithm keyed by client.

@@ -148,3 +148,47 @@ func TestPresetsDoNotAllocate(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkAdmit is BenchmarkAllow through the allow-only path, called on
+// each limiter's own type (no interface, no Decision): what a server that
+// only enforces the limit calls.
+func BenchmarkAdmit(b *testing.B) {
+	for _, k := range All {
+		b.Run(k.String(), func(b *testing.B) {
+			for _, s := range workloads {
+				b.Run(s.name, func(b *testing.B) {
+					w := newWorkload(b, k, s)
+					w.warm(3)
+					admit := admitOf(w.l)
+					t, i, allowed := w.t, 0, 0
+					b.ReportAllocs()
+					b.ResetTimer()
+					for b.Loop() {
+						if admit(t, w.clients[i%len(w.clients)]) {
+							allowed++
+						}
+						if i++; i%w.perTick == 0 {
+							t++
+						}
+					}
+					b.ReportMetric(float64(allowed)/float64(i), "allowed/op")
+				})
+			}
+		})
+	}
+}
+
+// admitOf is l's Admit, bound to its concrete type.
+func admitOf(l Limiter) func(Instant, string) bool {
+	switch l := l.(type) {
+	case *FixedWindow:
+		return l.Admit
+	case *SlidingLog:
+		return l.Admit
+	case *SlidingCounter:
+		return l.Admit
+	case *TokenBucket:
+		return l.Admit
+	}
+	panic(fmt.Sprintf("no Admit for %T", l))
+}

@@ -12,10 +12,11 @@ package algo
 // Refill is capped before it is multiplied, so no product overflows.
 type TokenBucket struct {
 	cfg     Config
-	w       int64 // units per token: the window length in ms
-	rate    int64 // units gained per ms: Limit
-	full    int64 // capacity in units: Capacity·W
-	clients table[bucketState]
+	w       int64              // units per token: the window length in ms
+	rate    int64              // units gained per ms: Limit
+	full    int64              // capacity in units: Capacity·W
+	clients table[bucketState] // by id, when an engine numbers the clients (ByID)
+	keyed   keyed[bucketState] // by name, otherwise
 	clock   clock
 	mem     Memory
 }
@@ -32,7 +33,7 @@ const bucketsPerClient = 1
 func NewTokenBucket(c Config) *TokenBucket {
 	w := c.windowMs()
 	return &TokenBucket{cfg: c, w: w, rate: c.Limit, full: c.Capacity() * w,
-		clients: newTable[bucketState](), clock: newClock()}
+		keyed: newKeyed(bucketPacking), clock: newClock()}
 }
 
 func (l *TokenBucket) Kind() Kind     { return KindTokenBucket }
@@ -55,22 +56,51 @@ func (l *TokenBucket) levelAt(s *bucketState, t Instant) int64 {
 }
 
 func (l *TokenBucket) Allow(t Instant, client string) Decision {
+	if l.clients.names != nil {
+		return l.AllowID(t, l.clients.names.ID(client))
+	}
 	t, sweep := l.clock.advance(t, l.w)
 	if sweep {
 		l.Expire(t)
 	}
-	s := l.clients.get(client)
-	if s == nil {
-		s = l.clients.add(client)
-		l.added(s, len(client))
-	} else {
-		s.level = l.levelAt(s, t)
+	level, allowed := l.allowKeyed(t, client)
+	return l.decision(t, level, allowed)
+}
+
+// Admit decides as Allow does, recording the same, and says only whether
+// the request is allowed.
+func (l *TokenBucket) Admit(t Instant, client string) bool {
+	if l.clients.names != nil {
+		return l.AllowID(t, l.clients.names.ID(client)).Allowed
 	}
-	return l.take(t, s)
+	t, sweep := l.clock.advance(t, l.w)
+	if sweep {
+		l.Expire(t)
+	}
+	_, allowed := l.allowKeyed(t, client)
+	return allowed
+}
+
+// allowKeyed decides for a client by name, in the limiter's keyStore: the
+// bucket's level before the request, and whether it is allowed.
+func (l *TokenBucket) allowKeyed(t Instant, client string) (level int64, allowed bool) {
+	b, fresh := l.keyed.keys.take(client)
+	var s bucketState
+	if fresh {
+		l.added(&s, len(client))
+	} else {
+		s = loadBucket(b, false)
+		s.level = l.levelAt(&s, t)
+	}
+	level, allowed = l.takeLevel(t, &s)
+	storeBucket(b, s, false)
+	return level, allowed
 }
 
 // UseNames numbers the limiter's clients by names (ByID).
-func (l *TokenBucket) UseNames(names *Names) bool { return l.clients.share(names) }
+func (l *TokenBucket) UseNames(names *Names) bool {
+	return l.keyed.keys.Len() == 0 && l.clients.share(names)
+}
 
 // AllowID is Allow for the client numbered id in the shared names (ByID).
 func (l *TokenBucket) AllowID(t Instant, id int32) Decision {
@@ -99,27 +129,42 @@ func (l *TokenBucket) added(s *bucketState, keyBytes int) {
 
 // take decides at t on the bucket's level and takes a token if allowed.
 func (l *TokenBucket) take(t Instant, s *bucketState) Decision {
+	level, allowed := l.takeLevel(t, s)
+	return l.decision(t, level, allowed)
+}
+
+// takeLevel decides at t on the bucket's level, takes a token if allowed,
+// and returns the level before.
+func (l *TokenBucket) takeLevel(t Instant, s *bucketState) (level int64, allowed bool) {
 	s.at = t
-	d := l.decide(t, s.level)
-	if d.Allowed {
+	level, allowed = s.level, s.level >= l.w
+	if allowed {
 		s.level -= l.w
 	}
-	return d
+	return level, allowed
 }
 
 func (l *TokenBucket) Peek(t Instant, client string) Decision {
 	t = l.clock.at(t)
 	level := l.full
-	if s := l.clients.get(client); s != nil {
-		level = l.levelAt(s, t)
+	if l.clients.names != nil {
+		if s := l.clients.get(client); s != nil {
+			level = l.levelAt(s, t)
+		}
+	} else if s, ok := l.keyed.peek(client); ok {
+		level = l.levelAt(&s, t)
 	}
 	return l.decide(t, level)
 }
 
 func (l *TokenBucket) decide(t Instant, level int64) Decision {
+	return l.decision(t, level, level >= l.w)
+}
+
+func (l *TokenBucket) decision(t Instant, level int64, allowed bool) Decision {
 	return Decision{
 		Kind: KindTokenBucket, At: t, Limit: l.cfg.Limit, Window: l.cfg.Window,
-		Tokens: level, Capacity: l.cfg.Capacity(), Allowed: level >= l.w,
+		Tokens: level, Capacity: l.cfg.Capacity(), Allowed: allowed,
 	}
 }
 
@@ -130,7 +175,7 @@ func (l *TokenBucket) Expire(t Instant) {
 	if l.cfg.NoExpiry {
 		return
 	}
-	l.clients.each(func(keyBytes int, s *bucketState) bool {
+	l.sweep(func(keyBytes int, s *bucketState) bool {
 		if l.levelAt(s, t) < l.full {
 			return true
 		}
@@ -144,6 +189,7 @@ func (l *TokenBucket) Expire(t Instant) {
 func (l *TokenBucket) Clone() Limiter {
 	c := *l
 	c.clients = l.clients.clone(nil)
+	c.keyed = l.keyed.clone()
 	return &c
 }
 
@@ -152,13 +198,31 @@ func (l *TokenBucket) MemoryAt(t Instant) Memory {
 		return l.mem
 	}
 	var m Memory
-	l.clients.each(func(keyBytes int, s *bucketState) bool {
+	l.each(func(keyBytes int, s *bucketState) {
 		if l.levelAt(s, t) < l.full {
 			m.Clients++
 			m.Entries += bucketsPerClient
 			m.Bytes += clientBytes[bucketState](keyBytes)
 		}
-		return true
 	})
 	return m
+}
+
+// sweep calls f for every client with state, by id or by name; f returns
+// false to drop the client's state.
+func (l *TokenBucket) sweep(f func(keyBytes int, s *bucketState) (keep bool)) {
+	if l.clients.names != nil {
+		l.clients.each(f)
+	} else {
+		l.keyed.sweep(f)
+	}
+}
+
+// each calls f for every client with state, by id or by name, to read.
+func (l *TokenBucket) each(f func(keyBytes int, s *bucketState)) {
+	if l.clients.names != nil {
+		l.clients.each(func(keyBytes int, s *bucketState) bool { f(keyBytes, s); return true })
+	} else {
+		l.keyed.each(f)
+	}
 }

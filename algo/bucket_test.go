@@ -206,8 +206,7 @@ func TestTokenBucketLargestConfig(t *testing.T) {
 		t.Errorf("after 2⁶⁴ ms: Tokens %d, want %d", d.Tokens, l.full)
 	}
 	// One ms after emptying: MaxLimit units, MaxLimit/W of a token.
-	s := l.clients.get("c")
-	s.level, s.at = 0, 0
+	s := &bucketState{} // empty at 0
 	if got := l.levelAt(s, 1); got != MaxLimit {
 		t.Errorf("1 ms after empty: %d units, want %d", got, MaxLimit)
 	}
@@ -220,8 +219,10 @@ func TestTokenBucketLargestConfig(t *testing.T) {
 	// Slowest refill at the largest capacity: 1 unit per ms.
 	slow := NewTokenBucket(Config{Limit: 1, Window: MaxWindow, Burst: MaxLimit})
 	slow.Allow(0, "c")
-	s = slow.clients.get("c")
+	b := slow.keyed.keys.find("c")
+	*s = loadBucket(b, false)
 	s.level = 0
+	storeBucket(b, *s, false) // emptied at 0
 	if got := slow.levelAt(s, hi); got != slow.full {
 		t.Errorf("slow bucket after MaxInt64 ms: %d, want %d", got, slow.full)
 	}

@@ -15,9 +15,10 @@ package algo
 // not apply: the counter's two windows are always aligned to the clock.
 type SlidingCounter struct {
 	cfg     Config
-	w, o    int64 // the window and its edges' offset, in ms
-	clients table[counterState]
-	retired []retiredWindow // with expiry off: every window that fell out of use
+	w, o    int64               // the window and its edges' offset, in ms
+	clients table[counterState] // by id, when an engine numbers the clients (ByID)
+	keyed   keyed[counterState] // by name, otherwise
+	retired []retiredWindow     // with expiry off: every window that fell out of use
 	clock   clock
 	mem     Memory
 }
@@ -33,7 +34,7 @@ const countersPerClient = 2
 
 // NewSlidingCounter returns a sliding-counter limiter; c must be valid.
 func NewSlidingCounter(c Config) *SlidingCounter {
-	return &SlidingCounter{cfg: c, w: c.windowMs(), o: c.offsetMs(), clients: newTable[counterState](), clock: newClock()}
+	return &SlidingCounter{cfg: c, w: c.windowMs(), o: c.offsetMs(), keyed: newKeyed(counterPacking), clock: newClock()}
 }
 
 func (l *SlidingCounter) Kind() Kind     { return KindSlidingCounter }
@@ -41,24 +42,69 @@ func (l *SlidingCounter) Config() Config { return l.cfg }
 func (l *SlidingCounter) Memory() Memory { return l.mem }
 
 func (l *SlidingCounter) Allow(t Instant, client string) Decision {
+	if l.clients.names != nil {
+		return l.AllowID(t, l.clients.names.ID(client))
+	}
 	t, sweep := l.clock.advance(t, l.w)
 	if sweep {
 		l.Expire(t)
 	}
-	idx := floorDiv(int64(t)-l.o, l.w)
-	s := l.clients.get(client)
-	if s == nil {
-		s = l.clients.add(client)
-		l.added(s, idx, len(client))
-	} else if l.cfg.NoExpiry {
-		l.retireRolled(client, s, idx)
-	}
-	current, previous, allowed := s.allow(t-Instant(l.o), idx, l.w, l.cfg.Limit, l.cfg.Rules)
+	idx, current, previous, allowed := l.allowKeyed(t, client)
 	return l.decision(t, idx, current, previous, allowed)
 }
 
+// Admit decides as Allow does, recording the same, and says only whether
+// the request is allowed.
+func (l *SlidingCounter) Admit(t Instant, client string) bool {
+	if l.clients.names != nil {
+		return l.AllowID(t, l.clients.names.ID(client)).Allowed
+	}
+	t, sweep := l.clock.advance(t, l.w)
+	if sweep {
+		l.Expire(t)
+	}
+	_, _, _, allowed := l.allowKeyed(t, client)
+	return allowed
+}
+
+// allowKeyed decides for a client by name, in the limiter's keyStore, in
+// window idx = ⌊(t − offset) / W⌋.
+func (l *SlidingCounter) allowKeyed(t Instant, client string) (idx, current, previous int64, allowed bool) {
+	k := &l.keyed
+	b, fresh := k.keys.take(client)
+	var s counterState
+	u := int64(t) - l.o
+	if fresh {
+		idx = floorDiv(u, l.w)
+		l.added(&s, idx, len(client))
+	} else {
+		if s = loadCounter(b, k.wide); !k.wide && s.current >= packedCountMax {
+			k.widen()
+			b, _ = k.keys.take(client)
+		}
+		// The window from the client's own, without a division when it is
+		// that one or the next.
+		switch d := u - s.window*l.w; {
+		case d >= 0 && d < l.w:
+			idx = s.window
+		case d >= l.w && d < 2*l.w:
+			idx = s.window + 1
+		default:
+			idx = floorDiv(u, l.w)
+		}
+		if l.cfg.NoExpiry {
+			l.retireRolled(client, &s, idx)
+		}
+	}
+	current, previous, allowed = s.allow(Instant(u), idx, l.w, l.cfg.Limit, l.cfg.Rules)
+	storeCounter(b, s, k.wide)
+	return idx, current, previous, allowed
+}
+
 // UseNames numbers the limiter's clients by names (ByID).
-func (l *SlidingCounter) UseNames(names *Names) bool { return l.clients.share(names) }
+func (l *SlidingCounter) UseNames(names *Names) bool {
+	return l.keyed.keys.Len() == 0 && l.clients.share(names)
+}
 
 // AllowID is Allow for the client numbered id in the shared names (ByID).
 func (l *SlidingCounter) AllowID(t Instant, id int32) Decision {
@@ -137,7 +183,16 @@ func (l *SlidingCounter) Peek(t Instant, client string) Decision {
 	t = l.clock.at(t)
 	idx := floorDiv(int64(t)-l.o, l.w)
 	var current, previous int64
-	if s := l.clients.get(client); s != nil {
+	var s counterState
+	found := false
+	if l.clients.names != nil {
+		if p := l.clients.get(client); p != nil {
+			s, found = *p, true
+		}
+	} else {
+		s, found = l.keyed.peek(client)
+	}
+	if found {
 		switch idx {
 		case s.window:
 			current, previous = s.current, s.previous
@@ -179,7 +234,7 @@ func (l *SlidingCounter) Expire(t Instant) {
 		return
 	}
 	idx := floorDiv(int64(t)-l.o, l.w)
-	l.clients.each(func(keyBytes int, s *counterState) bool {
+	l.sweep(func(keyBytes int, s *counterState) bool {
 		if s.window >= idx-1 {
 			return true
 		}
@@ -193,6 +248,7 @@ func (l *SlidingCounter) Expire(t Instant) {
 func (l *SlidingCounter) Clone() Limiter {
 	c := *l
 	c.clients = l.clients.clone(nil)
+	c.keyed = l.keyed.clone()
 	c.retired = append([]retiredWindow(nil), l.retired...)
 	return &c
 }
@@ -203,13 +259,31 @@ func (l *SlidingCounter) MemoryAt(t Instant) Memory {
 	}
 	idx := floorDiv(int64(t)-l.o, l.w)
 	var m Memory
-	l.clients.each(func(keyBytes int, s *counterState) bool {
+	l.each(func(keyBytes int, s *counterState) {
 		if s.window >= idx-1 {
 			m.Clients++
 			m.Entries += countersPerClient
 			m.Bytes += clientBytes[counterState](keyBytes)
 		}
-		return true
 	})
 	return m
+}
+
+// sweep calls f for every client with state, by id or by name; f returns
+// false to drop the client's state.
+func (l *SlidingCounter) sweep(f func(keyBytes int, s *counterState) (keep bool)) {
+	if l.clients.names != nil {
+		l.clients.each(f)
+	} else {
+		l.keyed.sweep(f)
+	}
+}
+
+// each calls f for every client with state, by id or by name, to read.
+func (l *SlidingCounter) each(f func(keyBytes int, s *counterState)) {
+	if l.clients.names != nil {
+		l.clients.each(func(keyBytes int, s *counterState) bool { f(keyBytes, s); return true })
+	} else {
+		l.keyed.each(f)
+	}
 }

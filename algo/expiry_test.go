@@ -247,7 +247,7 @@ func TestLogMemoryBoundedUnderSteadyTraffic(t *testing.T) {
 	}
 }
 
-// Clients that come and go reuse freed slots instead of growing the table.
+// Clients that come and go are freed instead of growing the store.
 func TestChurningClientsReuseSlots(t *testing.T) {
 	for _, k := range Lesson {
 		l := mustNew(t, k, Config{Limit: 3, Window: 10 * time.Millisecond})
@@ -256,17 +256,22 @@ func TestChurningClientsReuseSlots(t *testing.T) {
 				l.Allow(Instant(win*10), fmt.Sprintf("w%d-c%d", win, c))
 			}
 		}
-		var slots int
+		var keys *keyStore
 		switch l := l.(type) {
 		case *FixedWindow:
-			slots = len(l.clients.states)
+			keys = &l.keyed.keys
 		case *SlidingLog:
-			slots = len(l.clients.states)
+			keys = &l.keyed.keys
 		case *SlidingCounter:
-			slots = len(l.clients.states)
+			keys = &l.keyed.keys
 		}
-		if m := l.Memory(); m.Clients > 10 || slots > 20 {
-			t.Errorf("%v: after 5,000 short-lived clients: %d clients held, %d slots", k, m.Clients, slots)
+		arena := 0
+		for _, c := range keys.chunks {
+			arena += cap(c)
+		}
+		if m := l.Memory(); m.Clients > 10 || keys.Len() > 20 || keys.homes > 64 || arena > compactFrom*4 {
+			t.Errorf("%v: after 5,000 short-lived clients: %d clients held, %d records, %d slots, %d bytes of arena",
+				k, m.Clients, keys.Len(), keys.homes, arena)
 		}
 	}
 }

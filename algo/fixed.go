@@ -13,9 +13,10 @@ import "unsafe"
 // first request at or after its end.
 type FixedWindow struct {
 	cfg     Config
-	w, o    int64 // window length and its edges' offset (Config.Offset), in ms
-	clients table[fixedState]
-	retired []retiredWindow // with expiry off: every finished window, forever
+	w, o    int64             // window length and its edges' offset (Config.Offset), in ms
+	clients table[fixedState] // by id, when an engine numbers the clients (ByID)
+	keyed   keyed[fixedState] // by name, otherwise
+	retired []retiredWindow   // with expiry off: every finished window, forever
 	clock   clock
 	mem     Memory
 }
@@ -36,7 +37,7 @@ const retiredBytes = int64(unsafe.Sizeof(retiredWindow{}))
 
 // NewFixedWindow returns a fixed-window limiter; c must be valid (Config.Validate).
 func NewFixedWindow(c Config) *FixedWindow {
-	return &FixedWindow{cfg: c, w: c.windowMs(), o: c.offsetMs(), clients: newTable[fixedState](), clock: newClock()}
+	return &FixedWindow{cfg: c, w: c.windowMs(), o: c.offsetMs(), keyed: newKeyed(fixedPacking), clock: newClock()}
 }
 
 func (l *FixedWindow) Kind() Kind     { return KindFixedWindow }
@@ -44,20 +45,49 @@ func (l *FixedWindow) Config() Config { return l.cfg }
 func (l *FixedWindow) Memory() Memory { return l.mem }
 
 func (l *FixedWindow) Allow(t Instant, client string) Decision {
-	t = l.advance(t)
-	s := l.clients.get(client)
-	if s == nil {
-		s = l.clients.add(client) // the zero state is a client with no requests
-		l.added(len(client))
-	} else if l.cfg.NoExpiry {
-		l.retireOld(t, s, client, -1)
+	if l.clients.names != nil {
+		return l.AllowID(t, l.clients.names.ID(client))
 	}
-	start, count, allowed := s.allow(t, l.w, l.o, l.cfg.Limit, l.cfg.Rules)
+	t = l.advance(t)
+	start, count, allowed := l.allowKeyed(t, client)
 	return l.decision(t, start, count, allowed)
 }
 
+// Admit decides as Allow does, recording the same, and says only whether
+// the request is allowed.
+func (l *FixedWindow) Admit(t Instant, client string) bool {
+	if l.clients.names != nil {
+		return l.AllowID(t, l.clients.names.ID(client)).Allowed
+	}
+	_, _, allowed := l.allowKeyed(l.advance(t), client)
+	return allowed
+}
+
+// allowKeyed decides for a client by name, in the limiter's keyStore.
+func (l *FixedWindow) allowKeyed(t Instant, client string) (start Instant, count int64, allowed bool) {
+	k := &l.keyed
+	b, fresh := k.keys.take(client)
+	var s fixedState
+	if fresh { // the zero state is a client with no requests
+		l.added(len(client))
+	} else {
+		if s = loadFixed(b, k.wide); !k.wide && s.count >= packedCountMax {
+			k.widen()
+			b, _ = k.keys.take(client)
+		}
+		if l.cfg.NoExpiry {
+			l.retireOld(t, &s, client, -1)
+		}
+	}
+	start, count, allowed = s.allow(t, l.w, l.o, l.cfg.Limit, l.cfg.Rules)
+	storeFixed(b, s, k.wide)
+	return start, count, allowed
+}
+
 // UseNames numbers the limiter's clients by names (ByID).
-func (l *FixedWindow) UseNames(names *Names) bool { return l.clients.share(names) }
+func (l *FixedWindow) UseNames(names *Names) bool {
+	return l.keyed.keys.Len() == 0 && l.clients.share(names)
+}
 
 // AllowID is Allow for the client numbered id in the shared names (ByID).
 func (l *FixedWindow) AllowID(t Instant, id int32) Decision {
@@ -116,6 +146,9 @@ func (s *fixedState) windowStart(t Instant, w, o int64, r Rules) Instant {
 		}
 		return t
 	}
+	if (s.start != 0 || s.count != 0) && s.live(t, w) {
+		return s.start // still the window the client's state is in: no division
+	}
 	return Instant(floorDiv(int64(t)-o, w)*w + o)
 }
 
@@ -128,8 +161,12 @@ func (s *fixedState) live(t Instant, w int64) bool {
 func (l *FixedWindow) Peek(t Instant, client string) Decision {
 	t = l.clock.at(t)
 	var s fixedState
-	if p := l.clients.get(client); p != nil {
-		s = *p
+	if l.clients.names != nil {
+		if p := l.clients.get(client); p != nil {
+			s = *p
+		}
+	} else {
+		s, _ = l.keyed.peek(client)
 	}
 	start := s.windowStart(t, l.w, l.o, l.cfg.Rules)
 	var count int64
@@ -172,7 +209,7 @@ func (l *FixedWindow) Expire(t Instant) {
 	if l.cfg.NoExpiry {
 		return
 	}
-	l.clients.each(func(keyBytes int, s *fixedState) bool {
+	l.sweep(func(keyBytes int, s *fixedState) bool {
 		if t < s.start || s.live(t, l.w) {
 			return true
 		}
@@ -186,6 +223,7 @@ func (l *FixedWindow) Expire(t Instant) {
 func (l *FixedWindow) Clone() Limiter {
 	c := *l
 	c.clients = l.clients.clone(nil)
+	c.keyed = l.keyed.clone()
 	c.retired = append([]retiredWindow(nil), l.retired...)
 	return &c
 }
@@ -195,13 +233,31 @@ func (l *FixedWindow) MemoryAt(t Instant) Memory {
 		return l.mem
 	}
 	var m Memory
-	l.clients.each(func(keyBytes int, s *fixedState) bool {
+	l.each(func(keyBytes int, s *fixedState) {
 		if t < s.start || s.live(t, l.w) {
 			m.Clients++
 			m.Entries++
 			m.Bytes += clientBytes[fixedState](keyBytes)
 		}
-		return true
 	})
 	return m
+}
+
+// sweep calls f for every client with state, by id or by name; f returns
+// false to drop the client's state.
+func (l *FixedWindow) sweep(f func(keyBytes int, s *fixedState) (keep bool)) {
+	if l.clients.names != nil {
+		l.clients.each(f)
+	} else {
+		l.keyed.sweep(f)
+	}
+}
+
+// each calls f for every client with state, by id or by name, to read.
+func (l *FixedWindow) each(f func(keyBytes int, s *fixedState)) {
+	if l.clients.names != nil {
+		l.clients.each(func(keyBytes int, s *fixedState) bool { f(keyBytes, s); return true })
+	} else {
+		l.keyed.each(f)
+	}
 }

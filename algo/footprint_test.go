@@ -37,38 +37,80 @@ func TestWorstCaseLessonNumbers(t *testing.T) {
 	}
 }
 
-// The per-client figure Memory reports is checked against the heap: a
-// million clients' worth of real state, measured with the runtime's own
-// accounting. The model counts the map slot, the key and the state; the
-// map's spare capacity comes on top, so the heap may be up to twice it.
+// The per-client figure Memory reports models a store keyed by name: a
+// hash map from each client's name to its state. It is checked against the
+// heap of such a map, a million clients' worth measured with the runtime's
+// own accounting (the map's spare capacity comes on top, so the heap may
+// be up to twice the model); and windowlab's own store, which packs the
+// same clients tighter, must hold at most what the model says.
 func TestMemoryMatchesTheHeap(t *testing.T) {
 	clients := int64(long.N(100_000, 1_000_000)) // the full run allocates a few hundred MB
 	names := make([]string, clients)
 	for i := range names {
 		names[i] = fmt.Sprintf("client-%07d", i)
 	}
+	heapOf := func(build func() any) int64 {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		v := build()
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		runtime.KeepAlive(v)
+		return int64(after.HeapAlloc) - int64(before.HeapAlloc)
+	}
 	for _, k := range All {
 		t.Run(k.String(), func(t *testing.T) {
-			var before, after runtime.MemStats
-			runtime.GC()
-			runtime.ReadMemStats(&before)
-			l, _ := New(k, Config{Limit: 100, Window: time.Hour})
-			for i, name := range names {
-				l.Allow(Instant(i/1000), name)
-			}
-			runtime.GC()
-			runtime.ReadMemStats(&after)
-			heap := int64(after.HeapAlloc - before.HeapAlloc)
+			var l Limiter
+			ours := heapOf(func() any {
+				l, _ = New(k, Config{Limit: 100, Window: time.Hour})
+				for i, name := range names {
+					l.Allow(Instant(i/1000), name)
+				}
+				return l
+			})
 			model := l.Memory().Bytes
-			runtime.KeepAlive(l)
-			// Key bytes live in names, outside the limiter: take them off the model.
-			model -= clients * int64(len(names[0]))
-			t.Logf("%v: heap %d B/client, model %d B/client", k, heap/clients, model/clients)
-			if heap < model*3/4 || heap > model*2 {
-				t.Errorf("heap %d B, model %d B: the model is off by more than the map's slack", heap, model)
+			// A map of the same states, its keys the names already made.
+			var conventional int64
+			switch k {
+			case KindFixedWindow:
+				conventional = heapOf(func() any { return mapOf[fixedState](names) })
+			case KindSlidingCounter:
+				conventional = heapOf(func() any { return mapOf[counterState](names) })
+			case KindSlidingLog:
+				conventional = heapOf(func() any {
+					m := mapOf[logState](names)
+					for _, name := range names {
+						s := m[name]
+						s.q.Push(1) // the one timestamp, which its queue holds in its header
+						m[name] = s
+					}
+					return m
+				})
+			case KindTokenBucket:
+				conventional = heapOf(func() any { return mapOf[bucketState](names) })
+			}
+			keys := clients * int64(len(names[0])) // the map's keys are the names: not in its heap
+			t.Logf("%v: model %d B/client, a map %d B/client, windowlab's store %d B/client (names included)",
+				k, model/clients, (conventional+keys)/clients, ours/clients)
+			if conventional+keys < model*3/4 || conventional+keys > model*2 {
+				t.Errorf("a map holds %d B, the model %d B: off by more than the map's slack", conventional+keys, model)
+			}
+			if ours > model {
+				t.Errorf("windowlab's store holds %d B, more than the model's %d B", ours, model)
 			}
 		})
 	}
+}
+
+// mapOf is a map from each name to a zero state.
+func mapOf[S any](names []string) map[string]S {
+	m := make(map[string]S)
+	for _, name := range names {
+		var zero S
+		m[name] = zero
+	}
+	return m
 }
 
 // Live state in Redis terms agrees with the worst case when the state is

@@ -10,9 +10,17 @@ package algo
 type SlidingLog struct {
 	cfg     Config
 	w       int64
-	clients table[logState]
-	clock   clock
-	mem     Memory
+	clients table[logState] // by id, when an engine numbers the clients (ByID)
+	// keyed holds the clients by name otherwise: a client whose timestamps
+	// are all one instant (one request, or a burst) in its record, as the
+	// instant and the count; any other in queues, at the index its record
+	// holds.
+	keyed      keyed[logState]
+	queues     []logState
+	freeQueues []uint32
+	spare      logState // a queue's room, ready for the next client that needs one
+	clock      clock
+	mem        Memory
 }
 
 // logState is a client's accepted timestamps, oldest first.
@@ -27,7 +35,7 @@ const timestampBytes = 8
 
 // NewSlidingLog returns a sliding-log limiter; c must be valid.
 func NewSlidingLog(c Config) *SlidingLog {
-	return &SlidingLog{cfg: c, w: c.windowMs(), clients: newTable[logState](), clock: newClock()}
+	return &SlidingLog{cfg: c, w: c.windowMs(), keyed: newKeyed(logPacking), clock: newClock()}
 }
 
 func (l *SlidingLog) Kind() Kind     { return KindSlidingLog }
@@ -35,22 +43,96 @@ func (l *SlidingLog) Config() Config { return l.cfg }
 func (l *SlidingLog) Memory() Memory { return l.mem }
 
 func (l *SlidingLog) Allow(t Instant, client string) Decision {
+	if l.clients.names != nil {
+		return l.AllowID(t, l.clients.names.ID(client))
+	}
 	t, sweep := l.clock.advance(t, l.w)
 	if sweep {
 		l.Expire(t)
 	}
-	s := l.clients.get(client)
-	if s == nil {
-		s = l.clients.add(client)
-		l.mem.Clients++
-		l.mem.Bytes += clientBytes[logState](len(client))
-	}
-	count, oldest, allowed := l.counted(t, s)
+	count, oldest, allowed := l.allowKeyed(t, client)
 	return l.decision(t, count, oldest, allowed)
 }
 
+// Admit decides as Allow does, recording the same, and says only whether
+// the request is allowed.
+func (l *SlidingLog) Admit(t Instant, client string) bool {
+	if l.clients.names != nil {
+		return l.AllowID(t, l.clients.names.ID(client)).Allowed
+	}
+	t, sweep := l.clock.advance(t, l.w)
+	if sweep {
+		l.Expire(t)
+	}
+	_, _, allowed := l.allowKeyed(t, client)
+	return allowed
+}
+
+// allowKeyed decides for a client by name, in the limiter's keyStore.
+func (l *SlidingLog) allowKeyed(t Instant, client string) (count int64, oldest Instant, allowed bool) {
+	b, fresh := l.keyed.keys.take(client)
+	if fresh {
+		l.mem.Clients++
+		l.mem.Bytes += clientBytes[logState](len(client))
+	}
+	if i := le.Uint32(b[12:]); i != 0 {
+		s := &l.queues[i-1]
+		count, oldest, allowed = l.counted(t, s)
+		l.settle(b, s)
+		return count, oldest, allowed
+	}
+	s := &l.spare
+	s.q.setSingle(Instant(getInt(b)), getCount(b[8:]))
+	count, oldest, allowed = l.counted(t, s)
+	l.settle(b, s)
+	return count, oldest, allowed
+}
+
+// settle puts a keyed client's queue where it now belongs: in its record
+// when it holds one instant, else in queues. The record's queue, if it had
+// one, is s; else s is the spare.
+func (l *SlidingLog) settle(b []byte, s *logState) {
+	i := le.Uint32(b[12:])
+	if at, n, ok := s.q.single(); ok && n <= packedCountMax {
+		putInt(b, int64(at))
+		putCount(b[8:], n)
+		if i != 0 {
+			le.PutUint32(b[12:], 0)
+			s.q.Reset()
+			l.freeQueues = append(l.freeQueues, i)
+		}
+		return
+	}
+	if i != 0 {
+		return
+	}
+	// The spare becomes the client's queue, and a free queue's room the spare.
+	if n := len(l.freeQueues); n > 0 {
+		i = l.freeQueues[n-1]
+		l.freeQueues = l.freeQueues[:n-1]
+		l.queues[i-1], l.spare = l.spare, l.queues[i-1]
+	} else {
+		l.queues = append(l.queues, l.spare)
+		l.spare = logState{}
+		i = uint32(len(l.queues))
+	}
+	le.PutUint32(b[12:], i)
+}
+
+// keyedQueue is the queue of the client whose record is b, to read.
+func (l *SlidingLog) keyedQueue(b []byte) InstantQueue {
+	if i := le.Uint32(b[12:]); i != 0 {
+		return l.queues[i-1].q
+	}
+	var q InstantQueue
+	q.setSingle(Instant(getInt(b)), getCount(b[8:]))
+	return q
+}
+
 // UseNames numbers the limiter's clients by names (ByID).
-func (l *SlidingLog) UseNames(names *Names) bool { return l.clients.share(names) }
+func (l *SlidingLog) UseNames(names *Names) bool {
+	return l.keyed.keys.Len() == 0 && l.clients.share(names)
+}
 
 // AllowID is Allow for the client numbered id in the shared names (ByID).
 func (l *SlidingLog) AllowID(t Instant, id int32) Decision {
@@ -101,7 +183,7 @@ func (s *logState) allow(t Instant, w, limit int64, r Rules, noExpiry bool) (cou
 
 func (l *SlidingLog) Peek(t Instant, client string) Decision {
 	t = l.clock.at(t)
-	if s := l.clients.get(client); s != nil {
+	if s := l.get(client); s != nil {
 		return l.decide(t, s)
 	}
 	return l.decide(t, &logState{})
@@ -134,15 +216,49 @@ func (l *SlidingLog) Expire(t Instant) {
 	if l.cfg.NoExpiry {
 		return
 	}
-	l.clients.each(func(keyBytes int, s *logState) bool {
+	gone := func(keyBytes int, s *logState) bool {
 		l.drop(s, t)
 		if s.q.Len() > 0 {
-			return true
+			return false
 		}
 		l.mem.Clients--
 		l.mem.Bytes -= clientBytes[logState](keyBytes)
-		return false
+		return true
+	}
+	if l.clients.names != nil {
+		l.clients.each(func(keyBytes int, s *logState) bool { return !gone(keyBytes, s) })
+		return
+	}
+	l.keyed.keys.sweep(func(keyBytes int, b []byte) bool {
+		if i := le.Uint32(b[12:]); i != 0 {
+			s := &l.queues[i-1]
+			if gone(keyBytes, s) {
+				l.freeQueues = append(l.freeQueues, i)
+				return false
+			}
+			l.settle(b, s)
+			return true
+		}
+		s := &l.spare
+		s.q.setSingle(Instant(getInt(b)), getCount(b[8:]))
+		if gone(keyBytes, s) {
+			return false
+		}
+		l.settle(b, s)
+		return true
 	})
+}
+
+// get is the client's queue, or nil: by id, or by name (a copy).
+func (l *SlidingLog) get(client string) *logState {
+	if l.clients.names != nil {
+		return l.clients.get(client)
+	}
+	b := l.keyed.keys.find(client)
+	if b == nil {
+		return nil
+	}
+	return &logState{q: l.keyedQueue(b)}
 }
 
 // WindowCounts appends to dst how many of the client's timestamps fall in
@@ -150,7 +266,7 @@ func (l *SlidingLog) Expire(t Instant) {
 // (t − W + i·W/cells, t − W + (i+1)·W/cells]. It is the strip the
 // interactive view draws, read without copying the timestamps.
 func (l *SlidingLog) WindowCounts(dst []int64, t Instant, client string, cells int) []int64 {
-	s := l.clients.get(client)
+	s := l.get(client)
 	from := t - Instant(l.w)
 	prev := int64(0)
 	if s != nil {
@@ -172,6 +288,13 @@ func (l *SlidingLog) Clone() Limiter {
 	c.clients = l.clients.clone(func(s logState) logState {
 		return logState{q: s.q.Clone()}
 	})
+	c.keyed = l.keyed.clone()
+	c.queues = make([]logState, len(l.queues))
+	for i := range l.queues {
+		c.queues[i] = logState{q: l.queues[i].q.Clone()}
+	}
+	c.freeQueues = append([]uint32(nil), l.freeQueues...)
+	c.spare = logState{}
 	return &c
 }
 
@@ -180,13 +303,25 @@ func (l *SlidingLog) MemoryAt(t Instant) Memory {
 		return l.mem
 	}
 	var m Memory
-	l.clients.each(func(keyBytes int, s *logState) bool {
-		if n, _ := s.q.CountAfter(t - Instant(l.w)); n > 0 {
+	held := func(keyBytes int, q *InstantQueue) {
+		if n, _ := q.CountAfter(t - Instant(l.w)); n > 0 {
 			m.Clients++
 			m.Entries += n
 			m.Bytes += clientBytes[logState](keyBytes) + n*timestampBytes
 		}
-		return true
+	}
+	if l.clients.names != nil {
+		l.clients.each(func(keyBytes int, s *logState) bool { held(keyBytes, &s.q); return true })
+		return m
+	}
+	l.keyed.keys.each(func(keyBytes int, b []byte) {
+		q := l.keyedQueue(b)
+		held(keyBytes, &q)
 	})
 	return m
 }
+
+// logPacking is a keyed client's record: its one instant, how many
+// requests it holds at it, and the index of its queue when it holds more
+// than one instant (0 when none). Only the sweep and a copy go through it.
+var logPacking = &packing[logState]{narrow: 8 + 4 + 4, wide: 8 + 4 + 4}

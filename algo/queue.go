@@ -250,6 +250,20 @@ func (q *InstantQueue) CountAfter(edge Instant) (count int64, oldest Instant) {
 	return q.tailN, q.tailAt
 }
 
+// single reports whether every instant held is the same one (or none is
+// held): the queue is then its newest run alone, n instants at at.
+func (q *InstantQueue) single() (at Instant, n int64, ok bool) {
+	return q.tailAt, q.n, q.n == q.tailN
+}
+
+// setSingle makes q hold n instants, all at at, keeping its room.
+func (q *InstantQueue) setSingle(at Instant, n int64) {
+	q.Reset()
+	if n > 0 {
+		q.tailAt, q.tailN, q.n = at, n, n
+	}
+}
+
 // Reset empties the queue, keeping its room for later pushes.
 func (q *InstantQueue) Reset() {
 	if r := q.runs; r != nil {

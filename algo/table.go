@@ -6,36 +6,31 @@ import (
 	"unsafe"
 )
 
-// table keeps per-client state of type S. On its own it indexes a slice of
-// states through one map lookup, so a decision costs one hash and
-// allocates nothing once the client is known; freed slots are reused.
-// Shared (ByID.UseNames), the caller's Names number the clients and a
-// state lives at its client's id: a decision is an index, and a client
-// without state is a clear bit, not a map entry to delete and re-insert.
+// table keeps per-client state of type S for a limiter whose clients a
+// caller numbers (ByID.UseNames): the caller's Names number the clients
+// and a state lives at its client's id, so a decision is an index, and a
+// client without state is a clear bit, not a map entry to delete and
+// re-insert. Until it shares names a table is empty and unused: a limiter
+// on its own keeps its clients by name in a keyStore.
 type table[S any] struct {
-	index  map[string]int32 // on its own: name → slot
-	free   []int32          // on its own: slots to reuse
-	states []S              // by slot, or shared by id
+	states []S // by id
 
-	names *Names   // shared: nil on its own
-	has   []uint64 // shared: bit id set while the client holds state
-	live  []int32  // shared: the ids with state, in the order they got it
+	names *Names   // nil until shared
+	has   []uint64 // bit id set while the client holds state
+	live  []int32  // the ids with state, in the order they got it
 	// packed is a shared copy's states, live's in its order, until the copy
 	// is used (states and has are nil until then): a checkpoint's copy
 	// costs the clients holding state, not every id ever numbered.
 	packed []S
 }
 
-func newTable[S any]() table[S] { return table[S]{index: make(map[string]int32)} }
-
-// share makes the table number its clients by names, if it is empty or
-// already does; false, changing nothing, if it holds state under other
-// names.
+// share makes the table number its clients by names, if it is unused or
+// already does; false, changing nothing, if it shares other names.
 func (t *table[S]) share(names *Names) bool {
 	switch {
 	case t.names == names:
 		return true
-	case t.names != nil || len(t.index) > 0:
+	case t.names != nil:
 		return false
 	}
 	*t = table[S]{names: names}
@@ -55,31 +50,24 @@ func (t *table[S]) unpack() {
 	t.packed = nil
 }
 
-// mapSlotBytes approximates one map slot: the key's string header, the
-// int32 slot number and the control byte, rounded to a word.
+// mapSlotBytes approximates one slot of a Go map from a client's name to
+// its state's place: the key's string header, an int32 and the control
+// byte, rounded to a word.
 const mapSlotBytes = 16 + 8
 
-// clientBytes is the memory a client costs before its entries: the map slot,
-// its key's bytes and its state value. It models a store keyed by name,
-// which is what a limiter holds on its own, shared names or not.
+// clientBytes is the memory a client costs before its entries: the map
+// slot, its key's bytes and its state value. It models the usual
+// in-process store, a hash map keyed by name (x/time/rate's per-key map,
+// httprate's, windowlab's own until its keyStore): the figure the lesson's
+// memory numbers are in. windowlab's keyStore holds the same clients in
+// less (TestMemoryMatchesTheHeap holds it to at most this).
 func clientBytes[S any](keyBytes int) int64 {
 	var s S
 	return int64(mapSlotBytes + keyBytes + int(unsafe.Sizeof(s)))
 }
 
-// get returns the client's state, or nil.
+// get returns the state of the client named key, or nil.
 func (t *table[S]) get(key string) *S {
-	if t.names == nil {
-		if i, ok := t.index[key]; ok {
-			return &t.states[i]
-		}
-		return nil
-	}
-	return t.getShared(key)
-}
-
-// getShared is get for a shared table.
-func (t *table[S]) getShared(key string) *S {
 	id, ok := t.names.Lookup(key)
 	if !ok {
 		return nil
@@ -96,24 +84,6 @@ func (t *table[S]) getID(id int32) *S {
 		return &t.states[id]
 	}
 	return nil
-}
-
-// add creates zero state for a client that has none.
-func (t *table[S]) add(key string) *S {
-	if t.names != nil {
-		return t.addID(t.names.ID(key))
-	}
-	var i int32
-	if n := len(t.free); n > 0 {
-		i = t.free[n-1]
-		t.free = t.free[:n-1]
-	} else {
-		var zero S
-		t.states = append(t.states, zero)
-		i = int32(len(t.states) - 1)
-	}
-	t.index[key] = i
-	return &t.states[i]
 }
 
 // addID creates zero state for the client numbered id, which has none
@@ -155,61 +125,42 @@ func (t *table[S]) key(id int32) string { return t.names.Name(id) }
 // keyBytes is the length of the name numbered id (shared only).
 func (t *table[S]) keyBytes(id int32) int { return t.names.Bytes(id) }
 
-// each calls f for every client, with the length of its name; f returns
-// false to drop the client.
+// each calls f for every client with state, with the length of its name;
+// f returns false to drop the client's state.
 func (t *table[S]) each(f func(keyBytes int, s *S) (keep bool)) {
 	var zero S
 	if t.packed != nil {
 		t.unpack()
 	}
-	if t.names != nil {
-		kept := t.live[:0]
-		for _, id := range t.live {
-			if f(t.names.Bytes(id), &t.states[id]) {
-				kept = append(kept, id)
-				continue
-			}
-			t.states[id] = zero
-			t.has[id>>6] &^= 1 << (id & 63)
+	kept := t.live[:0]
+	for _, id := range t.live {
+		if f(t.names.Bytes(id), &t.states[id]) {
+			kept = append(kept, id)
+			continue
 		}
-		clear(t.live[len(kept):])
-		t.live = kept
-		return
+		t.states[id] = zero
+		t.has[id>>6] &^= 1 << (id & 63)
 	}
-	for key, i := range t.index {
-		if !f(len(key), &t.states[i]) {
-			t.states[i] = zero
-			delete(t.index, key)
-			t.free = append(t.free, i)
-		}
-	}
+	clear(t.live[len(kept):])
+	t.live = kept
 }
 
-// clone copies the table; cloneState deep-copies each state. A shared
-// table's copy shares its names and holds its live states packed.
+// clone copies the table; cloneState deep-copies each state. The copy
+// shares the names and holds the live states packed.
 func (t *table[S]) clone(cloneState func(S) S) table[S] {
+	if t.names == nil {
+		return table[S]{}
+	}
 	if cloneState == nil {
 		cloneState = func(s S) S { return s }
 	}
-	if t.names != nil {
-		c := table[S]{names: t.names, live: append([]int32(nil), t.live...), packed: make([]S, len(t.live))}
-		for i, id := range t.live {
-			if t.packed != nil {
-				c.packed[i] = cloneState(t.packed[i])
-			} else {
-				c.packed[i] = cloneState(t.states[id])
-			}
+	c := table[S]{names: t.names, live: append([]int32(nil), t.live...), packed: make([]S, len(t.live))}
+	for i, id := range t.live {
+		if t.packed != nil {
+			c.packed[i] = cloneState(t.packed[i])
+		} else {
+			c.packed[i] = cloneState(t.states[id])
 		}
-		return c
-	}
-	c := table[S]{
-		index:  make(map[string]int32, len(t.index)),
-		states: make([]S, len(t.states)),
-		free:   append([]int32(nil), t.free...),
-	}
-	for k, i := range t.index {
-		c.index[k] = i
-		c.states[i] = cloneState(t.states[i])
 	}
 	return c
 }
