@@ -59,8 +59,9 @@ func (l *TokenBucket) Allow(t Instant, client string) Decision {
 	if l.clients.names != nil {
 		return l.AllowID(t, l.clients.names.ID(client))
 	}
-	t, sweep := l.clock.advance(t, l.w)
+	t, sweep := l.clock.advance(t)
 	if sweep {
+		l.clock.schedule(t, l.w)
 		l.Expire(t)
 	}
 	level, allowed := l.allowKeyed(t, client)
@@ -73,8 +74,9 @@ func (l *TokenBucket) Admit(t Instant, client string) bool {
 	if l.clients.names != nil {
 		return l.AllowID(t, l.clients.names.ID(client)).Allowed
 	}
-	t, sweep := l.clock.advance(t, l.w)
+	t, sweep := l.clock.advance(t)
 	if sweep {
+		l.clock.schedule(t, l.w)
 		l.Expire(t)
 	}
 	_, allowed := l.allowKeyed(t, client)
@@ -105,8 +107,9 @@ func (l *TokenBucket) UseNames(names *Names) bool {
 // AllowID is Allow for the client numbered id in the shared names (ByID).
 func (l *TokenBucket) AllowID(t Instant, id int32) Decision {
 	l.clients.mustShare()
-	t, sweep := l.clock.advance(t, l.w)
+	t, sweep := l.clock.advance(t)
 	if sweep {
+		l.clock.schedule(t, l.w)
 		l.Expire(t)
 	}
 	s := l.clients.getID(id)

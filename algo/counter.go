@@ -45,8 +45,9 @@ func (l *SlidingCounter) Allow(t Instant, client string) Decision {
 	if l.clients.names != nil {
 		return l.AllowID(t, l.clients.names.ID(client))
 	}
-	t, sweep := l.clock.advance(t, l.w)
+	t, sweep := l.clock.advance(t)
 	if sweep {
+		l.clock.schedule(t, l.w)
 		l.Expire(t)
 	}
 	idx, current, previous, allowed := l.allowKeyed(t, client)
@@ -59,8 +60,9 @@ func (l *SlidingCounter) Admit(t Instant, client string) bool {
 	if l.clients.names != nil {
 		return l.AllowID(t, l.clients.names.ID(client)).Allowed
 	}
-	t, sweep := l.clock.advance(t, l.w)
+	t, sweep := l.clock.advance(t)
 	if sweep {
+		l.clock.schedule(t, l.w)
 		l.Expire(t)
 	}
 	_, _, _, allowed := l.allowKeyed(t, client)
@@ -109,8 +111,9 @@ func (l *SlidingCounter) UseNames(names *Names) bool {
 // AllowID is Allow for the client numbered id in the shared names (ByID).
 func (l *SlidingCounter) AllowID(t Instant, id int32) Decision {
 	l.clients.mustShare()
-	t, sweep := l.clock.advance(t, l.w)
+	t, sweep := l.clock.advance(t)
 	if sweep {
+		l.clock.schedule(t, l.w)
 		l.Expire(t)
 	}
 	idx := floorDiv(int64(t)-l.o, l.w)

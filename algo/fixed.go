@@ -189,11 +189,17 @@ func (l *FixedWindow) decision(t, start Instant, count int64, allowed bool) Deci
 
 // advance reads t on the clock and sweeps idle clients when a sweep is due.
 func (l *FixedWindow) advance(t Instant) Instant {
-	t, sweep := l.clock.advance(t, l.w)
+	t, sweep := l.clock.advance(t)
 	if sweep {
-		l.Expire(t)
+		l.sweepAt(t)
 	}
 	return t
+}
+
+// sweepAt makes the sweep due at t.
+func (l *FixedWindow) sweepAt(t Instant) {
+	l.clock.schedule(t, l.w)
+	l.Expire(t)
 }
 
 func (l *FixedWindow) retire(client string, window, count int64) {

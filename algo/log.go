@@ -46,8 +46,9 @@ func (l *SlidingLog) Allow(t Instant, client string) Decision {
 	if l.clients.names != nil {
 		return l.AllowID(t, l.clients.names.ID(client))
 	}
-	t, sweep := l.clock.advance(t, l.w)
+	t, sweep := l.clock.advance(t)
 	if sweep {
+		l.clock.schedule(t, l.w)
 		l.Expire(t)
 	}
 	count, oldest, allowed := l.allowKeyed(t, client)
@@ -60,8 +61,9 @@ func (l *SlidingLog) Admit(t Instant, client string) bool {
 	if l.clients.names != nil {
 		return l.AllowID(t, l.clients.names.ID(client)).Allowed
 	}
-	t, sweep := l.clock.advance(t, l.w)
+	t, sweep := l.clock.advance(t)
 	if sweep {
+		l.clock.schedule(t, l.w)
 		l.Expire(t)
 	}
 	_, _, allowed := l.allowKeyed(t, client)
@@ -137,8 +139,9 @@ func (l *SlidingLog) UseNames(names *Names) bool {
 // AllowID is Allow for the client numbered id in the shared names (ByID).
 func (l *SlidingLog) AllowID(t Instant, id int32) Decision {
 	l.clients.mustShare()
-	t, sweep := l.clock.advance(t, l.w)
+	t, sweep := l.clock.advance(t)
 	if sweep {
+		l.clock.schedule(t, l.w)
 		l.Expire(t)
 	}
 	s := l.clients.getID(id)

@@ -175,13 +175,12 @@ const minInstant Instant = math.MinInt64
 // clients that went quiet do not hold memory, at amortised O(1) cost.
 type clock struct {
 	last      Instant
-	nextSweep Instant
-	swept     bool
+	nextSweep Instant // minInstant until the first sweep
 }
 
 // newClock is the clock of a limiter that has seen nothing: minInstant, so a
 // first request at a negative instant is not clamped to 0.
-func newClock() clock { return clock{last: minInstant} }
+func newClock() clock { return clock{last: minInstant, nextSweep: minInstant} }
 
 // at is t, or the latest instant seen when t is earlier.
 func (c *clock) at(t Instant) Instant { return max(t, c.last) }
@@ -190,14 +189,19 @@ func (c *clock) at(t Instant) Instant { return max(t, c.last) }
 func (c *clock) seen(t Instant) { c.last = c.at(t) }
 
 // advance records t as seen and returns it, clamped, with whether a sweep
-// is due; the next one is scheduled at the window edge after t.
-func (c *clock) advance(t Instant, windowMs int64) (Instant, bool) {
-	t = c.at(t)
-	c.last = t
-	if c.swept && t < c.nextSweep {
-		return t, false
+// is due: the caller schedules the next (schedule) and sweeps. Small
+// enough to inline: a decision pays a compare and a store.
+func (c *clock) advance(t Instant) (Instant, bool) {
+	if t < c.last {
+		t = c.last
+	} else {
+		c.last = t
 	}
+	return t, t >= c.nextSweep
+}
+
+// schedule sets the next sweep at the window edge after t, the sweep due
+// at t being made.
+func (c *clock) schedule(t Instant, windowMs int64) {
 	c.nextSweep = t.NextEdge(time.Duration(windowMs) * time.Millisecond)
-	c.swept = true
-	return t, true
 }
