@@ -64,7 +64,7 @@ func main() {
 	defer stop()
 	out := &output{file: os.Stdout}
 	root := rootCmd(out)
-	err := fang.Execute(ctx, root, fang.WithErrorHandler(printError))
+	err := fang.Execute(ctx, root, fang.WithErrorHandler(printError), fang.WithVersion(versionOf()), fang.WithoutManpage())
 	if s := signalOf(ctx); s != nil {
 		fmt.Fprintf(os.Stderr, "windowlab: %v.\n", context.Cause(ctx))
 		os.Exit(signalExit(s))
@@ -276,9 +276,9 @@ func rootCmd(stdout io.Writer) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "windowlab",
 		Short: "Watch window-counting rate limiters decide, side by side",
-		Long: "windowlab replays one stream of traffic through the fixed window, the sliding window log\n" +
+		Long: "windowlab replays one stream of traffic through the fixed window, the sliding window log " +
 			"and the sliding window counter on a virtual clock, and shows every decision with its arithmetic.\n\n" +
-			"With no command it opens the interactive view on the boundary-burst scenario\n" +
+			"With no command it opens the interactive view on the boundary-burst scenario " +
 			"(or prints its report when standard output is not a terminal).",
 		Args: unknownCommand,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -288,7 +288,7 @@ func rootCmd(stdout io.Writer) *cobra.Command {
 	root.SetOut(stdout)
 	root.SetFlagErrorFunc(unknownFlag)
 	root.SuggestionsMinimumDistance = 2
-	root.AddCommand(tuiCmd(), lessonCmd(), quizCmd(), runCmd(), listCmd(), checkCmd(), memoryCmd(), labCmd(), serveCmd(), replayCmd())
+	root.AddCommand(tuiCmd(), lessonCmd(), quizCmd(), runCmd(), listCmd(), checkCmd(), memoryCmd(), labCmd(), serveCmd(), replayCmd(), manCmd())
 	stopsAtSignals(root)
 	return root
 }
@@ -393,10 +393,10 @@ func lessonCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "lesson",
 		Short: "A guided lesson in six steps, from the bouncer's tally to the key takeaways",
-		Long: "lesson walks through window-counting limiters one step at a time, each step a scenario\n" +
-			"with captions. Captions marked to pause stop the clock; space goes on; tab goes to the next\n" +
-			"caption (and past the last, to the next step); n and p move between steps. --step starts\n" +
-			"at a step. --presenter fills the screen for a projector: the focused lane large, its key\n" +
+		Long: "lesson walks through window-counting limiters one step at a time, each step a scenario " +
+			"with captions. Captions marked to pause stop the clock; space goes on; tab goes to the next " +
+			"caption (and past the last, to the next step); n and p move between steps. --step starts " +
+			"at a step. --presenter fills the screen for a projector: the focused lane large, its key " +
 			"number and verdict in block digits, high contrast.",
 		Example: "  windowlab lesson\n" +
 			"  windowlab lesson --step 4 --presenter   # the sliding counter, for a room",
@@ -425,10 +425,10 @@ func quizCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "quiz [SCENARIO|FILE...]",
 		Short: "Check yourself: the lesson's two questions, then new ones answered by the engine",
-		Long: "quiz asks the lesson's two check-yourself questions, then --count new questions of the\n" +
-			"same kinds whose answers come from replaying them. After each answer the scenario replays\n" +
-			"to the moment that proves it. The same --seed gives the same questions, so a class can\n" +
-			"share a set. Given scenarios or files, it asks their questions blocks instead of the\n" +
+		Long: "quiz asks the lesson's two check-yourself questions, then --count new questions of the " +
+			"same kinds whose answers come from replaying them. After each answer the scenario replays " +
+			"to the moment that proves it. The same --seed gives the same questions, so a class can " +
+			"share a set. Given scenarios or files, it asks their questions blocks instead of the " +
 			"lesson's (and generates only when --count is given).",
 		Example: "  windowlab quiz\n" +
 			"  windowlab quiz --seed 7 --count 5\n" +
@@ -568,7 +568,7 @@ func checkCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "check FILE...",
 		Short: "Validate scenario files and verify their expect blocks",
-		Long: "check parses each file, replays it and verifies its expect blocks.\n" +
+		Long: "check parses each file, replays it and verifies its expect blocks. " +
 			"Exit status: 0 when all hold, 1 when an expectation fails, 2 when a file is invalid.",
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -652,11 +652,11 @@ func labCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "lab",
 		Short: "Rerun Cloudflare's accuracy test of the sliding counter on synthetic traffic, at their scale",
-		Long: "lab generates seeded traffic for many sources (heavy-tailed rates: most far below the limit,\n" +
-			"a few above it), decides every request with the sliding window counter, the fixed window and\n" +
-			"the exact sliding log, and reports Cloudflare's four figures beside theirs: requests decided\n" +
-			"unlike the log, the mean relative difference from the exact count, sources allowed while above\n" +
-			"the threshold and sources limited while below it. The same options and seed give the same\n" +
+		Long: "lab generates seeded traffic for many sources (heavy-tailed rates: most far below the limit, " +
+			"a few above it), decides every request with the sliding window counter, the fixed window and " +
+			"the exact sliding log, and reports Cloudflare's four figures beside theirs: requests decided " +
+			"unlike the log, the mean relative difference from the exact count, sources allowed while above " +
+			"the threshold and sources limited while below it. The same options and seed give the same " +
 			"figures. ctrl+c stops it and prints the figures of the sources finished so far.",
 		Example: "  windowlab lab\n" +
 			"  windowlab lab --requests 400M               # Cloudflare's 400 million requests\n" +
@@ -697,9 +697,9 @@ func labCmd() *cobra.Command {
 	f.StringVar(&text.Rules, "rules", text.Rules, "the rules all three limiters decide by: lesson or a preset (cloudflare-2017, httprate, upstash, express-rate-limit)")
 	f.StringVar(&text.Model, "model", text.Model, "the distribution of the sources' rates: pareto or lognormal")
 	f.Float64Var(&o.Model.Alpha, "alpha", o.Model.Alpha, "Pareto shape: smaller is a heavier tail")
-	f.Float64Var(&o.Model.Sigma, "sigma", o.Model.Sigma, "log-normal spread (standard deviation of ln rate)")
+	f.Float64Var(&o.Model.Sigma, "sigma", o.Model.Sigma, "the log-normal model's spread (the standard deviation of ln rate)")
 	f.Float64Var(&o.Model.Median, "median", o.Model.Median, "the median source's rate, in limits per window (0.02: 2% of the limit)")
-	f.StringVar(&text.Bursts, "bursts", text.Bursts, "on/off bursts as mean ON/OFF periods, like 10s/50s, or off")
+	f.StringVar(&text.Bursts, "bursts", text.Bursts, "bursts of traffic, as the mean lengths of ON and OFF periods: 10s/50s, or off")
 	f.Uint64Var(&o.Seed, "seed", o.Seed, "the seed of the traffic")
 	f.IntVar(&o.Workers, "workers", 0, "goroutines deciding sources (default one per core)")
 	f.BoolVar(&asJSON, "json", false, "print one JSON object instead of text")

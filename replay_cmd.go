@@ -46,13 +46,13 @@ func replayCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "replay FILE|-",
 		Short: "Replay your own access log (nginx, Apache, JSON Lines, CSV) through every limiter",
-		Long: "replay reads an access log (the Common Log Format or Combined of nginx and Apache httpd,\n" +
-			"JSON Lines, CSV or TSV with a header; gzip-compressed or not; - for standard input) and\n" +
-			"replays its requests, at the times they happened, through every limiter. Windows align to\n" +
-			"multiples of the window since the Unix epoch, UTC, as Redis-backed limiters do. Bad lines are\n" +
-			"counted and the first ten named; lines out of order are put in their place when they are\n" +
-			"within --reorder of the latest. With several --limits or --windows it prints one table of\n" +
-			"every setting: which one, for which limiter, would have denied how many of your requests and\n" +
+		Long: "replay reads an access log (the Common Log Format or Combined of nginx and Apache httpd, " +
+			"JSON Lines, CSV or TSV with a header; gzip-compressed or not; - for standard input) and " +
+			"replays its requests, at the times they happened, through every limiter. Windows align to " +
+			"multiples of the window since the Unix epoch, UTC, as Redis-backed limiters do. Bad lines are " +
+			"counted and the first ten named; lines out of order are put in their place when they are " +
+			"within --reorder of the latest. With several --limits or --windows it prints one table of " +
+			"every setting: which one, for which limiter, would have denied how many of your requests and " +
 			"to whom.",
 		Example: "  windowlab replay /var/log/nginx/access.log.1.gz --limits 60,120 --windows 1m\n" +
 			"  windowlab replay requests.jsonl --time-field ts --key field:api_key --limit 1000 --window 1h\n" +

@@ -33,11 +33,11 @@ func serveCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "A classroom over SSH: every student follows the teacher's view, or explores alone",
-		Long: "serve runs an SSH server: each student types one ssh command, with nothing to install, and\n" +
-			"gets their own view following the teacher's (the same step, instant and caption); any key that\n" +
-			"moves the clock explores alone, F follows again. The teacher (a key of --teacher-keys, by\n" +
-			"default your own ~/.ssh/*.pub) drives the room, from this terminal or over ssh: P pauses the\n" +
-			"room, A asks it a question (the scenario's, the lesson's two, --questions generated ones with\n" +
+		Long: "serve runs an SSH server: each student types one ssh command, with nothing to install, and " +
+			"gets their own view following the teacher's (the same step, instant and caption); any key that " +
+			"moves the clock explores alone, F follows again. The teacher (a key of --teacher-keys, by " +
+			"default your own ~/.ssh/*.pub) drives the room, from this terminal or over ssh: P pauses the " +
+			"room, A asks it a question (the scenario's, the lesson's two, --questions generated ones with " +
 			"--seed) and shows the answers arriving as a histogram, then reveals the answer to everyone.",
 		Example: "  windowlab serve                      # the lesson, on 127.0.0.1:2222\n" +
 			"  windowlab serve --addr 0.0.0.0:2222 --scenario boundary-burst",
