@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -75,9 +76,10 @@ func TestExitCodes(t *testing.T) {
 		{"a directory given as a file", []string{"run", dir}, 2, []string{dir + ": is a directory"}},
 		{"a directory given to check", []string{"check", dir}, 2, []string{dir + ": is a directory"}},
 		{"an unknown command suggests the right one", []string{"rn", "boundary-burst"}, 2,
-			[]string{`unknown command "rn" for "windowlab"; did you mean run?`, "commands: check, completion, lab, lesson, list, memory, quiz, replay, run, serve, tui", "Try --help for usage."}},
+			[]string{`unknown command "rn" for "windowlab"; did you mean run?`, "commands: check, completion, lab, lesson, list, man, memory, quiz, replay, run, serve, tui", "Try --help for usage."}},
 		{"another unknown command", []string{"chek", "x.yaml"}, 2, []string{`unknown command "chek" for "windowlab"; did you mean check?`}},
-		{"an unknown command like two", []string{"lst"}, 2, []string{`did you mean lab or list?`}},
+		{"an unknown command nearest one of two", []string{"lst"}, 2, []string{`did you mean list?`}},
+		{"an unknown command as near two", []string{"lbt"}, 2, []string{`did you mean lab or list?`}},
 		{"an unknown command like none", []string{"frobnicate"}, 2, []string{`unknown command "frobnicate" for "windowlab"`, "commands: check,"}},
 		{"an unknown flag suggests the right one", []string{"run", "--jsn", "boundary-burst"}, 2,
 			[]string{"unknown flag: --jsn; did you mean --json?", "Try --help for usage."}},
@@ -171,6 +173,59 @@ func TestBadCatalogueOnTheCommandLine(t *testing.T) {
 		out, errOut, code := windowlab(t, "check", name)
 		if code != 2 || errOut != string(want) || out != "" {
 			t.Errorf("check %s: exit %d, stdout %q\nstderr:\n%s\nwant:\n%s", name, code, out, errOut, want)
+		}
+	}
+}
+
+// "-" is standard input wherever a scenario file is accepted.
+func TestStandardInput(t *testing.T) {
+	cases := []struct {
+		name  string
+		args  []string
+		stdin string
+		code  int
+		want  string
+	}{
+		{"run reads the scenario", []string{"run", "-"}, validScenario, 0, "fixed-window: 200 requests allowed in 2 seconds"},
+		{"run --json reads it too", []string{"run", "-", "--json"}, validScenario, 0, `"scenario"`},
+		{"check names it in its verdict", []string{"check", "-"}, validScenario + "expect:\n  - {algorithm: fixed-window, allowed: 200}\n", 0, "standard input: ok, 1 expectation holds"},
+		{"and in its errors, by line and field", []string{"check", "-"}, "limit: 0\nwindow: 1m\ntraffic: [{at: \"12:00:00\"}]\n", 2, "standard input:1:8: limit: 0 is too small"},
+		{"an empty input is an error, not a hang", []string{"run", "-"}, "", 2, "standard input"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p := &process{}
+			p.cmd = exec.Command(os.Args[0], append([]string{"-test.run=^$", "--"}, c.args...)...)
+			p.cmd.Env = append(os.Environ(), beMain+"=1")
+			p.cmd.Stdin = strings.NewReader(c.stdin)
+			p.cmd.Stdout, p.cmd.Stderr = &p.stdout, &p.stderr
+			if err := p.cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			if code := p.wait(t); code != c.code {
+				t.Errorf("exit status %d, want %d\n%s%s", code, c.code, p.stdout.String(), p.stderr.String())
+			}
+			if out := p.stdout.String() + p.stderr.String(); !strings.Contains(out, c.want) {
+				t.Errorf("output does not hold %q:\n%s", c.want, out)
+			}
+		})
+	}
+}
+
+// The byte-exact fixtures keep LF line endings in any checkout: git is told
+// so for every kind the tests compare byte for byte.
+func TestFixturesKeepLF(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	files := []string{"testdata/bad/absurd-count.err", "testdata/examples/boundary-burst.yaml", "ui/testdata/TestGoldenLanes/fixed-window/80.golden", "algo/testdata/fuzz/FuzzFixedWindow/03740eee5977f4fa", "redisstore/lua/fixed.lua"}
+	out, err := exec.Command("git", append([]string{"check-attr", "eol", "--"}, files...)...).Output()
+	if err != nil {
+		t.Skipf("not a git checkout: %v", err)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		if !strings.HasSuffix(line, ": eol: lf") {
+			t.Errorf("git check-attr: %s", line)
 		}
 	}
 }

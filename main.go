@@ -246,7 +246,7 @@ func unknownCommand(cmd *cobra.Command, args []string) error {
 		return nil
 	}
 	msg := fmt.Sprintf("unknown command %q for %q", args[0], cmd.Name())
-	if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+	if s := scenarios.Nearest(args[0], cmd.SuggestionsFor(args[0])); len(s) > 0 {
 		msg += "; did you mean " + strings.Join(s, " or ") + "?"
 	}
 	var names []string
@@ -312,6 +312,8 @@ func tuiCmd() *cobra.Command {
 		Use:   "tui [SCENARIO|FILE]",
 		Short: "Open the interactive view on a scenario (boundary-burst by default)",
 		Args:  cobra.MaximumNArgs(1),
+
+		ValidArgsFunction: completeOneScenario,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			name := scenarios.DefaultBuiltin
 			if len(args) == 1 {
@@ -412,6 +414,13 @@ func lessonCmd() *cobra.Command {
 	cmd.Flags().BoolVar(&presenter, "presenter", false, "fill the screen for a projector: big verdicts in high contrast")
 	cmd.Flags().IntVar(&step, "step", 1, "the step to start at, 1 to 6")
 	storeFlag(cmd, &store)
+	registerFlagCompletion(cmd, "step", func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		var out []cobra.Completion
+		for i, s := range scenarios.Lesson() {
+			out = append(out, cobra.CompletionWithDesc(fmt.Sprint(i+1), s.Title))
+		}
+		return out, cobra.ShellCompDirectiveNoFileComp
+	})
 	return cmd
 }
 
@@ -434,6 +443,7 @@ func quizCmd() *cobra.Command {
 			"  windowlab quiz --seed 7 --count 5\n" +
 			"  windowlab quiz --seed 1 --print > handout.txt\n" +
 			"  windowlab quiz worked-example my-class.yaml",
+		ValidArgsFunction: completeScenario,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !cmd.Flags().Changed("seed") {
 				seed = uint64(time.Now().UnixNano()%99_999) + 1 // a short number a student can read out
@@ -489,8 +499,10 @@ func runCmd() *cobra.Command {
 		Short: "Replay a scenario through every limiter and print a side-by-side report",
 		Example: "  windowlab run boundary-burst\n" +
 			"  windowlab run worked-example --trace\n" +
-			"  windowlab run my-class.yaml --json",
-		Args: cobra.ExactArgs(1),
+			"  windowlab run my-class.yaml --json\n" +
+			"  cat my-class.yaml | windowlab run -",
+		Args:              cobra.ExactArgs(1),
+		ValidArgsFunction: completeOneScenario,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			s, err := resolveShowing(cmd.Context(), cmd.ErrOrStderr(), args[0])
 			if err != nil {
@@ -566,11 +578,15 @@ func listCmd() *cobra.Command {
 
 func checkCmd() *cobra.Command {
 	return &cobra.Command{
-		Use:   "check FILE...",
+		Use:   "check SCENARIO|FILE...",
 		Short: "Validate scenario files and verify their expect blocks",
 		Long: "check parses each file, replays it and verifies its expect blocks. " +
 			"Exit status: 0 when all hold, 1 when an expectation fails, 2 when a file is invalid.",
-		Args: cobra.MinimumNArgs(1),
+		Example: "  windowlab check my-class.yaml\n" +
+			"  windowlab check boundary-burst worked-example   # the built-ins hold what they claim\n" +
+			"  generate-scenario | windowlab check -",
+		Args:              cobra.MinimumNArgs(1),
+		ValidArgsFunction: completeScenario,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx, w := cmd.Context(), cmd.OutOrStdout()
 			code := 0
@@ -579,7 +595,7 @@ func checkCmd() *cobra.Command {
 					fmt.Fprintf(w, "stopped after %d of %d files\n", i, len(args))
 					return context.Cause(ctx)
 				}
-				s, err := loadShowing(ctx, cmd.ErrOrStderr(), path)
+				s, err := resolveShowing(ctx, cmd.ErrOrStderr(), path)
 				if err != nil {
 					fmt.Fprintln(cmd.ErrOrStderr(), err)
 					if ctx.Err() != nil {
@@ -594,14 +610,14 @@ func checkCmd() *cobra.Command {
 					fmt.Fprintln(w, f)
 				}
 				if err != nil {
-					fmt.Fprintf(w, "%s: stopped while checking; %d of %d files checked before it\n", path, i, len(args))
+					fmt.Fprintf(w, "%s: stopped while checking; %d of %d files checked before it\n", s.File, i, len(args))
 					return context.Cause(ctx)
 				}
 				if len(failures) > 0 {
 					code = max(code, exitFailedExpectation)
 					continue
 				}
-				fmt.Fprintf(w, "%s: ok, %s\n", path, s.Verified())
+				fmt.Fprintf(w, "%s: ok, %s\n", s.File, s.Verified())
 			}
 			if code != 0 {
 				return exitError{code, errReported}
@@ -703,6 +719,13 @@ func labCmd() *cobra.Command {
 	f.Uint64Var(&o.Seed, "seed", o.Seed, "the seed of the traffic")
 	f.IntVar(&o.Workers, "workers", 0, "goroutines deciding sources (default one per core)")
 	f.BoolVar(&asJSON, "json", false, "print one JSON object instead of text")
+	registerFlagCompletion(cmd, "rules", completeFrom(ruleCompletions()...))
+	registerFlagCompletion(cmd, "model", completeFrom(
+		cobra.CompletionWithDesc("pareto", "heavy-tailed rates, shape --alpha"),
+		cobra.CompletionWithDesc("lognormal", "log-normal rates, spread --sigma")))
+	registerFlagCompletion(cmd, "bursts", completeFrom(
+		cobra.CompletionWithDesc("off", "Poisson arrivals, no bursts"),
+		cobra.CompletionWithDesc("10s/50s", "on for 10 s, off for 50 s, on average")))
 	return cmd
 }
 

@@ -195,6 +195,21 @@ func replayCmd() *cobra.Command {
 	f.BoolVar(&tui, "tui", false, "open the interactive view on the log, following the client denied most")
 	storeFlag(cmd, &storeFlagValue)
 	f.BoolVar(&asJSON, "json", false, "print run's JSON report (one setting only); the log's summary goes to standard error")
+	registerFlagCompletion(cmd, "format", completeFrom(
+		cobra.CompletionWithDesc("auto", "told from the first line"),
+		cobra.CompletionWithDesc("combined", "nginx's and Apache httpd's default log"),
+		cobra.CompletionWithDesc("common", "the Common Log Format"),
+		cobra.CompletionWithDesc("json", "JSON Lines"),
+		cobra.CompletionWithDesc("csv", "comma-separated, with a header"),
+		cobra.CompletionWithDesc("tsv", "tab-separated, with a header")))
+	registerFlagCompletion(cmd, "key", completeFrom(
+		cobra.CompletionWithDesc("ip", "the client's address"),
+		cobra.CompletionWithDesc("user", "the authenticated user"),
+		cobra.CompletionWithDesc("path", "the request's path"),
+		cobra.CompletionWithDesc("ip+path", "each address on each path"),
+		cobra.CompletionWithDesc("field:", "a JSON field or CSV column by name")))
+	registerFlagCompletion(cmd, "epoch", completeFrom("auto", "s", "ms", "us", "ns"))
+	registerFlagCompletion(cmd, "algorithms", completeList(algorithmCompletions()))
 	cmd.MarkFlagsMutuallyExclusive("json", "tui")
 	cmd.MarkFlagsMutuallyExclusive("time-field", "time-column")
 	cmd.MarkFlagsMutuallyExclusive("client-field", "client-column")

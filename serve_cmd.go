@@ -189,6 +189,7 @@ func serveCmd() *cobra.Command {
 	f.Uint64Var(&seed, "seed", 0, "the seed of the generated questions the teacher may ask (default: a new one, printed)")
 	f.IntVar(&count, "questions", 3, "how many generated questions to offer beside the lesson's two")
 	f.BoolVarP(&verbose, "verbose", "v", false, "log the server's goroutines with every connection too")
+	registerFlagCompletion(cmd, "scenario", completeScenario)
 	return cmd
 }
 

@@ -27,6 +27,9 @@ const defaultRedis = "redis://127.0.0.1:6379/0"
 func storeFlag(cmd *cobra.Command, url *string) {
 	cmd.Flags().StringVar(url, "store", "",
 		"decide on a real Redis: redis://[:PASSWORD@]HOST:PORT[/DB], or redis for $REDIS_URL (else "+defaultRedis+")")
+	registerFlagCompletion(cmd, "store", completeFrom(
+		cobra.CompletionWithDesc("redis", "$REDIS_URL, else "+defaultRedis),
+		cobra.CompletionWithDesc(defaultRedis, "a Redis on this machine")))
 }
 
 // storeURL is the URL --store names: "redis" means $REDIS_URL.

@@ -226,13 +226,19 @@ func (l Loader) Load(ctx context.Context, path string) (*Scenario, error) {
 
 // loadFile reads and parses a scenario file: a regular file or a pipe, at
 // most MaxFileSize bytes, or MaxRecordedSize for one replay --save wrote,
-// which is parsed as it is read.
+// which is parsed as it is read. The path "-" is standard input, named
+// Stdin in messages.
 func loadFile(path string, progress func(read, size int64)) (*Scenario, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fileError(path, cleanOSError(err))
+	f := os.Stdin
+	if path == "-" {
+		path = Stdin
+	} else {
+		var err error
+		if f, err = os.Open(path); err != nil {
+			return nil, fileError(path, cleanOSError(err))
+		}
+		defer f.Close()
 	}
-	defer f.Close()
 	info, err := f.Stat()
 	if err != nil {
 		return nil, fileError(path, cleanOSError(err))
@@ -241,6 +247,7 @@ func loadFile(path string, progress func(read, size int64)) (*Scenario, error) {
 	switch {
 	case mode.IsDir():
 		return nil, fileError(path, "is a directory")
+	case path == Stdin && mode&os.ModeCharDevice != 0: // a terminal: read to its end of file
 	case !mode.IsRegular() && mode&os.ModeNamedPipe == 0:
 		return nil, fileError(path, "is not a regular file but "+fileKind(mode)+"; give a scenario file, or a pipe")
 	}
@@ -281,6 +288,9 @@ func fileKind(mode os.FileMode) string {
 	}
 	return "a special file"
 }
+
+// Stdin names standard input, read for the path "-", in messages.
+const Stdin = "standard input"
 
 // RecordedMark starts the files windowlab replay --save writes.
 const RecordedMark = "# written by windowlab replay"
@@ -343,6 +353,9 @@ func ResolveContext(ctx context.Context, nameOrPath string) (*Scenario, error) {
 
 // Resolve is ResolveContext, with l's progress.
 func (l Loader) Resolve(ctx context.Context, nameOrPath string) (*Scenario, error) {
+	if nameOrPath == "-" {
+		return l.Load(ctx, nameOrPath)
+	}
 	s, err := Builtin(nameOrPath)
 	if err == nil {
 		return s, nil

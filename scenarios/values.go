@@ -147,6 +147,22 @@ func Closest(s string, candidates []string) (string, bool) {
 	return best, bestD <= limit
 }
 
+// Nearest is those of candidates nearest to s, in their order: of several
+// a typo could have meant, the ones it is fewest edits from.
+func Nearest(s string, candidates []string) []string {
+	var best []string
+	bestD := math.MaxInt
+	for _, c := range candidates {
+		switch d := editDistance(s, c); {
+		case d < bestD:
+			best, bestD = []string{c}, d
+		case d == bestD:
+			best = append(best, c)
+		}
+	}
+	return best
+}
+
 // editDistance is the Levenshtein distance between a and b, in bytes
 // (field and algorithm names are ASCII).
 func editDistance(a, b string) int {
