@@ -336,11 +336,6 @@ func resolveShowing(ctx context.Context, errOut io.Writer, nameOrPath string) (*
 	return withLoadProgress(errOut, nameOrPath, func(l scenarios.Loader) (*scenarios.Scenario, error) { return l.Resolve(ctx, nameOrPath) })
 }
 
-// loadShowing is scenarios.LoadContext, with the same progress.
-func loadShowing(ctx context.Context, errOut io.Writer, path string) (*scenarios.Scenario, error) {
-	return withLoadProgress(errOut, path, func(l scenarios.Loader) (*scenarios.Scenario, error) { return l.Load(ctx, path) })
-}
-
 func withLoadProgress(errOut io.Writer, path string, load func(scenarios.Loader) (*scenarios.Scenario, error)) (*scenarios.Scenario, error) {
 	var read, size atomic.Int64
 	var once sync.Once

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math/big"
+	"strconv"
 	"time"
 
 	"windowlab/algo"
@@ -12,42 +14,49 @@ import (
 	"windowlab/sim"
 )
 
-// The JSON report's shapes. Instants are milliseconds since midnight
-// (at_ms); the same instants are also given as text for people.
+// The JSON report's shapes, the schema's source (schema/run.schema.json,
+// generated from them by the tests). Instants are milliseconds since
+// midnight (at_ms), or since the Unix epoch for a dated replay; the same
+// instants are also given as text for people.
+
+// SchemaVersion is the version of the JSON outputs' contract (run, replay,
+// memory, lab): it changes when a field is renamed, removed or changes its
+// meaning, not when one is added.
+const SchemaVersion = 1
 
 type jsonScenario struct {
-	Name     string `json:"name"`
-	Title    string `json:"title,omitempty"`
-	Limit    int64  `json:"limit"`
-	WindowMs int64  `json:"window_ms"`
-	Window   string `json:"window"`
-	Expiry   bool   `json:"expiry"`
+	Name     string `json:"name" jsonschema_description:"the scenario's name: a built-in's, or the file's without its extension"`
+	Title    string `json:"title,omitempty" jsonschema_description:"its title, when it has one"`
+	Limit    int64  `json:"limit" jsonschema_description:"requests allowed per window"`
+	WindowMs int64  `json:"window_ms" jsonschema_description:"the window, in milliseconds"`
+	Window   string `json:"window" jsonschema_description:"the window, for people: 1m, 1h30m"`
+	Expiry   bool   `json:"expiry" jsonschema_description:"whether limiters drop state that can no longer matter (false: the lesson's forgotten TTL)"`
 	// OffsetMs moves the window edges (Config.Offset): windows start at
 	// offset_ms plus multiples of window_ms since the Unix epoch. Left out
 	// when 0, as every scenario without tz: has it.
-	OffsetMs int64 `json:"offset_ms,omitempty"`
-	Requests int64 `json:"requests"`
+	OffsetMs int64 `json:"offset_ms,omitempty" jsonschema_description:"window edges lie at offset_ms plus multiples of window_ms since the Unix epoch; absent when 0"`
+	Requests int64 `json:"requests" jsonschema_description:"how many requests the scenario makes"`
 }
 
 type jsonMemory struct {
-	Clients int64 `json:"clients"`
-	Entries int64 `json:"entries"`
-	Bytes   int64 `json:"bytes"`
+	Clients int64 `json:"clients" jsonschema_description:"clients with state"`
+	Entries int64 `json:"entries" jsonschema_description:"counters, timestamps or buckets held"`
+	Bytes   int64 `json:"bytes" jsonschema_description:"bytes a map keyed by client name holds for them"`
 }
 
 type jsonAlgorithm struct {
-	Name               string     `json:"name"`
+	Name               string     `json:"name" jsonschema_description:"the limiter as the CLI names it: sliding-counter, sliding-counter/httprate, fixed-window@3"`
 	Allowed            int64      `json:"allowed"`
 	Denied             int64      `json:"denied"`
-	MaxInWindow        int64      `json:"max_in_window"`
-	MaxInWindowClient  string     `json:"max_in_window_client,omitempty"`
-	MaxInWindowFirstMs int64      `json:"max_in_window_first_ms"`
-	MaxInWindowLastMs  int64      `json:"max_in_window_last_ms"`
-	Summary            string     `json:"summary"`
-	PeakMemory         jsonMemory `json:"peak_memory"`
-	Memory             jsonMemory `json:"memory"`
+	MaxInWindow        int64      `json:"max_in_window" jsonschema_description:"the most requests admitted to one client in any interval one window long"`
+	MaxInWindowClient  string     `json:"max_in_window_client,omitempty" jsonschema_description:"that client"`
+	MaxInWindowFirstMs int64      `json:"max_in_window_first_ms" jsonschema_description:"the first admitted request of that interval"`
+	MaxInWindowLastMs  int64      `json:"max_in_window_last_ms" jsonschema_description:"and its last"`
+	Summary            string     `json:"summary" jsonschema_description:"the lesson's line for this limiter"`
+	PeakMemory         jsonMemory `json:"peak_memory" jsonschema_description:"the most held after any decision, each figure its own peak"`
+	Memory             jsonMemory `json:"memory" jsonschema_description:"held at the end, as a store with TTLs holds it"`
 	// Servers are a fleet's (fixed-window@3) figures server by server.
-	Servers []jsonServer `json:"servers,omitempty"`
+	Servers []jsonServer `json:"servers,omitempty" jsonschema_description:"a fleet's figures, server by server"`
 }
 
 type jsonServer struct {
@@ -58,27 +67,31 @@ type jsonServer struct {
 // jsonDecision holds the evidence of one kind; fields of other kinds are omitted.
 type jsonDecision struct {
 	Allowed       bool     `json:"allowed"`
-	Explain       string   `json:"explain"`
-	WindowStartMs *int64   `json:"window_start_ms,omitempty"`
-	Count         *int64   `json:"count,omitempty"`
-	InWindow      *int64   `json:"in_window,omitempty"`
-	OldestMs      *int64   `json:"oldest_ms,omitempty"`
-	Previous      *int64   `json:"previous,omitempty"`
-	Current       *int64   `json:"current,omitempty"`
-	ElapsedMs     *int64   `json:"elapsed_ms,omitempty"`
-	Weight        *float64 `json:"weight,omitempty"`   // for display; exact: weight_fraction
-	Estimate      *float64 `json:"estimate,omitempty"` // for display; exact: estimate_fraction
-	WeightFrac    []int64  `json:"weight_fraction,omitempty"`
-	EstimateFrac  []int64  `json:"estimate_fraction,omitempty"`
+	Explain       string   `json:"explain" jsonschema_description:"the decision's arithmetic in the lesson's words: 30 + 84 × 0.75 = 93 → allow (93 < 100)"`
+	WindowStartMs *int64   `json:"window_start_ms,omitempty" jsonschema_description:"fixed window, sliding counter: the start of the window holding the request"`
+	Count         *int64   `json:"count,omitempty" jsonschema_description:"fixed window: requests counted in the window before this one"`
+	InWindow      *int64   `json:"in_window,omitempty" jsonschema_description:"sliding log: timestamps in the last window before this request"`
+	OldestMs      *int64   `json:"oldest_ms,omitempty" jsonschema_description:"sliding log: the oldest of them, when there is one"`
+	Previous      *int64   `json:"previous,omitempty" jsonschema_description:"sliding counter: the previous window's count"`
+	Current       *int64   `json:"current,omitempty" jsonschema_description:"sliding counter: the current window's count before this request"`
+	ElapsedMs     *int64   `json:"elapsed_ms,omitempty" jsonschema_description:"sliding counter: milliseconds since the current window began"`
+	Weight        *float64 `json:"weight,omitempty" jsonschema_description:"sliding counter: the overlap weight, for display; exact: weight_fraction"`
+	Estimate      *float64 `json:"estimate,omitempty" jsonschema_description:"sliding counter: the estimate, for display; exact: estimate_fraction"`
+	WeightFrac    []int64  `json:"weight_fraction,omitempty" jsonschema_description:"sliding counter: the weight exactly, [numerator, denominator]"`
+	EstimateFrac  []int64  `json:"estimate_fraction,omitempty" jsonschema_description:"sliding counter: the estimate exactly, [numerator, denominator]; the numerator may pass 2^53 (see estimate_fraction_exact)"`
+	EstimateExact string   `json:"estimate_fraction_exact,omitempty" jsonschema_description:"sliding counter: the same fraction as decimal text, numerator/denominator, exact for a reader whose numbers are doubles"`
+	TokensFrac    []int64  `json:"tokens_fraction,omitempty" jsonschema_description:"token bucket: the tokens before this request exactly, [numerator, denominator]; the numerator may pass 2^53 (see tokens_fraction_exact)"`
+	TokensExact   string   `json:"tokens_fraction_exact,omitempty" jsonschema_description:"token bucket: the same fraction as decimal text"`
+	Capacity      *int64   `json:"capacity,omitempty" jsonschema_description:"token bucket: its capacity in tokens"`
 }
 
 type jsonRequest struct {
-	Index     int64                   `json:"index"`
-	AtMs      int64                   `json:"at_ms"`
-	At        string                  `json:"at"`
-	Time      string                  `json:"time,omitempty"` // a dated instant's date and time, RFC 3339 in UTC; at_ms is then since the epoch
+	Index     int64                   `json:"index" jsonschema_description:"the request's place in the scenario, from 0"`
+	AtMs      int64                   `json:"at_ms" jsonschema_description:"milliseconds since the scenario's midnight, or since the Unix epoch when time is given"`
+	At        string                  `json:"at" jsonschema_description:"the instant for people: 12:00:59.000"`
+	Time      string                  `json:"time,omitempty" jsonschema_description:"a dated instant (a replayed log's) in RFC 3339, UTC"`
 	Client    string                  `json:"client"`
-	Decisions map[string]jsonDecision `json:"decisions"`
+	Decisions map[string]jsonDecision `json:"decisions" jsonschema_description:"each limiter's decision, by its name"`
 }
 
 // JSON replays e from its start and writes one object:
@@ -94,7 +107,7 @@ func JSON(w io.Writer, h Header, e *sim.Engine) error {
 		Name: h.Name, Title: h.Title, Limit: cfg.Limit, WindowMs: int64(cfg.Window / time.Millisecond),
 		Window: human.Duration(cfg.Window), Expiry: !cfg.NoExpiry, OffsetMs: int64(cfg.Offset / time.Millisecond), Requests: e.Len(),
 	})
-	bw.WriteString(`{"scenario":`)
+	fmt.Fprintf(bw, `{"schema_version":%d,"scenario":`, SchemaVersion)
 	bw.Write(sc)
 	bw.WriteString(",\n\"requests\":[")
 	enc := json.NewEncoder(bw)
@@ -175,6 +188,14 @@ func decisionJSON(d algo.Decision) jsonDecision {
 		j.WindowStartMs, j.Previous, j.Current, j.ElapsedMs = &start, &prev, &count, &elapsed
 		j.Weight, j.Estimate = &weight, &estimate
 		j.WeightFrac, j.EstimateFrac = []int64{wn, wd}, []int64{en, ed}
+		// Exact whatever the counts: EstimateRat overflows past MaxInt64/W.
+		num := new(big.Int).Mul(big.NewInt(d.Count), big.NewInt(wd))
+		num.Add(num, new(big.Int).Mul(big.NewInt(d.Previous), big.NewInt(wn)))
+		j.EstimateExact = num.String() + "/" + strconv.FormatInt(wd, 10)
+	case algo.KindTokenBucket:
+		tn, td := d.TokensRat()
+		capacity := d.Capacity
+		j.TokensFrac, j.TokensExact, j.Capacity = []int64{tn, td}, fmt.Sprintf("%d/%d", tn, td), &capacity
 	default:
 		j.Count = &count
 	}

@@ -144,45 +144,58 @@ func MemoryText(w io.Writer, q MemoryQuestion) error {
 	return nil
 }
 
-// MemoryJSON writes the same figures as one JSON object; byte counts are
-// decimal strings, since they can exceed what a JSON number holds exactly.
+// memoryDocument is memory --json's object, the schema's source
+// (schema/memory.schema.json).
+type memoryDocument struct {
+	SchemaVersion int         `json:"schema_version" jsonschema_description:"the version of this contract (see run's)"`
+	Limit         int64       `json:"limit" jsonschema_description:"requests allowed per window"`
+	WindowMs      int64       `json:"window_ms" jsonschema_description:"the window, in milliseconds"`
+	Clients       int64       `json:"clients" jsonschema_description:"the clients, each at its limit"`
+	KeyBytes      int         `json:"key_bytes" jsonschema_description:"the length of a client id, in bytes"`
+	Algorithms    []memoryRow `json:"algorithms"`
+}
+
+// memoryRow is one limiter's worst case. A figure that can pass 2^53 is a
+// JSON number, exact as written, and again as decimal text (_exact) for a
+// reader whose numbers are doubles.
+type memoryRow struct {
+	Name           string   `json:"name"`
+	Entries        *big.Int `json:"entries" jsonschema_description:"counters, timestamps or buckets at worst; may pass 2^53 (see entries_exact)"`
+	EntriesExact   string   `json:"entries_exact" jsonschema_description:"the same, as decimal text"`
+	Unit           string   `json:"unit" jsonschema_description:"what an entry is: counters, timestamps, buckets"`
+	Bytes          *big.Int `json:"bytes" jsonschema_description:"bytes in process, a map keyed by client name; may pass 2^53 (see bytes_exact)"`
+	BytesExact     string   `json:"bytes_exact"`
+	PerClientBytes int64    `json:"per_client_bytes"`
+	PerEntryBytes  int64    `json:"per_entry_bytes"`
+	RedisBytes     *big.Int `json:"redis_bytes" jsonschema_description:"bytes in Redis by windowlab's model of its recipes; may pass 2^53 (see redis_bytes_exact)"`
+	RedisExact     string   `json:"redis_bytes_exact"`
+	RedisStructure string   `json:"redis_structure" jsonschema_description:"the Redis structures that model is of"`
+	// With --store: the sample measured and its MEMORY USAGE scaled.
+	MeasuredClients int64    `json:"measured_clients,omitempty" jsonschema_description:"with --store: the clients of the sample written to Redis"`
+	MeasuredKeys    int64    `json:"measured_keys,omitempty" jsonschema_description:"with --store: its keys"`
+	MeasuredBytes   int64    `json:"measured_memory_usage_bytes,omitempty" jsonschema_description:"with --store: their MEMORY USAGE, summed"`
+	MeasuredScaled  *big.Int `json:"measured_memory_usage_scaled,omitempty" jsonschema_description:"with --store: that scaled to every client; may pass 2^53"`
+	ScaledExact     string   `json:"measured_memory_usage_scaled_exact,omitempty"`
+	MeasuredSkipped string   `json:"measured_skipped,omitempty" jsonschema_description:"with --store: why this limiter was not measured"`
+}
+
+// MemoryJSON writes the same figures as one JSON object.
 func MemoryJSON(w io.Writer, q MemoryQuestion) error {
 	fs, err := Footprints(q)
 	if err != nil {
 		return err
 	}
-	type row struct {
-		Name           string `json:"name"`
-		Entries        string `json:"entries"`
-		Unit           string `json:"unit"`
-		Bytes          string `json:"bytes"`
-		PerClientBytes int64  `json:"per_client_bytes"`
-		PerEntryBytes  int64  `json:"per_entry_bytes"`
-		RedisBytes     string `json:"redis_bytes"`
-		RedisStructure string `json:"redis_structure"`
-		// With --store: the sample measured and its MEMORY USAGE scaled.
-		MeasuredClients int64  `json:"measured_clients,omitempty"`
-		MeasuredKeys    int64  `json:"measured_keys,omitempty"`
-		MeasuredBytes   int64  `json:"measured_memory_usage_bytes,omitempty"`
-		MeasuredScaled  string `json:"measured_memory_usage_scaled,omitempty"`
-		MeasuredSkipped string `json:"measured_skipped,omitempty"`
-	}
-	doc := struct {
-		Limit      int64 `json:"limit"`
-		WindowMs   int64 `json:"window_ms"`
-		Clients    int64 `json:"clients"`
-		KeyBytes   int   `json:"key_bytes"`
-		Algorithms []row `json:"algorithms"`
-	}{q.Limit, int64(q.Window / time.Millisecond), q.Clients, q.KeyBytes, nil}
+	doc := memoryDocument{SchemaVersion: SchemaVersion, Limit: q.Limit, WindowMs: int64(q.Window / time.Millisecond), Clients: q.Clients, KeyBytes: q.KeyBytes}
 	for _, f := range fs {
-		r := row{Name: f.Kind.String(), Entries: f.Entries.String(), Unit: unitName(f.Kind, f.Entries),
-			Bytes: f.Bytes.String(), PerClientBytes: f.PerClient, PerEntryBytes: f.PerEntry,
-			RedisBytes: f.RedisBytes.String(), RedisStructure: f.RedisStructure}
+		r := memoryRow{Name: f.Kind.String(), Entries: f.Entries, EntriesExact: f.Entries.String(), Unit: unitName(f.Kind, f.Entries),
+			Bytes: f.Bytes, BytesExact: f.Bytes.String(), PerClientBytes: f.PerClient, PerEntryBytes: f.PerEntry,
+			RedisBytes: f.RedisBytes, RedisExact: f.RedisBytes.String(), RedisStructure: f.RedisStructure}
 		if m, ok := q.Measured[f.Kind]; ok {
 			r.MeasuredSkipped = m.Skipped
 			if m.Skipped == "" {
 				r.MeasuredClients, r.MeasuredKeys, r.MeasuredBytes = m.Clients, m.Keys, m.Bytes
-				r.MeasuredScaled = m.scaled(q.Clients).String()
+				r.MeasuredScaled = m.scaled(q.Clients)
+				r.ScaledExact = r.MeasuredScaled.String()
 			}
 		}
 		doc.Algorithms = append(doc.Algorithms, r)
