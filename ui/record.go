@@ -1,0 +1,219 @@
+package ui
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"image/color"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"windowlab/algo"
+	"windowlab/scenarios"
+)
+
+// RecordOptions say what windowlab record films.
+type RecordOptions struct {
+	Scenario      *scenarios.Scenario
+	Width, Height int
+	// Keys are pressed one after another at the start, a frame apart:
+	// names as the view's help writes them ("space", "right", "tab", "t").
+	Keys []string
+	// Until, when set, ends the recording once the clock reaches it.
+	Until    algo.Instant
+	HasUntil bool
+	// Speed is the playback speed (0: the scenario's, else 1×).
+	Speed float64
+	// Hold is how long a caption that pauses the clock stays on screen
+	// before the recording goes on, as a presenter's space would; and how
+	// long the last frame stays.
+	Hold time.Duration
+	// Longest caps the recording's length.
+	Longest time.Duration
+	Light   bool // draw for a light background
+	Title   string
+
+	onFrame func(view string) // tests: each frame drawn, as View gave it
+}
+
+// Recording limits.
+const (
+	DefaultHold    = 3 * time.Second
+	DefaultLongest = 5 * time.Minute
+	MaxLongest     = time.Hour
+)
+
+// A recording's frame rate: the view's own.
+const recordFrame = frame
+
+// Record plays the view on the virtual clock, at a fixed size, with no
+// terminal and no wall clock, and writes it to w as an asciicast v2 file:
+// a header line, then one [seconds, "o", text] event for every frame that
+// differs from the one before, redrawing only the lines that changed. The
+// frames are View's own. The same options always write the same bytes.
+// It returns how many frames it wrote and how long the recording lasts.
+func Record(ctx context.Context, w io.Writer, o RecordOptions) (frames int, length time.Duration, err error) {
+	if o.Width < 1 || o.Height < 1 {
+		return 0, 0, fmt.Errorf("a recording needs a size, such as 100x30")
+	}
+	hold, longest := o.Hold, o.Longest
+	if hold <= 0 {
+		hold = DefaultHold
+	}
+	if longest <= 0 {
+		longest = DefaultLongest
+	}
+	var keys []tea.KeyPressMsg
+	for _, k := range o.Keys {
+		msg, ok := KeyNamed(k)
+		if !ok {
+			return 0, 0, fmt.Errorf("%q is not a key; use a key's name as the view's help writes it: space, enter, tab, left, right, or a letter", k)
+		}
+		keys = append(keys, msg)
+	}
+	m, err := New(Options{Scenario: o.Scenario})
+	if err != nil {
+		return 0, 0, err
+	}
+	m.budget = time.Hour // every move finishes inside Update: no job, no wall clock
+	bg := color.Color(color.Black)
+	if o.Light {
+		bg = color.White
+	}
+	m = step(m, tea.BackgroundColorMsg{Color: bg})
+	m = step(m, tea.WindowSizeMsg{Width: o.Width, Height: o.Height})
+	if o.Speed > 0 {
+		m.speed = min(max(o.Speed, minSpeed), maxSpeed)
+	}
+	header, _ := json.Marshal(struct {
+		Version int               `json:"version"`
+		Width   int               `json:"width"`
+		Height  int               `json:"height"`
+		Title   string            `json:"title,omitempty"`
+		Env     map[string]string `json:"env"`
+	}{2, o.Width, o.Height, o.Title, map[string]string{"TERM": "xterm-256color"}})
+	if _, err := fmt.Fprintf(w, "%s\n", header); err != nil {
+		return 0, 0, err
+	}
+	var last []string
+	var at time.Duration
+	emit := func(text string) error {
+		frames++
+		data, _ := json.Marshal(text)
+		_, err := fmt.Fprintf(w, "[%s, \"o\", %s]\n", strconv.FormatFloat(at.Seconds(), 'f', 6, 64), data)
+		return err
+	}
+	draw := func() error {
+		view := m.View().Content
+		if o.onFrame != nil {
+			o.onFrame(view)
+		}
+		lines := strings.Split(view, "\n")
+		var b strings.Builder
+		if last == nil {
+			b.WriteString("\x1b[?25l\x1b[H\x1b[2J") // no cursor, a clear screen
+		}
+		for i := range o.Height {
+			line := ""
+			if i < len(lines) {
+				line = lines[i]
+			}
+			if last != nil && i < len(last) && last[i] == line {
+				continue
+			}
+			// Cleared first: a line as wide as the screen leaves the cursor
+			// past its end, where clearing would take its last cell.
+			fmt.Fprintf(&b, "\x1b[%d;1H\x1b[2K%s\x1b[0m", i+1, line)
+		}
+		last = lines
+		if b.Len() == 0 {
+			return nil
+		}
+		return emit(b.String())
+	}
+	if err := draw(); err != nil {
+		return frames, at, err
+	}
+	base := time.Unix(0, 0) // the ticks' own clock: only differences count
+	var paused time.Duration
+	for {
+		if err := ctx.Err(); err != nil {
+			return frames, at, context.Cause(ctx)
+		}
+		if at >= longest {
+			break
+		}
+		at += recordFrame
+		switch {
+		case len(keys) > 0:
+			m = step(m, keys[0])
+			keys = keys[1:]
+		case m.playing:
+			paused = 0
+			m = step(m, tickMsg{at: base.Add(at), gen: m.gen})
+		case o.HasUntil && m.eng.Now() >= o.Until, m.eng.Now() >= m.end:
+			if paused += recordFrame; paused >= hold {
+				return frames, at, emit("") // the last frame held
+			}
+		default: // stopped at a caption: read it, then go on
+			if paused += recordFrame; paused >= hold {
+				paused = 0
+				m = step(m, tea.KeyPressMsg{Code: tea.KeySpace, Text: " "})
+			}
+		}
+		if o.HasUntil && m.eng.Now() >= o.Until && m.playing {
+			m.stop()
+			if m.eng.Now() > o.Until { // a skip over a quiet stretch went past it
+				m.note = "" // and says so, which no longer holds
+				m.seek(o.Until)
+			}
+		}
+		if err := draw(); err != nil {
+			return frames, at, err
+		}
+	}
+	return frames, at, emit("")
+}
+
+// step is one Update; the commands it returns are not run: the recording
+// makes its own ticks.
+func step(m Model, msg tea.Msg) Model {
+	next, _ := m.Update(msg)
+	return next.(Model)
+}
+
+// KeyNamed is the key press a key's name stands for, as the view's help
+// writes it: space, enter, esc, tab, shift+tab, left, right, up, down,
+// backspace, or one character.
+func KeyNamed(name string) (tea.KeyPressMsg, bool) {
+	switch name {
+	case "space":
+		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}, true
+	case "enter":
+		return tea.KeyPressMsg{Code: tea.KeyEnter}, true
+	case "esc":
+		return tea.KeyPressMsg{Code: tea.KeyEscape}, true
+	case "tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab}, true
+	case "shift+tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}, true
+	case "left":
+		return tea.KeyPressMsg{Code: tea.KeyLeft}, true
+	case "right":
+		return tea.KeyPressMsg{Code: tea.KeyRight}, true
+	case "up":
+		return tea.KeyPressMsg{Code: tea.KeyUp}, true
+	case "down":
+		return tea.KeyPressMsg{Code: tea.KeyDown}, true
+	case "backspace":
+		return tea.KeyPressMsg{Code: tea.KeyBackspace}, true
+	}
+	if r := []rune(name); len(r) == 1 {
+		return tea.KeyPressMsg{Code: r[0], Text: name}, true
+	}
+	return tea.KeyPressMsg{}, false
+}
