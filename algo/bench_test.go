@@ -10,6 +10,7 @@ import (
 // clock one millisecond every perTick requests so windows keep rolling over.
 type workload struct {
 	l       Limiter
+	admit   func(Instant, string) bool // when set, the allow-only path decides instead of Allow
 	clients []string
 	perTick int
 	t       Instant
@@ -18,7 +19,8 @@ type workload struct {
 }
 
 func (w *workload) next() {
-	if w.l.Allow(w.t, w.clients[w.i%len(w.clients)]).Allowed {
+	client := w.clients[w.i%len(w.clients)]
+	if w.admit != nil && w.admit(w.t, client) || w.admit == nil && w.l.Allow(w.t, client).Allowed {
 		w.allowed++
 	}
 	w.i++
@@ -61,12 +63,19 @@ func newWorkload(tb testing.TB, k Kind, s workloadSpec) *workload {
 	return &workload{l: mustNew(tb, k, s.cfg), clients: clients, perTick: s.perTick, t: Clock(12, 0, 0, 0)}
 }
 
-func BenchmarkAllow(b *testing.B) {
+func BenchmarkAllow(b *testing.B) { benchWorkloads(b, false) }
+
+// benchWorkloads runs every kind through every workload, through Allow or,
+// with admit, the allow-only path.
+func benchWorkloads(b *testing.B, admit bool) {
 	for _, k := range All {
 		b.Run(k.String(), func(b *testing.B) {
 			for _, s := range workloads {
 				b.Run(s.name, func(b *testing.B) {
 					w := newWorkload(b, k, s)
+					if admit {
+						w.admit = admitOf(w.l)
+					}
 					w.warm(3)
 					b.ReportAllocs()
 					b.ResetTimer()
@@ -152,31 +161,7 @@ func TestPresetsDoNotAllocate(t *testing.T) {
 // BenchmarkAdmit is BenchmarkAllow through the allow-only path, called on
 // each limiter's own type (no interface, no Decision): what a server that
 // only enforces the limit calls.
-func BenchmarkAdmit(b *testing.B) {
-	for _, k := range All {
-		b.Run(k.String(), func(b *testing.B) {
-			for _, s := range workloads {
-				b.Run(s.name, func(b *testing.B) {
-					w := newWorkload(b, k, s)
-					w.warm(3)
-					admit := admitOf(w.l)
-					t, i, allowed := w.t, 0, 0
-					b.ReportAllocs()
-					b.ResetTimer()
-					for b.Loop() {
-						if admit(t, w.clients[i%len(w.clients)]) {
-							allowed++
-						}
-						if i++; i%w.perTick == 0 {
-							t++
-						}
-					}
-					b.ReportMetric(float64(allowed)/float64(i), "allowed/op")
-				})
-			}
-		})
-	}
-}
+func BenchmarkAdmit(b *testing.B) { benchWorkloads(b, true) }
 
 // admitOf is l's Admit, bound to its concrete type.
 func admitOf(l Limiter) func(Instant, string) bool {

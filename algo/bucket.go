@@ -59,11 +59,7 @@ func (l *TokenBucket) Allow(t Instant, client string) Decision {
 	if l.clients.names != nil {
 		return l.AllowID(t, l.clients.names.ID(client))
 	}
-	t, sweep := l.clock.advance(t)
-	if sweep {
-		l.clock.schedule(t, l.w)
-		l.Expire(t)
-	}
+	t = l.advance(t)
 	level, allowed := l.allowKeyed(t, client)
 	return l.decision(t, level, allowed)
 }
@@ -74,11 +70,7 @@ func (l *TokenBucket) Admit(t Instant, client string) bool {
 	if l.clients.names != nil {
 		return l.AllowID(t, l.clients.names.ID(client)).Allowed
 	}
-	t, sweep := l.clock.advance(t)
-	if sweep {
-		l.clock.schedule(t, l.w)
-		l.Expire(t)
-	}
+	t = l.advance(t)
 	_, allowed := l.allowKeyed(t, client)
 	return allowed
 }
@@ -107,11 +99,7 @@ func (l *TokenBucket) UseNames(names *Names) bool {
 // AllowID is Allow for the client numbered id in the shared names (ByID).
 func (l *TokenBucket) AllowID(t Instant, id int32) Decision {
 	l.clients.mustShare()
-	t, sweep := l.clock.advance(t)
-	if sweep {
-		l.clock.schedule(t, l.w)
-		l.Expire(t)
-	}
+	t = l.advance(t)
 	s := l.clients.getID(id)
 	if s == nil {
 		s = l.clients.addID(id)
@@ -178,7 +166,7 @@ func (l *TokenBucket) Expire(t Instant) {
 	if l.cfg.NoExpiry {
 		return
 	}
-	l.sweep(func(keyBytes int, s *bucketState) bool {
+	sweepClients(&l.clients, &l.keyed, func(keyBytes int, s *bucketState) bool {
 		if l.levelAt(s, t) < l.full {
 			return true
 		}
@@ -201,7 +189,7 @@ func (l *TokenBucket) MemoryAt(t Instant) Memory {
 		return l.mem
 	}
 	var m Memory
-	l.each(func(keyBytes int, s *bucketState) {
+	eachClient(&l.clients, &l.keyed, func(keyBytes int, s *bucketState) {
 		if l.levelAt(s, t) < l.full {
 			m.Clients++
 			m.Entries += bucketsPerClient
@@ -211,21 +199,17 @@ func (l *TokenBucket) MemoryAt(t Instant) Memory {
 	return m
 }
 
-// sweep calls f for every client with state, by id or by name; f returns
-// false to drop the client's state.
-func (l *TokenBucket) sweep(f func(keyBytes int, s *bucketState) (keep bool)) {
-	if l.clients.names != nil {
-		l.clients.each(f)
-	} else {
-		l.keyed.sweep(f)
+// advance reads t on the clock and sweeps idle clients when a sweep is due.
+func (l *TokenBucket) advance(t Instant) Instant {
+	t, sweep := l.clock.advance(t)
+	if sweep {
+		l.sweepAt(t)
 	}
+	return t
 }
 
-// each calls f for every client with state, by id or by name, to read.
-func (l *TokenBucket) each(f func(keyBytes int, s *bucketState)) {
-	if l.clients.names != nil {
-		l.clients.each(func(keyBytes int, s *bucketState) bool { f(keyBytes, s); return true })
-	} else {
-		l.keyed.each(f)
-	}
+// sweepAt makes the sweep due at t.
+func (l *TokenBucket) sweepAt(t Instant) {
+	l.clock.schedule(t, l.w)
+	l.Expire(t)
 }

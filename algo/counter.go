@@ -45,11 +45,7 @@ func (l *SlidingCounter) Allow(t Instant, client string) Decision {
 	if l.clients.names != nil {
 		return l.AllowID(t, l.clients.names.ID(client))
 	}
-	t, sweep := l.clock.advance(t)
-	if sweep {
-		l.clock.schedule(t, l.w)
-		l.Expire(t)
-	}
+	t = l.advance(t)
 	idx, current, previous, allowed := l.allowKeyed(t, client)
 	return l.decision(t, idx, current, previous, allowed)
 }
@@ -60,11 +56,7 @@ func (l *SlidingCounter) Admit(t Instant, client string) bool {
 	if l.clients.names != nil {
 		return l.AllowID(t, l.clients.names.ID(client)).Allowed
 	}
-	t, sweep := l.clock.advance(t)
-	if sweep {
-		l.clock.schedule(t, l.w)
-		l.Expire(t)
-	}
+	t = l.advance(t)
 	_, _, _, allowed := l.allowKeyed(t, client)
 	return allowed
 }
@@ -111,11 +103,7 @@ func (l *SlidingCounter) UseNames(names *Names) bool {
 // AllowID is Allow for the client numbered id in the shared names (ByID).
 func (l *SlidingCounter) AllowID(t Instant, id int32) Decision {
 	l.clients.mustShare()
-	t, sweep := l.clock.advance(t)
-	if sweep {
-		l.clock.schedule(t, l.w)
-		l.Expire(t)
-	}
+	t = l.advance(t)
 	idx := floorDiv(int64(t)-l.o, l.w)
 	s := l.clients.getID(id)
 	if s == nil {
@@ -237,7 +225,7 @@ func (l *SlidingCounter) Expire(t Instant) {
 		return
 	}
 	idx := floorDiv(int64(t)-l.o, l.w)
-	l.sweep(func(keyBytes int, s *counterState) bool {
+	sweepClients(&l.clients, &l.keyed, func(keyBytes int, s *counterState) bool {
 		if s.window >= idx-1 {
 			return true
 		}
@@ -262,7 +250,7 @@ func (l *SlidingCounter) MemoryAt(t Instant) Memory {
 	}
 	idx := floorDiv(int64(t)-l.o, l.w)
 	var m Memory
-	l.each(func(keyBytes int, s *counterState) {
+	eachClient(&l.clients, &l.keyed, func(keyBytes int, s *counterState) {
 		if s.window >= idx-1 {
 			m.Clients++
 			m.Entries += countersPerClient
@@ -272,21 +260,17 @@ func (l *SlidingCounter) MemoryAt(t Instant) Memory {
 	return m
 }
 
-// sweep calls f for every client with state, by id or by name; f returns
-// false to drop the client's state.
-func (l *SlidingCounter) sweep(f func(keyBytes int, s *counterState) (keep bool)) {
-	if l.clients.names != nil {
-		l.clients.each(f)
-	} else {
-		l.keyed.sweep(f)
+// advance reads t on the clock and sweeps idle clients when a sweep is due.
+func (l *SlidingCounter) advance(t Instant) Instant {
+	t, sweep := l.clock.advance(t)
+	if sweep {
+		l.sweepAt(t)
 	}
+	return t
 }
 
-// each calls f for every client with state, by id or by name, to read.
-func (l *SlidingCounter) each(f func(keyBytes int, s *counterState)) {
-	if l.clients.names != nil {
-		l.clients.each(func(keyBytes int, s *counterState) bool { f(keyBytes, s); return true })
-	} else {
-		l.keyed.each(f)
-	}
+// sweepAt makes the sweep due at t.
+func (l *SlidingCounter) sweepAt(t Instant) {
+	l.clock.schedule(t, l.w)
+	l.Expire(t)
 }

@@ -215,7 +215,7 @@ func (l *FixedWindow) Expire(t Instant) {
 	if l.cfg.NoExpiry {
 		return
 	}
-	l.sweep(func(keyBytes int, s *fixedState) bool {
+	sweepClients(&l.clients, &l.keyed, func(keyBytes int, s *fixedState) bool {
 		if t < s.start || s.live(t, l.w) {
 			return true
 		}
@@ -239,7 +239,7 @@ func (l *FixedWindow) MemoryAt(t Instant) Memory {
 		return l.mem
 	}
 	var m Memory
-	l.each(func(keyBytes int, s *fixedState) {
+	eachClient(&l.clients, &l.keyed, func(keyBytes int, s *fixedState) {
 		if t < s.start || s.live(t, l.w) {
 			m.Clients++
 			m.Entries++
@@ -247,23 +247,4 @@ func (l *FixedWindow) MemoryAt(t Instant) Memory {
 		}
 	})
 	return m
-}
-
-// sweep calls f for every client with state, by id or by name; f returns
-// false to drop the client's state.
-func (l *FixedWindow) sweep(f func(keyBytes int, s *fixedState) (keep bool)) {
-	if l.clients.names != nil {
-		l.clients.each(f)
-	} else {
-		l.keyed.sweep(f)
-	}
-}
-
-// each calls f for every client with state, by id or by name, to read.
-func (l *FixedWindow) each(f func(keyBytes int, s *fixedState)) {
-	if l.clients.names != nil {
-		l.clients.each(func(keyBytes int, s *fixedState) bool { f(keyBytes, s); return true })
-	} else {
-		l.keyed.each(f)
-	}
 }

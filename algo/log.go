@@ -46,11 +46,7 @@ func (l *SlidingLog) Allow(t Instant, client string) Decision {
 	if l.clients.names != nil {
 		return l.AllowID(t, l.clients.names.ID(client))
 	}
-	t, sweep := l.clock.advance(t)
-	if sweep {
-		l.clock.schedule(t, l.w)
-		l.Expire(t)
-	}
+	t = l.advance(t)
 	count, oldest, allowed := l.allowKeyed(t, client)
 	return l.decision(t, count, oldest, allowed)
 }
@@ -61,11 +57,7 @@ func (l *SlidingLog) Admit(t Instant, client string) bool {
 	if l.clients.names != nil {
 		return l.AllowID(t, l.clients.names.ID(client)).Allowed
 	}
-	t, sweep := l.clock.advance(t)
-	if sweep {
-		l.clock.schedule(t, l.w)
-		l.Expire(t)
-	}
+	t = l.advance(t)
 	_, _, allowed := l.allowKeyed(t, client)
 	return allowed
 }
@@ -139,11 +131,7 @@ func (l *SlidingLog) UseNames(names *Names) bool {
 // AllowID is Allow for the client numbered id in the shared names (ByID).
 func (l *SlidingLog) AllowID(t Instant, id int32) Decision {
 	l.clients.mustShare()
-	t, sweep := l.clock.advance(t)
-	if sweep {
-		l.clock.schedule(t, l.w)
-		l.Expire(t)
-	}
+	t = l.advance(t)
 	s := l.clients.getID(id)
 	if s == nil {
 		s = l.clients.addID(id)
@@ -328,3 +316,18 @@ func (l *SlidingLog) MemoryAt(t Instant) Memory {
 // requests it holds at it, and the index of its queue when it holds more
 // than one instant (0 when none). Only the sweep and a copy go through it.
 var logPacking = &packing[logState]{narrow: 8 + 4 + 4, wide: 8 + 4 + 4}
+
+// advance reads t on the clock and sweeps idle clients when a sweep is due.
+func (l *SlidingLog) advance(t Instant) Instant {
+	t, sweep := l.clock.advance(t)
+	if sweep {
+		l.sweepAt(t)
+	}
+	return t
+}
+
+// sweepAt makes the sweep due at t.
+func (l *SlidingLog) sweepAt(t Instant) {
+	l.clock.schedule(t, l.w)
+	l.Expire(t)
+}

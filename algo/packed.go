@@ -153,3 +153,22 @@ func storeBucket(b []byte, s bucketState, _ bool) {
 }
 
 var bucketPacking = &packing[bucketState]{narrow: 8 + 8, wide: 8 + 8, load: loadBucket, store: storeBucket}
+
+// sweepClients calls f for every client with state of a limiter's by id or
+// by name, whichever it uses; f returns false to drop the client's state.
+func sweepClients[S any](ids *table[S], names *keyed[S], f func(keyBytes int, s *S) (keep bool)) {
+	if ids.names != nil {
+		ids.each(f)
+	} else {
+		names.sweep(f)
+	}
+}
+
+// eachClient calls f for every client with state, to read, by id or by name.
+func eachClient[S any](ids *table[S], names *keyed[S], f func(keyBytes int, s *S)) {
+	if ids.names != nil {
+		ids.each(func(keyBytes int, s *S) bool { f(keyBytes, s); return true })
+	} else {
+		names.each(f)
+	}
+}
