@@ -150,18 +150,18 @@ func (s *Scenario) nameClients() {
 // entry yields in time order, so popping the least key gives time order,
 // and same-instant requests follow file order.
 type source struct {
-	gens   []gen
-	heap   []int32
-	length int64
-	bound  algo.Instant // no arrival comes after it
-	exact  bool         // and the last arrival is at it
+	gens  []gen
+	heap  []int32
+	scen  *Scenario    // whose Len is the source's, counted on first use
+	bound algo.Instant // no arrival comes after it
+	exact bool         // and the last arrival is at it
 }
 
 func newSource(s *Scenario) *source {
 	src := &source{
-		gens:   make([]gen, len(s.Traffic)),
-		heap:   make([]int32, 0, len(s.Traffic)),
-		length: s.Len(),
+		gens: make([]gen, len(s.Traffic)),
+		heap: make([]int32, 0, len(s.Traffic)),
+		scen: s,
 	}
 	src.bound, src.exact = s.lastBound()
 	for i := range s.Traffic {
@@ -193,17 +193,19 @@ func (s *source) Next() (sim.Arrival, bool) {
 // Clone copies the positions; client names are shared, read-only.
 func (s *source) Clone() sim.Source {
 	c := &source{
-		gens:   append([]gen(nil), s.gens...),
-		heap:   append(make([]int32, 0, cap(s.heap)), s.heap...),
-		length: s.length,
-		bound:  s.bound,
-		exact:  s.exact,
+		gens:  append([]gen(nil), s.gens...),
+		heap:  append(make([]int32, 0, cap(s.heap)), s.heap...),
+		scen:  s.scen,
+		bound: s.bound,
+		exact: s.exact,
 	}
 	return c
 }
 
-// Len is the exact total number of arrivals, from the first one.
-func (s *source) Len() int64 { return s.length }
+// Len is the exact total number of arrivals, from the first one: the
+// scenario's, which random traffic counts by a dry run of its generators
+// on first use (Scenario.Len), so a replay that never asks makes no pass.
+func (s *source) Len() int64 { return s.scen.Len() }
 
 func (s *source) less(a, b int32) bool {
 	ta, tb := s.gens[a].at, s.gens[b].at

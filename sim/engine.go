@@ -214,10 +214,16 @@ func (e *Engine) Now() algo.Instant { return e.now }
 // Start is where the clock stands before the first arrival.
 func (e *Engine) Start() algo.Instant { return e.opts.Start }
 
-// Len is the number of arrivals in the scenario.
+// Len is the number of arrivals in the scenario: once the engine has
+// decided them all, how many it decided, and before that the source's
+// count (which a scenario of random traffic works out by a dry run).
 func (e *Engine) Len() int64 {
 	if e.total < 0 {
-		e.total = e.checkpoints[0].src.Len()
+		if !e.hasNext {
+			e.total = e.n
+		} else {
+			e.total = e.checkpoints[0].src.Len()
+		}
 	}
 	return e.total
 }
