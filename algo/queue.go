@@ -24,6 +24,12 @@ import (
 //
 // The zero value is an empty queue; a queue whose instants are all equal
 // takes no memory beyond its 32-byte header.
+//
+// The encoded runs hold instants exactly when n > tailN. When they hold
+// none their buffer is not read (what it holds is stale, kept for its
+// room) and the next run encoded starts it afresh: so a queue of one run,
+// the usual state of a quiet client, is decided, emptied and pushed to
+// without following runs.
 type InstantQueue struct {
 	runs   *encodedRuns // the runs before the newest, once there are any
 	tailAt Instant      // the newest run's instant
@@ -96,32 +102,33 @@ func (q *InstantQueue) Bytes() int64 {
 
 // Oldest is the first instant in the queue; the queue must not be empty.
 func (q *InstantQueue) Oldest() Instant {
-	if r := q.runs; r != nil && r.head < len(r.data) {
-		return r.headAt
+	if q.n > q.tailN {
+		return q.runs.headAt
 	}
 	return q.tailAt
 }
 
 // Push adds t, which must not be before the newest instant held.
 func (q *InstantQueue) Push(t Instant) {
-	q.n++
-	if q.tailN > 0 && t == q.tailAt {
-		q.tailN++
-		return
-	}
 	if q.tailN > 0 {
+		if t == q.tailAt {
+			q.n++
+			q.tailN++
+			return
+		}
 		if q.runs == nil {
 			q.runs = new(encodedRuns)
 		}
-		q.runs.encode(q.tailAt, q.tailN, q.n-1)
+		q.runs.encode(q.tailAt, q.tailN, q.n, q.n == q.tailN)
 	}
+	q.n++
 	q.tailAt, q.tailN = t, 1
 }
 
 // encode appends the run (at, count), the newest of held instants in all,
-// after the runs already encoded.
-func (r *encodedRuns) encode(at Instant, count, held int64) {
-	if r.head == len(r.data) {
+// after the runs already encoded; fresh when no encoded run holds any.
+func (r *encodedRuns) encode(at Instant, count, held int64, fresh bool) {
+	if fresh {
 		// Nothing encoded is held: start afresh at the front.
 		r.data, r.head, r.frontAt, r.lastAt, r.headAt = r.data[:0], 0, at, at, at
 		if r.idx != nil {
@@ -187,11 +194,25 @@ func (r *encodedRuns) run(off int, prev Instant) (at Instant, count int64, size 
 
 // DropThrough drops every instant at or before edge, and returns how many
 // it dropped. Each run is dropped once, so the scan from the front costs
-// O(1) amortised.
+// O(1) amortised; when the newest instant goes, everything does, without a
+// scan.
 func (q *InstantQueue) DropThrough(edge Instant) int64 {
+	if q.tailN == 0 || q.tailAt <= edge {
+		dropped := q.n
+		q.n, q.tailN = 0, 0
+		return dropped
+	}
+	if q.n == q.tailN {
+		return 0 // the newest run alone, after edge
+	}
+	return q.dropEncoded(edge)
+}
+
+// dropEncoded is DropThrough of a queue whose encoded runs hold instants
+// and whose newest run stays.
+func (q *InstantQueue) dropEncoded(edge Instant) int64 {
 	var dropped int64
-	encodedLeft := false
-	if r := q.runs; r != nil {
+	if r := q.runs; r.headAt <= edge {
 		for r.head < len(r.data) && r.headAt <= edge {
 			_, count, size := r.run(r.head, r.frontAt)
 			r.head += size
@@ -201,22 +222,14 @@ func (q *InstantQueue) DropThrough(edge Instant) int64 {
 				r.headAt, _, _ = r.run(r.head, r.frontAt)
 			}
 		}
-		encodedLeft = r.head < len(r.data)
-		if x := r.idx; x != nil && dropped > 0 {
+		if x := r.idx; x != nil {
 			x.dropped += dropped
 			for x.first < len(x.marks) && x.marks[x.first].off < r.head {
 				x.first++
 			}
 		}
 	}
-	if !encodedLeft && q.tailN > 0 && q.tailAt <= edge {
-		dropped += q.tailN
-		q.tailN = 0
-	}
 	q.n -= dropped
-	if q.n == 0 {
-		q.Reset()
-	}
 	return dropped
 }
 
@@ -226,10 +239,10 @@ func (q *InstantQueue) CountAfter(edge Instant) (count int64, oldest Instant) {
 	if q.n == 0 || q.tailAt <= edge {
 		return 0, 0
 	}
-	r := q.runs
-	if r == nil {
+	if q.n == q.tailN {
 		return q.tailN, q.tailAt
 	}
+	r := q.runs
 	off, prev, before := r.head, r.frontAt, int64(0)
 	if x := r.idx; x != nil && len(x.marks) > x.first {
 		live := x.marks[x.first:]
@@ -251,16 +264,7 @@ func (q *InstantQueue) CountAfter(edge Instant) (count int64, oldest Instant) {
 }
 
 // Reset empties the queue, keeping its room for later pushes.
-func (q *InstantQueue) Reset() {
-	if r := q.runs; r != nil {
-		idx := r.idx
-		if idx != nil {
-			*idx = runIndex{marks: idx.marks[:0]}
-		}
-		*r = encodedRuns{data: r.data[:0], idx: idx}
-	}
-	q.tailN, q.n = 0, 0
-}
+func (q *InstantQueue) Reset() { q.tailN, q.n = 0, 0 }
 
 // Clone is an independent copy of just the runs held, in as little room as
 // they need (none beyond the header when they are all at one instant).
@@ -268,7 +272,7 @@ func (q *InstantQueue) Clone() InstantQueue {
 	c := *q
 	c.runs = nil
 	r := q.runs
-	if q.n == 0 || r == nil || r.head == len(r.data) {
+	if q.n == q.tailN {
 		return c
 	}
 	cr := *r
