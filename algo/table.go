@@ -2,6 +2,7 @@ package algo
 
 import (
 	"math"
+	"math/bits"
 	"time"
 	"unsafe"
 )
@@ -163,6 +164,10 @@ func (t *table[S]) each(f func(keyBytes int, s *S) (keep bool)) {
 		t.unpack()
 	}
 	if t.names != nil {
+		if len(t.has) <= 2*len(t.live) {
+			t.eachByID(f)
+			return
+		}
 		kept := t.live[:0]
 		for _, id := range t.live {
 			if f(t.names.Bytes(id), &t.states[id]) {
@@ -183,6 +188,34 @@ func (t *table[S]) each(f func(keyBytes int, s *S) (keep bool)) {
 			t.free = append(t.free, i)
 		}
 	}
+}
+
+// eachByID is each for a shared table whose clients with state are many
+// beside the ids numbered: it walks the bitmap, so the states are visited
+// in id order, one after another in memory, rather than in the order the
+// clients got them (which scatters the visits over the states). Then live
+// keeps, in its order, the ids still set.
+func (t *table[S]) eachByID(f func(keyBytes int, s *S) (keep bool)) {
+	var zero S
+	for w, word := range t.has {
+		for m := word; m != 0; m &= m - 1 {
+			b := bits.TrailingZeros64(m)
+			id := int32(w<<6 | b)
+			if !f(t.names.Bytes(id), &t.states[id]) {
+				t.states[id] = zero
+				word &^= 1 << b
+			}
+		}
+		t.has[w] = word
+	}
+	kept := t.live[:0]
+	for _, id := range t.live {
+		if t.has[id>>6]&(1<<(id&63)) != 0 {
+			kept = append(kept, id)
+		}
+	}
+	clear(t.live[len(kept):])
+	t.live = kept
 }
 
 // clone copies the table; cloneState deep-copies each state. A shared

@@ -96,7 +96,13 @@ func drawByIDCase(r *rand.Rand, arrivals int) byIDCase {
 
 	// Clients with random names, some of them numbered by the source
 	// (Arrival.Number), as a scenario's and a log's sources number theirs.
-	names := make([]string, 1+r.IntN(50))
+	clients := 1 + r.IntN(50)
+	if r.IntN(8) == 0 {
+		// Many clients, few of them active in any one window: the limiters'
+		// sweeps then walk their clients with state, not every id.
+		clients = 100 + r.IntN(1500)
+	}
+	names := make([]string, clients)
 	seen := map[string]bool{}
 	for i := range names {
 		for names[i] == "" || seen[names[i]] {
@@ -250,7 +256,7 @@ func checkByIDCase(t *testing.T, seed uint64, c byIDCase) {
 // TestByIDAgainstKeyed holds the engine, deciding by ids, to keyed
 // limiters told only names, on random scenarios: limits, windows of 1 ms to
 // a minute with and without offsets, expiry on and off, 1 to 50 clients
-// with random names, bursts at one instant, steps onto window edges and
+// with random names (sometimes hundreds), bursts at one instant, steps onto window edges and
 // gaps long enough for clients to be swept.
 func TestByIDAgainstKeyed(t *testing.T) {
 	cases := long.N(300, 5000)
