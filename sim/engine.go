@@ -369,10 +369,10 @@ func (e *Engine) Step() (Record, bool) {
 			if k < 0 || tracked&(1<<k) == 0 {
 				continue
 			}
-			if n, first := e.admitted.inWindow(id, k); n > e.stats[i].MaxInWindow {
+			if n := e.admitted.inWindow(id, k); n > e.stats[i].MaxInWindow {
 				s := &e.stats[i]
 				s.MaxInWindow, s.MaxInWindowClient = n, a.Client
-				s.MaxInWindowFirst, s.MaxInWindowLast = first, a.At
+				s.MaxInWindowFirst, s.MaxInWindowLast = e.admitted.oldest(id, k), a.At
 			}
 		}
 	}
