@@ -318,7 +318,7 @@ func (e *Engine) stepWhile(more func() bool) {
 			e.interrupted = true
 			return
 		}
-		e.Step()
+		e.step()
 	}
 }
 
@@ -330,18 +330,23 @@ func (e *Engine) Step() (Record, bool) {
 	if !e.hasNext {
 		return Record{}, false
 	}
+	e.step()
+	return e.last, true
+}
+
+// step is Step, with an arrival to decide.
+func (e *Engine) step() {
 	a := e.next
 	e.now = a.At
 	id := e.clientID(a)
 	var bits, tracked uint32
 	for i, l := range e.limiters {
-		var d algo.Decision
+		d := &e.last.Decisions[i] // written in place: a Decision is 96 bytes
 		if b := e.byID[i]; b != nil {
-			d = b.AllowID(a.At, id)
+			*d = b.AllowID(a.At, id)
 		} else {
-			d = l.Allow(a.At, a.Client)
+			*d = l.Allow(a.At, a.Client)
 		}
-		e.last.Decisions[i] = d
 		s := &e.stats[i]
 		if d.Allowed {
 			s.Allowed++
@@ -385,7 +390,6 @@ func (e *Engine) Step() (Record, bool) {
 	if !e.opts.ForwardOnly && e.n == e.checkpoints[len(e.checkpoints)-1].n+e.every {
 		e.addCheckpoint()
 	}
-	return e.last, true
 }
 
 // clientID is the arrival's client's id in names: found by the number a
