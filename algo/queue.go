@@ -22,20 +22,41 @@ import (
 // the buffer grows, so a queue that stays about one window long costs O(1)
 // amortised per instant and no allocation once it has reached its size.
 //
-// The zero value is an empty queue; a queue whose instants are all equal
-// takes no memory beyond its 32-byte header.
+// The zero value is an empty queue; a queue of at most two runs (all its
+// instants at one or two instants, less than 2³¹ ms apart) takes no memory
+// beyond its 32-byte header.
 //
-// The encoded runs hold instants exactly when n > tailN. When they hold
-// none their buffer is not read (what it holds is stale, kept for its
-// room) and the next run encoded starts it afresh: so a queue of one run,
-// the usual state of a quiet client, is decided, emptied and pushed to
-// without following runs.
+// The header holds the newest run, and the one before it while there are
+// no others: its distance back from the newest and, implicitly, its count
+// (n less the newest's). From a third run on, every run but the newest is
+// encoded in the buffer. So the encoded runs hold instants exactly when
+// n > tailN and prev is not held; when they hold none their buffer is not
+// read (what it holds is stale, kept for its room) and the next run encoded
+// starts it afresh. A quiet client's queue, one or two runs in a window, is
+// decided, emptied and pushed to without following runs.
 type InstantQueue struct {
-	runs   *encodedRuns // the runs before the newest, once there are any
+	runs   *encodedRuns // the runs before the newest, from the third run on
 	tailAt Instant      // the newest run's instant
-	tailN  int64        // instants in the newest run, which is not encoded yet; 0 when empty
 	n      int64        // instants held
+	tailN  uint32       // instants in the newest run, which is not encoded; 0 when empty
+	prev   uint32       // prevHeld and the run before the newest's distance back from it, when the header holds it
 }
+
+// prevHeld marks InstantQueue.prev as holding the run before the newest.
+const prevHeld = 1 << 31
+
+// maxTailN is the most instants one run in the header counts; the next
+// instant, equal or not, begins a new run.
+const maxTailN = 1<<32 - 1
+
+// older is how many instants the queue holds before its newest run.
+func (q *InstantQueue) older() int64 { return q.n - int64(q.tailN) }
+
+// prevAt is the instant of the run before the newest, when prev holds it.
+func (q *InstantQueue) prevAt() Instant { return q.tailAt - Instant(q.prev&^prevHeld) }
+
+// encodedHold reports whether the encoded runs hold instants.
+func (q *InstantQueue) encodedHold() bool { return q.older() > 0 && q.prev&prevHeld == 0 }
 
 // encodedRuns are a queue's runs before its newest.
 type encodedRuns struct {
@@ -102,27 +123,50 @@ func (q *InstantQueue) Bytes() int64 {
 
 // Oldest is the first instant in the queue; the queue must not be empty.
 func (q *InstantQueue) Oldest() Instant {
-	if q.n > q.tailN {
-		return q.runs.headAt
+	switch {
+	case q.older() == 0:
+		return q.tailAt
+	case q.prev&prevHeld != 0:
+		return q.prevAt()
 	}
-	return q.tailAt
+	return q.runs.headAt
 }
 
 // Push adds t, which must not be before the newest instant held.
 func (q *InstantQueue) Push(t Instant) {
 	if q.tailN > 0 {
-		if t == q.tailAt {
+		if t == q.tailAt && q.tailN < maxTailN {
 			q.n++
 			q.tailN++
 			return
 		}
-		if q.runs == nil {
-			q.runs = new(encodedRuns)
-		}
-		q.runs.encode(q.tailAt, q.tailN, q.n, q.n == q.tailN)
+		q.keep(t)
 	}
 	q.n++
 	q.tailAt, q.tailN = t, 1
+}
+
+// keep moves the newest run back, before a new one at t: into the header
+// when it is the only run and t is near enough, otherwise into the buffer
+// (with the run the header held before it, if any).
+func (q *InstantQueue) keep(t Instant) {
+	older := q.older()
+	if older == 0 {
+		if d := uint64(t) - uint64(q.tailAt); d < prevHeld {
+			q.prev = prevHeld | uint32(d)
+			return
+		}
+	}
+	if q.runs == nil {
+		q.runs = new(encodedRuns)
+	}
+	if q.prev&prevHeld != 0 {
+		q.runs.encode(q.prevAt(), older, older, true)
+		q.prev = 0
+		q.runs.encode(q.tailAt, int64(q.tailN), q.n, false)
+		return
+	}
+	q.runs.encode(q.tailAt, int64(q.tailN), q.n, older == 0)
 }
 
 // encode appends the run (at, count), the newest of held instants in all,
@@ -199,11 +243,19 @@ func (r *encodedRuns) run(off int, prev Instant) (at Instant, count int64, size 
 func (q *InstantQueue) DropThrough(edge Instant) int64 {
 	if q.tailN == 0 || q.tailAt <= edge {
 		dropped := q.n
-		q.n, q.tailN = 0, 0
+		q.n, q.tailN, q.prev = 0, 0, 0
 		return dropped
 	}
-	if q.n == q.tailN {
+	older := q.older()
+	switch {
+	case older == 0:
 		return 0 // the newest run alone, after edge
+	case q.prev&prevHeld != 0:
+		if q.prevAt() > edge {
+			return 0
+		}
+		q.n, q.prev = int64(q.tailN), 0
+		return older
 	}
 	return q.dropEncoded(edge)
 }
@@ -239,8 +291,14 @@ func (q *InstantQueue) CountAfter(edge Instant) (count int64, oldest Instant) {
 	if q.n == 0 || q.tailAt <= edge {
 		return 0, 0
 	}
-	if q.n == q.tailN {
-		return q.tailN, q.tailAt
+	switch {
+	case q.older() == 0:
+		return int64(q.tailN), q.tailAt
+	case q.prev&prevHeld != 0:
+		if at := q.prevAt(); at > edge {
+			return q.n, at
+		}
+		return int64(q.tailN), q.tailAt
 	}
 	r := q.runs
 	off, prev, before := r.head, r.frontAt, int64(0)
@@ -260,11 +318,11 @@ func (q *InstantQueue) CountAfter(edge Instant) (count int64, oldest Instant) {
 		off += size
 		prev = at
 	}
-	return q.tailN, q.tailAt
+	return int64(q.tailN), q.tailAt
 }
 
 // Reset empties the queue, keeping its room for later pushes.
-func (q *InstantQueue) Reset() { q.tailN, q.n = 0, 0 }
+func (q *InstantQueue) Reset() { q.tailN, q.n, q.prev = 0, 0, 0 }
 
 // Clone is an independent copy of just the runs held, in as little room as
 // they need (none beyond the header when they are all at one instant).
@@ -272,7 +330,7 @@ func (q *InstantQueue) Clone() InstantQueue {
 	c := *q
 	c.runs = nil
 	r := q.runs
-	if q.n == q.tailN {
+	if !q.encodedHold() {
 		return c
 	}
 	cr := *r
