@@ -165,9 +165,12 @@ func newClientNames(prefix string, n int) *clientNames {
 
 // name is the name of client k, 0-based: <prefix>-(k+1).
 func (c *clientNames) name(k uint64) string {
-	n, d := k+1, 1
-	for d < len(powersOfTen) && n >= powersOfTen[d] {
-		d++
+	n := k + 1
+	// n's digits: ⌊log₁₀ 2⌋ of its bit length (1233/4096 ≈ log₁₀ 2), plus one,
+	// less one when n is below the power of ten that many digits start at.
+	d := min(bits.Len64(n)*1233>>12+1, len(powersOfTen))
+	if n < powersOfTen[d-1] {
+		d--
 	}
 	off := c.starts[d] + int(n-powersOfTen[d-1])*(c.prefix+d)
 	return c.all[off : off+c.prefix+d]
