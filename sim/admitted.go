@@ -17,79 +17,81 @@ import (
 // All the tracked limiters share one queue a client: runs of admitted
 // requests at one instant admitted by the same limiters (a bit mask).
 // Limiters that agree, as they mostly do, cost one run between them, and a
-// burst at one instant costs one. Each limiter keeps its count in the
-// window per client; the oldest of them is looked for in the queue only
-// when the count beats the most so far. Clients are the engine's dense ids,
-// so a lookup is an index, not a hash.
+// burst at one instant costs one. Clients are the engine's dense ids, so a
+// lookup is an index, not a hash.
 //
-// A client's record is one stretch of words in recs (the layout below):
-// the newest run, each limiter's count, and room for the two runs before
-// the newest, 64 bytes with the lesson's two limiters tracked, one cache
-// line. Most clients hold no more than that in a window (10,000 clients at
-// 120 requests a second: 97% of requests), and their requests are recorded
-// from the record alone. A client with more spills its older runs into its
-// buffer in encs, packed as varints (gap, mask, count), until they have
-// all left the window; the record's first room then keeps the oldest
-// encoded run's instant.
+// A client's record is four words, 32 bytes (two clients a cache line): its
+// newest run, and the two runs before it, each as its distance back from
+// the newest, its mask and its count. Most clients hold no more than that in
+// a window (10,000 clients at 120 requests a second: 96% of requests), and
+// each limiter's count in the window is then read off the three runs, so a
+// request is recorded from the record alone. A client with more spills its
+// older runs into its buffer in encs, packed as varints (gap, mask, count),
+// which then also keeps each limiter's count, until they have all left the
+// window; the record keeps the oldest encoded run's instant meanwhile. The
+// oldest request a limiter admitted in the window is looked for only when
+// its count beats the most so far.
 type admitted struct {
 	window algo.Instant
 	slots  int // limiters tracked, each a bit of the masks
-	stride int // words a client's record takes: recCounts + slots + 2·inlineRuns
 	recs   []int64
 	encs   []admittedRuns
+	// An inline run's word: its distance back from the newest run (30
+	// bits: less than a window, at most 7 days), its mask (slots bits),
+	// then its count (the rest; a longer run spills).
+	inlineMax int64 // the most an inline run counts
 }
 
-// The words of a client's record: the newest run's instant and its meta
-// (its count, its mask, and the record's flags, below), then each
-// limiter's count in the window, then inlineRuns runs, oldest first, an
-// instant and a meta each (count and mask).
+// The words of a client's record.
 const (
-	recTailAt = 0
-	recMeta   = 1
-	recCounts = 2
+	recTailAt = 0 // the newest run's instant
+	recMeta   = 1 // its count, the flags below, and its mask in the high 32 bits
+	recRun0   = 2 // the oldest inline run; spilled, the oldest encoded run's instant
+	recRun1   = 3 // the inline run after it
+	recWords  = 4
 )
 
-// inlineRuns is how many runs before the newest a record holds itself.
-const inlineRuns = 2
-
-// A meta word: the run's count in its low bits, its mask in the high 32;
-// in a record's own meta, also how many inline runs it holds and whether
-// it has spilled into its buffer (then it holds none inline, and its first
-// inline instant is the oldest encoded run's).
 const (
-	metaN       = 1<<29 - 1 // a run's count; a longer run continues in a new one
-	metaInline  = 3 << 29   // the inline runs held
-	metaSpilled = 1 << 31   // the buffer holds runs
+	metaN       = 1<<29 - 1 // the newest run's count; a longer run continues in a new one
+	metaInline  = 3 << 29   // the inline runs held, 0 to 2
+	metaOne     = 1 << 29   // one inline run, in metaInline
+	metaSpilled = 1 << 31   // the buffer holds the runs before the newest (none inline)
 	metaMask    = 32        // the mask's shift
+	runDistance = 1<<30 - 1 // an inline run's distance back from the newest
+	runMask     = 30        // the shift of its mask
 )
 
 // admittedRuns is a spilled client's runs before its newest: encoded runs
 // data[head:], the first one's gap counting from an instant already
-// dropped (its own instant is the record's first inline instant).
+// dropped (its own instant is the record's recRun0); and, while spilled,
+// each limiter's count in the window.
 type admittedRuns struct {
 	data   []byte
 	head   int
 	lastAt algo.Instant // the newest encoded run's instant
+	counts []int64
 }
 
 func newAdmitted(window time.Duration, slots int) *admitted {
-	return &admitted{window: algo.Instant(window / time.Millisecond), slots: slots, stride: recCounts + slots + 2*inlineRuns}
+	return &admitted{window: algo.Instant(window / time.Millisecond), slots: slots,
+		inlineMax: 1<<(64-runMask-slots) - 1}
 }
 
 // rec is the client's record, made (empty) if it is new.
-func (a *admitted) rec(client int32) []int64 {
+func (a *admitted) rec(client int32) *[recWords]int64 {
 	if int(client) >= len(a.encs) {
 		n := int(client) + 1
 		a.encs = append(a.encs, make([]admittedRuns, n-len(a.encs))...)
 		a.encs = a.encs[:cap(a.encs)]
-		a.recs = append(a.recs, make([]int64, len(a.encs)*a.stride-len(a.recs))...)
+		a.recs = append(a.recs, make([]int64, len(a.encs)*recWords-len(a.recs))...)
 	}
-	i := int(client) * a.stride
-	return a.recs[i : i+a.stride : i+a.stride]
+	return (*[recWords]int64)(a.recs[int(client)*recWords:])
 }
 
-// inline is the offset in a record of its i-th inline run.
-func (a *admitted) inline(i int) int { return recCounts + a.slots + 2*i }
+// run unpacks an inline run's word.
+func (a *admitted) run(w int64) (distance int64, mask uint32, n int64) {
+	return w & runDistance, uint32(w>>runMask) & (1<<a.slots - 1), int64(uint64(w) >> (runMask + a.slots))
+}
 
 // record adds a request at t admitted by the limiters in mask (slot bits),
 // after dropping what left the window.
@@ -100,102 +102,135 @@ func (a *admitted) record(client int32, t algo.Instant, mask uint32) {
 	if n := meta & metaN; n > 0 {
 		if t == algo.Instant(r[recTailAt]) && mask == uint32(meta>>metaMask) && n < metaN {
 			r[recMeta] = meta + 1
-			a.count(r, mask)
+			a.count(client, meta, mask)
 			return
 		}
-		meta = a.keep(client, r, meta)
+		meta = a.keep(client, r, t, meta)
 	}
 	r[recTailAt], r[recMeta] = int64(t), meta&(metaInline|metaSpilled)|int64(mask)<<metaMask|1
-	a.count(r, mask)
+	a.count(client, meta, mask)
 }
 
-// keep moves the newest run before the one about to come: inline while
-// there is room, otherwise into the buffer (the inline runs first). It
-// returns the record's meta with its flags as they now are.
-func (a *admitted) keep(client int32, r []int64, meta int64) int64 {
-	run := meta &^ (metaInline | metaSpilled)
+// count counts a request for each limiter in mask, in the buffer's counts
+// when spilled (inline, the runs are the counts).
+func (a *admitted) count(client int32, meta int64, mask uint32) {
+	if meta&metaSpilled == 0 {
+		return
+	}
+	counts := a.encs[client].counts
+	for m := mask; m != 0; m &= m - 1 {
+		counts[bits.TrailingZeros32(m)]++
+	}
+}
+
+// keep moves the newest run back, before a new one at t: inline while there
+// is room (the inline runs' distances then count from t), otherwise into the
+// buffer, the inline runs first. It returns the record's meta with its
+// flags as they now are.
+func (a *admitted) keep(client int32, r *[recWords]int64, t algo.Instant, meta int64) int64 {
+	tailAt, n, mask := algo.Instant(r[recTailAt]), meta&metaN, uint32(meta>>metaMask)
 	if meta&metaSpilled != 0 {
-		a.encs[client].encode(algo.Instant(r[recTailAt]), run)
+		a.encs[client].encode(tailAt, n, mask)
 		return meta
 	}
 	held := int(meta&metaInline) >> 29
-	if held < inlineRuns {
-		i := a.inline(held)
-		r[i], r[i+1] = r[recTailAt], run
-		return meta + 1<<29
+	if held < 2 && n <= a.inlineMax {
+		d := int64(t - tailAt)
+		if held == 1 {
+			r[recRun0] += d // less than a window back from t: no carry out of the distance
+		}
+		r[recRun0+held] = d | int64(mask)<<runMask | n<<(runMask+a.slots)
+		return meta + metaOne
 	}
 	q := &a.encs[client]
-	q.data, q.head, q.lastAt = q.data[:0], 0, algo.Instant(r[a.inline(0)])
-	for k := range inlineRuns {
-		i := a.inline(k)
-		q.encode(algo.Instant(r[i]), r[i+1])
+	if q.counts == nil {
+		q.counts = make([]int64, a.slots)
 	}
-	q.encode(algo.Instant(r[recTailAt]), run)
+	clear(q.counts)
+	q.data, q.head, q.lastAt = q.data[:0], 0, tailAt
+	first := tailAt
+	for i := range held {
+		d, m, c := a.run(r[recRun0+i])
+		at := tailAt - algo.Instant(d)
+		if i == 0 {
+			q.lastAt, first = at, at
+		}
+		q.encode(at, c, m)
+		q.add(m, c)
+	}
+	q.encode(tailAt, n, mask)
+	q.add(mask, n)
+	r[recRun0] = int64(first)
 	return meta&^metaInline | metaSpilled
 }
 
-// count counts a request for each limiter in mask.
-func (a *admitted) count(r []int64, mask uint32) {
+// add counts n requests for each limiter in mask.
+func (q *admittedRuns) add(mask uint32, n int64) {
 	for m := mask; m != 0; m &= m - 1 {
-		r[recCounts+bits.TrailingZeros32(m)]++
+		q.counts[bits.TrailingZeros32(m)] += n
 	}
 }
 
 // inWindow is how many requests limiter k admitted to the client in the
 // window as of its last record.
 func (a *admitted) inWindow(client int32, k int) int64 {
-	return a.recs[int(client)*a.stride+recCounts+k]
+	r := (*[recWords]int64)(a.recs[int(client)*recWords:])
+	meta := r[recMeta]
+	if meta&metaSpilled != 0 {
+		return a.encs[client].counts[k]
+	}
+	var n int64
+	if meta>>(metaMask+k)&1 != 0 {
+		n = meta & metaN
+	}
+	for i := range int(meta&metaInline) >> 29 {
+		if _, m, c := a.run(r[recRun0+i]); m>>k&1 != 0 {
+			n += c
+		}
+	}
+	return n
 }
 
-// dropThrough drops the client's runs at or before edge, taking them off
-// each limiter's count. When the newest run goes everything does, without
-// reading a run.
-func (a *admitted) dropThrough(client int32, r []int64, edge algo.Instant) {
+// dropThrough drops the client's runs at or before edge. When the newest
+// run goes everything does, without reading a run.
+func (a *admitted) dropThrough(client int32, r *[recWords]int64, edge algo.Instant) {
 	meta := r[recMeta]
+	tailAt := algo.Instant(r[recTailAt])
 	switch {
 	case meta&metaN == 0:
 		return
-	case algo.Instant(r[recTailAt]) <= edge:
-		clear(r[recMeta : recCounts+a.slots])
+	case tailAt <= edge:
+		r[recMeta] = 0
 		return
 	case meta&metaSpilled != 0:
-		if algo.Instant(r[a.inline(0)]) <= edge {
-			a.encs[client].dropThrough(r, a.inline(0), edge)
+		if algo.Instant(r[recRun0]) <= edge {
+			a.encs[client].dropThrough(r, edge)
 		}
 		return
 	}
 	held := int(meta&metaInline) >> 29
 	dropped := 0
-	for dropped < held {
-		i := a.inline(dropped)
-		if algo.Instant(r[i]) > edge {
-			break
-		}
-		drop(r, r[i+1])
+	for dropped < held && tailAt-algo.Instant(r[recRun0+dropped]&runDistance) <= edge {
 		dropped++
 	}
 	if dropped > 0 {
-		copy(r[a.inline(0):], r[a.inline(dropped):a.inline(held)])
-		r[recMeta] = meta - int64(dropped)<<29
-	}
-}
-
-// drop takes a run (its meta: count and mask) off its limiters' counts.
-func drop(r []int64, run int64) {
-	n := run & metaN
-	for m := uint32(run >> metaMask); m != 0; m &= m - 1 {
-		r[recCounts+bits.TrailingZeros32(m)] -= n
+		if dropped < held {
+			r[recRun0] = r[recRun1]
+		}
+		r[recMeta] = meta - int64(dropped)*metaOne
 	}
 }
 
 // dropThrough drops the encoded runs at or before edge, the first of which
-// is; the instant of the oldest is r[at]. The newest run, after edge,
+// is; the instant of the oldest is r[recRun0]. The newest run, after edge,
 // stays; when no encoded run does, the record is no longer spilled.
-func (q *admittedRuns) dropThrough(r []int64, at int, edge algo.Instant) {
-	head := algo.Instant(r[at])
+func (q *admittedRuns) dropThrough(r *[recWords]int64, edge algo.Instant) {
+	head := algo.Instant(r[recRun0])
 	for {
-		_, run, size := q.run(q.head)
-		drop(r, run)
+		_, mask, n, size := q.run(q.head)
+		for m := mask; m != 0; m &= m - 1 {
+			q.counts[bits.TrailingZeros32(m)] -= n
+		}
 		q.head += size
 		if q.head == len(q.data) {
 			r[recMeta] &^= metaSpilled
@@ -203,33 +238,33 @@ func (q *admittedRuns) dropThrough(r []int64, at int, edge algo.Instant) {
 		}
 		gap, _ := uvarint(q.data[q.head:])
 		head += algo.Instant(gap)
-		r[at] = int64(head)
+		r[recRun0] = int64(head)
 		if head > edge {
 			return
 		}
 	}
 }
 
-// encode appends the run at (meta run: count and mask) to the buffer.
-func (q *admittedRuns) encode(at algo.Instant, run int64) {
+// encode appends the run (at, n, mask) to the buffer.
+func (q *admittedRuns) encode(at algo.Instant, n int64, mask uint32) {
 	if len(q.data)+3*binary.MaxVarintLen64 > cap(q.data) && q.head >= len(q.data)/2 {
-		n := copy(q.data, q.data[q.head:])
-		q.data, q.head = q.data[:n], 0
+		k := copy(q.data, q.data[q.head:])
+		q.data, q.head = q.data[:k], 0
 	}
 	q.data = binary.AppendUvarint(q.data, uint64(at-q.lastAt))
-	q.data = binary.AppendUvarint(q.data, uint64(uint32(run>>metaMask)))
-	q.data = binary.AppendUvarint(q.data, uint64(run&metaN-1))
+	q.data = binary.AppendUvarint(q.data, uint64(mask))
+	q.data = binary.AppendUvarint(q.data, uint64(n-1))
 	q.lastAt = at
 }
 
-// run decodes the run at off: its gap from the run before, its meta (count
-// and mask) and how many bytes it takes.
-func (q *admittedRuns) run(off int) (gap int64, run int64, size int) {
+// run decodes the run at off: its gap from the run before, its mask, its
+// count and how many bytes it takes.
+func (q *admittedRuns) run(off int) (gap int64, mask uint32, n int64, size int) {
 	b := q.data[off:]
 	g, k1 := uvarint(b)
 	m, k2 := uvarint(b[k1:])
 	c, k3 := uvarint(b[k1+k2:])
-	return int64(g), int64(m)<<metaMask | int64(c+1), k1 + k2 + k3
+	return int64(g), uint32(m), int64(c) + 1, k1 + k2 + k3
 }
 
 // uvarint is binary.Uvarint with the one-byte case, the usual one, first.
@@ -243,29 +278,30 @@ func uvarint(b []byte) (uint64, int) {
 // oldest is the instant of the oldest request limiter k admitted to the
 // client still in the window as of its last record; one must be held.
 func (a *admitted) oldest(client int32, k int) algo.Instant {
-	r := a.recs[int(client)*a.stride : int(client+1)*a.stride]
-	bit := int64(1) << (metaMask + k)
+	r := (*[recWords]int64)(a.recs[int(client)*recWords:])
 	meta := r[recMeta]
+	tailAt := algo.Instant(r[recTailAt])
 	if meta&metaSpilled != 0 {
 		q := &a.encs[client]
-		at := algo.Instant(r[a.inline(0)])
+		at := algo.Instant(r[recRun0])
 		for off := q.head; off < len(q.data); {
-			gap, run, size := q.run(off)
+			gap, m, _, size := q.run(off)
 			if off != q.head {
 				at += algo.Instant(gap)
 			}
-			if run&bit != 0 {
+			if m>>k&1 != 0 {
 				return at
 			}
 			off += size
 		}
+		return tailAt
 	}
 	for i := range int(meta&metaInline) >> 29 {
-		if j := a.inline(i); r[j+1]&bit != 0 {
-			return algo.Instant(r[j])
+		if d, m, _ := a.run(r[recRun0+i]); m>>k&1 != 0 {
+			return tailAt - algo.Instant(d)
 		}
 	}
-	return algo.Instant(r[recTailAt])
+	return tailAt
 }
 
 func (a *admitted) clone() *admitted {
@@ -273,8 +309,9 @@ func (a *admitted) clone() *admitted {
 	c.recs = append([]int64(nil), a.recs...)
 	c.encs = make([]admittedRuns, len(a.encs))
 	for i, q := range a.encs {
-		if a.recs[i*a.stride+recMeta]&metaSpilled != 0 {
-			c.encs[i] = admittedRuns{data: append([]byte(nil), q.data[q.head:]...), lastAt: q.lastAt}
+		if a.recs[i*recWords+recMeta]&metaSpilled != 0 {
+			c.encs[i] = admittedRuns{data: append([]byte(nil), q.data[q.head:]...), lastAt: q.lastAt,
+				counts: append([]int64(nil), q.counts...)}
 		}
 	}
 	return &c
@@ -284,7 +321,7 @@ func (a *admitted) clone() *admitted {
 func (a *admitted) bytes() int64 {
 	n := int64(cap(a.recs))*8 + int64(cap(a.encs))*int64(unsafe.Sizeof(admittedRuns{}))
 	for i := range a.encs {
-		n += int64(cap(a.encs[i].data))
+		n += int64(cap(a.encs[i].data)) + int64(cap(a.encs[i].counts))*8
 	}
 	return n
 }
