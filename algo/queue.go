@@ -22,14 +22,41 @@ import (
 // the buffer grows, so a queue that stays about one window long costs O(1)
 // amortised per instant and no allocation once it has reached its size.
 //
-// The zero value is an empty queue; a queue whose instants are all equal
-// takes no memory beyond its 32-byte header.
+// The zero value is an empty queue; a queue of at most two runs (all its
+// instants at one or two instants, less than 2³¹ ms apart) takes no memory
+// beyond its 32-byte header.
+//
+// The header holds the newest run, and the one before it while there are
+// no others: its distance back from the newest and, implicitly, its count
+// (n less the newest's). From a third run on, every run but the newest is
+// encoded in the buffer. So the encoded runs hold instants exactly when
+// n > tailN and prev is not held; when they hold none their buffer is not
+// read (what it holds is stale, kept for its room) and the next run encoded
+// starts it afresh. A quiet client's queue, one or two runs in a window, is
+// decided, emptied and pushed to without following runs.
 type InstantQueue struct {
-	runs   *encodedRuns // the runs before the newest, once there are any
+	runs   *encodedRuns // the runs before the newest, from the third run on
 	tailAt Instant      // the newest run's instant
-	tailN  int64        // instants in the newest run, which is not encoded yet; 0 when empty
 	n      int64        // instants held
+	tailN  uint32       // instants in the newest run, which is not encoded; 0 when empty
+	prev   uint32       // prevHeld and the run before the newest's distance back from it, when the header holds it
 }
+
+// prevHeld marks InstantQueue.prev as holding the run before the newest.
+const prevHeld = 1 << 31
+
+// maxTailN is the most instants one run in the header counts; the next
+// instant, equal or not, begins a new run.
+const maxTailN = 1<<32 - 1
+
+// older is how many instants the queue holds before its newest run.
+func (q *InstantQueue) older() int64 { return q.n - int64(q.tailN) }
+
+// prevAt is the instant of the run before the newest, when prev holds it.
+func (q *InstantQueue) prevAt() Instant { return q.tailAt - Instant(q.prev&^prevHeld) }
+
+// encodedHold reports whether the encoded runs hold instants.
+func (q *InstantQueue) encodedHold() bool { return q.older() > 0 && q.prev&prevHeld == 0 }
 
 // encodedRuns are a queue's runs before its newest.
 type encodedRuns struct {
@@ -96,32 +123,56 @@ func (q *InstantQueue) Bytes() int64 {
 
 // Oldest is the first instant in the queue; the queue must not be empty.
 func (q *InstantQueue) Oldest() Instant {
-	if r := q.runs; r != nil && r.head < len(r.data) {
-		return r.headAt
+	switch {
+	case q.older() == 0:
+		return q.tailAt
+	case q.prev&prevHeld != 0:
+		return q.prevAt()
 	}
-	return q.tailAt
+	return q.runs.headAt
 }
 
 // Push adds t, which must not be before the newest instant held.
 func (q *InstantQueue) Push(t Instant) {
-	q.n++
-	if q.tailN > 0 && t == q.tailAt {
-		q.tailN++
-		return
-	}
 	if q.tailN > 0 {
-		if q.runs == nil {
-			q.runs = new(encodedRuns)
+		if t == q.tailAt && q.tailN < maxTailN {
+			q.n++
+			q.tailN++
+			return
 		}
-		q.runs.encode(q.tailAt, q.tailN, q.n-1)
+		q.keep(t)
 	}
+	q.n++
 	q.tailAt, q.tailN = t, 1
 }
 
+// keep moves the newest run back, before a new one at t: into the header
+// when it is the only run and t is near enough, otherwise into the buffer
+// (with the run the header held before it, if any).
+func (q *InstantQueue) keep(t Instant) {
+	older := q.older()
+	if older == 0 {
+		if d := uint64(t) - uint64(q.tailAt); d < prevHeld {
+			q.prev = prevHeld | uint32(d)
+			return
+		}
+	}
+	if q.runs == nil {
+		q.runs = new(encodedRuns)
+	}
+	if q.prev&prevHeld != 0 {
+		q.runs.encode(q.prevAt(), older, older, true)
+		q.prev = 0
+		q.runs.encode(q.tailAt, int64(q.tailN), q.n, false)
+		return
+	}
+	q.runs.encode(q.tailAt, int64(q.tailN), q.n, older == 0)
+}
+
 // encode appends the run (at, count), the newest of held instants in all,
-// after the runs already encoded.
-func (r *encodedRuns) encode(at Instant, count, held int64) {
-	if r.head == len(r.data) {
+// after the runs already encoded; fresh when no encoded run holds any.
+func (r *encodedRuns) encode(at Instant, count, held int64, fresh bool) {
+	if fresh {
 		// Nothing encoded is held: start afresh at the front.
 		r.data, r.head, r.frontAt, r.lastAt, r.headAt = r.data[:0], 0, at, at, at
 		if r.idx != nil {
@@ -187,11 +238,33 @@ func (r *encodedRuns) run(off int, prev Instant) (at Instant, count int64, size 
 
 // DropThrough drops every instant at or before edge, and returns how many
 // it dropped. Each run is dropped once, so the scan from the front costs
-// O(1) amortised.
+// O(1) amortised; when the newest instant goes, everything does, without a
+// scan.
 func (q *InstantQueue) DropThrough(edge Instant) int64 {
+	if q.tailN == 0 || q.tailAt <= edge {
+		dropped := q.n
+		q.n, q.tailN, q.prev = 0, 0, 0
+		return dropped
+	}
+	older := q.older()
+	switch {
+	case older == 0:
+		return 0 // the newest run alone, after edge
+	case q.prev&prevHeld != 0:
+		if q.prevAt() > edge {
+			return 0
+		}
+		q.n, q.prev = int64(q.tailN), 0
+		return older
+	}
+	return q.dropEncoded(edge)
+}
+
+// dropEncoded is DropThrough of a queue whose encoded runs hold instants
+// and whose newest run stays.
+func (q *InstantQueue) dropEncoded(edge Instant) int64 {
 	var dropped int64
-	encodedLeft := false
-	if r := q.runs; r != nil {
+	if r := q.runs; r.headAt <= edge {
 		for r.head < len(r.data) && r.headAt <= edge {
 			_, count, size := r.run(r.head, r.frontAt)
 			r.head += size
@@ -201,22 +274,14 @@ func (q *InstantQueue) DropThrough(edge Instant) int64 {
 				r.headAt, _, _ = r.run(r.head, r.frontAt)
 			}
 		}
-		encodedLeft = r.head < len(r.data)
-		if x := r.idx; x != nil && dropped > 0 {
+		if x := r.idx; x != nil {
 			x.dropped += dropped
 			for x.first < len(x.marks) && x.marks[x.first].off < r.head {
 				x.first++
 			}
 		}
 	}
-	if !encodedLeft && q.tailN > 0 && q.tailAt <= edge {
-		dropped += q.tailN
-		q.tailN = 0
-	}
 	q.n -= dropped
-	if q.n == 0 {
-		q.Reset()
-	}
 	return dropped
 }
 
@@ -226,10 +291,16 @@ func (q *InstantQueue) CountAfter(edge Instant) (count int64, oldest Instant) {
 	if q.n == 0 || q.tailAt <= edge {
 		return 0, 0
 	}
-	r := q.runs
-	if r == nil {
-		return q.tailN, q.tailAt
+	switch {
+	case q.older() == 0:
+		return int64(q.tailN), q.tailAt
+	case q.prev&prevHeld != 0:
+		if at := q.prevAt(); at > edge {
+			return q.n, at
+		}
+		return int64(q.tailN), q.tailAt
 	}
+	r := q.runs
 	off, prev, before := r.head, r.frontAt, int64(0)
 	if x := r.idx; x != nil && len(x.marks) > x.first {
 		live := x.marks[x.first:]
@@ -247,34 +318,31 @@ func (q *InstantQueue) CountAfter(edge Instant) (count int64, oldest Instant) {
 		off += size
 		prev = at
 	}
-	return q.tailN, q.tailAt
+	return int64(q.tailN), q.tailAt
 }
 
 // single reports whether every instant held is the same one (or none is
 // held): the queue is then its newest run alone, n instants at at.
 func (q *InstantQueue) single() (at Instant, n int64, ok bool) {
-	return q.tailAt, q.n, q.n == q.tailN
+	// The run before the newest, held in the header at distance 0, is more
+	// of the same instant than one run counts.
+	return q.tailAt, q.n, q.older() == 0 || q.prev == prevHeld
 }
 
-// setSingle makes q hold n instants, all at at, keeping its room.
+// setSingle makes q hold n instants, all at at, keeping its room: past
+// maxTailN, the rest in the run before the newest, at the same instant.
 func (q *InstantQueue) setSingle(at Instant, n int64) {
 	q.Reset()
 	if n > 0 {
-		q.tailAt, q.tailN, q.n = at, n, n
+		q.tailAt, q.n, q.tailN = at, n, uint32(min(n, maxTailN))
+		if n > maxTailN {
+			q.prev = prevHeld
+		}
 	}
 }
 
 // Reset empties the queue, keeping its room for later pushes.
-func (q *InstantQueue) Reset() {
-	if r := q.runs; r != nil {
-		idx := r.idx
-		if idx != nil {
-			*idx = runIndex{marks: idx.marks[:0]}
-		}
-		*r = encodedRuns{data: r.data[:0], idx: idx}
-	}
-	q.tailN, q.n = 0, 0
-}
+func (q *InstantQueue) Reset() { q.tailN, q.n, q.prev = 0, 0, 0 }
 
 // Clone is an independent copy of just the runs held, in as little room as
 // they need (none beyond the header when they are all at one instant).
@@ -282,7 +350,7 @@ func (q *InstantQueue) Clone() InstantQueue {
 	c := *q
 	c.runs = nil
 	r := q.runs
-	if q.n == 0 || r == nil || r.head == len(r.data) {
+	if !q.encodedHold() {
 		return c
 	}
 	cr := *r

@@ -180,3 +180,73 @@ func TestInstantQueueAgainstASlice(t *testing.T) {
 		}
 	}
 }
+
+// Two runs, the usual queue of a quiet client, live in the header: no
+// buffer until a third, and the header holds them again once the buffer's
+// runs have left.
+func TestInstantQueueTwoRunsInTheHeader(t *testing.T) {
+	var q InstantQueue
+	for range 1000 {
+		q.Push(100)
+	}
+	for range 3 {
+		q.Push(160)
+	}
+	if q.Bytes() != 0 || q.runs != nil {
+		t.Fatalf("two runs hold %d bytes beyond the header", q.Bytes())
+	}
+	if q.Len() != 1003 || q.Oldest() != 100 {
+		t.Fatalf("len %d from %d, want 1,003 from 100", q.Len(), q.Oldest())
+	}
+	if n, oldest := q.CountAfter(99); n != 1003 || oldest != 100 {
+		t.Errorf("CountAfter(99) = %d from %d", n, oldest)
+	}
+	if n, oldest := q.CountAfter(100); n != 3 || oldest != 160 {
+		t.Errorf("CountAfter(100) = %d from %d", n, oldest)
+	}
+	q.Push(170) // a third run: the two before it go to the buffer
+	if q.runs == nil || q.Len() != 1004 || q.Oldest() != 100 {
+		t.Fatalf("after a third run: len %d from %d", q.Len(), q.Oldest())
+	}
+	if n := q.DropThrough(100); n != 1000 || q.Oldest() != 160 {
+		t.Fatalf("DropThrough(100) dropped %d, oldest now %d", n, q.Oldest())
+	}
+	if n := q.DropThrough(160); n != 3 || q.Len() != 1 || q.Oldest() != 170 {
+		t.Fatalf("DropThrough(160) dropped %d, left %d from %d", n, q.Len(), q.Oldest())
+	}
+	q.Push(180)
+	if q.prev&prevHeld == 0 {
+		t.Error("the buffer drained, but the run before the newest went into it")
+	}
+	// Far apart (2³¹ ms and more), the run before goes to the buffer.
+	var far InstantQueue
+	far.Push(0)
+	far.Push(1 << 31)
+	if far.prev&prevHeld != 0 || far.Len() != 2 || far.Oldest() != 0 {
+		t.Errorf("instants 2³¹ ms apart: prev %x, len %d from %d", far.prev, far.Len(), far.Oldest())
+	}
+}
+
+// A run in the header counts at most maxTailN instants: one more at the
+// same instant begins a new run, and the queue still counts them all.
+func TestInstantQueueRunBeyondItsCount(t *testing.T) {
+	var q InstantQueue
+	q.Push(7)
+	q.n, q.tailN = maxTailN-1, maxTailN-1 // as after that many pushes
+	q.Push(7)
+	q.Push(7)
+	q.Push(7)
+	if q.Len() != maxTailN+2 || q.Oldest() != 7 {
+		t.Fatalf("len %d from %d, want %d from 7", q.Len(), q.Oldest(), int64(maxTailN)+2)
+	}
+	if n, _ := q.CountAfter(6); n != maxTailN+2 {
+		t.Errorf("CountAfter(6) = %d", n)
+	}
+	q.Push(8)
+	if n, oldest := q.CountAfter(6); n != maxTailN+3 || oldest != 7 {
+		t.Errorf("with a third run: CountAfter(6) = %d from %d", n, oldest)
+	}
+	if n := q.DropThrough(7); n != maxTailN+2 || q.Len() != 1 {
+		t.Errorf("DropThrough(7) dropped %d, left %d", n, q.Len())
+	}
+}

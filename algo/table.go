@@ -2,6 +2,7 @@ package algo
 
 import (
 	"math"
+	"math/bits"
 	"time"
 	"unsafe"
 )
@@ -132,6 +133,10 @@ func (t *table[S]) each(f func(keyBytes int, s *S) (keep bool)) {
 	if t.packed != nil {
 		t.unpack()
 	}
+	if len(t.has) <= 2*len(t.live) {
+		t.eachByID(f)
+		return
+	}
 	kept := t.live[:0]
 	for _, id := range t.live {
 		if f(t.names.Bytes(id), &t.states[id]) {
@@ -140,6 +145,34 @@ func (t *table[S]) each(f func(keyBytes int, s *S) (keep bool)) {
 		}
 		t.states[id] = zero
 		t.has[id>>6] &^= 1 << (id & 63)
+	}
+	clear(t.live[len(kept):])
+	t.live = kept
+}
+
+// eachByID is each for a shared table whose clients with state are many
+// beside the ids numbered: it walks the bitmap, so the states are visited
+// in id order, one after another in memory, rather than in the order the
+// clients got them (which scatters the visits over the states). Then live
+// keeps, in its order, the ids still set.
+func (t *table[S]) eachByID(f func(keyBytes int, s *S) (keep bool)) {
+	var zero S
+	for w, word := range t.has {
+		for m := word; m != 0; m &= m - 1 {
+			b := bits.TrailingZeros64(m)
+			id := int32(w<<6 | b)
+			if !f(t.names.Bytes(id), &t.states[id]) {
+				t.states[id] = zero
+				word &^= 1 << b
+			}
+		}
+		t.has[w] = word
+	}
+	kept := t.live[:0]
+	for _, id := range t.live {
+		if t.has[id>>6]&(1<<(id&63)) != 0 {
+			kept = append(kept, id)
+		}
 	}
 	clear(t.live[len(kept):])
 	t.live = kept

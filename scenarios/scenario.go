@@ -59,8 +59,8 @@ type Scenario struct {
 	lenOnce   sync.Once
 	length    int64
 	namesOnce sync.Once
-	names     [][]string // per traffic entry: the client names of a Random entry
-	numbers   []int32    // per traffic entry: its client's number, or a Random entry's first (numbering)
+	names     []*clientNames // per traffic entry: the client names of a Random entry
+	numbers   []int32        // per traffic entry: its client's number, or a Random entry's first (numbering)
 }
 
 // Shape is the kind of a traffic entry.

@@ -3,6 +3,7 @@ package scenarios
 import (
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -218,6 +219,21 @@ traffic:
 	for _, want := range []string{"p-1", "p-5", "p-2", "p-2-1", "p-2-2", "p-9", "p-02", "q"} {
 		if !names[want] {
 			t.Errorf("no request from %s (got %v)", want, names)
+		}
+	}
+}
+
+// A random entry's names, found by arithmetic in one string, are
+// <prefix>-1 … <prefix>-N, across every change in their number of digits.
+func TestClientNamesByArithmetic(t *testing.T) {
+	for _, n := range []int{1, 9, 10, 11, 99, 100, 101, 999, 1000, 1001, 12345} {
+		for _, prefix := range []string{"c", "client", "ä-x", ""} {
+			c := newClientNames(prefix, n)
+			for k := range n {
+				if got, want := c.name(uint64(k)), prefix+"-"+strconv.Itoa(k+1); got != want {
+					t.Fatalf("%q, %d clients: client %d is %q, want %q", prefix, n, k, got, want)
+				}
+			}
 		}
 	}
 }

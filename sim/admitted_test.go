@@ -102,3 +102,59 @@ func TestMaxInWindowAgainstBruteForce(t *testing.T) {
 		}
 	}
 }
+
+// With as many tracked limiters as an engine takes, a record's inline runs
+// count at most 3 requests each (its masks take the rest of their words):
+// bursts spill to the buffer, and the figure is still brute force's.
+func TestMaxInWindowWithEveryLimiterTracked(t *testing.T) {
+	cases := long.N(20, 200)
+	kinds := []algo.Algorithm{{Kind: algo.KindFixedWindow}, {Kind: algo.KindSlidingCounter}, {Kind: algo.KindTokenBucket}}
+	for _, p := range algo.Presets {
+		kinds = append(kinds, algo.Algorithm{Kind: p.Kind, Rules: p.Rules})
+	}
+	for seed := range uint64(cases) {
+		r := rand.New(rand.NewPCG(seed, 78))
+		cfg := algo.Config{Limit: int64(r.IntN(8) + 1), Window: time.Duration(r.IntN(3)+1) * time.Second}
+		var ls []algo.Limiter
+		for len(ls) < MaxLimiters {
+			l, err := kinds[len(ls)%len(kinds)].New(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ls = append(ls, l)
+		}
+		var arrivals []Arrival
+		at := algo.Instant(r.IntN(1000))
+		for range r.IntN(200) + 1 {
+			at += algo.Instant(r.IntN(400))
+			for range 1 + r.IntN(6) {
+				arrivals = append(arrivals, Arrival{At: at, Client: []string{"a", "b"}[r.IntN(2)]})
+			}
+		}
+		e, err := New(NewSliceSource(arrivals), ls, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		allowed := make([][]bool, len(arrivals))
+		for i := range arrivals {
+			rec, _ := e.Step()
+			for _, d := range rec.Decisions {
+				allowed[i] = append(allowed[i], d.Allowed)
+			}
+			if r.IntN(20) == 0 {
+				e.SeekIndex(int64(r.IntN(i + 1))) // back to a checkpoint's copy, and on again
+				e.SeekIndex(int64(i + 1))
+			}
+		}
+		for k, s := range e.Stats() {
+			want := bruteMaxInWindow(arrivals, allowed, k, algo.Instant(cfg.Window/time.Millisecond))
+			got := maxInWindow{s.MaxInWindow, s.MaxInWindowClient, s.MaxInWindowFirst, s.MaxInWindowLast}
+			if want.n == 0 {
+				got.client, got.first, got.last = "", 0, 0
+			}
+			if got != want {
+				t.Fatalf("seed %d, limiter %d (%v): got %+v, want %+v", seed, k, s.Algorithm, got, want)
+			}
+		}
+	}
+}

@@ -214,10 +214,16 @@ func (e *Engine) Now() algo.Instant { return e.now }
 // Start is where the clock stands before the first arrival.
 func (e *Engine) Start() algo.Instant { return e.opts.Start }
 
-// Len is the number of arrivals in the scenario.
+// Len is the number of arrivals in the scenario: once the engine has
+// decided them all, how many it decided, and before that the source's
+// count (which a scenario of random traffic works out by a dry run).
 func (e *Engine) Len() int64 {
 	if e.total < 0 {
-		e.total = e.checkpoints[0].src.Len()
+		if !e.hasNext {
+			e.total = e.n
+		} else {
+			e.total = e.checkpoints[0].src.Len()
+		}
 	}
 	return e.total
 }
@@ -312,7 +318,7 @@ func (e *Engine) stepWhile(more func() bool) {
 			e.interrupted = true
 			return
 		}
-		e.Step()
+		e.step()
 	}
 }
 
@@ -324,18 +330,23 @@ func (e *Engine) Step() (Record, bool) {
 	if !e.hasNext {
 		return Record{}, false
 	}
+	e.step()
+	return e.last, true
+}
+
+// step is Step, with an arrival to decide.
+func (e *Engine) step() {
 	a := e.next
 	e.now = a.At
 	id := e.clientID(a)
 	var bits, tracked uint32
 	for i, l := range e.limiters {
-		var d algo.Decision
+		d := &e.last.Decisions[i] // written in place: a Decision is 96 bytes
 		if b := e.byID[i]; b != nil {
-			d = b.AllowID(a.At, id)
+			*d = b.AllowID(a.At, id)
 		} else {
-			d = l.Allow(a.At, a.Client)
+			*d = l.Allow(a.At, a.Client)
 		}
-		e.last.Decisions[i] = d
 		s := &e.stats[i]
 		if d.Allowed {
 			s.Allowed++
@@ -363,10 +374,10 @@ func (e *Engine) Step() (Record, bool) {
 			if k < 0 || tracked&(1<<k) == 0 {
 				continue
 			}
-			if n, first := e.admitted.inWindow(id, k); n > e.stats[i].MaxInWindow {
+			if n := e.admitted.inWindow(id, k); n > e.stats[i].MaxInWindow {
 				s := &e.stats[i]
 				s.MaxInWindow, s.MaxInWindowClient = n, a.Client
-				s.MaxInWindowFirst, s.MaxInWindowLast = first, a.At
+				s.MaxInWindowFirst, s.MaxInWindowLast = e.admitted.oldest(id, k), a.At
 			}
 		}
 	}
@@ -379,7 +390,6 @@ func (e *Engine) Step() (Record, bool) {
 	if !e.opts.ForwardOnly && e.n == e.checkpoints[len(e.checkpoints)-1].n+e.every {
 		e.addCheckpoint()
 	}
-	return e.last, true
 }
 
 // clientID is the arrival's client's id in names: found by the number a
