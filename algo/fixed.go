@@ -116,6 +116,10 @@ func (s *fixedState) windowStart(t Instant, w, o int64, r Rules) Instant {
 		}
 		return t
 	}
+	if s.count > 0 && s.live(t, w) {
+		// A window with a count was aligned here: it still holds t.
+		return s.start
+	}
 	return Instant(floorDiv(int64(t)-o, w)*w + o)
 }
 

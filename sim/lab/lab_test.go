@@ -328,12 +328,15 @@ func TestAgreesWithTheEngine(t *testing.T) {
 							x.WronglyLimited++
 						}
 						if d[0].Count > 0 {
-							est := float64(d[k].Count)
+							// |estimate − exact| / exact, both times W (as the lab
+							// works it out, to the last bit).
+							w := o.Window.Milliseconds()
+							est := float64(d[k].Count) * float64(w)
 							if k == 1 {
-								w := float64(o.Window.Milliseconds())
-								est += float64(d[k].Previous) * (w - float64(d[k].Elapsed.Milliseconds())) / w
+								est += float64(d[k].Previous) * float64(w-d[k].Elapsed.Milliseconds())
 							}
-							x.RelativeSum += math.Abs(est-float64(d[0].Count)) / float64(d[0].Count)
+							e := float64(d[0].Count) * float64(w)
+							x.RelativeSum += math.Abs(est-e) * (1 / e)
 							x.RelativeCount++
 						}
 					}

@@ -329,13 +329,20 @@ func (a *arrivals) reset(p *plan, s int, n int64, stop *atomic.Bool) bool {
 	return true
 }
 
-// next returns the next instant; call it exactly n times.
+// next returns the next instant; call it exactly n times in all, with take.
 func (a *arrivals) next() algo.Instant {
+	return a.take(1)[0]
+}
+
+// take returns the next instants, from 1 to at most max of them; valid until
+// the next call.
+func (a *arrivals) take(max int) []algo.Instant {
 	if a.i == a.k {
 		a.block()
 	}
-	a.i++
-	return a.out[a.i-1]
+	i := a.i
+	a.i = min(a.k, i+max)
+	return a.out[i:a.i]
 }
 
 // block draws the next block of spacings and works out its instants.
