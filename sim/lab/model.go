@@ -350,7 +350,14 @@ func (a *arrivals) block() {
 	k := int(min(a.m, arrivalBlock))
 	var g float64
 	for i := range k {
-		g += a.rng.ExpFloat64()
+		// An exponential of mean 1 (exp), its common case written out here.
+		u := a.pcg.Uint64()
+		j, l := uint32(u), uint8(u>>32)
+		if j < zigK[l] {
+			g += float64(j) * zigW[l]
+		} else {
+			g += a.expSlow(j, l)
+		}
 		a.sums[i] = g
 	}
 	points := k
@@ -374,6 +381,62 @@ func (a *arrivals) block() {
 	a.a = x
 	a.m -= int64(k)
 	a.i, a.k = 0, points
+}
+
+// exp draws an exponential of mean 1, as rand.Rand.ExpFloat64 does (the
+// ziggurat of Marsaglia and Tsang, 2000) but on the PCG itself, without the
+// interface call a draw: the common case inline, the rest out of line.
+func (a *arrivals) exp() float64 {
+	u := a.pcg.Uint64()
+	return a.expSlow(uint32(u), uint8(u>>32))
+}
+
+// expSlow finishes the draw of exp whose first 40 bits were j and i.
+func (a *arrivals) expSlow(j uint32, i uint8) float64 {
+	for {
+		x := float64(j) * zigW[i]
+		if j < zigK[i] {
+			return x
+		}
+		if i == 0 { // the tail beyond the last layer: zigR plus an exponential
+			return zigR - math.Log(a.uniform())
+		}
+		if zigF[i]+a.uniform()*(zigF[i-1]-zigF[i]) < math.Exp(-x) {
+			return x
+		}
+		u := a.pcg.Uint64()
+		j, i = uint32(u), uint8(u>>32)
+	}
+}
+
+// uniform draws from [0, 1), as rand.Rand.Float64 does.
+func (a *arrivals) uniform() float64 {
+	return float64(a.pcg.Uint64()<<11>>11) / (1 << 53)
+}
+
+// The ziggurat's 256 layers for the exponential: a draw in layer i whose
+// 32 bits j are below zigK[i] is j·zigW[i], at once; zigF[i] is the density
+// at the layer's edge; zigR is where the tail begins.
+const zigR = 7.69711747013104972
+
+var zigK [256]uint32
+var zigW, zigF [256]float64
+
+func init() {
+	// Marsaglia and Tsang's setup (zigset), the layers of equal area v.
+	const m, v = 1 << 32, 3.949659822581572e-3
+	d, t := zigR, zigR
+	q := v / math.Exp(-d)
+	zigK[0], zigK[1] = uint32(d/q*m), 0
+	zigW[0], zigW[255] = q/m, d/m
+	zigF[0], zigF[255] = 1, math.Exp(-d)
+	for i := 254; i >= 1; i-- {
+		d = -math.Log(v/d + math.Exp(-d))
+		zigK[i+1] = uint32(d / t * m)
+		t = d
+		zigF[i] = math.Exp(-d)
+		zigW[i] = d / m
+	}
 }
 
 // gammaInt draws from the Gamma distribution of shape n ≥ 1 and scale 1,
