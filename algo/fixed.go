@@ -110,15 +110,13 @@ func (s *fixedState) allow(t Instant, w, o, limit int64, r Rules) (start Instant
 // falls in. A state with no count is a client with no requests: every
 // request is counted or, under the lesson's comparisons, allowed first.
 func (s *fixedState) windowStart(t Instant, w, o int64, r Rules) Instant {
-	if r.WindowStart == WindowFirstRequest {
-		if s.count > 0 && s.live(t, w) {
-			return s.start
-		}
-		return t
-	}
 	if s.count > 0 && s.live(t, w) {
-		// A window with a count was aligned here: it still holds t.
+		// The client's window still holds t (a window with a count was
+		// started here, or aligned by the clock).
 		return s.start
+	}
+	if r.WindowStart == WindowFirstRequest {
+		return t
 	}
 	return Instant(floorDiv(int64(t)-o, w)*w + o)
 }

@@ -106,23 +106,27 @@ func (q *InstantQueue) Oldest() Instant {
 
 // Push adds t, which must not be before the newest instant held.
 func (q *InstantQueue) Push(t Instant) {
-	q.n++
-	if q.tailN > 0 && t == q.tailAt {
-		q.tailN++
+	if q.tailN == 0 || t != q.tailAt {
+		q.pushRun(t)
 		return
 	}
-	if q.tailN > 0 {
-		if q.runs == nil {
-			q.runs = new(encodedRuns)
-		}
-		q.runs.encode(q.tailAt, q.tailN, q.n-1)
-	}
-	q.tailAt, q.tailN = t, 1
+	q.tailN++
+	q.n++
 }
 
-// encode appends the run (at, count), the newest of held instants in all,
-// after the runs already encoded.
-func (r *encodedRuns) encode(at Instant, count, held int64) {
+// pushRun starts a new newest run at t, appending the one it ends, if any,
+// after the runs already encoded. Push is small enough to inline without it.
+func (q *InstantQueue) pushRun(t Instant) {
+	at, count, held := q.tailAt, q.tailN, q.n // held: of all the instants, the ended run the newest
+	q.tailAt, q.tailN = t, 1
+	q.n++
+	if count == 0 {
+		return
+	}
+	if q.runs == nil {
+		q.runs = new(encodedRuns)
+	}
+	r := q.runs
 	if r.head == len(r.data) {
 		// Nothing encoded is held: start afresh at the front.
 		r.data, r.head, r.frontAt, r.lastAt, r.headAt = r.data[:0], 0, at, at, at
@@ -133,8 +137,25 @@ func (r *encodedRuns) encode(at Instant, count, held int64) {
 		r.compact()
 	}
 	off, prev := len(r.data), r.lastAt
-	r.data = binary.AppendUvarint(r.data, uint64(at-prev))
-	r.data = binary.AppendUvarint(r.data, uint64(count-1))
+	gap, c := uint64(at-prev), uint64(count-1)
+	if gap < 1<<14 && c < 0x80 && off+3 <= cap(r.data) {
+		// The usual run, a gap under 2^14 ms and a count of at most 128, in
+		// two or three bytes written without a branch on which.
+		long := uint64(0)
+		if gap >= 0x80 {
+			long = 1
+		}
+		second := c
+		if long == 1 {
+			second = gap >> 7
+		}
+		b := r.data[off : off+3]
+		b[0], b[1], b[2] = byte(gap)|byte(long<<7), byte(second), byte(c)
+		r.data = r.data[:off+2+int(long)]
+	} else {
+		r.data = binary.AppendUvarint(r.data, gap)
+		r.data = binary.AppendUvarint(r.data, c)
+	}
 	r.lastAt = at
 	if off == r.head {
 		r.headN, r.headEnd = count, len(r.data)
@@ -200,17 +221,32 @@ func (q *InstantQueue) DropThrough(edge Instant) int64 {
 	var dropped int64
 	encodedLeft := false
 	if r := q.runs; r != nil {
-		for r.head < len(r.data) && r.headAt <= edge {
-			dropped += r.headN
-			r.head = r.headEnd
-			r.frontAt = r.headAt
-			if r.head < len(r.data) {
-				var size int
-				r.headAt, r.headN, size = r.run(r.head, r.frontAt)
-				r.headEnd = r.head + size
+		// The head run kept in locals while runs are dropped.
+		head, end, at, n, next, front := r.head, len(r.data), r.headAt, r.headN, r.headEnd, r.frontAt
+		for head < end && at <= edge {
+			dropped += n
+			head, front = next, at
+			if head >= end {
+				break
 			}
+			// The next run, decoded inline when it is the usual two or
+			// three bytes (a gap under 2^14 ms, a count of at most 128),
+			// without a branch on which; by run otherwise.
+			if b := r.data[head:cap(r.data)]; len(b) >= 3 {
+				long := uint64(b[0] >> 7)
+				gap := uint64(b[0]&0x7f) | uint64(b[1]&0x7f)<<7&-long
+				c := b[1+long]
+				if c < 0x80 && b[1]&byte(long<<7) == 0 {
+					at, n, next = front+Instant(gap), int64(c)+1, head+2+int(long)
+					continue
+				}
+			}
+			var size int
+			at, n, size = r.run(head, front)
+			next = head + size
 		}
-		encodedLeft = r.head < len(r.data)
+		r.head, r.headAt, r.headN, r.headEnd, r.frontAt = head, at, n, next, front
+		encodedLeft = head < end
 		if x := r.idx; x != nil && dropped > 0 {
 			x.dropped += dropped
 			for x.first < len(x.marks) && x.marks[x.first].off < r.head {
