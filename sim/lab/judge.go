@@ -93,6 +93,8 @@ type judge struct {
 
 	// The verdicts of the requests being tallied.
 	exact, counter, fixed [arrivalBlock]algo.Verdict
+	// over[k] is 1/(k·W), 0 for k = 0: the usual exact counts' divisor.
+	over [1024]float64
 
 	// trace, when set, sees every decision: for the test that compares
 	// the lab with the engine.
@@ -101,13 +103,17 @@ type judge struct {
 
 func newJudge(c algo.Config) *judge {
 	w := int64(c.Window / time.Millisecond)
-	return &judge{
+	j := &judge{
 		w: w, wf: float64(w),
 		log:      algo.NewDenseSlidingLog(c, 1),
 		counterL: algo.NewDenseSlidingCounter(c, 1),
 		fixedL:   algo.NewDenseFixedWindow(c, 1),
 		logsAll:  c.Rules.CountRejected,
 	}
+	for k := 1; k < len(j.over); k++ {
+		j.over[k] = 1 / (float64(k) * j.wf)
+	}
+	return j
 }
 
 // begin starts a new source.
@@ -134,34 +140,52 @@ func (j *judge) decideEach(ts []algo.Instant) {
 	j.counterL.AllowEach(ts, 0, counter)
 	j.fixedL.AllowEach(ts, 0, fixed)
 	j.requests += int64(n)
+	// The tallies in locals for the loop, stored back after it.
+	w, wf, over := j.w, j.wf, &j.over
+	peak, counted, rc, rf := j.peak, j.counted, j.relative[counterIdx], j.relative[fixedIdx]
+	verdicts := &j.verdicts
 	for i, t := range ts {
 		exact, c, f := &exact[i], &counter[i], &fixed[i]
 		if j.logsAll {
 			// The log holds every request of the window: it has counted them.
-			j.peak = max(j.peak, exact.Count+1)
+			peak = max(peak, exact.Count+1)
 		} else {
-			j.raw.DropThrough(t - algo.Instant(j.w))
+			j.raw.DropThrough(t - algo.Instant(w))
 			j.raw.Push(t)
-			j.peak = max(j.peak, j.raw.Len())
+			peak = max(peak, j.raw.Len())
 		}
 		if j.trace != nil {
 			j.trace(t, *exact, *c, *f)
 		}
-		j.verdicts[bit(exact.Allowed)|bit(c.Allowed)<<1|bit(f.Allowed)<<2]++
+		verdicts[bit(exact.Allowed)|bit(c.Allowed)<<1|bit(f.Allowed)<<2]++
 
-		// |estimate − exact| / exact for both, over one division, where the
-		// exact count is not 0 (over is 0 where it is): the counter's
-		// estimate·W = current·W + previous·(W − elapsed), for the figure only
-		// (the decision was taken exactly), the fixed window's count·W. The
-		// products are exact in float64 below 2^53.
-		some := bit(exact.Count > 0)
-		e := float64(exact.Count) * j.wf
-		over := float64(some) / (float64(max(exact.Count, 1)) * j.wf)
-		est := float64(c.Count)*j.wf + float64(c.Previous)*float64(j.w-c.Elapsed)
-		j.relative[counterIdx] += math.Abs(est-e) * over
-		j.relative[fixedIdx] += math.Abs(float64(f.Count)*j.wf-e) * over
-		j.counted += some
+		// |estimate − exact| / exact for both, where the exact count k is not
+		// 0: |estimate·W − k·W| / k·W, with the counter's estimate·W =
+		// current·W + previous·(W − elapsed), for the figure only (the
+		// decision was taken exactly), and the fixed window's count·W. The
+		// usual case in integers, over k·W from a table (0 for k = 0).
+		k := exact.Count
+		if uint64(k) < uint64(len(over)) && uint64(c.Count|c.Previous|f.Count) < 1<<30 {
+			// Below 2^30 each, times W below 2^30: no product overflows.
+			dc := c.Count*w + c.Previous*(w-c.Elapsed) - k*w
+			df := (f.Count - k) * w
+			rc += float64(abs(dc)) * over[k]
+			rf += float64(abs(df)) * over[k]
+		} else {
+			e := float64(k) * wf
+			est := float64(c.Count)*wf + float64(c.Previous)*float64(w-c.Elapsed)
+			rc += math.Abs(est-e) * (1 / e)
+			rf += math.Abs(float64(f.Count)*wf-e) * (1 / e)
+		}
+		counted += bit(k > 0)
 	}
+	j.peak, j.counted, j.relative[counterIdx], j.relative[fixedIdx] = peak, counted, rc, rf
+}
+
+// abs is |x|, without a branch on its sign.
+func abs(x int64) int64 {
+	m := x >> 63
+	return (x ^ m) - m
 }
 
 // bit is 1 for true, 0 for false.
