@@ -16,8 +16,10 @@ import (
 // instant costs a few bytes. Runs are packed as two varints, the gap from
 // the run before and the count, so a run costs 2 bytes when instants are
 // under 128 ms apart and at most 16 bytes whatever they are. Once the
-// buffer passes indexFrom bytes every 64th run is indexed, so counting the
-// instants after an edge is a binary search and a short scan. Dropping from
+// buffer passes indexFrom bytes, the first count (CountAfter) indexes every
+// 64th run and the queue keeps the index up, so counting the instants after
+// an edge is a binary search and a short scan; a queue only pushed and
+// dropped through, as the lab's and the expiring log's, keeps none. Dropping from
 // the front only moves an offset, and the room it frees is reused before
 // the buffer grows, so a queue that stays about one window long costs O(1)
 // amortised per instant and no allocation once it has reached its size.
@@ -117,7 +119,7 @@ func (q *InstantQueue) Push(t Instant) {
 // pushRun starts a new newest run at t, appending the one it ends, if any,
 // after the runs already encoded. Push is small enough to inline without it.
 func (q *InstantQueue) pushRun(t Instant) {
-	at, count, held := q.tailAt, q.tailN, q.n // held: of all the instants, the ended run the newest
+	at, count := q.tailAt, q.tailN
 	q.tailAt, q.tailN = t, 1
 	q.n++
 	if count == 0 {
@@ -160,14 +162,10 @@ func (q *InstantQueue) pushRun(t Instant) {
 	if off == r.head {
 		r.headN, r.headEnd = count, len(r.data)
 	}
-	if r.idx == nil {
-		if len(r.data) < indexFrom {
-			return
-		}
-		// Long enough to index: the runs so far are scanned from the head.
-		r.idx = &runIndex{encoded: held - count}
-	}
 	x := r.idx
+	if x == nil {
+		return // no index until a count needs one (CountAfter)
+	}
 	if x.since++; x.since >= runsPerMark {
 		x.marks = append(x.marks, runMark{off: off, prev: prev, at: at, before: x.encoded})
 		x.since = 0
@@ -275,6 +273,9 @@ func (q *InstantQueue) CountAfter(edge Instant) (count int64, oldest Instant) {
 	if r == nil {
 		return q.tailN, q.tailAt
 	}
+	if r.idx == nil && len(r.data)-r.head >= indexFrom {
+		r.index()
+	}
 	off, prev, before := r.head, r.frontAt, int64(0)
 	if x := r.idx; x != nil && len(x.marks) > x.first {
 		live := x.marks[x.first:]
@@ -293,6 +294,23 @@ func (q *InstantQueue) CountAfter(edge Instant) (count int64, oldest Instant) {
 		prev = at
 	}
 	return q.tailN, q.tailAt
+}
+
+// index builds the index of the runs held, for a count on a long buffer; the
+// queue keeps it up from then on.
+func (r *encodedRuns) index() {
+	x := &runIndex{}
+	for off, prev := r.head, r.frontAt; off < len(r.data); {
+		at, c, size := r.run(off, prev)
+		if x.since++; x.since >= runsPerMark {
+			x.marks = append(x.marks, runMark{off: off, prev: prev, at: at, before: x.encoded})
+			x.since = 0
+		}
+		x.encoded += c
+		off += size
+		prev = at
+	}
+	r.idx = x
 }
 
 // Reset empties the queue, keeping its room for later pushes.
