@@ -349,17 +349,22 @@ func (a *arrivals) take(max int) []algo.Instant {
 func (a *arrivals) block() {
 	k := int(min(a.m, arrivalBlock))
 	var g float64
-	for i := range k {
+	sums := a.sums[:k]
+	pcg := a.pcg // in a local while the spacings are drawn
+	for i := range sums {
 		// An exponential of mean 1 (exp), its common case written out here.
-		u := a.pcg.Uint64()
+		u := pcg.Uint64()
 		j, l := uint32(u), uint8(u>>32)
 		if j < zigK[l] {
 			g += float64(j) * zigW[l]
 		} else {
+			a.pcg = pcg
 			g += a.expSlow(j, l)
+			pcg = a.pcg
 		}
-		a.sums[i] = g
+		sums[i] = g
 	}
+	a.pcg = pcg
 	points := k
 	total := g
 	if a.m > int64(k) {
@@ -369,16 +374,17 @@ func (a *arrivals) block() {
 	}
 	// Rounding may not carry a past the end: then the rest are at its end.
 	scale := max(a.length-a.a, 0) / total
-	var x float64
-	for i := range points {
-		x = a.a + a.sums[i]*scale
-		if a.burst.active {
-			a.out[i] = min(algo.Instant(a.burst.real(x)), a.end)
-		} else {
-			a.out[i] = min(algo.Instant(x), a.end)
+	base, end, out := a.a, a.end, a.out[:points]
+	if a.burst.active {
+		for i := range out {
+			out[i] = min(algo.Instant(a.burst.real(base+sums[i]*scale)), end)
+		}
+	} else {
+		for i := range out {
+			out[i] = min(algo.Instant(base+sums[i]*scale), end)
 		}
 	}
-	a.a = x
+	a.a = base + sums[points-1]*scale
 	a.m -= int64(k)
 	a.i, a.k = 0, points
 }
