@@ -92,8 +92,12 @@ func (l *DenseSlidingCounter) AllowEach(ts []Instant, client int, out []Verdict)
 		// allow, written out: a call fewer a request.
 		u := int64(t) - o
 		idx := s.window
-		if uint64(u)-uint64(idx*w) >= uint64(w) {
-			idx = floorDiv(u, w)
+		if d := uint64(u) - uint64(idx*w); d >= uint64(w) {
+			if d < 2*uint64(w) {
+				idx++ // the next window, the usual move: no division
+			} else {
+				idx = floorDiv(u, w)
+			}
 		}
 		current, previous, allowed := s.allow(Instant(u), idx, w, l.limit, l.rules)
 		out[i] = Verdict{Allowed: allowed, Count: current, Previous: previous, Elapsed: u - idx*w}
@@ -102,10 +106,15 @@ func (l *DenseSlidingCounter) AllowEach(ts []Instant, client int, out []Verdict)
 
 func (l *DenseSlidingCounter) allow(s *counterState, t Instant) Verdict {
 	u := int64(t) - l.o
-	// The client's last window usually still holds t: no division then.
+	// The client's last window usually still holds t, or the next one
+	// does: no division then.
 	idx := s.window
-	if uint64(u)-uint64(idx*l.w) >= uint64(l.w) {
-		idx = floorDiv(u, l.w)
+	if d := uint64(u) - uint64(idx*l.w); d >= uint64(l.w) {
+		if d < 2*uint64(l.w) {
+			idx++
+		} else {
+			idx = floorDiv(u, l.w)
+		}
 	}
 	current, previous, allowed := s.allow(Instant(u), idx, l.w, l.limit, l.rules)
 	return Verdict{Allowed: allowed, Count: current, Previous: previous, Elapsed: u - idx*l.w}

@@ -110,10 +110,14 @@ func (s *fixedState) allow(t Instant, w, o, limit int64, r Rules) (start Instant
 // falls in. A state with no count is a client with no requests: every
 // request is counted or, under the lesson's comparisons, allowed first.
 func (s *fixedState) windowStart(t Instant, w, o int64, r Rules) Instant {
-	if s.count > 0 && s.live(t, w) {
-		// The client's window still holds t (a window with a count was
-		// started here, or aligned by the clock).
-		return s.start
+	if s.count > 0 {
+		// A window with a count was started here, or aligned by the clock:
+		// it still holds t, or (aligned) the next one does. No division.
+		if d := uint64(t) - uint64(s.start); d < uint64(w) {
+			return s.start
+		} else if d < 2*uint64(w) && r.WindowStart != WindowFirstRequest {
+			return s.start + Instant(w)
+		}
 	}
 	if r.WindowStart == WindowFirstRequest {
 		return t
