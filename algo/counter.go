@@ -131,8 +131,14 @@ func (l *SlidingCounter) added(s *counterState, idx int64, keyBytes int) {
 // rules say so. The keyed and the dense sliding counters both decide here.
 func (s *counterState) allow(t Instant, idx, w, limit int64, r Rules) (current, previous int64, allowed bool) {
 	s.roll(idx)
-	allowed = r.admitsEstimate(s.current, s.previous, w-(int64(t)-idx*w), w, limit)
 	current, previous = s.current, s.previous
+	// The estimate, rounded or not, is from current to current + previous:
+	// when the rules admit that sum they admit the estimate (most requests
+	// of a client below its limit), and when they refuse current they
+	// refuse it (a client far above), without weighing. The sum saturates
+	// far above any limit.
+	allowed = r.admitsCount(satAdd(current, previous), limit) ||
+		r.admitsCount(current, limit) && r.admitsEstimate(current, previous, w-(int64(t)-idx*w), w, limit)
 	if allowed || r.CountRejected {
 		s.current = satAdd(s.current, 1)
 	}

@@ -46,6 +46,18 @@ func (l *DenseFixedWindow) Allow(t Instant, client int) Verdict {
 	return Verdict{Allowed: allowed, Count: count}
 }
 
+// AllowEach decides requests from client at each of ts in turn, as Allow
+// one after another would, and writes their verdicts to out[:len(ts)]: one
+// call for a run of one client's requests, such as the lab's.
+func (l *DenseFixedWindow) AllowEach(ts []Instant, client int, out []Verdict) {
+	s := &l.states[client]
+	out = out[:len(ts)]
+	for i, t := range ts {
+		_, count, allowed := s.allow(t, l.w, l.o, l.limit, l.rules)
+		out[i] = Verdict{Allowed: allowed, Count: count}
+	}
+}
+
 // Forget drops a client's state, as if it had sent no request.
 func (l *DenseFixedWindow) Forget(client int) { l.states[client] = fixedState{} }
 
@@ -67,9 +79,44 @@ func NewDenseSlidingCounter(c Config, clients int) *DenseSlidingCounter {
 
 // Allow decides one request from client at t and records it if counted.
 func (l *DenseSlidingCounter) Allow(t Instant, client int) Verdict {
+	return l.allow(&l.states[client], t)
+}
+
+// AllowEach decides requests from client at each of ts in turn, as Allow
+// one after another would, and writes their verdicts to out[:len(ts)].
+func (l *DenseSlidingCounter) AllowEach(ts []Instant, client int, out []Verdict) {
+	s := &l.states[client]
+	out = out[:len(ts)]
+	w, o := l.w, l.o
+	for i, t := range ts {
+		// allow, written out: a call fewer a request.
+		u := int64(t) - o
+		idx := s.window
+		if d := uint64(u) - uint64(idx*w); d >= uint64(w) {
+			if d < 2*uint64(w) {
+				idx++ // the next window, the usual move: no division
+			} else {
+				idx = floorDiv(u, w)
+			}
+		}
+		current, previous, allowed := s.allow(Instant(u), idx, w, l.limit, l.rules)
+		out[i] = Verdict{Allowed: allowed, Count: current, Previous: previous, Elapsed: u - idx*w}
+	}
+}
+
+func (l *DenseSlidingCounter) allow(s *counterState, t Instant) Verdict {
 	u := int64(t) - l.o
-	idx := floorDiv(u, l.w)
-	current, previous, allowed := l.states[client].allow(Instant(u), idx, l.w, l.limit, l.rules)
+	// The client's last window usually still holds t, or the next one
+	// does: no division then.
+	idx := s.window
+	if d := uint64(u) - uint64(idx*l.w); d >= uint64(l.w) {
+		if d < 2*uint64(l.w) {
+			idx++
+		} else {
+			idx = floorDiv(u, l.w)
+		}
+	}
+	current, previous, allowed := s.allow(Instant(u), idx, l.w, l.limit, l.rules)
 	return Verdict{Allowed: allowed, Count: current, Previous: previous, Elapsed: u - idx*l.w}
 }
 
@@ -95,6 +142,17 @@ func NewDenseSlidingLog(c Config, clients int) *DenseSlidingLog {
 func (l *DenseSlidingLog) Allow(t Instant, client int) Verdict {
 	count, _, allowed := l.states[client].allow(t, l.w, l.limit, l.rules, false)
 	return Verdict{Allowed: allowed, Count: count}
+}
+
+// AllowEach decides requests from client at each of ts in turn, as Allow
+// one after another would, and writes their verdicts to out[:len(ts)].
+func (l *DenseSlidingLog) AllowEach(ts []Instant, client int, out []Verdict) {
+	s := &l.states[client]
+	out = out[:len(ts)]
+	for i, t := range ts {
+		count, _, allowed := s.allow(t, l.w, l.limit, l.rules, false)
+		out[i] = Verdict{Allowed: allowed, Count: count}
+	}
 }
 
 // Forget drops a client's timestamps, as if it had sent no request. The

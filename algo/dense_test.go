@@ -13,6 +13,7 @@ import (
 // dense is what the three dense limiters have in common, for the tests.
 type dense interface {
 	Allow(t Instant, client int) Verdict
+	AllowEach(ts []Instant, client int, out []Verdict)
 	Forget(client int)
 }
 
@@ -55,6 +56,41 @@ func TestDenseDecidesAsKeyed(t *testing.T) {
 				if got.Allowed != want.Allowed || got.Count != want.Count || got.Previous != want.Previous ||
 					(k == KindSlidingCounter && got.Elapsed != int64(want.Elapsed/time.Millisecond)) {
 					t.Fatalf("stream %d, %v %v, event %d %v: dense %+v, keyed %s", i, k, s.cfg.Rules, n, e, got, want.Explain())
+				}
+			}
+		}
+	}
+}
+
+// AllowEach decides a run of one client's requests as Allow one after
+// another does, whatever the run's length, under every rule set.
+func TestDenseAllowEachIsAllow(t *testing.T) {
+	rules := []Rules{{}}
+	for _, p := range Presets {
+		rules = append(rules, p.Rules)
+	}
+	r := rand.New(rand.NewPCG(11, 13))
+	for i := range 300 {
+		c := Config{Limit: 1 + r.Int64N(20), Window: time.Duration(1+r.Int64N(5000)) * time.Millisecond, Rules: rules[i%len(rules)]}
+		ts := make([]Instant, 1+r.IntN(2000))
+		at := Instant(r.Int64N(100_000) - 50_000)
+		for j := range ts {
+			if r.IntN(3) > 0 {
+				at += Instant(r.Int64N(int64(c.Window/time.Millisecond)/4 + 1))
+			}
+			ts[j] = at
+		}
+		for _, k := range Lesson {
+			one, each := newDense(k, c, 2), newDense(k, c, 2)
+			out := make([]Verdict, len(ts))
+			for rest := ts; len(rest) > 0; {
+				n := min(len(rest), 1+r.IntN(200))
+				each.AllowEach(rest[:n], 1, out[len(ts)-len(rest):])
+				rest = rest[n:]
+			}
+			for j, at := range ts {
+				if want := one.Allow(at, 1); out[j] != want {
+					t.Fatalf("case %d, %v %v, request %d at %v: AllowEach %+v, Allow %+v", i, k, c.Rules, j, at, out[j], want)
 				}
 			}
 		}

@@ -140,14 +140,17 @@ func (s *fixedState) allow(t Instant, w, o, limit int64, r Rules) (start Instant
 // falls in. A state with no count is a client with no requests: every
 // request is counted or, under the lesson's comparisons, allowed first.
 func (s *fixedState) windowStart(t Instant, w, o int64, r Rules) Instant {
-	if r.WindowStart == WindowFirstRequest {
-		if s.count > 0 && s.live(t, w) {
+	if s.count > 0 {
+		// A window with a count was started here, or aligned by the clock:
+		// it still holds t, or (aligned) the next one does. No division.
+		if d := uint64(t) - uint64(s.start); d < uint64(w) {
 			return s.start
+		} else if d < 2*uint64(w) && r.WindowStart != WindowFirstRequest {
+			return s.start + Instant(w)
 		}
-		return t
 	}
-	if (s.start != 0 || s.count != 0) && s.live(t, w) {
-		return s.start // still the window the client's state is in: no division
+	if r.WindowStart == WindowFirstRequest {
+		return t
 	}
 	return Instant(floorDiv(int64(t)-o, w)*w + o)
 }

@@ -160,7 +160,9 @@ func (s *logState) allow(t Instant, w, limit int64, r Rules, noExpiry bool) (cou
 	if noExpiry {
 		count, oldest = s.q.CountAfter(edge)
 	} else {
-		s.q.DropThrough(edge)
+		if s.q.Len() > 0 && s.q.Oldest() <= edge { // most requests drop nothing: no call then
+			s.q.DropThrough(edge)
+		}
 		if count = s.q.Len(); count > 0 {
 			oldest = s.q.Oldest()
 		}

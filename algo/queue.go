@@ -16,8 +16,10 @@ import (
 // instant costs a few bytes. Runs are packed as two varints, the gap from
 // the run before and the count, so a run costs 2 bytes when instants are
 // under 128 ms apart and at most 16 bytes whatever they are. Once the
-// buffer passes indexFrom bytes every 64th run is indexed, so counting the
-// instants after an edge is a binary search and a short scan. Dropping from
+// buffer passes indexFrom bytes, the first count (CountAfter) indexes every
+// 64th run and the queue keeps the index up, so counting the instants after
+// an edge is a binary search and a short scan; a queue only pushed and
+// dropped through, as the lab's and the expiring log's, keeps none. Dropping from
 // the front only moves an offset, and the room it frees is reused before
 // the buffer grows, so a queue that stays about one window long costs O(1)
 // amortised per instant and no allocation once it has reached its size.
@@ -64,6 +66,8 @@ type encodedRuns struct {
 	head    int       // offset of the oldest run
 	frontAt Instant   // the instant the run at data[head] counts its gap from
 	headAt  Instant   // that run's own instant, kept decoded: a decision reads it
+	headN   int64     // that run's count and the offset of the run after it,
+	headEnd int       // kept decoded too: each run is decoded once
 	lastAt  Instant   // the newest encoded run's instant
 	idx     *runIndex // once the buffer is longer than a short scan
 }
@@ -161,17 +165,17 @@ func (q *InstantQueue) keep(t Instant) {
 		q.runs = new(encodedRuns)
 	}
 	if q.prev&prevHeld != 0 {
-		q.runs.encode(q.prevAt(), older, older, true)
+		q.runs.encode(q.prevAt(), older, true)
 		q.prev = 0
-		q.runs.encode(q.tailAt, int64(q.tailN), q.n, false)
+		q.runs.encode(q.tailAt, int64(q.tailN), false)
 		return
 	}
-	q.runs.encode(q.tailAt, int64(q.tailN), q.n, older == 0)
+	q.runs.encode(q.tailAt, int64(q.tailN), older == 0)
 }
 
-// encode appends the run (at, count), the newest of held instants in all,
-// after the runs already encoded; fresh when no encoded run holds any.
-func (r *encodedRuns) encode(at Instant, count, held int64, fresh bool) {
+// encode appends the run (at, count) after the runs already encoded; fresh
+// when no encoded run holds any.
+func (r *encodedRuns) encode(at Instant, count int64, fresh bool) {
 	if fresh {
 		// Nothing encoded is held: start afresh at the front.
 		r.data, r.head, r.frontAt, r.lastAt, r.headAt = r.data[:0], 0, at, at, at
@@ -182,17 +186,33 @@ func (r *encodedRuns) encode(at Instant, count, held int64, fresh bool) {
 		r.compact()
 	}
 	off, prev := len(r.data), r.lastAt
-	r.data = binary.AppendUvarint(r.data, uint64(at-prev))
-	r.data = binary.AppendUvarint(r.data, uint64(count-1))
-	r.lastAt = at
-	if r.idx == nil {
-		if len(r.data) < indexFrom {
-			return
+	gap, c := uint64(at-prev), uint64(count-1)
+	if gap < 1<<14 && c < 0x80 && off+3 <= cap(r.data) {
+		// The usual run, a gap under 2^14 ms and a count of at most 128, in
+		// two or three bytes written without a branch on which.
+		long := uint64(0)
+		if gap >= 0x80 {
+			long = 1
 		}
-		// Long enough to index: the runs so far are scanned from the head.
-		r.idx = &runIndex{encoded: held - count}
+		second := c
+		if long == 1 {
+			second = gap >> 7
+		}
+		b := r.data[off : off+3]
+		b[0], b[1], b[2] = byte(gap)|byte(long<<7), byte(second), byte(c)
+		r.data = r.data[:off+2+int(long)]
+	} else {
+		r.data = binary.AppendUvarint(r.data, gap)
+		r.data = binary.AppendUvarint(r.data, c)
+	}
+	r.lastAt = at
+	if off == r.head {
+		r.headN, r.headEnd = count, len(r.data)
 	}
 	x := r.idx
+	if x == nil {
+		return // no index until a count needs one (CountAfter)
+	}
 	if x.since++; x.since >= runsPerMark {
 		x.marks = append(x.marks, runMark{off: off, prev: prev, at: at, before: x.encoded})
 		x.since = 0
@@ -205,7 +225,7 @@ func (r *encodedRuns) encode(at Instant, count, held int64, fresh bool) {
 func (r *encodedRuns) compact() {
 	h := r.head
 	n := copy(r.data, r.data[h:])
-	r.data, r.head = r.data[:n], 0
+	r.data, r.head, r.headEnd = r.data[:n], 0, r.headEnd-h
 	if x := r.idx; x != nil {
 		live := copy(x.marks, x.marks[x.first:])
 		x.marks, x.first = x.marks[:live], 0
@@ -221,9 +241,12 @@ func (r *encodedRuns) run(off int, prev Instant) (at Instant, count int64, size 
 	b := r.data[off:]
 	var gap, c uint64
 	var k int
-	if b[0] < 0x80 {
+	switch {
+	case b[0] < 0x80:
 		gap, k = uint64(b[0]), 1
-	} else {
+	case b[1] < 0x80: // under 2^14 ms: the lab's and most traffic's gaps
+		gap, k = uint64(b[0]&0x7f)|uint64(b[1])<<7, 2
+	default:
 		gap, k = binary.Uvarint(b)
 	}
 	if b[k] < 0x80 {
@@ -265,15 +288,31 @@ func (q *InstantQueue) DropThrough(edge Instant) int64 {
 func (q *InstantQueue) dropEncoded(edge Instant) int64 {
 	var dropped int64
 	if r := q.runs; r.headAt <= edge {
-		for r.head < len(r.data) && r.headAt <= edge {
-			_, count, size := r.run(r.head, r.frontAt)
-			r.head += size
-			r.frontAt = r.headAt
-			dropped += count
-			if r.head < len(r.data) {
-				r.headAt, _, _ = r.run(r.head, r.frontAt)
+		// The head run kept in locals while runs are dropped.
+		head, end, at, n, next, front := r.head, len(r.data), r.headAt, r.headN, r.headEnd, r.frontAt
+		for head < end && at <= edge {
+			dropped += n
+			head, front = next, at
+			if head >= end {
+				break
 			}
+			// The next run, decoded inline when it is the usual two or
+			// three bytes (a gap under 2^14 ms, a count of at most 128),
+			// without a branch on which; by run otherwise.
+			if b := r.data[head:cap(r.data)]; len(b) >= 3 {
+				long := uint64(b[0] >> 7)
+				gap := uint64(b[0]&0x7f) | uint64(b[1]&0x7f)<<7&-long
+				c := b[1+long]
+				if c < 0x80 && b[1]&byte(long<<7) == 0 {
+					at, n, next = front+Instant(gap), int64(c)+1, head+2+int(long)
+					continue
+				}
+			}
+			var size int
+			at, n, size = r.run(head, front)
+			next = head + size
 		}
+		r.head, r.headAt, r.headN, r.headEnd, r.frontAt = head, at, n, next, front
 		if x := r.idx; x != nil {
 			x.dropped += dropped
 			for x.first < len(x.marks) && x.marks[x.first].off < r.head {
@@ -301,6 +340,9 @@ func (q *InstantQueue) CountAfter(edge Instant) (count int64, oldest Instant) {
 		return int64(q.tailN), q.tailAt
 	}
 	r := q.runs
+	if r.idx == nil && len(r.data)-r.head >= indexFrom {
+		r.index()
+	}
 	off, prev, before := r.head, r.frontAt, int64(0)
 	if x := r.idx; x != nil && len(x.marks) > x.first {
 		live := x.marks[x.first:]
@@ -319,6 +361,23 @@ func (q *InstantQueue) CountAfter(edge Instant) (count int64, oldest Instant) {
 		prev = at
 	}
 	return int64(q.tailN), q.tailAt
+}
+
+// index builds the index of the runs held, for a count on a long buffer; the
+// queue keeps it up from then on.
+func (r *encodedRuns) index() {
+	x := &runIndex{}
+	for off, prev := r.head, r.frontAt; off < len(r.data); {
+		at, c, size := r.run(off, prev)
+		if x.since++; x.since >= runsPerMark {
+			x.marks = append(x.marks, runMark{off: off, prev: prev, at: at, before: x.encoded})
+			x.since = 0
+		}
+		x.encoded += c
+		off += size
+		prev = at
+	}
+	r.idx = x
 }
 
 // single reports whether every instant held is the same one (or none is
@@ -354,7 +413,7 @@ func (q *InstantQueue) Clone() InstantQueue {
 		return c
 	}
 	cr := *r
-	cr.data, cr.head = append([]byte(nil), r.data[r.head:]...), 0
+	cr.data, cr.head, cr.headEnd = append([]byte(nil), r.data[r.head:]...), 0, r.headEnd-r.head
 	if x := r.idx; x != nil {
 		cx := *x
 		cx.marks, cx.first = make([]runMark, len(x.marks)-x.first), 0

@@ -297,18 +297,34 @@ func (r Rules) roundWeighted(previous, wn, w int64) int64 {
 // Every product is taken in 128 bits, so any counts up to MaxInt64 are exact.
 func (r Rules) admitsEstimate(current, previous, wn, w, limit int64) bool {
 	if r.Rounding != RoundExact {
-		return r.admitsCount(satAdd(current, r.roundWeighted(previous, wn, w)), limit)
+		return r.admitsRounded(current, previous, wn, w, limit)
 	}
-	// Compare estimate·w = current·w + previous·wn with limit·w.
-	v := mul64(uint64(current), uint64(w)).add(mul64(uint64(previous), uint64(wn)))
-	lw := mul64(uint64(limit), uint64(w))
+	// With v = estimate·w = current·w + previous·wn, each comparison is
+	// v + e ≤ limit·w: e = 1 for v < limit·w (v and limit·w are whole), 0
+	// for v ≤ limit·w, w for v + w ≤ limit·w. Written out on the 64-bit
+	// halves, without a branch on the counts, small enough to inline.
+	var e uint64
 	switch r.Compare {
+	case CompareLess:
+		e = 1
 	case ComparePlusOneAtMost:
-		return v.add(u128{lo: uint64(w)}).cmp(lw) <= 0
-	case CompareAtMost:
-		return v.cmp(lw) <= 0
+		e = uint64(w)
 	}
-	return v.cmp(lw) < 0
+	h1, l1 := bits.Mul64(uint64(current), uint64(w))
+	h2, l2 := bits.Mul64(uint64(previous), uint64(wn))
+	lo, c := bits.Add64(l1, l2, 0)
+	hi := h1 + h2 + c
+	lo, c = bits.Add64(lo, e, 0)
+	hi += c
+	lh, ll := bits.Mul64(uint64(limit), uint64(w))
+	_, b := bits.Sub64(ll, lo, 0)
+	_, b = bits.Sub64(lh, hi, b)
+	return b == 0
+}
+
+// admitsRounded is admitsEstimate with the estimate rounded first.
+func (r Rules) admitsRounded(current, previous, wn, w, limit int64) bool {
+	return r.admitsCount(satAdd(current, r.roundWeighted(previous, wn, w)), limit)
 }
 
 // satAdd is a + b for non-negative a and b, saturating at MaxInt64.

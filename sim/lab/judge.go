@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"math"
 	"time"
 
 	"windowlab/algo"
@@ -71,15 +72,30 @@ func (t *Totals) add(u *Totals) {
 // approximations, and tallies where they differ. It holds one client id of
 // each dense limiter, forgotten between sources.
 type judge struct {
-	w       int64
-	wf      float64
-	log     *algo.DenseSlidingLog
-	counter *algo.DenseSlidingCounter
-	fixed   *algo.DenseFixedWindow
-	raw     algo.InstantQueue // every request of the source in (t − W, t], unless the log holds them
-	logsAll bool              // the log stores every request (its rules count rejected ones)
+	w        int64
+	wf       float64
+	log      *algo.DenseSlidingLog
+	counterL *algo.DenseSlidingCounter
+	fixedL   *algo.DenseFixedWindow
+	raw      algo.InstantQueue // every request of the source in (t − W, t], unless the log holds them
+	logsAll  bool              // the log stores every request (its rules count rejected ones)
 
-	src Totals // this source's tallies
+	// This source's tallies, kept without a branch a request (whether a
+	// request is allowed, or the first in a while, follows no pattern a
+	// processor could predict): its requests by the three verdicts
+	// (exact | counter<<1 | fixed<<2, 1 for allowed), those with an exact
+	// count, and the sums of relative differences.
+	verdicts [8]int64
+	counted  int64
+	relative [2]float64
+	peak     int64
+	requests int64
+
+	// The verdicts of the requests being tallied.
+	exact, counter, fixed [arrivalBlock]algo.Verdict
+	// over[k] is 1/(k·W), 0 for k = 0: the usual exact counts' divisor.
+	over [1024]float64
+
 	// trace, when set, sees every decision: for the test that compares
 	// the lab with the engine.
 	trace func(t algo.Instant, exact, counter, fixed algo.Verdict)
@@ -87,91 +103,122 @@ type judge struct {
 
 func newJudge(c algo.Config) *judge {
 	w := int64(c.Window / time.Millisecond)
-	return &judge{
+	j := &judge{
 		w: w, wf: float64(w),
-		log:     algo.NewDenseSlidingLog(c, 1),
-		counter: algo.NewDenseSlidingCounter(c, 1),
-		fixed:   algo.NewDenseFixedWindow(c, 1),
-		logsAll: c.Rules.CountRejected,
+		log:      algo.NewDenseSlidingLog(c, 1),
+		counterL: algo.NewDenseSlidingCounter(c, 1),
+		fixedL:   algo.NewDenseFixedWindow(c, 1),
+		logsAll:  c.Rules.CountRejected,
 	}
+	for k := 1; k < len(j.over); k++ {
+		j.over[k] = 1 / (float64(k) * j.wf)
+	}
+	return j
 }
 
 // begin starts a new source.
 func (j *judge) begin() {
 	j.log.Forget(0)
-	j.counter.Forget(0)
-	j.fixed.Forget(0)
+	j.counterL.Forget(0)
+	j.fixedL.Forget(0)
 	j.raw.Reset()
-	j.src = Totals{}
+	j.verdicts, j.counted, j.relative, j.peak, j.requests = [8]int64{}, 0, [2]float64{}, 0, 0
 }
 
 // decide is one request of the source at t, its instants non-decreasing.
 func (j *judge) decide(t algo.Instant) {
-	s := &j.src
-	s.Requests++
-	exact := j.log.Allow(t, 0)
-	if j.logsAll {
-		// The log holds every request of the window: it has counted them.
-		s.Peak = max(s.Peak, exact.Count+1)
-	} else {
-		j.raw.DropThrough(t - algo.Instant(j.w))
-		j.raw.Push(t)
-		s.Peak = max(s.Peak, j.raw.Len())
-	}
-	if !exact.Allowed {
-		s.ExactLimited++
-	}
-	c := j.counter.Allow(t, 0)
-	f := j.fixed.Allow(t, 0)
-	if j.trace != nil {
-		j.trace(t, exact, c, f)
-	}
-
-	a := &s.Approx[counterIdx]
-	if exact.Count > 0 {
-		// estimate = current + previous × (W − elapsed) / W, for the figure only:
-		// the decision was taken exactly.
-		est := float64(c.Count) + float64(c.Previous)*(j.wf-float64(c.Elapsed))/j.wf
-		a.RelativeSum += relative(est, exact.Count)
-		a.RelativeCount++
-	}
-	tally(a, exact.Allowed, c.Allowed)
-
-	a = &s.Approx[fixedIdx]
-	if exact.Count > 0 {
-		a.RelativeSum += relative(float64(f.Count), exact.Count)
-		a.RelativeCount++
-	}
-	tally(a, exact.Allowed, f.Allowed)
+	j.decideEach([]algo.Instant{t})
 }
 
-func relative(estimate float64, exact int64) float64 {
-	d := estimate - float64(exact)
-	if d < 0 {
-		d = -d
-	}
-	return d / float64(exact)
-}
-
-func tally(a *ApproxTotals, exact, approx bool) {
-	if approx {
-		if !exact {
-			a.WronglyAllowed++
+// decideEach is the source's next requests, at ts (non-decreasing, at most
+// arrivalBlock of them): each limiter decides them all, then they are
+// tallied.
+func (j *judge) decideEach(ts []algo.Instant) {
+	n := len(ts)
+	exact, counter, fixed := j.exact[:n], j.counter[:n], j.fixed[:n]
+	j.log.AllowEach(ts, 0, exact)
+	j.counterL.AllowEach(ts, 0, counter)
+	j.fixedL.AllowEach(ts, 0, fixed)
+	j.requests += int64(n)
+	// The tallies in locals for the loop, stored back after it.
+	w, wf, over := j.w, j.wf, &j.over
+	peak, counted, rc, rf := j.peak, j.counted, j.relative[counterIdx], j.relative[fixedIdx]
+	verdicts := &j.verdicts
+	for i, t := range ts {
+		exact, c, f := &exact[i], &counter[i], &fixed[i]
+		if j.logsAll {
+			// The log holds every request of the window: it has counted them.
+			peak = max(peak, exact.Count+1)
+		} else {
+			j.raw.DropThrough(t - algo.Instant(w))
+			j.raw.Push(t)
+			peak = max(peak, j.raw.Len())
 		}
-		return
+		if j.trace != nil {
+			j.trace(t, *exact, *c, *f)
+		}
+		verdicts[bit(exact.Allowed)|bit(c.Allowed)<<1|bit(f.Allowed)<<2]++
+
+		// |estimate − exact| / exact for both, where the exact count k is not
+		// 0: |estimate·W − k·W| / k·W, with the counter's estimate·W =
+		// current·W + previous·(W − elapsed), for the figure only (the
+		// decision was taken exactly), and the fixed window's count·W. The
+		// usual case in integers, over k·W from a table (0 for k = 0).
+		k := exact.Count
+		if uint64(k) < uint64(len(over)) && uint64(c.Count|c.Previous|f.Count) < 1<<30 {
+			// Below 2^30 each, times W below 2^30: no product overflows.
+			dc := c.Count*w + c.Previous*(w-c.Elapsed) - k*w
+			df := (f.Count - k) * w
+			rc += float64(abs(dc)) * over[k]
+			rf += float64(abs(df)) * over[k]
+		} else {
+			e := float64(k) * wf
+			est := float64(c.Count)*wf + float64(c.Previous)*float64(w-c.Elapsed)
+			rc += math.Abs(est-e) * (1 / e)
+			rf += math.Abs(float64(f.Count)*wf-e) * (1 / e)
+		}
+		counted += bit(k > 0)
 	}
-	a.Limited++
-	if exact {
-		a.WronglyLimited++
+	j.peak, j.counted, j.relative[counterIdx], j.relative[fixedIdx] = peak, counted, rc, rf
+}
+
+// abs is |x|, without a branch on its sign.
+func abs(x int64) int64 {
+	m := x >> 63
+	return (x ^ m) - m
+}
+
+// bit is 1 for true, 0 for false.
+func bit(b bool) int64 {
+	if b {
+		return 1
 	}
+	return 0
 }
 
 // end classifies the finished source and adds its tallies to t.
 func (j *judge) end(t *Totals) {
-	s := &j.src
-	s.Sources = 1
+	s := Totals{Sources: 1, Requests: j.requests, Peak: j.peak}
 	if s.Requests > 0 {
 		s.ActiveSources = 1
+	}
+	for v, n := range j.verdicts {
+		exact, counter, fixed := v&1 != 0, v&2 != 0, v&4 != 0
+		if !exact {
+			s.ExactLimited += n
+		}
+		for i, approx := range [2]bool{counter, fixed} {
+			a := &s.Approx[i]
+			switch {
+			case !approx:
+				a.Limited += n
+				if exact {
+					a.WronglyLimited += n
+				}
+			case !exact:
+				a.WronglyAllowed += n
+			}
+		}
 	}
 	above := s.ExactLimited > 0
 	if above {
@@ -179,6 +226,7 @@ func (j *judge) end(t *Totals) {
 	}
 	for i := range s.Approx {
 		a := &s.Approx[i]
+		a.RelativeSum, a.RelativeCount = j.relative[i], j.counted
 		switch {
 		case above && a.Limited == 0:
 			a.AllowedAbove, a.PeakAllowedAbove = 1, s.Peak
@@ -186,5 +234,5 @@ func (j *judge) end(t *Totals) {
 			a.LimitedBelow = 1
 		}
 	}
-	t.add(s)
+	t.add(&s)
 }

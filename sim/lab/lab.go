@@ -258,8 +258,10 @@ func (w *worker) chunk(first, end int, t *Totals) {
 		w.j.begin()
 		for n > 0 {
 			k := min(n, progressEvery)
-			for range k {
-				w.j.decide(w.arr.next())
+			for left := k; left > 0; {
+				ts := w.arr.take(int(left))
+				w.j.decideEach(ts)
+				left -= int64(len(ts))
 			}
 			n -= k
 			w.run.requests.Add(k)

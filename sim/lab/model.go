@@ -268,19 +268,34 @@ func largest(rems []uint64, k int) []int32 {
 	return order[:k]
 }
 
-// arrivals generates one source's instants in order, without keeping them:
-// n uniform instants in [0, D) are the normalised partial sums of n + 1
-// exponential spacings, so a first pass sums the spacings and a second,
-// replaying the same draws, emits the instants.
+// arrivals generates one source's n instants in order, in one pass and
+// without keeping them. n uniform instants on an axis of length L, sorted,
+// are L·S_i/S for the partial sums S_i of n + 1 exponential spacings and
+// their total S. Rather than summing the spacings once to know S and
+// replaying them, the spacings are drawn a block at a time: a block's k
+// spacings E_1 … E_k, with G their sum, and the m − k spacings still to come
+// summed at once as one Gamma(m − k) draw Y (a sum of m − k exponentials).
+// (E_1, …, E_k, Y)/(G + Y) is then distributed as the first k spacings of m
+// over their total, and the rest given them is the same problem on what is
+// left of the axis; so the block's instants are a + (L − a)·S_i/(G + Y), and
+// the next block starts at its last. Exact in distribution, one exponential
+// draw a request and one gamma draw a block, and only a block in memory.
 type arrivals struct {
-	pcg   rand.PCG
-	rng   *rand.Rand
-	left  int64   // instants still to emit
-	acc   float64 // partial sum of spacings
-	scale float64 // length of the axis / total of the spacings
-	end   algo.Instant
-	burst bursts
+	pcg    rand.PCG
+	rng    *rand.Rand
+	m      int64   // spacings not yet drawn: the instants still to come, plus one
+	a      float64 // where the spacings still to come start on the axis
+	length float64 // the axis: [0, length)
+	end    algo.Instant
+	burst  bursts
+	i, k   int                   // out[i:k] are the block's instants still to emit
+	sums   [arrivalBlock]float64 // the block's partial sums of spacings
+	out    [arrivalBlock]algo.Instant
 }
+
+// arrivalBlock is how many spacings a block draws: a gamma draw costs a few
+// exponential ones, so it is spread over many requests.
+const arrivalBlock = 128
 
 func newArrivals() *arrivals {
 	a := &arrivals{}
@@ -289,8 +304,9 @@ func newArrivals() *arrivals {
 	return a
 }
 
-// reset positions the generator at the start of source s's n requests. It
-// takes O(n) draws, so it asks stop now and then; false when it stopped.
+// reset positions the generator at the start of source s's n requests;
+// false when stop asked it to give up first (working out a bursty source's
+// time on walks its periods).
 func (a *arrivals) reset(p *plan, s int, n int64, stop *atomic.Bool) bool {
 	a.pcg = sourcePCG(p.seed, s, streamArrivals)
 	length := float64(p.duration)
@@ -308,28 +324,145 @@ func (a *arrivals) reset(p *plan, s int, n int64, stop *atomic.Bool) bool {
 		}
 	}
 	a.burst.active = bursty
-	start := a.pcg
-	var total float64
-	for i := range n + 1 {
-		if i%progressEvery == progressEvery-1 && stop.Load() {
-			return false
-		}
-		total += a.rng.ExpFloat64()
-	}
-	a.pcg = start
-	a.left, a.acc, a.scale, a.end = n, 0, length/total, algo.Instant(p.duration-1)
+	a.m, a.a, a.length, a.end = n+1, 0, length, algo.Instant(p.duration-1)
+	a.i, a.k = 0, 0
 	return true
 }
 
-// next returns the next instant; call it exactly n times.
+// next returns the next instant; call it exactly n times in all, with take.
 func (a *arrivals) next() algo.Instant {
-	a.left--
-	a.acc += a.rng.ExpFloat64()
-	x := a.acc * a.scale
-	if a.burst.active {
-		x = a.burst.real(x)
+	return a.take(1)[0]
+}
+
+// take returns the next instants, from 1 to at most max of them; valid until
+// the next call.
+func (a *arrivals) take(max int) []algo.Instant {
+	if a.i == a.k {
+		a.block()
 	}
-	return min(algo.Instant(x), a.end)
+	i := a.i
+	a.i = min(a.k, i+max)
+	return a.out[i:a.i]
+}
+
+// block draws the next block of spacings and works out its instants.
+func (a *arrivals) block() {
+	k := int(min(a.m, arrivalBlock))
+	var g float64
+	sums := a.sums[:k]
+	pcg := a.pcg // in a local while the spacings are drawn
+	for i := range sums {
+		// An exponential of mean 1 (exp), its common case written out here.
+		u := pcg.Uint64()
+		j, l := uint32(u), uint8(u>>32)
+		if j < zigK[l] {
+			g += float64(j) * zigW[l]
+		} else {
+			a.pcg = pcg
+			g += a.expSlow(j, l)
+			pcg = a.pcg
+		}
+		sums[i] = g
+	}
+	a.pcg = pcg
+	points := k
+	total := g
+	if a.m > int64(k) {
+		total += gammaInt(a.rng, a.m-int64(k))
+	} else {
+		points-- // the last spacing of all ends the axis: no instant
+	}
+	// Rounding may not carry a past the end: then the rest are at its end.
+	scale := max(a.length-a.a, 0) / total
+	base, end, out := a.a, a.end, a.out[:points]
+	if a.burst.active {
+		for i := range out {
+			out[i] = min(algo.Instant(a.burst.real(base+sums[i]*scale)), end)
+		}
+	} else {
+		for i := range out {
+			out[i] = min(algo.Instant(base+sums[i]*scale), end)
+		}
+	}
+	a.a = base + sums[points-1]*scale
+	a.m -= int64(k)
+	a.i, a.k = 0, points
+}
+
+// exp draws an exponential of mean 1, as rand.Rand.ExpFloat64 does (the
+// ziggurat of Marsaglia and Tsang, 2000) but on the PCG itself, without the
+// interface call a draw: the common case inline, the rest out of line.
+func (a *arrivals) exp() float64 {
+	u := a.pcg.Uint64()
+	return a.expSlow(uint32(u), uint8(u>>32))
+}
+
+// expSlow finishes the draw of exp whose first 40 bits were j and i.
+func (a *arrivals) expSlow(j uint32, i uint8) float64 {
+	for {
+		x := float64(j) * zigW[i]
+		if j < zigK[i] {
+			return x
+		}
+		if i == 0 { // the tail beyond the last layer: zigR plus an exponential
+			return zigR - math.Log(a.uniform())
+		}
+		if zigF[i]+a.uniform()*(zigF[i-1]-zigF[i]) < math.Exp(-x) {
+			return x
+		}
+		u := a.pcg.Uint64()
+		j, i = uint32(u), uint8(u>>32)
+	}
+}
+
+// uniform draws from [0, 1), as rand.Rand.Float64 does.
+func (a *arrivals) uniform() float64 {
+	return float64(a.pcg.Uint64()<<11>>11) / (1 << 53)
+}
+
+// The ziggurat's 256 layers for the exponential: a draw in layer i whose
+// 32 bits j are below zigK[i] is j·zigW[i], at once; zigF[i] is the density
+// at the layer's edge; zigR is where the tail begins.
+const zigR = 7.69711747013104972
+
+var zigK [256]uint32
+var zigW, zigF [256]float64
+
+func init() {
+	// Marsaglia and Tsang's setup (zigset), the layers of equal area v.
+	const m, v = 1 << 32, 3.949659822581572e-3
+	d, t := zigR, zigR
+	q := v / math.Exp(-d)
+	zigK[0], zigK[1] = uint32(d/q*m), 0
+	zigW[0], zigW[255] = q/m, d/m
+	zigF[0], zigF[255] = 1, math.Exp(-d)
+	for i := 254; i >= 1; i-- {
+		d = -math.Log(v/d + math.Exp(-d))
+		zigK[i+1] = uint32(d / t * m)
+		t = d
+		zigF[i] = math.Exp(-d)
+		zigW[i] = d / m
+	}
+}
+
+// gammaInt draws from the Gamma distribution of shape n ≥ 1 and scale 1,
+// the sum of n exponentials: Marsaglia and Tsang's method (2000), exact
+// rejection from a transformed normal.
+func gammaInt(r *rand.Rand, n int64) float64 {
+	d := float64(n) - 1.0/3
+	c := 1 / math.Sqrt(9*d)
+	for {
+		x := r.NormFloat64()
+		v := 1 + c*x
+		if v <= 0 {
+			continue
+		}
+		v = v * v * v
+		u := r.Float64()
+		if x2 := x * x; u < 1-0.0331*x2*x2 || math.Log(u) < 0.5*x2+d*(1-v+math.Log(v)) {
+			return d * v
+		}
+	}
 }
 
 // bursts maps a position on a source's on-time axis to real time, walking
