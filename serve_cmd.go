@@ -147,10 +147,17 @@ func serveCmd() *cobra.Command {
 			stop := func() error {
 				ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 				defer cancel()
-				if err := srv.Shutdown(ctx); err != nil && !errors.Is(err, ssh.ErrServerClosed) {
+				err := srv.Shutdown(ctx)
+				// Shutdown closes the listeners Serve has taken; a signal that
+				// came before Serve took ln would leave Serve running forever.
+				ln.Close()
+				if err != nil && !errors.Is(err, ssh.ErrServerClosed) {
 					return err
 				}
-				return <-done
+				if err = <-done; errors.Is(err, net.ErrClosed) {
+					err = ssh.ErrServerClosed // closed here, before Serve took it
+				}
+				return err
 			}
 			if local {
 				// The teacher's own view, here: it drives the room as a teacher key does.
