@@ -234,8 +234,15 @@ func (s *keyStore) find(key string) []byte {
 // had none (no record, or an idle one, now taken back).
 func (s *keyStore) take(key string) (state []byte, fresh bool) {
 	if s.used != 0 {
-		if c, at := s.lookup(key, s.hash(key)); c != nil && c[at]&recordIdle == 0 {
-			return c[at-s.size : at : at], false
+		if c, at := s.lookup(key, s.hash(key)); c != nil {
+			st := c[at-s.size : at : at]
+			if c[at]&recordIdle == 0 {
+				return st, false
+			}
+			c[at] &^= recordIdle // back before the next sweep frees it
+			s.idle--
+			clear(st)
+			return st, true
 		}
 	}
 	c, at := s.takeRecord(key)
