@@ -188,7 +188,7 @@ func serveCmd() *cobra.Command {
 	f := cmd.Flags()
 	f.StringVar(&addr, "addr", serve.DefaultAddr, "the address to listen on")
 	f.StringVar(&hostKey, "host-key", "", "the server's host key, created once when missing (default: your config directory's windowlab/host_ed25519)")
-	f.StringVar(&teacherKeys, "teacher-keys", "", "an authorized_keys file of the keys that drive the room (default: your own ~/.ssh/*.pub)")
+	f.StringVar(&teacherKeys, "teacher-keys", "", "an authorized_keys file (- for standard input) of the keys that drive the room (default: your own ~/.ssh/*.pub)")
 	f.StringVar(&scenario, "scenario", "", "serve one scenario, a built-in's name or a file, instead of the lesson")
 	f.IntVar(&maxStudents, "max-students", serve.DefaultMaxStudents, "how many students may be connected at once")
 	f.DurationVar(&idle, "idle", serve.DefaultIdle, "close a session idle this long")

@@ -3,6 +3,7 @@ package serve
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,12 +11,26 @@ import (
 	"charm.land/ssh"
 )
 
-// LoadTeacherKeys reads an authorized_keys file: one key a line, comments
-// and blank lines skipped. A line that is not a key is an error naming it.
+// maxKeysFile is the most of an authorized_keys file read from a pipe.
+const maxKeysFile = 1 << 20
+
+// LoadTeacherKeys reads an authorized_keys file ("-": standard input): one
+// key a line, comments and blank lines skipped. A line that is not a key is
+// an error naming it.
 func LoadTeacherKeys(path string) ([]ssh.PublicKey, error) {
-	data, err := os.ReadFile(path)
+	var data []byte
+	var err error
+	if path == "-" { // standard input, as wherever windowlab takes a file
+		path = "standard input"
+		data, err = io.ReadAll(io.LimitReader(os.Stdin, maxKeysFile))
+	} else {
+		data, err = os.ReadFile(path)
+		if err != nil {
+			err = errors.Unwrap(err)
+		}
+	}
 	if err != nil {
-		return nil, fmt.Errorf("--teacher-keys %s: %w", path, errors.Unwrap(err))
+		return nil, fmt.Errorf("--teacher-keys %s: %w", path, err)
 	}
 	var keys []ssh.PublicKey
 	for i, line := range strings.Split(string(data), "\n") {
