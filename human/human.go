@@ -268,13 +268,20 @@ const NoBreak = "\u00a0"
 // Glue joins s's words with NoBreak, so wrapping keeps them together.
 func Glue(s string) string { return strings.ReplaceAll(s, " ", NoBreak) }
 
-// KeepVerdict glues the verdict of a decision's explanation, the part from
-// its last arrow on, so "→ allow (93 < 100)" is never broken across lines.
+// KeepVerdict glues the verdict of a decision's explanation, from its last
+// arrow to the parenthesis that closes its test, so "→ allow (93 < 100)" is
+// never broken across lines; what follows it (", next token in 200ms") may
+// wrap, so a verdict never outgrows a narrow column and is cut.
 func KeepVerdict(explain string) string {
-	if i := strings.LastIndex(explain, " → "); i >= 0 {
-		return explain[:i+1] + Glue(explain[i+1:])
+	i := strings.LastIndex(explain, " → ")
+	if i < 0 {
+		return explain
 	}
-	return explain
+	end := len(explain)
+	if j := strings.IndexByte(explain[i:], ')'); j >= 0 {
+		end = i + j + 1
+	}
+	return explain[:i+1] + Glue(explain[i+1:end]) + explain[end:]
 }
 
 // Span says how long a burst from first to last took, the way the lesson

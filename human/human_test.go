@@ -260,6 +260,12 @@ func TestKeepVerdict(t *testing.T) {
 	if want := "30 + 84 × 0.75 = 93 →" + NoBreak + "allow" + NoBreak + "(93" + NoBreak + "<" + NoBreak + "100)"; got != want {
 		t.Errorf("KeepVerdict = %q, want %q", got, want)
 	}
+	// What follows the verdict's test may wrap: a narrow column does not
+	// have to cut "next token in 200ms" in two.
+	got = KeepVerdict("bucket 0.5 of 1 token → deny (0.5 < 1), next token in 200ms")
+	if want := "bucket 0.5 of 1 token →" + NoBreak + "deny" + NoBreak + "(0.5" + NoBreak + "<" + NoBreak + "1), next token in 200ms"; got != want {
+		t.Errorf("KeepVerdict = %q, want %q", got, want)
+	}
 	if got := KeepVerdict("no arrow here"); got != "no arrow here" {
 		t.Errorf("KeepVerdict without a verdict = %q", got)
 	}
