@@ -75,31 +75,7 @@ func TestMaxInWindowAgainstBruteForce(t *testing.T) {
 				arrivals = append(arrivals, Arrival{At: at, Client: []string{"a", "b", "c"}[r.IntN(3)]})
 			}
 		}
-		e, err := New(NewSliceSource(arrivals), ls, Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		allowed := make([][]bool, len(arrivals))
-		for i := range arrivals {
-			rec, _ := e.Step()
-			for _, d := range rec.Decisions {
-				allowed[i] = append(allowed[i], d.Allowed)
-			}
-			if r.IntN(10) == 0 {
-				e.SeekIndex(int64(r.IntN(i + 1))) // back, and on again by replay
-				e.SeekIndex(int64(i + 1))
-			}
-		}
-		for k, s := range e.Stats() {
-			want := bruteMaxInWindow(arrivals, allowed, k, algo.Instant(window/time.Millisecond))
-			got := maxInWindow{s.MaxInWindow, s.MaxInWindowClient, s.MaxInWindowFirst, s.MaxInWindowLast}
-			if want.n == 0 {
-				got.client, got.first, got.last = "", 0, 0
-			}
-			if got != want {
-				t.Fatalf("seed %d, limiter %d (%v): got %+v, want %+v", seed, k, s.Algorithm, got, want)
-			}
-		}
+		checkMaxInWindow(t, seed, r, arrivals, ls, window, 10)
 	}
 }
 
@@ -131,30 +107,38 @@ func TestMaxInWindowWithEveryLimiterTracked(t *testing.T) {
 				arrivals = append(arrivals, Arrival{At: at, Client: []string{"a", "b"}[r.IntN(2)]})
 			}
 		}
-		e, err := New(NewSliceSource(arrivals), ls, Options{})
-		if err != nil {
-			t.Fatal(err)
+		checkMaxInWindow(t, seed, r, arrivals, ls, cfg.Window, 20)
+	}
+}
+
+// checkMaxInWindow replays arrivals through an engine of ls, stepping back
+// and on again by replay once in every seekEvery arrivals, and holds each
+// limiter's most admitted in one window to brute force's.
+func checkMaxInWindow(t *testing.T, seed uint64, r *rand.Rand, arrivals []Arrival, ls []algo.Limiter, window time.Duration, seekEvery int) {
+	t.Helper()
+	e, err := New(NewSliceSource(arrivals), ls, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	allowed := make([][]bool, len(arrivals))
+	for i := range arrivals {
+		rec, _ := e.Step()
+		for _, d := range rec.Decisions {
+			allowed[i] = append(allowed[i], d.Allowed)
 		}
-		allowed := make([][]bool, len(arrivals))
-		for i := range arrivals {
-			rec, _ := e.Step()
-			for _, d := range rec.Decisions {
-				allowed[i] = append(allowed[i], d.Allowed)
-			}
-			if r.IntN(20) == 0 {
-				e.SeekIndex(int64(r.IntN(i + 1))) // back to a checkpoint's copy, and on again
-				e.SeekIndex(int64(i + 1))
-			}
+		if r.IntN(seekEvery) == 0 {
+			e.SeekIndex(int64(r.IntN(i + 1))) // back, from a checkpoint's copy, and on again by replay
+			e.SeekIndex(int64(i + 1))
 		}
-		for k, s := range e.Stats() {
-			want := bruteMaxInWindow(arrivals, allowed, k, algo.Instant(cfg.Window/time.Millisecond))
-			got := maxInWindow{s.MaxInWindow, s.MaxInWindowClient, s.MaxInWindowFirst, s.MaxInWindowLast}
-			if want.n == 0 {
-				got.client, got.first, got.last = "", 0, 0
-			}
-			if got != want {
-				t.Fatalf("seed %d, limiter %d (%v): got %+v, want %+v", seed, k, s.Algorithm, got, want)
-			}
+	}
+	for k, s := range e.Stats() {
+		want := bruteMaxInWindow(arrivals, allowed, k, algo.Instant(window/time.Millisecond))
+		got := maxInWindow{s.MaxInWindow, s.MaxInWindowClient, s.MaxInWindowFirst, s.MaxInWindowLast}
+		if want.n == 0 {
+			got.client, got.first, got.last = "", 0, 0
+		}
+		if got != want {
+			t.Fatalf("seed %d, limiter %d (%v): got %+v, want %+v", seed, k, s.Algorithm, got, want)
 		}
 	}
 }
