@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -82,7 +82,7 @@ func recordCmd() *cobra.Command {
 			if out == "-" {
 				return recordTo(cmd.OutOrStdout())
 			}
-			return writeNew(out, recordTo)
+			return writeNew(out, "-o", recordTo)
 		},
 	}
 	f := cmd.Flags()
@@ -111,30 +111,24 @@ func parseSize(s string) (w, h int, err error) {
 	return w, h, nil
 }
 
-// writeNew writes a file that does not exist yet: into a temporary file
-// beside it, renamed into place only when write succeeds, so a failure or
-// a signal leaves nothing half-written, and nothing is overwritten.
-func writeNew(path string, write func(io.Writer) error) error {
-	if _, err := os.Lstat(path); err == nil {
-		return invalid(fmt.Errorf("%s exists; windowlab writes only new files: name another, or remove it", path))
+// writeNew writes a file that does not exist yet, as windowlab writes
+// every file: never over one (flag, "--save" or "-o", is what to name
+// differently), and a file write fails to finish (a full disk, a signal)
+// is removed, since it is ours and half written.
+func writeNew(path, flag string, write func(io.Writer) error) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if errors.Is(err, fs.ErrExist) {
+		return invalid(fmt.Errorf("%s exists; windowlab never writes over a file: give %s another name", path, flag))
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
 	if err != nil {
-		return invalid(fmt.Errorf("%s: %w", path, err))
+		return invalid(err)
 	}
-	defer os.Remove(tmp.Name()) // gone once renamed; else the half-written file
-	if err := tmp.Chmod(0o644); err != nil {
-		return invalid(fmt.Errorf("%s: %w", path, err))
+	err = write(f)
+	if cerr := f.Close(); err == nil && cerr != nil {
+		err = fmt.Errorf("%s: %w", path, cerr)
 	}
-	if err := write(tmp); err != nil {
-		tmp.Close()
-		return err
+	if err != nil {
+		os.Remove(path)
 	}
-	if err := tmp.Close(); err != nil {
-		return invalid(fmt.Errorf("%s: %w", path, err))
-	}
-	if err := os.Link(tmp.Name(), path); err != nil { // fails, rather than overwrites, if path appeared meanwhile
-		return invalid(fmt.Errorf("%s: %w", path, err))
-	}
-	return nil
+	return err
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -19,8 +20,10 @@ func TestRecordCommand(t *testing.T) {
 	if err != nil || !bytes.HasPrefix(first, []byte(`{"version":2,"width":100,"height":30,`)) {
 		t.Fatalf("the file: %v\n%.200s", err, first)
 	}
-	if fi, _ := os.Stat(cast); fi.Mode().Perm() != 0o644 {
-		t.Errorf("mode %v, want 0644", fi.Mode().Perm())
+	umask := syscall.Umask(0)
+	syscall.Umask(umask)
+	if fi, _ := os.Stat(cast); fi.Mode().Perm() != 0o644&^os.FileMode(umask) {
+		t.Errorf("mode %v, want 0644 less the umask %03o", fi.Mode().Perm(), umask)
 	}
 	out, _, code := windowlab(t, "record", "boundary-burst", "-o", "-", "--until", "12:01:01", "--hold", "1s")
 	if code != 0 || out != string(first) {
@@ -36,7 +39,7 @@ func TestRecordCommand(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"over a file", []string{"record", "boundary-burst", "-o", cast}, "burst.cast exists; windowlab writes only new files"},
+		{"over a file", []string{"record", "boundary-burst", "-o", cast}, "burst.cast exists; windowlab never writes over a file: give -o another name"},
 		{"no -o", []string{"record", "boundary-burst"}, "-o: name the file to write"},
 		{"a size too small", []string{"record", "boundary-burst", "-o", "-", "--size", "60x20"}, "--size 60x20: the view needs from 80x24"},
 		{"a size not a size", []string{"record", "boundary-burst", "-o", "-", "--size", "big"}, "give COLUMNSxROWS"},

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"iter"
 	"os"
 	"path/filepath"
@@ -834,42 +833,38 @@ func recordLog(ctx context.Context, w, errOut io.Writer, l *accesslog.Log, s set
 // saveLog writes the log's traffic to a new file, as it goes; a file half
 // written (a full disk) is removed.
 func saveLog(w, errOut io.Writer, save string, rec scenarios.Recorded, l *accesslog.Log) error {
-	f, err := os.OpenFile(save, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	if errors.Is(err, fs.ErrExist) {
-		return invalid(fmt.Errorf("%s exists; windowlab never writes over a file: give --save another name", save))
-	}
-	if err != nil {
-		return invalid(err)
-	}
-	counted := &countingWriter{w: f}
+	var counted *countingWriter
 	n := 0
-	var written atomic.Int64 // requests, for the progress
-	each := func(yield func(scenarios.Run) bool) {
-		for r := range runs(l) {
-			n++
-			written.Add(r.Count)
-			if !yield(r) {
-				return
+	err := writeNew(save, "--save", func(f io.Writer) error {
+		counted = &countingWriter{w: f}
+		var written atomic.Int64 // requests, for the progress
+		each := func(yield func(scenarios.Run) bool) {
+			for r := range runs(l) {
+				n++
+				written.Add(r.Count)
+				if !yield(r) {
+					return
+				}
 			}
 		}
-	}
-	done, shown := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(shown)
-		showWork(errOut, func(elapsed time.Duration) (string, float64) {
-			k := written.Load()
-			return fmt.Sprintf("writing %s: %s of %s requests", filepath.Base(save), human.Int(k), human.Int(l.Requests)), float64(k) / float64(max(l.Requests, 1))
-		}, done)
-	}()
-	err = scenarios.WriteRecorded(counted, rec, each)
-	close(done)
-	<-shown
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
+		done, shown := make(chan struct{}), make(chan struct{})
+		go func() {
+			defer close(shown)
+			showWork(errOut, func(elapsed time.Duration) (string, float64) {
+				k := written.Load()
+				return fmt.Sprintf("writing %s: %s of %s requests", filepath.Base(save), human.Int(k), human.Int(l.Requests)), float64(k) / float64(max(l.Requests, 1))
+			}, done)
+		}()
+		err := scenarios.WriteRecorded(counted, rec, each)
+		close(done)
+		<-shown
+		if err != nil {
+			return fmt.Errorf("%s: %w", save, err)
+		}
+		return nil
+	})
 	if err != nil {
-		os.Remove(save) // ours, half written
-		return fmt.Errorf("%s: %w", save, err)
+		return err
 	}
 	fmt.Fprintf(w, "wrote %s: %s runs, %s (windowlab check %s replays it to the same decisions; windowlab tui %s opens it)\n",
 		save, human.Int(int64(n)), human.Bytes(counted.n), save, save)

@@ -261,7 +261,7 @@ func TestChurningClientsReuseSlots(t *testing.T) {
 		case *FixedWindow:
 			keys = &l.keyed.keys
 		case *SlidingLog:
-			keys = &l.keyed.keys
+			keys = &l.keys
 		case *SlidingCounter:
 			keys = &l.keyed.keys
 		}

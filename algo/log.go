@@ -11,11 +11,11 @@ type SlidingLog struct {
 	cfg     Config
 	w       int64
 	clients table[logState] // by id, when an engine numbers the clients (ByID)
-	// keyed holds the clients by name otherwise: a client whose timestamps
+	// keys holds the clients by name otherwise: a client whose timestamps
 	// are all one instant (one request, or a burst) in its record, as the
 	// instant and the count; any other in queues, at the index its record
 	// holds.
-	keyed      keyed[logState]
+	keys       keyStore // records of logRecordBytes
 	queues     []logState
 	freeQueues []uint32
 	spare      logState // a queue's room, ready for the next client that needs one
@@ -35,7 +35,7 @@ const timestampBytes = 8
 
 // NewSlidingLog returns a sliding-log limiter; c must be valid.
 func NewSlidingLog(c Config) *SlidingLog {
-	return &SlidingLog{cfg: c, w: c.windowMs(), keyed: newKeyed(logPacking), clock: newClock()}
+	return &SlidingLog{cfg: c, w: c.windowMs(), keys: newKeyStore(logRecordBytes), clock: newClock()}
 }
 
 func (l *SlidingLog) Kind() Kind     { return KindSlidingLog }
@@ -64,19 +64,12 @@ func (l *SlidingLog) Admit(t Instant, client string) bool {
 
 // allowKeyed decides for a client by name, in the limiter's keyStore.
 func (l *SlidingLog) allowKeyed(t Instant, client string) (count int64, oldest Instant, allowed bool) {
-	b, fresh := l.keyed.keys.take(client)
+	b, fresh := l.keys.take(client)
 	if fresh {
 		l.mem.Clients++
 		l.mem.Bytes += clientBytes[logState](len(client))
 	}
-	if i := le.Uint32(b[12:]); i != 0 {
-		s := &l.queues[i-1]
-		count, oldest, allowed = l.counted(t, s)
-		l.settle(b, s)
-		return count, oldest, allowed
-	}
-	s := &l.spare
-	s.q.setSingle(Instant(getInt(b)), getCount(b[8:]))
+	s, _ := l.recordQueue(b)
 	count, oldest, allowed = l.counted(t, s)
 	l.settle(b, s)
 	return count, oldest, allowed
@@ -86,12 +79,12 @@ func (l *SlidingLog) allowKeyed(t Instant, client string) (count int64, oldest I
 // when it holds one instant, else in queues. The record's queue, if it had
 // one, is s; else s is the spare.
 func (l *SlidingLog) settle(b []byte, s *logState) {
-	i := le.Uint32(b[12:])
+	i := le.Uint32(b[logQueueAt:])
 	if at, n, ok := s.q.single(); ok && n <= packedCountMax {
 		putInt(b, int64(at))
 		putCount(b[8:], n)
 		if i != 0 {
-			le.PutUint32(b[12:], 0)
+			le.PutUint32(b[logQueueAt:], 0)
 			s.q.Reset()
 			l.freeQueues = append(l.freeQueues, i)
 		}
@@ -110,12 +103,23 @@ func (l *SlidingLog) settle(b []byte, s *logState) {
 		l.spare = logState{}
 		i = uint32(len(l.queues))
 	}
-	le.PutUint32(b[12:], i)
+	le.PutUint32(b[logQueueAt:], i)
 }
 
-// keyedQueue is the queue of the client whose record is b, to read.
+// recordQueue is the queue of the client whose record is b, to decide on:
+// its own, numbered i, or the spare holding the record's one instant (i 0).
+func (l *SlidingLog) recordQueue(b []byte) (s *logState, i uint32) {
+	if i = le.Uint32(b[logQueueAt:]); i != 0 {
+		return &l.queues[i-1], i
+	}
+	l.spare.q.setSingle(Instant(getInt(b)), getCount(b[8:]))
+	return &l.spare, 0
+}
+
+// keyedQueue is the queue of the client whose record is b, to read: a
+// copy, so reading changes nothing, not even the spare.
 func (l *SlidingLog) keyedQueue(b []byte) InstantQueue {
-	if i := le.Uint32(b[12:]); i != 0 {
+	if i := le.Uint32(b[logQueueAt:]); i != 0 {
 		return l.queues[i-1].q
 	}
 	var q InstantQueue
@@ -125,7 +129,7 @@ func (l *SlidingLog) keyedQueue(b []byte) InstantQueue {
 
 // UseNames numbers the limiter's clients by names (ByID).
 func (l *SlidingLog) UseNames(names *Names) bool {
-	return l.keyed.keys.Len() == 0 && l.clients.share(names)
+	return l.keys.Len() == 0 && l.clients.share(names)
 }
 
 // AllowID is Allow for the client numbered id in the shared names (ByID).
@@ -222,19 +226,12 @@ func (l *SlidingLog) Expire(t Instant) {
 		l.clients.each(func(keyBytes int, s *logState) bool { return !gone(keyBytes, s) })
 		return
 	}
-	l.keyed.keys.sweep(func(keyBytes int, b []byte) bool {
-		if i := le.Uint32(b[12:]); i != 0 {
-			s := &l.queues[i-1]
-			if gone(keyBytes, s) {
-				l.freeQueues = append(l.freeQueues, i)
-				return false
-			}
-			l.settle(b, s)
-			return true
-		}
-		s := &l.spare
-		s.q.setSingle(Instant(getInt(b)), getCount(b[8:]))
+	l.keys.sweep(func(keyBytes int, b []byte) bool {
+		s, i := l.recordQueue(b)
 		if gone(keyBytes, s) {
+			if i != 0 {
+				l.freeQueues = append(l.freeQueues, i)
+			}
 			return false
 		}
 		l.settle(b, s)
@@ -247,7 +244,7 @@ func (l *SlidingLog) get(client string) *logState {
 	if l.clients.names != nil {
 		return l.clients.get(client)
 	}
-	b := l.keyed.keys.find(client)
+	b := l.keys.find(client)
 	if b == nil {
 		return nil
 	}
@@ -281,7 +278,7 @@ func (l *SlidingLog) Clone() Limiter {
 	c.clients = l.clients.clone(func(s logState) logState {
 		return logState{q: s.q.Clone()}
 	})
-	c.keyed = l.keyed.clone()
+	c.keys = l.keys.clone()
 	c.queues = make([]logState, len(l.queues))
 	for i := range l.queues {
 		c.queues[i] = logState{q: l.queues[i].q.Clone()}
@@ -307,17 +304,20 @@ func (l *SlidingLog) MemoryAt(t Instant) Memory {
 		l.clients.each(func(keyBytes int, s *logState) bool { held(keyBytes, &s.q); return true })
 		return m
 	}
-	l.keyed.keys.each(func(keyBytes int, b []byte) {
+	l.keys.each(func(keyBytes int, b []byte) {
 		q := l.keyedQueue(b)
 		held(keyBytes, &q)
 	})
 	return m
 }
 
-// logPacking is a keyed client's record: its one instant, how many
-// requests it holds at it, and the index of its queue when it holds more
-// than one instant (0 when none). Only the sweep and a copy go through it.
-var logPacking = &packing[logState]{narrow: 8 + 4 + 4, wide: 8 + 4 + 4}
+// A keyed client's record: its one instant (8 bytes), how many requests it
+// holds at it (4), and at logQueueAt the number of its queue when it holds
+// more than one instant (0 when none).
+const (
+	logRecordBytes = 8 + 4 + 4
+	logQueueAt     = 12
+)
 
 // advance reads t on the clock and sweeps idle clients when a sweep is due.
 func (l *SlidingLog) advance(t Instant) Instant {

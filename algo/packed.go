@@ -29,14 +29,12 @@ func putCount(b []byte, v int64) {
 }
 
 // packing is how a limiter's state S sits in a record: narrow, or wide
-// once a count outgrew narrow.
+// once a count outgrew narrow. The limiter widens its records before a
+// request could take a count past packedCountMax.
 type packing[S any] struct {
 	narrow, wide int
 	load         func(b []byte, wide bool) S
 	store        func(b []byte, s S, wide bool)
-	// full reports whether the next request could take a count of s past
-	// packedCountMax: the limiter widens its records before it decides.
-	full func(s *S) bool
 }
 
 // keyed is a limiter's clients by name: the store and how states pack.
@@ -61,8 +59,8 @@ func (k *keyed[S]) peek(client string) (S, bool) {
 	return k.pack.load(b, k.wide), true
 }
 
-// widen makes every record hold wide counts, once a state is full (see
-// packing.full); a record found before is found again after.
+// widen makes every record hold wide counts, once a count reaches
+// packedCountMax; a record found before is found again after.
 func (k *keyed[S]) widen() {
 	k.keys.resize(k.pack.wide, func(from, to []byte) { k.pack.store(to, k.pack.load(from, false), true) })
 	k.wide = true
@@ -114,10 +112,7 @@ func storeFixed(b []byte, s fixedState, wide bool) {
 	}
 }
 
-var fixedPacking = &packing[fixedState]{
-	narrow: 8 + 4, wide: 8 + 8, load: loadFixed, store: storeFixed,
-	full: func(s *fixedState) bool { return s.count >= packedCountMax },
-}
+var fixedPacking = &packing[fixedState]{narrow: 8 + 4, wide: 8 + 8, load: loadFixed, store: storeFixed}
 
 func loadCounter(b []byte, wide bool) counterState {
 	if wide {
@@ -137,11 +132,7 @@ func storeCounter(b []byte, s counterState, wide bool) {
 	}
 }
 
-var counterPacking = &packing[counterState]{
-	narrow: 8 + 4 + 4, wide: 8 + 8 + 8, load: loadCounter, store: storeCounter,
-	// The previous count is a current one rolled over: current bounds both.
-	full: func(s *counterState) bool { return s.current >= packedCountMax },
-}
+var counterPacking = &packing[counterState]{narrow: 8 + 4 + 4, wide: 8 + 8 + 8, load: loadCounter, store: storeCounter}
 
 func loadBucket(b []byte, _ bool) bucketState {
 	return bucketState{level: getInt(b), at: Instant(getInt(b[8:]))}

@@ -97,28 +97,10 @@ func press(keys ...string) []tea.Msg {
 }
 
 func keyMsg(k string) tea.KeyPressMsg {
-	switch k {
-	case "space":
-		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
-	case "enter":
-		return tea.KeyPressMsg{Code: tea.KeyEnter}
-	case "esc":
-		return tea.KeyPressMsg{Code: tea.KeyEscape}
-	case "left":
-		return tea.KeyPressMsg{Code: tea.KeyLeft}
-	case "right":
-		return tea.KeyPressMsg{Code: tea.KeyRight}
-	case "up":
-		return tea.KeyPressMsg{Code: tea.KeyUp}
-	case "down":
-		return tea.KeyPressMsg{Code: tea.KeyDown}
-	case "backspace":
-		return tea.KeyPressMsg{Code: tea.KeyBackspace}
-	case "ctrl+c":
-		return tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}
+	if msg, ok := keyNamed(k); ok {
+		return msg
 	}
-	r := []rune(k)[0]
-	return tea.KeyPressMsg{Code: r, Text: k}
+	return tea.KeyPressMsg{Code: []rune(k)[0], Text: k} // a named key the helper passes by its name: home, pgdown…
 }
 
 func typeText(s string) []tea.Msg {

@@ -69,7 +69,7 @@ func Record(ctx context.Context, w io.Writer, o RecordOptions) (frames int, leng
 	}
 	var keys []tea.KeyPressMsg
 	for _, k := range o.Keys {
-		msg, ok := KeyNamed(k)
+		msg, ok := keyNamed(k)
 		if !ok {
 			return 0, 0, fmt.Errorf("%q is not a key; use a key's name as the view's help writes it: space, enter, tab, left, right, or a letter", k)
 		}
@@ -186,10 +186,10 @@ func step(m Model, msg tea.Msg) Model {
 	return next.(Model)
 }
 
-// KeyNamed is the key press a key's name stands for, as the view's help
+// keyNamed is the key press a key's name stands for, as the view's help
 // writes it: space, enter, esc, tab, shift+tab, left, right, up, down,
 // backspace, or one character.
-func KeyNamed(name string) (tea.KeyPressMsg, bool) {
+func keyNamed(name string) (tea.KeyPressMsg, bool) {
 	switch name {
 	case "space":
 		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}, true
@@ -211,6 +211,8 @@ func KeyNamed(name string) (tea.KeyPressMsg, bool) {
 		return tea.KeyPressMsg{Code: tea.KeyDown}, true
 	case "backspace":
 		return tea.KeyPressMsg{Code: tea.KeyBackspace}, true
+	case "ctrl+c":
+		return tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}, true
 	}
 	if r := []rune(name); len(r) == 1 {
 		return tea.KeyPressMsg{Code: r[0], Text: name}, true

@@ -26,8 +26,8 @@ func Path(name string) string {
 	return filepath.Join(filepath.Dir(here), "..", "..", "schema", name)
 }
 
-// Generate is the schema of v's type, titled and described, as the file holds it.
-func Generate(v any, title, description string) []byte {
+// generate is the schema of v's type, titled and described, as the file holds it.
+func generate(v any, title, description string) []byte {
 	r := &jsonschema.Reflector{Anonymous: true, ExpandedStruct: true, Mapper: func(t reflect.Type) *jsonschema.Schema {
 		if t == reflect.TypeFor[big.Int]() { // written as a JSON number, exact however large
 			return &jsonschema.Schema{Type: "integer"}
@@ -43,11 +43,11 @@ func Generate(v any, title, description string) []byte {
 	return append(out, '\n')
 }
 
-// Keep fails unless the schema file name holds exactly what Generate makes
+// Keep fails unless the schema file name holds exactly what generate makes
 // of v; with -update-schemas it writes it.
 func Keep(t *testing.T, name string, v any, title, description string) {
 	t.Helper()
-	want := Generate(v, title, description)
+	want := generate(v, title, description)
 	if *update {
 		if err := os.WriteFile(Path(name), want, 0o644); err != nil {
 			t.Fatal(err)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"math/big"
 	"strconv"
 	"time"
@@ -188,10 +189,16 @@ func decisionJSON(d algo.Decision) jsonDecision {
 		j.WindowStartMs, j.Previous, j.Current, j.ElapsedMs = &start, &prev, &count, &elapsed
 		j.Weight, j.Estimate = &weight, &estimate
 		j.WeightFrac, j.EstimateFrac = []int64{wn, wd}, []int64{en, ed}
-		// Exact whatever the counts: EstimateRat overflows past MaxInt64/W.
-		num := new(big.Int).Mul(big.NewInt(d.Count), big.NewInt(wd))
-		num.Add(num, new(big.Int).Mul(big.NewInt(d.Previous), big.NewInt(wn)))
-		j.EstimateExact = num.String() + "/" + strconv.FormatInt(wd, 10)
+		// Exact whatever the counts: EstimateRat's int64 holds it while both
+		// counts are at most MaxInt64/2W, as they are unless rejected
+		// requests are counted by the billion.
+		if lim := math.MaxInt64 / 2 / wd; d.Count <= lim && d.Previous <= lim {
+			j.EstimateExact = strconv.FormatInt(en, 10) + "/" + strconv.FormatInt(wd, 10)
+		} else {
+			num := new(big.Int).Mul(big.NewInt(d.Count), big.NewInt(wd))
+			num.Add(num, new(big.Int).Mul(big.NewInt(d.Previous), big.NewInt(wn)))
+			j.EstimateExact = num.String() + "/" + strconv.FormatInt(wd, 10)
+		}
 	case algo.KindTokenBucket:
 		tn, td := d.TokensRat()
 		capacity := d.Capacity

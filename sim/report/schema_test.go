@@ -1,8 +1,12 @@
 package report
 
 import (
+	"math/big"
+	"strconv"
 	"testing"
+	"time"
 
+	"windowlab/algo"
 	"windowlab/internal/schematest"
 )
 
@@ -21,4 +25,18 @@ func TestSchemas(t *testing.T) {
 		"A scenario or an access log replayed through every limiter: each request's decisions with their evidence, then each limiter's figures.")
 	schematest.Keep(t, "memory.schema.json", memoryDocument{}, "windowlab memory --json",
 		"The state each limiter keeps at worst, in process and in Redis.")
+}
+
+// The estimate's exact text holds past where an int64 product overflows:
+// counts of rejected requests in the trillions over a week's window.
+func TestEstimateExactPastInt64(t *testing.T) {
+	w := 7 * 24 * time.Hour
+	for _, counts := range [][2]int64{{30, 84}, {1_000_000_000_000, 3_000_000_000_000}} {
+		d := algo.Decision{Kind: algo.KindSlidingCounter, Window: w, Count: counts[0], Previous: counts[1], Elapsed: time.Hour}
+		wn, wd := d.WeightRat()
+		num := new(big.Int).Add(new(big.Int).Mul(big.NewInt(counts[0]), big.NewInt(wd)), new(big.Int).Mul(big.NewInt(counts[1]), big.NewInt(wn)))
+		if got, want := decisionJSON(d).EstimateExact, num.String()+"/"+strconv.FormatInt(wd, 10); got != want {
+			t.Errorf("counts %v: %q, want %q", counts, got, want)
+		}
+	}
 }
