@@ -1,5 +1,7 @@
 package algo
 
+import "math/bits"
+
 // TokenBucket gives each client a bucket of Capacity tokens (Config.Burst,
 // or Limit), starting full and refilling at Limit tokens per Window; a
 // request is allowed iff the bucket holds at least one whole token, and
@@ -46,12 +48,10 @@ func (l *TokenBucket) levelAt(s *bucketState, t Instant) int64 {
 		return s.level
 	}
 	elapsed := uint64(t) - uint64(s.at) // exact for any two instants, t > s.at
-	room := uint64(l.full - s.level)
-	rate := uint64(l.rate)
-	if elapsed >= (room+rate-1)/rate { // elapsed·rate ≥ room
+	// elapsed·rate in 128 bits, against the room left: full past it.
+	if hi, lo := bits.Mul64(elapsed, uint64(l.rate)); hi != 0 || lo >= uint64(l.full-s.level) {
 		return l.full
 	}
-	// elapsed < ⌈room/rate⌉, so elapsed·rate < room + rate: no overflow.
 	return s.level + int64(elapsed)*l.rate
 }
 
@@ -66,12 +66,29 @@ func (l *TokenBucket) Allow(t Instant, client string) Decision {
 
 // Admit decides as Allow does, recording the same, and says only whether
 // the request is allowed.
+//
+// Its usual request, from a client the store holds by a short name while
+// no sweep is due, is decided in place in the client's record; every
+// other goes through allowKeyed.
 func (l *TokenBucket) Admit(t Instant, client string) bool {
+	if l.clients.names == nil && l.clock.quiet(t) {
+		if p, fresh := l.keyed.keys.hot(client); p != nil {
+			b := (*[8 + 8]byte)(p)[:]
+			s := loadBucket(b, false)
+			_, allowed := l.allowState(t, &s, fresh, client)
+			storeBucket(b, s, false)
+			return allowed
+		}
+	}
+	return l.admit(t, client)
+}
+
+// admit is Admit's every other request.
+func (l *TokenBucket) admit(t Instant, client string) bool {
 	if l.clients.names != nil {
 		return l.AllowID(t, l.clients.names.ID(client)).Allowed
 	}
-	t = l.advance(t)
-	_, allowed := l.allowKeyed(t, client)
+	_, allowed := l.allowKeyed(l.advance(t), client)
 	return allowed
 }
 
@@ -79,16 +96,21 @@ func (l *TokenBucket) Admit(t Instant, client string) bool {
 // bucket's level before the request, and whether it is allowed.
 func (l *TokenBucket) allowKeyed(t Instant, client string) (level int64, allowed bool) {
 	b, fresh := l.keyed.keys.take(client)
-	var s bucketState
-	if fresh {
-		l.added(&s, len(client))
-	} else {
-		s = loadBucket(b, false)
-		s.level = l.levelAt(&s, t)
-	}
-	level, allowed = l.takeLevel(t, &s)
+	s := loadBucket(b, false)
+	level, allowed = l.allowState(t, &s, fresh, client)
 	storeBucket(b, s, false)
 	return level, allowed
+}
+
+// allowState decides for the client named client, whose bucket is s,
+// fresh (and zero) when it had none.
+func (l *TokenBucket) allowState(t Instant, s *bucketState, fresh bool, client string) (level int64, allowed bool) {
+	if fresh {
+		l.added(s, len(client))
+	} else {
+		s.level = l.levelAt(s, t)
+	}
+	return l.takeLevel(t, s)
 }
 
 // UseNames numbers the limiter's clients by names (ByID).

@@ -52,12 +52,30 @@ func (l *SlidingCounter) Allow(t Instant, client string) Decision {
 
 // Admit decides as Allow does, recording the same, and says only whether
 // the request is allowed.
+//
+// Its usual request, from a client the store holds by a short name while
+// no sweep is due, is decided in place in the client's record; every
+// other goes through allowKeyed.
 func (l *SlidingCounter) Admit(t Instant, client string) bool {
+	if l.clients.names == nil && !l.keyed.wide && l.clock.quiet(t) {
+		if p, fresh := l.keyed.keys.hot(client); p != nil {
+			b := (*[8 + 4 + 4]byte)(p)[:]
+			if s := loadCounter(b, false); s.current < packedCountMax { // else widen first
+				_, _, _, allowed := l.allowState(t, &s, fresh, client)
+				storeCounter(b, s, false)
+				return allowed
+			}
+		}
+	}
+	return l.admit(t, client)
+}
+
+// admit is Admit's every other request.
+func (l *SlidingCounter) admit(t Instant, client string) bool {
 	if l.clients.names != nil {
 		return l.AllowID(t, l.clients.names.ID(client)).Allowed
 	}
-	t = l.advance(t)
-	_, _, _, allowed := l.allowKeyed(t, client)
+	_, _, _, allowed := l.allowKeyed(l.advance(t), client)
 	return allowed
 }
 
@@ -66,16 +84,24 @@ func (l *SlidingCounter) Admit(t Instant, client string) bool {
 func (l *SlidingCounter) allowKeyed(t Instant, client string) (idx, current, previous int64, allowed bool) {
 	k := &l.keyed
 	b, fresh := k.keys.take(client)
-	var s counterState
+	if !fresh && !k.wide && getCount(b[8:]) >= packedCountMax {
+		k.widen()
+		b, _ = k.keys.take(client)
+	}
+	s := loadCounter(b, k.wide)
+	idx, current, previous, allowed = l.allowState(t, &s, fresh, client)
+	storeCounter(b, s, k.wide)
+	return idx, current, previous, allowed
+}
+
+// allowState decides for the client named client, whose state is s, fresh
+// (and zero) when it had none.
+func (l *SlidingCounter) allowState(t Instant, s *counterState, fresh bool, client string) (idx, current, previous int64, allowed bool) {
 	u := int64(t) - l.o
 	if fresh {
 		idx = floorDiv(u, l.w)
-		l.added(&s, idx, len(client))
+		l.added(s, idx, len(client))
 	} else {
-		if s = loadCounter(b, k.wide); !k.wide && s.current >= packedCountMax {
-			k.widen()
-			b, _ = k.keys.take(client)
-		}
 		// The window from the client's own, without a division when it is
 		// that one or the next.
 		switch d := u - s.window*l.w; {
@@ -87,11 +113,10 @@ func (l *SlidingCounter) allowKeyed(t Instant, client string) (idx, current, pre
 			idx = floorDiv(u, l.w)
 		}
 		if l.cfg.NoExpiry {
-			l.retireRolled(client, &s, idx)
+			l.retireRolled(client, s, idx)
 		}
 	}
 	current, previous, allowed = s.allow(Instant(u), idx, l.w, l.cfg.Limit, l.cfg.Rules)
-	storeCounter(b, s, k.wide)
 	return idx, current, previous, allowed
 }
 

@@ -55,7 +55,26 @@ func (l *FixedWindow) Allow(t Instant, client string) Decision {
 
 // Admit decides as Allow does, recording the same, and says only whether
 // the request is allowed.
+//
+// Its usual request, from a client the store holds by a short name while
+// no sweep is due, is decided in place in the client's record, as
+// allowKeyed would decide it; every other goes through allowKeyed.
 func (l *FixedWindow) Admit(t Instant, client string) bool {
+	if l.clients.names == nil && !l.keyed.wide && l.clock.quiet(t) {
+		if p, fresh := l.keyed.keys.hot(client); p != nil {
+			b := (*[8 + 4]byte)(p)[:]
+			if s := loadFixed(b, false); s.count < packedCountMax { // else widen first
+				_, allowed := l.allowState(t, &s, fresh, client)
+				storeFixed(b, s, false)
+				return allowed
+			}
+		}
+	}
+	return l.admit(t, client)
+}
+
+// admit is Admit's every other request.
+func (l *FixedWindow) admit(t Instant, client string) bool {
 	if l.clients.names != nil {
 		return l.AllowID(t, l.clients.names.ID(client)).Allowed
 	}
@@ -67,21 +86,28 @@ func (l *FixedWindow) Admit(t Instant, client string) bool {
 func (l *FixedWindow) allowKeyed(t Instant, client string) (start Instant, count int64, allowed bool) {
 	k := &l.keyed
 	b, fresh := k.keys.take(client)
-	var s fixedState
-	if fresh { // the zero state is a client with no requests
-		l.added(len(client))
-	} else {
-		if s = loadFixed(b, k.wide); !k.wide && s.count >= packedCountMax {
-			k.widen()
-			b, _ = k.keys.take(client)
-		}
-		if l.cfg.NoExpiry {
-			l.retireOld(t, &s, client, -1)
-		}
+	if !fresh && !k.wide && getCount(b[8:]) >= packedCountMax {
+		k.widen()
+		b, _ = k.keys.take(client)
 	}
-	start, count, allowed = s.allow(t, l.w, l.o, l.cfg.Limit, l.cfg.Rules)
+	s := loadFixed(b, k.wide)
+	count, allowed = l.allowState(t, &s, fresh, client)
 	storeFixed(b, s, k.wide)
-	return start, count, allowed
+	return s.start, count, allowed
+}
+
+// allowState decides for the client named client, whose state is s, fresh
+// (and zero) when it had none: the count before, and whether allowed.
+func (l *FixedWindow) allowState(t Instant, s *fixedState, fresh bool, client string) (count int64, allowed bool) {
+	if fresh {
+		l.added(len(client))
+	} else if l.cfg.NoExpiry {
+		l.retireOld(t, s, client, -1)
+	}
+	if !s.holds(t, l.w) { // allow, without its call for the usual request
+		s.move(t, l.w, l.o, l.cfg.Rules)
+	}
+	return s.take(l.cfg.Limit, l.cfg.Rules)
 }
 
 // UseNames numbers the limiter's clients by names (ByID).
@@ -124,16 +150,36 @@ func (l *FixedWindow) retireOld(t Instant, s *fixedState, client string, id int3
 // compares that window's count, and counts the request if the rules say so.
 // The keyed and the dense fixed windows both decide here.
 func (s *fixedState) allow(t Instant, w, o, limit int64, r Rules) (start Instant, count int64, allowed bool) {
-	start = s.windowStart(t, w, o, r)
-	if s.start != start {
+	if !s.holds(t, w) {
+		s.move(t, w, o, r)
+	}
+	count, allowed = s.take(limit, r)
+	return s.start, count, allowed
+}
+
+// holds reports whether t is in s's window, which a count says was started
+// (windowStart, without its rules: this is the window a request at t falls
+// in whatever they are).
+func (s *fixedState) holds(t Instant, w int64) bool {
+	return s.count > 0 && uint64(t)-uint64(s.start) < uint64(w)
+}
+
+// take decides a request in s's window: the count before it, and whether
+// the rules allow it; the request is counted if they say so.
+func (s *fixedState) take(limit int64, r Rules) (count int64, allowed bool) {
+	count = s.count
+	allowed = r.admitsCount(count, limit)
+	if allowed || r.CountRejected {
+		s.count = satAdd(count, 1)
+	}
+	return count, allowed
+}
+
+// move moves s to the window holding t: a new one's count is 0.
+func (s *fixedState) move(t Instant, w, o int64, r Rules) {
+	if start := s.windowStart(t, w, o, r); s.start != start {
 		*s = fixedState{start: start}
 	}
-	allowed = r.admitsCount(s.count, limit)
-	count = s.count
-	if allowed || r.CountRejected {
-		s.count = satAdd(s.count, 1)
-	}
-	return start, count, allowed
 }
 
 // windowStart is the start of the window a request from the client at t

@@ -233,6 +233,17 @@ func (c *clock) advance(t Instant) (Instant, bool) {
 	return t, t >= c.nextSweep
 }
 
+// quiet advances the clock to t and reports true when that is all a
+// request at t asks of it: t is not before the latest instant seen and no
+// sweep is due. Otherwise it changes nothing, and advance does the rest.
+func (c *clock) quiet(t Instant) bool {
+	if t >= c.last && t < c.nextSweep {
+		c.last = t
+		return true
+	}
+	return false
+}
+
 // schedule sets the next sweep at the window edge after t, the sweep due
 // at t being made.
 func (c *clock) schedule(t Instant, windowMs int64) {
