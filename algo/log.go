@@ -53,21 +53,41 @@ func (l *SlidingLog) Allow(t Instant, client string) Decision {
 
 // Admit decides as Allow does, recording the same, and says only whether
 // the request is allowed.
+//
+// Its usual request, from a client the store holds by a short name while
+// no sweep is due, finds the client's record in one lookup; every other
+// goes through allowKeyed.
 func (l *SlidingLog) Admit(t Instant, client string) bool {
+	if l.clients.names == nil && l.clock.quiet(t) {
+		if p, fresh := l.keys.hot(client); p != nil {
+			_, _, allowed := l.allowRecord(t, (*[logRecordBytes]byte)(p)[:], fresh, len(client))
+			return allowed
+		}
+	}
+	return l.admit(t, client)
+}
+
+// admit is Admit's every other request.
+func (l *SlidingLog) admit(t Instant, client string) bool {
 	if l.clients.names != nil {
 		return l.AllowID(t, l.clients.names.ID(client)).Allowed
 	}
-	t = l.advance(t)
-	_, _, allowed := l.allowKeyed(t, client)
+	_, _, allowed := l.allowKeyed(l.advance(t), client)
 	return allowed
 }
 
 // allowKeyed decides for a client by name, in the limiter's keyStore.
 func (l *SlidingLog) allowKeyed(t Instant, client string) (count int64, oldest Instant, allowed bool) {
 	b, fresh := l.keys.take(client)
+	return l.allowRecord(t, b, fresh, len(client))
+}
+
+// allowRecord decides for the client whose record is b, fresh (and zero)
+// when it had none, its name keyBytes long.
+func (l *SlidingLog) allowRecord(t Instant, b []byte, fresh bool, keyBytes int) (count int64, oldest Instant, allowed bool) {
 	if fresh {
 		l.mem.Clients++
-		l.mem.Bytes += clientBytes[logState](len(client))
+		l.mem.Bytes += clientBytes[logState](keyBytes)
 	}
 	s, _ := l.recordQueue(b)
 	count, oldest, allowed = l.counted(t, s)
