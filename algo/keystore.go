@@ -217,15 +217,9 @@ func (s *keyStore) hot(key string) (state unsafe.Pointer, fresh bool) {
 	tag := uint64(tagOf(h)) * lowBits
 	for i := uintptr(s.home(h)); ; i += group {
 		w := load64(unsafe.Add(unsafe.Pointer(unsafe.SliceData(s.tags)), i))
-		// The usual test for a zero byte, cheaper than bytesEqual: it may
-		// also mark a byte above one it rightly marks, never below, so its
-		// lowest mark is exact, and that is all it takes of the empty
-		// slots. A wrong mark among the tags, always above a slot that
-		// holds one, sends the probe to a record (dead, or another name's)
-		// that it then finds is not key's.
-		e := (w - lowBits) &^ w & highBits
-		z := w ^ tag
-		for m := (z - lowBits) &^ z & highBits & (e&-e - 1); m != 0; m &= m - 1 { // before the first empty slot
+		// Slots with key's tag, exactly: none is empty, so each has an
+		// address. One past the first empty slot is another name's.
+		for m := bytesEqual(w, tag); m != 0; m &= m - 1 {
 			j := i + uintptr(bits.TrailingZeros64(m)>>3)
 			addr := *(*uint32)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(s.addrs)), 4*j))
 			// The chunk's first byte: a []byte's data pointer is its first word.
@@ -243,7 +237,10 @@ func (s *keyStore) hot(key string) (state unsafe.Pointer, fresh bool) {
 			clear(unsafe.Slice((*byte)(state), s.size))
 			return state, true
 		}
-		if e != 0 {
+		// The usual test for a zero byte, cheaper than bytesEqual: it may
+		// also mark a byte above one it rightly marks, never below, so it
+		// marks one exactly when there is an empty slot.
+		if (w-lowBits)&^w&highBits != 0 {
 			return nil, false
 		}
 	}
