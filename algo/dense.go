@@ -145,30 +145,32 @@ func NewDenseSlidingLog(c Config, clients int) *DenseSlidingLog {
 
 // Allow decides one request from client at t and records it if counted.
 func (l *DenseSlidingLog) Allow(t Instant, client int) Verdict {
-	return l.allow(&l.states[client], t)
+	var v [1]Verdict
+	l.AllowEach([]Instant{t}, client, v[:])
+	return v[0]
 }
 
 // AllowEach decides requests from client at each of ts in turn, as Allow
-// one after another would, and writes their verdicts to out[:len(ts)].
+// one after another would, and writes their verdicts to out[:len(ts)]. For
+// each it drops the timestamps that have left the window, counts those in
+// (t − W, t], decides as the keyed log does (logDecides) and records t if
+// the rules say so.
 func (l *DenseSlidingLog) AllowEach(ts []Instant, client int, out []Verdict) {
 	q := &l.states[client]
 	out = out[:len(ts)]
+	w, limit, rules := Instant(l.w), l.limit, l.rules
+	c := q.open()
+	c.reserve(len(ts))
 	for i, t := range ts {
-		out[i] = l.allow(q, t)
+		c.dropThrough(t - w)
+		count := c.n
+		allowed, record := rules.logDecides(count, limit)
+		if record {
+			c.push(t)
+		}
+		out[i] = Verdict{Allowed: allowed, Count: count}
 	}
-}
-
-// allow is logState.allow on a client's ring: it drops the timestamps that
-// have left the window, counts those in (t − W, t], and records t if the
-// rules say so.
-func (l *DenseSlidingLog) allow(q *InstantRing, t Instant) Verdict {
-	q.DropThrough(t - Instant(l.w))
-	count := q.Len()
-	allowed, record := l.rules.logDecides(count, l.limit)
-	if record {
-		q.Push(t)
-	}
-	return Verdict{Allowed: allowed, Count: count}
+	q.close(&c)
 }
 
 // Forget drops a client's timestamps, as if it had sent no request. The

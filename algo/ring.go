@@ -59,73 +59,20 @@ func (q *InstantRing) Oldest() Instant {
 
 // Push adds t, which must not be before the newest instant held.
 func (q *InstantRing) Push(t Instant) {
-	q.n++
-	if t == q.at && q.atN > 0 {
-		q.atN++
-		return
+	c := q.open()
+	if t != c.at {
+		c.reserve(1)
 	}
-	q.newRun(t)
-}
-
-// newRun begins a run at t, the newest run before it (if any) moved into
-// the ring, which grows when it is full.
-func (q *InstantRing) newRun(t Instant) {
-	if q.atN == 0 {
-		q.at, q.atN = t, 1
-		return
-	}
-	r := q.older
-	if r == nil {
-		r = &ringRuns{runs: make([]instantRun, ringFirstRuns)}
-		q.older = r
-	}
-	if r.tail-r.head == uint(len(r.runs)) {
-		r.grow()
-	}
-	r.runs[r.tail&uint(len(r.runs)-1)] = instantRun{q.at, q.atN}
-	r.tail++
-	q.at, q.atN = t, 1
-}
-
-// grow doubles the ring's room, its runs moved to the front in order.
-func (r *ringRuns) grow() {
-	runs := make([]instantRun, 2*len(r.runs))
-	m := uint(len(r.runs) - 1)
-	n := r.tail - r.head
-	for i := range n {
-		runs[i] = r.runs[(r.head+i)&m]
-	}
-	r.runs, r.head, r.tail = runs, 0, n
+	c.push(t)
+	q.close(&c)
 }
 
 // DropThrough drops every instant at or before edge, and returns how many
 // it dropped. Each run is dropped once: O(1) amortised.
-func (q *InstantRing) DropThrough(edge Instant) (dropped int64) {
-	if q.atN == 0 {
-		return 0
-	}
-	if q.at <= edge {
-		// The newest goes, and everything with it, without a scan.
-		dropped = q.n
-		q.Reset()
-		return dropped
-	}
-	r := q.older
-	if r == nil {
-		return 0
-	}
-	h, t := r.head, r.tail
-	m := uint(len(r.runs) - 1)
-	for h != t {
-		x := &r.runs[h&m]
-		if x.at > edge {
-			break
-		}
-		dropped += x.count
-		h++
-	}
-	r.head = h
-	q.n -= dropped
+func (q *InstantRing) DropThrough(edge Instant) int64 {
+	c := q.open()
+	dropped := c.dropThrough(edge)
+	q.close(&c)
 	return dropped
 }
 
@@ -144,4 +91,98 @@ func (q *InstantRing) Bytes() int64 {
 		return 0
 	}
 	return int64(unsafe.Sizeof(*q.older)) + int64(len(q.older.runs))*RingRunBytes
+}
+
+// ringCursor is a ring's state taken out of it (open) into a caller's
+// locals for a loop of pushes and drops without a call, and put back
+// (close): the dense log's block of a source's requests. Push and
+// DropThrough are the same operations, one at a time.
+type ringCursor struct {
+	runs       []instantRun // the ring's, nil before it has one
+	head, tail uint
+	at         Instant
+	atN, n     int64
+}
+
+func (q *InstantRing) open() ringCursor {
+	c := ringCursor{at: q.at, atN: q.atN, n: q.n}
+	if r := q.older; r != nil {
+		c.runs, c.head, c.tail = r.runs, r.head, r.tail
+	}
+	return c
+}
+
+func (q *InstantRing) close(c *ringCursor) {
+	q.at, q.atN, q.n = c.at, c.atN, c.n
+	if c.runs != nil {
+		if q.older == nil {
+			q.older = new(ringRuns)
+		}
+		q.older.runs, q.older.head, q.older.tail = c.runs, c.head, c.tail
+	}
+}
+
+// push adds t, which must not be before the newest instant held; the ring
+// must have room for one more run (reserve).
+func (c *ringCursor) push(t Instant) {
+	c.n++
+	if t == c.at && c.atN > 0 {
+		c.atN++
+		return
+	}
+	if c.atN > 0 {
+		// The newest run moves into the ring.
+		c.runs[c.tail&uint(len(c.runs)-1)] = instantRun{c.at, c.atN}
+		c.tail++
+	}
+	c.at, c.atN = t, 1
+}
+
+// reserve makes room in the ring for k more runs: a loop of k pushes then
+// needs no room made.
+func (c *ringCursor) reserve(k int) {
+	if c.atN == 0 {
+		k-- // the first push begins the newest run, in the header
+	}
+	if k > 0 && c.tail-c.head+uint(k) > uint(len(c.runs)) {
+		c.grow(k)
+	}
+}
+
+// grow makes the ring's room (its first, or twice, as often as it takes) a
+// power of two that holds k more runs, its runs moved to the front in order.
+//
+//go:noinline // rare: kept out of the loops that reserve
+func (c *ringCursor) grow(k int) {
+	n := c.tail - c.head
+	size := max(uint(len(c.runs)), ringFirstRuns)
+	for size < n+uint(k) {
+		size *= 2
+	}
+	runs := make([]instantRun, size)
+	if n > 0 {
+		m := uint(len(c.runs) - 1)
+		for i := range n {
+			runs[i] = c.runs[(c.head+i)&m]
+		}
+	}
+	c.runs, c.head, c.tail = runs, 0, n
+}
+
+// dropThrough drops every instant at or before edge, and returns how many
+// it dropped: the ring's runs, oldest first, while they are at or before
+// edge, then the newest run when the ring is left empty and it is too.
+func (c *ringCursor) dropThrough(edge Instant) (dropped int64) {
+	h, t, m := c.head, c.tail, uint(len(c.runs)-1)
+	for h != t && c.runs[h&m].at <= edge {
+		dropped += c.runs[h&m].count
+		h++
+	}
+	c.head = h
+	if h == t && c.at <= edge {
+		dropped = c.n // the newest goes too, and with it everything (none when empty)
+		c.atN = 0
+	}
+	c.n -= dropped
+	return dropped
 }
