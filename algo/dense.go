@@ -161,15 +161,18 @@ func (l *DenseSlidingLog) AllowEach(ts []Instant, client int, out []Verdict) {
 	w, limit, rules := Instant(l.w), l.limit, l.rules
 	c := q.open()
 	c.reserve(len(ts))
+	// The ring's state in locals (registers) through the loop.
+	runs, head, tail, at, atN, n := c.runs, c.head, c.tail, c.at, c.atN, c.n
 	for i, t := range ts {
-		c.dropThrough(t - w)
-		count := c.n
+		head, n = ringDrop(runs, head, tail, at, n, t-w)
+		count := n
 		allowed, record := rules.logDecides(count, limit)
 		if record {
-			c.push(t)
+			tail, at, atN, n = ringPush(runs, tail, at, atN, n, t)
 		}
 		out[i] = Verdict{Allowed: allowed, Count: count}
 	}
+	c.head, c.tail, c.at, c.atN, c.n = head, tail, at, atN, n
 	q.close(&c)
 }
 

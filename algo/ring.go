@@ -23,9 +23,9 @@ import "unsafe"
 // reset and used again.
 type InstantRing struct {
 	older *ringRuns // the runs before the newest, once there were any
-	at    Instant   // the newest run's instant
-	atN   int64     // instants in the newest run; 0 when the ring is empty
-	n     int64     // instants held
+	at    Instant   // the newest run's instant, when n > 0
+	atN   int64     // instants in the newest run, when n > 0
+	n     int64     // instants held; none in the ring when 0
 }
 
 // ringRuns is a ring of the runs before the newest, oldest first.
@@ -78,7 +78,7 @@ func (q *InstantRing) DropThrough(edge Instant) int64 {
 
 // Reset empties the ring, keeping its room for later pushes.
 func (q *InstantRing) Reset() {
-	q.n, q.atN = 0, 0
+	q.n = 0
 	if r := q.older; r != nil {
 		r.head, r.tail = 0, 0
 	}
@@ -125,23 +125,53 @@ func (q *InstantRing) close(c *ringCursor) {
 // push adds t, which must not be before the newest instant held; the ring
 // must have room for one more run (reserve).
 func (c *ringCursor) push(t Instant) {
-	c.n++
-	if t == c.at && c.atN > 0 {
-		c.atN++
-		return
-	}
-	if c.atN > 0 {
+	c.tail, c.at, c.atN, c.n = ringPush(c.runs, c.tail, c.at, c.atN, c.n, t)
+}
+
+// dropThrough drops every instant at or before edge, and returns how many
+// it dropped.
+func (c *ringCursor) dropThrough(edge Instant) int64 {
+	n := c.n
+	c.head, c.n = ringDrop(c.runs, c.head, c.tail, c.at, c.n, edge)
+	return n - c.n
+}
+
+// ringPush is push on a ring's state in a caller's locals (a cursor's
+// fields, or the dense log's loop's: a struct of six is kept in memory, six
+// locals in registers): it returns the new tail, the newest run and the
+// count held.
+func ringPush(runs []instantRun, tail uint, at Instant, atN, n int64, t Instant) (uint, Instant, int64, int64) {
+	if n > 0 {
+		if t == at {
+			return tail, at, atN + 1, n + 1
+		}
 		// The newest run moves into the ring.
-		c.runs[c.tail&uint(len(c.runs)-1)] = instantRun{c.at, c.atN}
-		c.tail++
+		runs[tail&uint(len(runs)-1)] = instantRun{at, atN}
+		tail++
 	}
-	c.at, c.atN = t, 1
+	return tail, t, 1, n + 1
+}
+
+// ringDrop is dropThrough on a ring's state in a caller's locals: the
+// ring's runs go, oldest first, while they are at or before edge, then the
+// newest run (at) when the ring is left empty and it is too. It returns the
+// new head and the count left.
+func ringDrop(runs []instantRun, head, tail uint, at Instant, n int64, edge Instant) (uint, int64) {
+	m := uint(len(runs) - 1)
+	for head != tail && runs[head&m].at <= edge {
+		n -= runs[head&m].count
+		head++
+	}
+	if head == tail && at <= edge {
+		n = 0 // the newest goes too, and with it everything (nothing when empty)
+	}
+	return head, n
 }
 
 // reserve makes room in the ring for k more runs: a loop of k pushes then
 // needs no room made.
 func (c *ringCursor) reserve(k int) {
-	if c.atN == 0 {
+	if c.n == 0 {
 		k-- // the first push begins the newest run, in the header
 	}
 	if k > 0 && c.tail-c.head+uint(k) > uint(len(c.runs)) {
@@ -167,22 +197,4 @@ func (c *ringCursor) grow(k int) {
 		}
 	}
 	c.runs, c.head, c.tail = runs, 0, n
-}
-
-// dropThrough drops every instant at or before edge, and returns how many
-// it dropped: the ring's runs, oldest first, while they are at or before
-// edge, then the newest run when the ring is left empty and it is too.
-func (c *ringCursor) dropThrough(edge Instant) (dropped int64) {
-	h, t, m := c.head, c.tail, uint(len(c.runs)-1)
-	for h != t && c.runs[h&m].at <= edge {
-		dropped += c.runs[h&m].count
-		h++
-	}
-	c.head = h
-	if h == t && c.at <= edge {
-		dropped = c.n // the newest goes too, and with it everything (none when empty)
-		c.atN = 0
-	}
-	c.n -= dropped
-	return dropped
 }
