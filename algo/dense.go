@@ -3,9 +3,10 @@ package algo
 // Dense limiters keep each client's state at an index of a slice instead of
 // behind a string key: for a simulation that numbers its clients 0 … n−1,
 // such as the accuracy lab (sim/lab). They decide through the same per-client
-// code as the keyed limiters (fixedState.allow, logState.allow,
-// counterState.allow), so a client's decisions are identical to the keyed
-// limiter's for the same instants.
+// code as the keyed limiters (fixedState.allow, counterState.allow, and for
+// the log logDecides, on a ring of its timestamps rather than a queue), so a
+// client's decisions are identical to the keyed limiter's for the same
+// instants.
 //
 // Each client's instants must not go backwards; different clients are
 // independent, so a caller may replay one client's whole stream, then the
@@ -126,39 +127,59 @@ func (l *DenseSlidingCounter) Forget(client int) { l.states[client] = counterSta
 // Clients is how many client ids the limiter holds.
 func (l *DenseSlidingCounter) Clients() int { return len(l.states) }
 
-// DenseSlidingLog is a SlidingLog for clients numbered 0 … n−1.
+// DenseSlidingLog is a SlidingLog for clients numbered 0 … n−1. Its
+// clients' timestamps are InstantRings, not the keyed log's InstantQueues:
+// a dense log decides a busy client at a time (the lab's sources, whose
+// window may hold thousands of requests), and a ring pushes and drops
+// without encoding. It decides by the keyed log's rule (logDecides).
 type DenseSlidingLog struct {
 	limit, w int64
 	rules    Rules
-	states   []logState
+	states   []InstantRing
 }
 
 // NewDenseSlidingLog returns a sliding log for clients clients; c must be valid.
 func NewDenseSlidingLog(c Config, clients int) *DenseSlidingLog {
-	return &DenseSlidingLog{limit: c.Limit, w: c.windowMs(), rules: c.Rules, states: make([]logState, clients)}
+	return &DenseSlidingLog{limit: c.Limit, w: c.windowMs(), rules: c.Rules, states: make([]InstantRing, clients)}
 }
 
 // Allow decides one request from client at t and records it if counted.
 func (l *DenseSlidingLog) Allow(t Instant, client int) Verdict {
-	count, _, allowed := l.states[client].allow(t, l.w, l.limit, l.rules, false)
-	return Verdict{Allowed: allowed, Count: count}
+	var v [1]Verdict
+	l.AllowEach([]Instant{t}, client, v[:])
+	return v[0]
 }
 
 // AllowEach decides requests from client at each of ts in turn, as Allow
-// one after another would, and writes their verdicts to out[:len(ts)].
+// one after another would, and writes their verdicts to out[:len(ts)]. For
+// each it drops the timestamps that have left the window, counts those in
+// (t − W, t], decides as the keyed log does (logDecides) and records t if
+// the rules say so.
 func (l *DenseSlidingLog) AllowEach(ts []Instant, client int, out []Verdict) {
-	s := &l.states[client]
+	q := &l.states[client]
 	out = out[:len(ts)]
+	w, limit, rules := Instant(l.w), l.limit, l.rules
+	c := q.open()
+	c.reserve(len(ts))
+	// The ring's state in locals (registers) through the loop.
+	runs, head, tail, at, atN, n := c.runs, c.head, c.tail, c.at, c.atN, c.n
 	for i, t := range ts {
-		count, _, allowed := s.allow(t, l.w, l.limit, l.rules, false)
+		head, n = ringDrop(runs, head, tail, at, n, t-w)
+		count := n
+		allowed, record := rules.logDecides(count, limit)
+		if record {
+			tail, at, atN, n = ringPush(runs, tail, at, atN, n, t)
+		}
 		out[i] = Verdict{Allowed: allowed, Count: count}
 	}
+	c.head, c.tail, c.at, c.atN, c.n = head, tail, at, atN, n
+	q.close(&c)
 }
 
 // Forget drops a client's timestamps, as if it had sent no request. The
-// queue's room is kept for the next client to use that id.
+// ring's room is kept for the next client to use that id.
 func (l *DenseSlidingLog) Forget(client int) {
-	l.states[client].q.Reset()
+	l.states[client].Reset()
 }
 
 // Clients is how many client ids the limiter holds.

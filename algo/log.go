@@ -191,11 +191,21 @@ func (s *logState) allow(t Instant, w, limit int64, r Rules, noExpiry bool) (cou
 			oldest = s.q.Oldest()
 		}
 	}
-	allowed = r.admitsCount(count, limit)
-	if allowed || r.CountRejected {
+	allowed, record := r.logDecides(count, limit)
+	if record {
 		s.q.Push(t)
 	}
 	return count, oldest, allowed
+}
+
+// logDecides is the sliding log's decision on a request whose window holds
+// count timestamps: whether it is allowed, and whether its timestamp is
+// recorded (when allowed, or always when the rules count rejected
+// requests). The keyed log's queues (logState.allow) and the dense log's
+// rings (DenseSlidingLog.allow) both decide here.
+func (r Rules) logDecides(count, limit int64) (allowed, record bool) {
+	allowed = r.admitsCount(count, limit)
+	return allowed, allowed || r.CountRejected
 }
 
 func (l *SlidingLog) Peek(t Instant, client string) Decision {

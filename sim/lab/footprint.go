@@ -34,8 +34,9 @@ func (e *TooBigError) Error() string {
 // footprint bounds what the lab holds at once: the plan's arrays (16 bytes
 // a source, and 20 more while the requests are apportioned) and, for the
 // busiest sources one per worker, what a judge keeps of a window: the
-// queue of every request (unless the log holds them all) and the log,
-// runs of one instant packed as varints. It errs high.
+// ring of every request (unless the log holds them all) and the log's,
+// runs of one instant of algo.RingRunBytes each, in rings up to twice the
+// runs they hold. It errs high.
 func (p *plan) footprint(o Options) (bytes int64, busiest int64) {
 	w := int64(o.Window / time.Millisecond)
 	d := max(p.duration, 1)
@@ -64,8 +65,7 @@ func (p *plan) footprint(o Options) (bytes int64, busiest int64) {
 			inWindow = math.Min(float64(n), math.Ceil(float64(n)*float64(w)/float64(d)*burst)+16)
 		}
 		distinct := math.Max(1, math.Min(inWindow, float64(min(w, d))))
-		run := algo.VarintLen(int64(float64(w)/distinct)) + algo.VarintLen(int64(inWindow/distinct))
-		f += 1.5 * queues * distinct * float64(run)
+		f += 2 * queues * distinct * float64(algo.RingRunBytes)
 		busiest = max(busiest, int64(distinct))
 	}
 	return int64(math.Min(f, math.MaxInt64/2)), busiest

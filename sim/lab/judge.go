@@ -77,8 +77,8 @@ type judge struct {
 	log      *algo.DenseSlidingLog
 	counterL *algo.DenseSlidingCounter
 	fixedL   *algo.DenseFixedWindow
-	raw      algo.InstantQueue // every request of the source in (t − W, t], unless the log holds them
-	logsAll  bool              // the log stores every request (its rules count rejected ones)
+	raw      algo.InstantRing // every request of the source in (t − W, t], unless the log holds them
+	logsAll  bool             // the log stores every request (its rules count rejected ones)
 
 	// This source's tallies, kept without a branch a request (whether a
 	// request is allowed, or the first in a while, follows no pattern a
