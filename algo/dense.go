@@ -159,8 +159,30 @@ func (l *DenseSlidingLog) AllowEach(ts []Instant, client int, out []Verdict) {
 	q := &l.states[client]
 	out = out[:len(ts)]
 	w, limit, rules := Instant(l.w), l.limit, l.rules
-	c := q.open()
-	c.reserve(len(ts))
+	if q.spilled() == nil {
+		c := q.open()
+		if c.reserve(len(ts)) {
+			l.eachInRing(q, &c, ts, out)
+			return
+		}
+		q.spill(&c)
+	}
+	// A ring spilled into a queue: one request at a time.
+	for i, t := range ts {
+		q.DropThrough(t - w)
+		count := q.Len()
+		allowed, record := rules.logDecides(count, limit)
+		if record {
+			q.Push(t)
+		}
+		out[i] = Verdict{Allowed: allowed, Count: count}
+	}
+}
+
+// eachInRing is AllowEach on a ring with room reserved for ts, its state
+// in c.
+func (l *DenseSlidingLog) eachInRing(q *InstantRing, c *ringCursor, ts []Instant, out []Verdict) {
+	w, limit, rules := Instant(l.w), l.limit, l.rules
 	// The ring's state in locals (registers) through the loop.
 	runs, head, tail, at, atN, n := c.runs, c.head, c.tail, c.at, c.atN, c.n
 	for i, t := range ts {
@@ -173,7 +195,7 @@ func (l *DenseSlidingLog) AllowEach(ts []Instant, client int, out []Verdict) {
 		out[i] = Verdict{Allowed: allowed, Count: count}
 	}
 	c.head, c.tail, c.at, c.atN, c.n = head, tail, at, atN, n
-	q.close(&c)
+	q.close(c)
 }
 
 // Forget drops a client's timestamps, as if it had sent no request. The

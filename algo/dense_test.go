@@ -32,8 +32,18 @@ func newDense(k Kind, c Config, clients int) dense {
 // The dense limiters decide exactly as the keyed ones, with the same
 // evidence, on random streams under the lesson's rules and every preset's,
 // with a client forgotten now and then (a keyed client that has left
-// everything behind) and expiry on and off.
+// everything behind) and expiry on and off; a second time with the dense
+// log's rings spilling into queues at two runs.
 func TestDenseDecidesAsKeyed(t *testing.T) {
+	t.Run("rings", func(t *testing.T) { denseDecidesAsKeyed(t) })
+	t.Run("spilled", func(t *testing.T) {
+		defer func(was uint) { ringMaxRuns = was }(ringMaxRuns)
+		ringMaxRuns = 2
+		denseDecidesAsKeyed(t)
+	})
+}
+
+func denseDecidesAsKeyed(t *testing.T) {
 	rules := []Rules{{}}
 	for _, p := range Presets {
 		rules = append(rules, p.Rules)
@@ -63,8 +73,19 @@ func TestDenseDecidesAsKeyed(t *testing.T) {
 }
 
 // AllowEach decides a run of one client's requests as Allow one after
-// another does, whatever the run's length, under every rule set.
+// another does, whatever the run's length, under every rule set; a second
+// time with rings that spill into queues at 64 runs, each at its own
+// request.
 func TestDenseAllowEachIsAllow(t *testing.T) {
+	t.Run("rings", func(t *testing.T) { denseAllowEachIsAllow(t) })
+	t.Run("spilled", func(t *testing.T) {
+		defer func(was uint) { ringMaxRuns = was }(ringMaxRuns)
+		ringMaxRuns = 64
+		denseAllowEachIsAllow(t)
+	})
+}
+
+func denseAllowEachIsAllow(t *testing.T) {
 	rules := []Rules{{}}
 	for _, p := range Presets {
 		rules = append(rules, p.Rules)

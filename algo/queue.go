@@ -150,6 +150,21 @@ func (q *InstantQueue) Push(t Instant) {
 	q.tailAt, q.tailN = t, 1
 }
 
+// pushN adds k instants at t, which must not be before the newest held.
+func (q *InstantQueue) pushN(t Instant, k int64) {
+	for k > 0 {
+		if q.tailN > 0 && t == q.tailAt && q.tailN < maxTailN {
+			add := min(k, maxTailN-int64(q.tailN))
+			q.tailN += uint32(add)
+			q.n += add
+			k -= add
+			continue
+		}
+		q.Push(t)
+		k--
+	}
+}
+
 // keep moves the newest run back, before a new one at t: into the header
 // when it is the only run and t is near enough, otherwise into the buffer
 // (with the run the header held before it, if any).

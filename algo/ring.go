@@ -16,6 +16,11 @@ import "unsafe"
 // which is why the keyed log and the engine, holding millions of clients'
 // queues, keep InstantQueue.
 //
+// A ring that would pass RingMaxRuns runs (1 MiB) moves what it holds to an
+// InstantQueue, gives up its room, and goes on as the queue until it is reset: a source whose window
+// holds millions of distinct instants (a week's window at a billion
+// requests) then costs varints, two or three bytes a run, as before rings.
+//
 // The zero value is an empty ring. The newest run is held in the 32-byte
 // header, so a client whose instants are all one (one request, or a burst)
 // takes no memory beyond it; the runs before it are in the ring, allocated
@@ -30,9 +35,16 @@ type InstantRing struct {
 
 // ringRuns is a ring of the runs before the newest, oldest first.
 type ringRuns struct {
-	runs       []instantRun // len a power of two
-	head, tail uint         // runs[head&mask], …, runs[(tail−1)&mask] are live
+	runs       []instantRun  // len a power of two
+	head, tail uint          // runs[head&mask], …, runs[(tail−1)&mask] are live
+	big        *InstantQueue // once spilled: every instant held, the ring unused
 }
+
+// RingMaxRuns is the most runs a ring holds before it spills into a queue.
+const RingMaxRuns = 1 << 16
+
+// ringMaxRuns is RingMaxRuns; tests lower it.
+var ringMaxRuns uint = RingMaxRuns
 
 // instantRun is count instants at at.
 type instantRun struct {
@@ -51,6 +63,9 @@ func (q *InstantRing) Len() int64 { return q.n }
 
 // Oldest is the first instant held; the ring must not be empty.
 func (q *InstantRing) Oldest() Instant {
+	if b := q.spilled(); b != nil {
+		return b.Oldest()
+	}
 	if r := q.older; r != nil && r.head != r.tail {
 		return r.runs[r.head&uint(len(r.runs)-1)].at
 	}
@@ -59,9 +74,16 @@ func (q *InstantRing) Oldest() Instant {
 
 // Push adds t, which must not be before the newest instant held.
 func (q *InstantRing) Push(t Instant) {
+	if b := q.spilled(); b != nil {
+		b.Push(t)
+		q.n++
+		return
+	}
 	c := q.open()
-	if t != c.at {
-		c.reserve(1)
+	if t != c.at && !c.reserve(1) {
+		q.spill(&c)
+		q.Push(t)
+		return
 	}
 	c.push(t)
 	q.close(&c)
@@ -70,6 +92,11 @@ func (q *InstantRing) Push(t Instant) {
 // DropThrough drops every instant at or before edge, and returns how many
 // it dropped. Each run is dropped once: O(1) amortised.
 func (q *InstantRing) DropThrough(edge Instant) int64 {
+	if b := q.spilled(); b != nil {
+		dropped := b.DropThrough(edge)
+		q.n -= dropped
+		return dropped
+	}
 	c := q.open()
 	dropped := c.dropThrough(edge)
 	q.close(&c)
@@ -80,8 +107,37 @@ func (q *InstantRing) DropThrough(edge Instant) int64 {
 func (q *InstantRing) Reset() {
 	q.n = 0
 	if r := q.older; r != nil {
-		r.head, r.tail = 0, 0
+		r.head, r.tail, r.big = 0, 0, nil
 	}
+}
+
+// spilled is the queue the ring moved into, or nil.
+func (q *InstantRing) spilled() *InstantQueue {
+	if r := q.older; r != nil {
+		return r.big
+	}
+	return nil
+}
+
+// spill moves what the ring holds, its state in c, into a queue, which
+// holds every instant from now until Reset. The ring's room goes: a queue
+// this long is what a ring would take too much room for.
+//
+//go:noinline // rare: kept out of the loops that reserve
+func (q *InstantRing) spill(c *ringCursor) {
+	q.close(c)
+	if q.older == nil {
+		q.older = new(ringRuns)
+	}
+	b := new(InstantQueue)
+	if c.n > 0 {
+		m := uint(len(c.runs) - 1)
+		for i := c.head; i != c.tail; i++ {
+			b.pushN(c.runs[i&m].at, c.runs[i&m].count)
+		}
+		b.pushN(c.at, c.atN)
+	}
+	q.older.runs, q.older.head, q.older.tail, q.older.big = nil, 0, 0, b
 }
 
 // Bytes is the memory the ring holds beyond its own header, counting its
@@ -90,7 +146,11 @@ func (q *InstantRing) Bytes() int64 {
 	if q.older == nil {
 		return 0
 	}
-	return int64(unsafe.Sizeof(*q.older)) + int64(len(q.older.runs))*RingRunBytes
+	b := int64(unsafe.Sizeof(*q.older)) + int64(len(q.older.runs))*RingRunBytes
+	if q.older.big != nil {
+		b += int64(unsafe.Sizeof(*q.older.big)) + q.older.big.Bytes()
+	}
+	return b
 }
 
 // ringCursor is a ring's state taken out of it (open) into a caller's
@@ -168,15 +228,20 @@ func ringDrop(runs []instantRun, head, tail uint, at Instant, n int64, edge Inst
 	return head, n
 }
 
-// reserve makes room in the ring for k more runs: a loop of k pushes then
-// needs no room made.
-func (c *ringCursor) reserve(k int) {
+// reserve makes room in the ring for k more runs, so that a loop of k
+// pushes needs no room made, and reports true; false, changing nothing,
+// when the ring would then pass RingMaxRuns (spill).
+func (c *ringCursor) reserve(k int) bool {
 	if c.n == 0 {
 		k-- // the first push begins the newest run, in the header
 	}
 	if k > 0 && c.tail-c.head+uint(k) > uint(len(c.runs)) {
+		if c.tail-c.head+uint(k) > ringMaxRuns {
+			return false
+		}
 		c.grow(k)
 	}
+	return true
 }
 
 // grow makes the ring's room (its first, or twice, as often as it takes) a

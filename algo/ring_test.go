@@ -12,6 +12,15 @@ import (
 // edges (some far back, some past everything) and resets, on rings that
 // grow long and rings that stay short.
 func TestInstantRingAgainstASlice(t *testing.T) {
+	t.Run("rings", func(t *testing.T) { ringAgainstASlice(t) })
+	t.Run("spilled", func(t *testing.T) { // at 100 runs, into a queue
+		defer func(was uint) { ringMaxRuns = was }(ringMaxRuns)
+		ringMaxRuns = 100
+		ringAgainstASlice(t)
+	})
+}
+
+func ringAgainstASlice(t *testing.T) {
 	steps := long.N(60_000, 600_000)
 	for seed := range uint64(6) {
 		r := rand.New(rand.NewPCG(seed, 3))
@@ -99,6 +108,28 @@ func TestInstantRingReusesRoom(t *testing.T) {
 	}
 	if n := q.DropThrough(1 << 62); n != 0 {
 		t.Errorf("an empty ring dropped %d", n)
+	}
+}
+
+// A ring past RingMaxRuns runs moves into a queue: it gives up its room,
+// and what it holds costs varints; Reset makes it a ring again.
+func TestInstantRingSpillsIntoAQueue(t *testing.T) {
+	var q InstantRing
+	n := 3 * RingMaxRuns
+	for i := range n {
+		q.Push(Instant(2 * i)) // distinct instants: a run each
+	}
+	if q.Len() != int64(n) || q.spilled() == nil || q.Bytes() > int64(n)*3+1024 {
+		t.Fatalf("%d distinct instants: len %d, spilled %v, %d bytes, want at most 3 a run", n, q.Len(), q.spilled() != nil, q.Bytes())
+	}
+	if got := q.DropThrough(Instant(2 * (n - 10))); got != int64(n-9) || q.Len() != 9 || q.Oldest() != Instant(2*(n-9)) {
+		t.Fatalf("after the drop: %d dropped, len %d, oldest %d", got, q.Len(), q.Oldest())
+	}
+	q.Reset()
+	q.Push(1)
+	q.Push(2)
+	if q.spilled() != nil || q.Len() != 2 || q.Oldest() != 1 {
+		t.Errorf("after Reset: spilled %v, len %d, oldest %d", q.spilled() != nil, q.Len(), q.Oldest())
 	}
 }
 

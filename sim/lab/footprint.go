@@ -36,7 +36,8 @@ func (e *TooBigError) Error() string {
 // busiest sources one per worker, what a judge keeps of a window: the
 // ring of every request (unless the log holds them all) and the log's,
 // runs of one instant of algo.RingRunBytes each, in rings up to twice the
-// runs they hold. It errs high.
+// runs they hold, or past algo.RingMaxRuns the runs packed as varints (and
+// a full ring while they move). It errs high.
 func (p *plan) footprint(o Options) (bytes int64, busiest int64) {
 	w := int64(o.Window / time.Millisecond)
 	d := max(p.duration, 1)
@@ -65,7 +66,12 @@ func (p *plan) footprint(o Options) (bytes int64, busiest int64) {
 			inWindow = math.Min(float64(n), math.Ceil(float64(n)*float64(w)/float64(d)*burst)+16)
 		}
 		distinct := math.Max(1, math.Min(inWindow, float64(min(w, d))))
-		f += 2 * queues * distinct * float64(algo.RingRunBytes)
+		if distinct <= algo.RingMaxRuns {
+			f += 2 * queues * distinct * float64(algo.RingRunBytes)
+		} else { // a full ring, spilled into varint runs
+			run := algo.VarintLen(int64(float64(w)/distinct)) + algo.VarintLen(int64(inWindow/distinct))
+			f += queues * (2*algo.RingMaxRuns*float64(algo.RingRunBytes) + 1.5*distinct*float64(run))
+		}
 		busiest = max(busiest, int64(distinct))
 	}
 	return int64(math.Min(f, math.MaxInt64/2)), busiest
