@@ -156,33 +156,19 @@ func (l *DenseSlidingLog) Allow(t Instant, client int) Verdict {
 // (t − W, t], decides as the keyed log does (logDecides) and records t if
 // the rules say so.
 func (l *DenseSlidingLog) AllowEach(ts []Instant, client int, out []Verdict) {
-	q := &l.states[client]
-	out = out[:len(ts)]
-	w, limit, rules := Instant(l.w), l.limit, l.rules
-	if q.spilled() == nil {
-		c := q.open()
-		if c.reserve(len(ts)) {
-			l.eachInRing(q, &c, ts, out)
-			return
-		}
-		q.spill(&c)
-	}
-	// A ring spilled into a queue: one request at a time.
-	for i, t := range ts {
-		q.DropThrough(t - w)
-		count := q.Len()
-		allowed, record := rules.logDecides(count, limit)
-		if record {
-			q.Push(t)
-		}
-		out[i] = Verdict{Allowed: allowed, Count: count}
+	if q := &l.states[client]; q.fits(len(ts)) {
+		l.eachInRing(q, ts, out)
+	} else {
+		l.eachSpilled(q, ts, out)
 	}
 }
 
-// eachInRing is AllowEach on a ring with room reserved for ts, its state
-// in c.
-func (l *DenseSlidingLog) eachInRing(q *InstantRing, c *ringCursor, ts []Instant, out []Verdict) {
+// eachInRing is AllowEach on a ring that has room for ts.
+func (l *DenseSlidingLog) eachInRing(q *InstantRing, ts []Instant, out []Verdict) {
+	out = out[:len(ts)]
 	w, limit, rules := Instant(l.w), l.limit, l.rules
+	c := q.open()
+	c.reserve(len(ts))
 	// The ring's state in locals (registers) through the loop.
 	runs, head, tail, at, atN, n := c.runs, c.head, c.tail, c.at, c.atN, c.n
 	for i, t := range ts {
@@ -195,7 +181,27 @@ func (l *DenseSlidingLog) eachInRing(q *InstantRing, c *ringCursor, ts []Instant
 		out[i] = Verdict{Allowed: allowed, Count: count}
 	}
 	c.head, c.tail, c.at, c.atN, c.n = head, tail, at, atN, n
-	q.close(c)
+	q.close(&c)
+}
+
+// eachSpilled is AllowEach on a ring that has spilled into a queue, or
+// that would pass RingMaxRuns making room for ts: it spills, and each
+// request is decided on the queue.
+func (l *DenseSlidingLog) eachSpilled(q *InstantRing, ts []Instant, out []Verdict) {
+	if q.spilled() == nil {
+		c := q.open()
+		q.spill(&c)
+	}
+	w, limit, rules := Instant(l.w), l.limit, l.rules
+	for i, t := range ts {
+		q.DropThrough(t - w)
+		count := q.Len()
+		allowed, record := rules.logDecides(count, limit)
+		if record {
+			q.Push(t)
+		}
+		out[i] = Verdict{Allowed: allowed, Count: count}
+	}
 }
 
 // Forget drops a client's timestamps, as if it had sent no request. The

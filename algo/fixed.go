@@ -104,10 +104,11 @@ func (l *FixedWindow) allowState(t Instant, s *fixedState, fresh bool, client st
 	} else if l.cfg.NoExpiry {
 		l.retireOld(t, s, client, -1)
 	}
-	if !s.holds(t, l.w) { // allow, without its call for the usual request
-		s.move(t, l.w, l.o, l.cfg.Rules)
+	if s.holds(t, l.w) { // allow, without its call for the usual request
+		return s.take(l.cfg.Limit, l.cfg.Rules)
 	}
-	return s.take(l.cfg.Limit, l.cfg.Rules)
+	_, count, allowed = s.allow(t, l.w, l.o, l.cfg.Limit, l.cfg.Rules)
+	return count, allowed
 }
 
 // UseNames numbers the limiter's clients by names (ByID).
@@ -150,11 +151,11 @@ func (l *FixedWindow) retireOld(t Instant, s *fixedState, client string, id int3
 // compares that window's count, and counts the request if the rules say so.
 // The keyed and the dense fixed windows both decide here.
 func (s *fixedState) allow(t Instant, w, o, limit int64, r Rules) (start Instant, count int64, allowed bool) {
-	if !s.holds(t, w) {
-		s.move(t, w, o, r)
+	if start = s.windowStart(t, w, o, r); s.start != start {
+		*s = fixedState{start: start}
 	}
 	count, allowed = s.take(limit, r)
-	return s.start, count, allowed
+	return start, count, allowed
 }
 
 // holds reports whether t is in s's window, which a count says was started
@@ -173,13 +174,6 @@ func (s *fixedState) take(limit int64, r Rules) (count int64, allowed bool) {
 		s.count = satAdd(count, 1)
 	}
 	return count, allowed
-}
-
-// move moves s to the window holding t: a new one's count is 0.
-func (s *fixedState) move(t Instant, w, o int64, r Rules) {
-	if start := s.windowStart(t, w, o, r); s.start != start {
-		*s = fixedState{start: start}
-	}
 }
 
 // windowStart is the start of the window a request from the client at t

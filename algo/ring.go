@@ -80,10 +80,13 @@ func (q *InstantRing) Push(t Instant) {
 		return
 	}
 	c := q.open()
-	if t != c.at && !c.reserve(1) {
-		q.spill(&c)
-		q.Push(t)
-		return
+	if t != c.at {
+		if !q.fits(1) {
+			q.spill(&c)
+			q.Push(t)
+			return
+		}
+		c.reserve(1)
 	}
 	c.push(t)
 	q.close(&c)
@@ -228,20 +231,25 @@ func ringDrop(runs []instantRun, head, tail uint, at Instant, n int64, edge Inst
 	return head, n
 }
 
+// fits reports whether the ring, not spilled, can make room for k more
+// runs without passing RingMaxRuns.
+func (q *InstantRing) fits(k int) bool {
+	r := q.older
+	if r == nil {
+		return uint(k) <= ringMaxRuns
+	}
+	return r.big == nil && r.tail-r.head+uint(k) <= ringMaxRuns
+}
+
 // reserve makes room in the ring for k more runs, so that a loop of k
-// pushes needs no room made, and reports true; false, changing nothing,
-// when the ring would then pass RingMaxRuns (spill).
-func (c *ringCursor) reserve(k int) bool {
+// pushes needs no room made; the ring fits them (fits).
+func (c *ringCursor) reserve(k int) {
 	if c.n == 0 {
 		k-- // the first push begins the newest run, in the header
 	}
 	if k > 0 && c.tail-c.head+uint(k) > uint(len(c.runs)) {
-		if c.tail-c.head+uint(k) > ringMaxRuns {
-			return false
-		}
 		c.grow(k)
 	}
-	return true
 }
 
 // grow makes the ring's room (its first, or twice, as often as it takes) a
