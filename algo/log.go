@@ -202,7 +202,7 @@ func (s *logState) allow(t Instant, w, limit int64, r Rules, noExpiry bool) (cou
 // count timestamps: whether it is allowed, and whether its timestamp is
 // recorded (when allowed, or always when the rules count rejected
 // requests). The keyed log's queues (logState.allow) and the dense log's
-// rings (DenseSlidingLog.allow) both decide here.
+// rings (DenseSlidingLog.AllowEach) both decide here.
 func (r Rules) logDecides(count, limit int64) (allowed, record bool) {
 	allowed = r.admitsCount(count, limit)
 	return allowed, allowed || r.CountRejected
