@@ -38,8 +38,7 @@ func TestAdmitDecidesAsAllow(t *testing.T) {
 		for _, mode := range []string{"expiry", "no-expiry", "widened"} {
 			t.Run(k.String()+"/"+mode, func(t *testing.T) {
 				if mode == "widened" {
-					defer func(was int64) { packedCountMax = was }(packedCountMax)
-					packedCountMax = 2
+					narrowCountsUpTo(t, 2)
 				}
 				decided := 0
 				for seed := range uint64(sequences) {

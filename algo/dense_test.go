@@ -34,14 +34,7 @@ func newDense(k Kind, c Config, clients int) dense {
 // with a client forgotten now and then (a keyed client that has left
 // everything behind) and expiry on and off; a second time with the dense
 // log's rings spilling into queues at two runs.
-func TestDenseDecidesAsKeyed(t *testing.T) {
-	t.Run("rings", func(t *testing.T) { denseDecidesAsKeyed(t) })
-	t.Run("spilled", func(t *testing.T) {
-		defer func(was uint) { ringMaxRuns = was }(ringMaxRuns)
-		ringMaxRuns = 2
-		denseDecidesAsKeyed(t)
-	})
-}
+func TestDenseDecidesAsKeyed(t *testing.T) { ringsThenSpills(t, 2, denseDecidesAsKeyed) }
 
 func denseDecidesAsKeyed(t *testing.T) {
 	rules := []Rules{{}}
@@ -76,14 +69,7 @@ func denseDecidesAsKeyed(t *testing.T) {
 // another does, whatever the run's length, under every rule set; a second
 // time with rings that spill into queues at 64 runs, each at its own
 // request.
-func TestDenseAllowEachIsAllow(t *testing.T) {
-	t.Run("rings", func(t *testing.T) { denseAllowEachIsAllow(t) })
-	t.Run("spilled", func(t *testing.T) {
-		defer func(was uint) { ringMaxRuns = was }(ringMaxRuns)
-		ringMaxRuns = 64
-		denseAllowEachIsAllow(t)
-	})
-}
+func TestDenseAllowEachIsAllow(t *testing.T) { ringsThenSpills(t, 64, denseAllowEachIsAllow) }
 
 func denseAllowEachIsAllow(t *testing.T) {
 	rules := []Rules{{}}

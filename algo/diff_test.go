@@ -607,6 +607,14 @@ func sharedTable(l Limiter) string {
 	return "unknown limiter"
 }
 
+// narrowCountsUpTo makes a narrow record hold counts up to most, until t
+// ends: limiters widen their records mid-stream, as past 4 billion.
+func narrowCountsUpTo(t *testing.T, most int64) {
+	was := packedCountMax
+	packedCountMax = most
+	t.Cleanup(func() { packedCountMax = was })
+}
+
 func TestDifferential(t *testing.T) {
 	sequences := long.N(300, 2000)
 	for _, k := range Lesson { // the token bucket's reference is slow: TestDifferentialVariants covers it
@@ -623,8 +631,7 @@ func TestDifferential(t *testing.T) {
 					// Counts past 2 outgrow a narrow record: every limiter
 					// widens its records (a log moves its bursts to queues)
 					// mid-stream, as past 4 billion.
-					defer func(was int64) { packedCountMax = was }(packedCountMax)
-					packedCountMax = 2
+					narrowCountsUpTo(t, 2)
 				}
 				events := 0
 				for seed := range uint64(sequences) {

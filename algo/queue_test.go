@@ -39,19 +39,43 @@ func TestInstantQueue(t *testing.T) {
 	}
 }
 
-// A queue that stays about a window long reuses the room it frees: its
-// buffer stops growing however many instants pass through it.
-func TestInstantQueueReusesRoom(t *testing.T) {
-	var q InstantQueue
-	var most int64
+// dropThrough is DropThrough on a sorted slice of every instant held: what
+// is left, and how many went.
+func dropThrough(ref []Instant, edge Instant) ([]Instant, int64) {
+	n := int64(0)
+	for len(ref) > 0 && ref[0] <= edge {
+		ref, n = ref[1:], n+1
+	}
+	return ref, n
+}
+
+// instants is what an InstantQueue and an InstantRing do alike.
+type instants interface {
+	Push(t Instant)
+	DropThrough(edge Instant) int64
+	Bytes() int64
+}
+
+// throughAWindow passes 100,000 instants a millisecond apart through q,
+// dropping each once it is a second old, and returns the bytes q held at
+// the 10,000th.
+func throughAWindow(q instants) (at10k int64) {
 	for i := range 100_000 {
 		at := Instant(i)
 		q.DropThrough(at - 1000)
 		q.Push(at)
 		if i == 10_000 {
-			most = q.Bytes()
+			at10k = q.Bytes()
 		}
 	}
+	return at10k
+}
+
+// A queue that stays about a window long reuses the room it frees: its
+// buffer stops growing however many instants pass through it.
+func TestInstantQueueReusesRoom(t *testing.T) {
+	var q InstantQueue
+	most := throughAWindow(&q)
 	if q.Len() != 1000 || q.Bytes() > most {
 		t.Errorf("len %d, %d bytes: want 1,000 held in the %d bytes it had at 10,000 pushes", q.Len(), q.Bytes(), most)
 	}
@@ -141,11 +165,9 @@ func TestInstantQueueAgainstASlice(t *testing.T) {
 				if r.IntN(20) == 0 {
 					edge = at - Instant(r.Int64N(1<<41))
 				}
-				n := 0
-				for len(ref) > 0 && ref[0] <= edge {
-					ref, n = ref[1:], n+1
-				}
-				if got := q.DropThrough(edge); got != int64(n) {
+				var n int64
+				ref, n = dropThrough(ref, edge)
+				if got := q.DropThrough(edge); got != n {
 					t.Fatalf("seed %d step %d: DropThrough(%d) = %d, want %d", seed, step, edge, got, n)
 				}
 			default:

@@ -11,12 +11,17 @@ import (
 // pushes (bursts of one instant, small steps, huge gaps), drops at random
 // edges (some far back, some past everything) and resets, on rings that
 // grow long and rings that stay short.
-func TestInstantRingAgainstASlice(t *testing.T) {
-	t.Run("rings", func(t *testing.T) { ringAgainstASlice(t) })
-	t.Run("spilled", func(t *testing.T) { // at 100 runs, into a queue
-		defer func(was uint) { ringMaxRuns = was }(ringMaxRuns)
-		ringMaxRuns = 100
-		ringAgainstASlice(t)
+func TestInstantRingAgainstASlice(t *testing.T) { ringsThenSpills(t, 100, ringAgainstASlice) }
+
+// ringsThenSpills runs test as it is, then with rings that spill into
+// queues past most runs.
+func ringsThenSpills(t *testing.T, most uint, test func(*testing.T)) {
+	t.Run("rings", test)
+	t.Run("spilled", func(t *testing.T) {
+		was := ringMaxRuns
+		ringMaxRuns = most
+		t.Cleanup(func() { ringMaxRuns = was })
+		test(t)
 	})
 }
 
@@ -69,11 +74,9 @@ func ringAgainstASlice(t *testing.T) {
 						edge = ref[r.IntN(len(ref))] - Instant(r.IntN(2))
 					}
 				}
-				n := 0
-				for len(ref) > 0 && ref[0] <= edge {
-					ref, n = ref[1:], n+1
-				}
-				if got := q.DropThrough(edge); got != int64(n) {
+				var n int64
+				ref, n = dropThrough(ref, edge)
+				if got := q.DropThrough(edge); got != n {
 					t.Fatalf("seed %d step %d: DropThrough(%d) = %d, want %d", seed, step, edge, got, n)
 				}
 			default:
@@ -90,15 +93,7 @@ func ringAgainstASlice(t *testing.T) {
 // however many instants pass through it, and a reset keeps the room.
 func TestInstantRingReusesRoom(t *testing.T) {
 	var q InstantRing
-	var most int64
-	for i := range 100_000 {
-		at := Instant(i)
-		q.DropThrough(at - 1000)
-		q.Push(at)
-		if i == 10_000 {
-			most = q.Bytes()
-		}
-	}
+	most := throughAWindow(&q)
 	if q.Len() != 1000 || q.Bytes() > most || most > 2*1000*RingRunBytes+64 {
 		t.Errorf("len %d, %d bytes: want 1,000 held in the %d bytes it had at 10,000 pushes, at most twice the runs", q.Len(), q.Bytes(), most)
 	}
