@@ -294,7 +294,8 @@ func (s *keyStore) take(key string) (state []byte, fresh bool) {
 	if p, fresh := s.hot(key); p != nil { // the usual
 		return unsafe.Slice((*byte)(p), s.size), fresh
 	}
-	if s.used != 0 {
+	// A name hot looks up that it did not find has no record.
+	if s.used != 0 && uint(len(key)-8) > 8 {
 		if c, at := s.lookup(key, s.hash(key)); c != nil {
 			st := c[at-s.size : at : at]
 			if c[at]&recordIdle == 0 {
