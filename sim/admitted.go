@@ -317,6 +317,10 @@ func (a *admitted) clone() *admitted {
 	return &c
 }
 
+// admittedClientBytes is what the tracking holds for every client, busy or
+// not: its record and the header of its encoded runs.
+const admittedClientBytes = recWords*8 + int64(unsafe.Sizeof(admittedRuns{}))
+
 // bytes is what the tracking holds, headers included.
 func (a *admitted) bytes() int64 {
 	n := int64(cap(a.recs))*8 + int64(cap(a.encs))*int64(unsafe.Sizeof(admittedRuns{}))

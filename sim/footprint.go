@@ -48,9 +48,14 @@ func EstimateBytes(limiters []algo.Limiter, ld Load, opts Options) int64 {
 	for _, l := range limiters {
 		f += 1.5 * float64(ld.Clients) * float64(algo.SlotBytes(l.Kind()))
 	}
-	// What a checkpoint copies: each client's admitted counts, each
-	// limiter's table for the clients a window holds at once, and the runs.
-	state := float64(ld.Clients) * float64(72+16*tracked)
+	// What a checkpoint copies: each client's admitted record and the
+	// header of its runs (every client's, up to a half more as the slices
+	// grow), each limiter's table for the clients a window holds at once,
+	// and the runs.
+	state := 0.0
+	if tracked > 0 {
+		state = 1.5 * float64(ld.Clients) * float64(admittedClientBytes)
+	}
 	for _, l := range limiters {
 		if fp, err := algo.WorstCase(l.Kind(), cfg, 1, ld.KeyBytes); err == nil {
 			state += 1.5 * float64(active) * float64(fp.PerClient)

@@ -91,6 +91,8 @@ func TestEstimateBoundsTheHeap(t *testing.T) {
 		{"random-1m", lesson, int(1_000_000 / scale), 50_000_000 / scale, day, time.Minute, false},
 		{"stream-all", all, 1, 50_000_000 / scale, 50_000_000 / scale, 168 * time.Hour, false},
 		{"burst-3", lesson, 1, 50_000_000 / scale, 1, 168 * time.Hour, true},
+		{"random-fixed", all[:1], int(1_000_000 / scale), 50_000_000 / scale, day, 168 * time.Hour, false},
+		{"random-counter", all[2:3], int(1_000_000 / scale), 50_000_000 / scale, day, time.Minute, false},
 	} {
 		for _, opts := range []Options{{ForwardOnly: true}, {History: true}} {
 			var ls []algo.Limiter
