@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"math/bits"
 	"strconv"
 	"strings"
 	"time"
@@ -112,10 +113,88 @@ func Number(v float64) string {
 // otherwise rounded, prefixed with ≈, to as many decimals as it takes to
 // differ from the nearest whole number (so ≈99.9999 never prints as 100):
 // 0.75, 49.5, ≈0.333, 49,999,900.
-func Decimal(num, den int64) string { return DecimalRat(new(big.Rat).SetFrac64(num, den)) }
+func Decimal(num, den int64) string {
+	if s, ok := decimal64(num, den); ok {
+		return s
+	}
+	return decimalBig(new(big.Rat).SetFrac64(num, den))
+}
 
 // DecimalRat is Decimal for any exact fraction.
 func DecimalRat(r *big.Rat) string {
+	if n, d := r.Num(), r.Denom(); n.IsInt64() && d.IsInt64() {
+		if s, ok := decimal64(n.Int64(), d.Int64()); ok {
+			return s
+		}
+	}
+	return decimalBig(r)
+}
+
+// pow10 are the powers of ten a uint64 holds.
+var pow10 = func() (p [20]uint64) {
+	p[0] = 1
+	for i := 1; i < len(p); i++ {
+		p[i] = p[i-1] * 10
+	}
+	return p
+}()
+
+// decimal64 is Decimal in 128-bit integers, as decimalBig writes it (its
+// rounding is big.Rat's: to nearest, halves away from zero), without a
+// big.Rat: false when den is not positive or num·10^places would pass
+// den·2^64, for decimalBig to do. A view or a trace explains thousands of
+// decisions a second with it.
+func decimal64(num, den int64) (string, bool) {
+	if den <= 0 {
+		return "", false
+	}
+	u, d, sign := uint64(num), uint64(den), ""
+	if num < 0 {
+		u, sign = -u, "-" // as uint64, exact even for the least int64
+	}
+	for places := 0; places <= 6; places++ {
+		hi, lo := bits.Mul64(u, pow10[places])
+		if hi >= d {
+			return "", false
+		}
+		if q, r := bits.Div64(hi, lo, d); r == 0 {
+			return groupInteger(sign + point(q, places)), true
+		}
+	}
+	for places := 3; places < len(pow10); places++ {
+		hi, lo := bits.Mul64(u, pow10[places])
+		if hi >= d {
+			return "", false
+		}
+		q, r := bits.Div64(hi, lo, d)
+		if r >= d-r { // a half or more: away from zero
+			if q++; q == 0 {
+				return "", false
+			}
+		}
+		trimmed := strings.TrimRight(strings.TrimRight(point(q, places), "0"), ".")
+		if !strings.Contains(trimmed, ".") && places < 12 {
+			continue // rounded to a whole number it is not: show more
+		}
+		return "≈" + groupInteger(sign+trimmed), true
+	}
+	return "", false
+}
+
+// point writes q/10^places with all its places: 12345, 2 → "123.45".
+func point(q uint64, places int) string {
+	s := strconv.FormatUint(q, 10)
+	if places == 0 {
+		return s
+	}
+	if len(s) <= places {
+		s = strings.Repeat("0", places-len(s)+1) + s
+	}
+	return s[:len(s)-places] + "." + s[len(s)-places:]
+}
+
+// decimalBig is Decimal on a big.Rat: every fraction, slowly.
+func decimalBig(r *big.Rat) string {
 	for places := 0; places <= 6; places++ {
 		s := r.FloatString(places)
 		back, _ := new(big.Rat).SetString(s)

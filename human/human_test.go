@@ -1,7 +1,9 @@
 package human
 
 import (
+	"math"
 	"math/big"
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
@@ -303,5 +305,42 @@ func TestLine(t *testing.T) {
 		if got := Line(c.in, c.most); got != c.want {
 			t.Errorf("Line(%q, %d) = %q, want %q", c.in, c.most, got, c.want)
 		}
+	}
+}
+
+// Decimal in 128-bit integers writes what big.Rat's FloatString does
+// (decimalBig), for fractions of every size and sign: exact ones, ones that
+// round to a whole number at first, halves, and products past 2^64.
+func TestDecimalAsBigRatWritesIt(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	cases := [][2]int64{{0, 1}, {1, 3}, {-1, 3}, {2, 3}, {59998, 60000}, {1, 2000}, {-1, 2000}, {5, 10_000_000},
+		{-5, 10_000_000}, {999_999_999, 1_000_000_000}, {1, 1_000_000_000_000}, {math.MaxInt64, 1}, {math.MinInt64, 1},
+		{math.MinInt64, 3}, {math.MaxInt64, math.MaxInt64 - 1}, {7, -2}, {3, 0x7fff_ffff_ffff_fff0}}
+	for range 200_000 {
+		num := r.Int64N(1 << (1 + r.IntN(62)))
+		if r.IntN(3) == 0 {
+			num = -num
+		}
+		den := 1 + r.Int64N(1<<(1+r.IntN(62)))
+		switch r.IntN(4) {
+		case 0:
+			den = []int64{1, 2, 3, 4, 5, 8, 10, 60_000, 86_400_000, 1000, 7}[r.IntN(11)]
+		case 1:
+			num = den*r.Int64N(100) + r.Int64N(3) - 1 // near a whole number
+		}
+		cases = append(cases, [2]int64{num, den})
+	}
+	fast := 0
+	for _, c := range cases {
+		want := decimalBig(new(big.Rat).SetFrac64(c[0], c[1]))
+		if got := Decimal(c[0], c[1]); got != want {
+			t.Fatalf("Decimal(%d, %d) = %q, big.Rat writes %q", c[0], c[1], got, want)
+		}
+		if _, ok := decimal64(c[0], c[1]); ok {
+			fast++
+		}
+	}
+	if fast < len(cases)/2 {
+		t.Errorf("only %d of %d cases in 128-bit integers", fast, len(cases))
 	}
 }
