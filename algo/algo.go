@@ -95,10 +95,14 @@ func (t Instant) clock(millis bool) string {
 	d := floorDiv(int64(t), day)
 	v := int64(t) - d*day
 	s := v / 1000
-	text := fmt.Sprintf("%02d:%02d:%02d", s/3600, s/60%60, s%60)
+	// HH:MM:SS[.mmm] by hand: a trace or a JSON export writes a few a request.
+	b := make([]byte, 0, 12)
+	b = append(b, byte('0'+s/36000), byte('0'+s/3600%10), ':', byte('0'+s/600%6), byte('0'+s/60%10), ':',
+		byte('0'+s%60/10), byte('0'+s%10))
 	if millis {
-		text += fmt.Sprintf(".%03d", v%1000)
+		b = append(b, '.', byte('0'+v%1000/100), byte('0'+v%100/10), byte('0'+v%10))
 	}
+	text := string(b)
 	switch {
 	case d == 0:
 		return text

@@ -2,6 +2,7 @@ package algo
 
 import (
 	"errors"
+	"fmt"
 	"math/big"
 	"strings"
 	"testing"
@@ -71,6 +72,15 @@ func TestClockAndInstant(t *testing.T) {
 		}
 		if got := c.at.Short(); got != c.short {
 			t.Errorf("Instant(%d).Short() = %q, want %q", int64(c.at), got, c.short)
+		}
+	}
+	// Every second of the day, at a millisecond that moves through all
+	// three digits, as Sprintf pads them.
+	for sec := range int64(day / 1000) {
+		at := Instant(sec*1000 + sec*7%1000)
+		want := fmt.Sprintf("%02d:%02d:%02d.%03d", sec/3600, sec/60%60, sec%60, sec*7%1000)
+		if got := at.String(); got != want {
+			t.Fatalf("Instant(%d).String() = %q, want %q", int64(at), got, want)
 		}
 	}
 	if at := Instant(time.Date(2026, 12, 1, 0, 0, 30, 0, time.UTC).UnixMilli()); at.TimeOfDay(false) != "00:00:30" || at.Truncate(time.Hour).Short() != "2026-12-01 00:00:00" {
