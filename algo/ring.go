@@ -16,10 +16,11 @@ import "unsafe"
 // which is why the keyed log and the engine, holding millions of clients'
 // queues, keep InstantQueue.
 //
-// A ring that would pass RingMaxRuns runs (1 MiB) moves what it holds to an
-// InstantQueue, gives up its room, and goes on as the queue until it is reset: a source whose window
-// holds millions of distinct instants (a week's window at a billion
-// requests) then costs varints, two or three bytes a run, as before rings.
+// A ring that would pass RingMaxRuns runs (1 MiB) moves what it holds to
+// an InstantQueue, gives up its room, and goes on as the queue until it is
+// reset: a source whose window holds millions of distinct instants (a
+// week's window at a billion requests) then costs varints, two or three
+// bytes a run, as before rings.
 //
 // The zero value is an empty ring. The newest run is held in the 32-byte
 // header, so a client whose instants are all one (one request, or a burst)
