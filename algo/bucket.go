@@ -75,7 +75,13 @@ func (l *TokenBucket) Admit(t Instant, client string) bool {
 		if p, fresh := l.keyed.keys.hot(client); p != nil {
 			b := (*[8 + 8]byte)(p)[:]
 			s := loadBucket(b, false)
-			_, allowed := l.allowState(t, &s, fresh, client)
+			var allowed bool
+			if fresh {
+				_, allowed = l.allowState(t, &s, fresh, client)
+			} else { // allowState's usual request, without its call
+				s.level = l.levelAt(&s, t)
+				_, allowed = l.takeLevel(t, &s)
+			}
 			storeBucket(b, s, false)
 			return allowed
 		}
