@@ -29,7 +29,8 @@ type admitPair struct {
 
 // Admit decides and records exactly as Allow does: two limiters, one told
 // every request through Allow and one through Admit, allow the same
-// requests, hold the same memory, and answer every Peek alike, on random
+// requests, hold the same memory (and, logs, the same queues), and answer
+// every Peek alike, on random
 // streams with expiry on and off, counts widened mid-stream, sweeps, and
 // names of every length.
 func TestAdmitDecidesAsAllow(t *testing.T) {
@@ -98,5 +99,15 @@ func (p admitPair) step(op opKind, at Instant, client string) string {
 	if got, want := p.admit.Memory(), p.allow.Memory(); got != want {
 		return fmt.Sprintf("Memory: %+v, want %+v", got, want)
 	}
+	// What the figures above do not show: a log client whose timestamps are
+	// all one instant keeps them in its record, not in a queue.
+	if a, ok := p.admit.(*SlidingLog); ok {
+		if got, want := a.queuesHeld(), p.allow.(*SlidingLog).queuesHeld(); got != want {
+			return fmt.Sprintf("%d queues held, want %d", got, want)
+		}
+	}
 	return ""
 }
+
+// queuesHeld is how many of the keyed log's queues belong to a client.
+func (l *SlidingLog) queuesHeld() int { return len(l.queues) - len(l.freeQueues) }

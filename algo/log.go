@@ -60,7 +60,19 @@ func (l *SlidingLog) Allow(t Instant, client string) Decision {
 func (l *SlidingLog) Admit(t Instant, client string) bool {
 	if l.clients.names == nil && l.clock.quiet(t) {
 		if p, fresh := l.keys.hot(client); p != nil {
-			_, _, allowed := l.allowRecord(t, (*[logRecordBytes]byte)(p)[:], fresh, len(client))
+			b := (*[logRecordBytes]byte)(p)[:]
+			if i := le.Uint32(b[logQueueAt:]); i != 0 {
+				// A client with a queue of its own, not fresh: allowRecord's
+				// request without its calls, and settle only when the queue
+				// now holds one instant, which belongs in the record.
+				s := &l.queues[i-1]
+				_, _, allowed := l.counted(t, s)
+				if _, _, one := s.q.single(); one {
+					l.settle(b, s)
+				}
+				return allowed
+			}
+			_, _, allowed := l.allowRecord(t, b, fresh, len(client))
 			return allowed
 		}
 	}
