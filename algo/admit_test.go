@@ -30,9 +30,8 @@ type admitPair struct {
 // Admit decides and records exactly as Allow does: two limiters, one told
 // every request through Allow and one through Admit, allow the same
 // requests, hold the same memory (and, logs, the same queues), and answer
-// every Peek alike, on random
-// streams with expiry on and off, counts widened mid-stream, sweeps, and
-// names of every length.
+// every Peek alike, on random streams with expiry on and off, counts
+// widened mid-stream, sweeps, and names of every length.
 func TestAdmitDecidesAsAllow(t *testing.T) {
 	sequences := long.N(300, 3000)
 	for _, k := range All {
