@@ -63,29 +63,23 @@ func (l *FixedWindow) Admit(t Instant, client string) bool {
 	if l.clients.names == nil && !l.keyed.wide && l.clock.quiet(t) {
 		if p, fresh := l.keyed.keys.hot(client); p != nil {
 			b := (*[8 + 4]byte)(p)[:]
-			// The usual request of all, a client's inside its window, is
-			// allowState's without its call: with expiry off too, as such
-			// a request retires nothing.
-			if s := loadFixed(b, false); !fresh && s.holds(t, l.w) && s.count < packedCountMax {
-				_, allowed := s.take(l.cfg.Limit, l.cfg.Rules)
-				putCount(b[8:], s.count)
+			if s := loadFixed(b, false); s.count < packedCountMax { // else widen first
+				var allowed bool
+				if s.holds(t, l.w) {
+					// allowState's usual request, inside the client's
+					// window (never a fresh one's: it has no count),
+					// without its call: with expiry off too, as such a
+					// request retires nothing.
+					_, allowed = s.take(l.cfg.Limit, l.cfg.Rules)
+				} else {
+					_, allowed = l.allowState(t, &s, fresh, client)
+				}
+				storeFixed(b, s, false)
 				return allowed
 			}
-			return l.admitState(t, b, fresh, client)
 		}
 	}
 	return l.admit(t, client)
-}
-
-// admitState is Admit's request from a client hot found, whose record b is.
-func (l *FixedWindow) admitState(t Instant, b []byte, fresh bool, client string) bool {
-	s := loadFixed(b, false)
-	if s.count >= packedCountMax { // widen first
-		return l.admit(t, client)
-	}
-	_, allowed := l.allowState(t, &s, fresh, client)
-	storeFixed(b, s, false)
-	return allowed
 }
 
 // admit is Admit's every other request.
