@@ -21,6 +21,7 @@ type SlidingCounter struct {
 	retired []retiredWindow     // with expiry off: every window that fell out of use
 	clock   clock
 	mem     Memory
+	est     estimateRule // Config.Rules' test, for this window and limit
 }
 
 type counterState struct {
@@ -34,7 +35,8 @@ const countersPerClient = 2
 
 // NewSlidingCounter returns a sliding-counter limiter; c must be valid.
 func NewSlidingCounter(c Config) *SlidingCounter {
-	return &SlidingCounter{cfg: c, w: c.windowMs(), o: c.offsetMs(), keyed: newKeyed(counterPacking), clock: newClock()}
+	w := c.windowMs()
+	return &SlidingCounter{cfg: c, w: w, o: c.offsetMs(), keyed: newKeyed(counterPacking), clock: newClock(), est: c.Rules.estimate(w, c.Limit)}
 }
 
 func (l *SlidingCounter) Kind() Kind     { return KindSlidingCounter }
@@ -66,7 +68,7 @@ func (l *SlidingCounter) Admit(t Instant, client string) bool {
 					// allowState's usual request, in the client's own
 					// window, without its call: with expiry off too, as
 					// such a request rolls and retires nothing.
-					_, _, allowed = s.allow(Instant(u), s.window, l.w, l.cfg.Limit, l.cfg.Rules)
+					_, _, allowed = s.take(l.w-(u-s.window*l.w), &l.est)
 				} else {
 					_, _, _, allowed = l.allowState(t, &s, fresh, client)
 				}
@@ -124,7 +126,7 @@ func (l *SlidingCounter) allowState(t Instant, s *counterState, fresh bool, clie
 			l.retireRolled(client, s, idx)
 		}
 	}
-	current, previous, allowed = s.allow(Instant(u), idx, l.w, l.cfg.Limit, l.cfg.Rules)
+	current, previous, allowed = s.allow(Instant(u), idx, &l.est)
 	return idx, current, previous, allowed
 }
 
@@ -145,7 +147,7 @@ func (l *SlidingCounter) AllowID(t Instant, id int32) Decision {
 	} else if l.cfg.NoExpiry {
 		l.retireRolled(l.clients.key(id), s, idx)
 	}
-	current, previous, allowed := s.allow(t-Instant(l.o), idx, l.w, l.cfg.Limit, l.cfg.Rules)
+	current, previous, allowed := s.allow(t-Instant(l.o), idx, &l.est)
 	return l.decision(t, idx, current, previous, allowed)
 }
 
@@ -160,20 +162,21 @@ func (l *SlidingCounter) added(s *counterState, idx int64, keyBytes int) {
 // allow decides one request at t, in window idx = ⌊t / W⌋ (t counted from
 // the first window edge: Config.Offset taken off), from the client
 // whose state s is (the zero value for a client with no requests): it rolls
-// the counters forward, compares the estimate, and counts the request if the
-// rules say so. The keyed and the dense sliding counters both decide here.
-func (s *counterState) allow(t Instant, idx, w, limit int64, r Rules) (current, previous int64, allowed bool) {
+// the counters forward, then takes the request in that window. The keyed
+// and the dense sliding counters both decide here.
+func (s *counterState) allow(t Instant, idx int64, e *estimateRule) (current, previous int64, allowed bool) {
 	s.roll(idx)
+	return s.take(e.w-(int64(t)-idx*e.w), e)
+}
+
+// take decides a request in s's current window, wn of whose w the last w
+// still overlaps in the previous one: the counts before it, and whether
+// e allows it; the request is counted if the rules say so.
+func (s *counterState) take(wn int64, e *estimateRule) (current, previous int64, allowed bool) {
 	current, previous = s.current, s.previous
-	// The estimate, rounded or not, is from current to current + previous:
-	// when the rules admit that sum they admit the estimate (most requests
-	// of a client below its limit), and when they refuse current they
-	// refuse it (a client far above), without weighing. The sum saturates
-	// far above any limit.
-	allowed = r.admitsCount(satAdd(current, previous), limit) ||
-		r.admitsCount(current, limit) && r.admitsEstimate(current, previous, w-(int64(t)-idx*w), w, limit)
-	if allowed || r.CountRejected {
-		s.current = satAdd(s.current, 1)
+	allowed = e.admits(current, previous, wn)
+	if allowed || e.r.CountRejected {
+		s.current = satAdd(current, 1)
 	}
 	return current, previous, allowed
 }
@@ -234,10 +237,11 @@ func (l *SlidingCounter) Peek(t Instant, client string) Decision {
 }
 
 func (l *SlidingCounter) decide(t Instant, idx, current, previous int64) Decision {
-	// current·W + previous·(W − elapsed) against limit·W, in 128 bits: with
-	// the lesson's rules the counts stay at most Limit and every product would
-	// fit in int64, but counting rejected requests lets them grow past it.
-	allowed := l.cfg.Rules.admitsEstimate(current, previous, l.w-(int64(t)-l.o-idx*l.w), l.w, l.cfg.Limit)
+	// current·W + previous·(W − elapsed) against the rules' bound, in 128
+	// bits: with the lesson's rules the counts stay at most Limit and every
+	// product would fit in int64, but counting rejected requests lets them
+	// grow past it.
+	allowed := l.est.admits(current, previous, l.w-(int64(t)-l.o-idx*l.w))
 	return l.decision(t, idx, current, previous, allowed)
 }
 

@@ -67,15 +67,16 @@ func (l *DenseFixedWindow) Clients() int { return len(l.states) }
 
 // DenseSlidingCounter is a SlidingCounter for clients numbered 0 … n−1.
 type DenseSlidingCounter struct {
-	limit, w, o int64
-	rules       Rules
-	states      []counterState
+	w, o   int64
+	est    estimateRule
+	states []counterState
 }
 
 // NewDenseSlidingCounter returns a sliding counter for clients clients; c
 // must be valid.
 func NewDenseSlidingCounter(c Config, clients int) *DenseSlidingCounter {
-	return &DenseSlidingCounter{limit: c.Limit, w: c.windowMs(), o: c.offsetMs(), rules: c.Rules, states: make([]counterState, clients)}
+	w := c.windowMs()
+	return &DenseSlidingCounter{w: w, o: c.offsetMs(), est: c.Rules.estimate(w, c.Limit), states: make([]counterState, clients)}
 }
 
 // Allow decides one request from client at t and records it if counted.
@@ -100,7 +101,7 @@ func (l *DenseSlidingCounter) AllowEach(ts []Instant, client int, out []Verdict)
 				idx = floorDiv(u, w)
 			}
 		}
-		current, previous, allowed := s.allow(Instant(u), idx, w, l.limit, l.rules)
+		current, previous, allowed := s.allow(Instant(u), idx, &l.est)
 		out[i] = Verdict{Allowed: allowed, Count: current, Previous: previous, Elapsed: u - idx*w}
 	}
 }
@@ -117,7 +118,7 @@ func (l *DenseSlidingCounter) allow(s *counterState, t Instant) Verdict {
 			idx = floorDiv(u, l.w)
 		}
 	}
-	current, previous, allowed := s.allow(Instant(u), idx, l.w, l.limit, l.rules)
+	current, previous, allowed := s.allow(Instant(u), idx, &l.est)
 	return Verdict{Allowed: allowed, Count: current, Previous: previous, Elapsed: u - idx*l.w}
 }
 

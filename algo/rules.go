@@ -292,39 +292,61 @@ func (r Rules) roundWeighted(previous, wn, w int64) int64 {
 	return int64(p.div(uint64(w)))
 }
 
-// admitsEstimate decides the sliding counter: the estimate is
-// current + previous × wn / w, with 0 ≤ wn ≤ w, rounded and compared by r.
-// Every product is taken in 128 bits, so any counts up to MaxInt64 are exact.
-func (r Rules) admitsEstimate(current, previous, wn, w, limit int64) bool {
-	if r.Rounding != RoundExact {
-		return r.admitsRounded(current, previous, wn, w, limit)
+// estimateRule is the sliding counter's test for one limiter's rules,
+// window w and limit (at least 1), worked out once so that a request costs
+// two multiplies and a comparison. The estimate is current + previous ×
+// wn / w, with 0 ≤ wn ≤ w the part of the previous window the last w still
+// overlaps, rounded and compared as the rules say. With v = current·w +
+// previous·wn, the estimate·w, every rule set admits exactly the v up to a
+// bound, most; each product is taken in 128 bits, so any counts up to
+// MaxInt64 are exact.
+type estimateRule struct {
+	w    int64
+	most u128 // the largest v the rules admit
+	r    Rules
+}
+
+func (r Rules) estimate(w, limit int64) estimateRule {
+	// A rounded estimate is whole: the comparisons admit it up to m.
+	m := limit - 1
+	if r.Compare == CompareAtMost {
+		m = limit
 	}
-	// With v = estimate·w = current·w + previous·wn, each comparison is
-	// v + e ≤ limit·w: e = 1 for v < limit·w (v and limit·w are whole), 0
-	// for v ≤ limit·w, w for v + w ≤ limit·w. Written out on the 64-bit
-	// halves, without a branch on the counts, small enough to inline.
-	var e uint64
-	switch r.Compare {
-	case CompareLess:
-		e = 1
-	case ComparePlusOneAtMost:
-		e = uint64(w)
+	var most u128
+	switch r.Rounding {
+	case RoundFloor:
+		// current + ⌊x⌋ ≤ m ⟺ x < m − current + 1 ⟺ v < (m + 1)·w.
+		most = mul64(uint64(m+1), uint64(w)).minus(1)
+	case RoundHalfUp:
+		// current + ⌊x + ½⌋ ≤ m ⟺ x < m − current + ½ ⟺ 2v < (2m + 1)·w.
+		p := mul64(uint64(2*m+1), uint64(w)).minus(1)
+		most = u128{p.hi >> 1, p.lo>>1 | p.hi<<63}
+	default:
+		// The exact estimate is a fraction, each comparison v + e ≤ limit·w:
+		// e = 1 for v < limit·w (both whole), 0 for v ≤ limit·w, w for
+		// v + w ≤ limit·w.
+		most = mul64(uint64(limit), uint64(w))
+		switch r.Compare {
+		case CompareLess:
+			most = most.minus(1)
+		case ComparePlusOneAtMost:
+			most = most.minus(uint64(w))
+		}
 	}
-	h1, l1 := bits.Mul64(uint64(current), uint64(w))
+	return estimateRule{w: w, most: most, r: r}
+}
+
+// admits reports whether the rules admit a request in a window holding
+// current, after one that held previous, wn of whose w the last w still
+// overlaps: v ≤ most, on the 64-bit halves, without a branch.
+func (e *estimateRule) admits(current, previous, wn int64) bool {
+	h1, l1 := bits.Mul64(uint64(current), uint64(e.w))
 	h2, l2 := bits.Mul64(uint64(previous), uint64(wn))
 	lo, c := bits.Add64(l1, l2, 0)
 	hi := h1 + h2 + c
-	lo, c = bits.Add64(lo, e, 0)
-	hi += c
-	lh, ll := bits.Mul64(uint64(limit), uint64(w))
-	_, b := bits.Sub64(ll, lo, 0)
-	_, b = bits.Sub64(lh, hi, b)
+	_, b := bits.Sub64(e.most.lo, lo, 0)
+	_, b = bits.Sub64(e.most.hi, hi, b)
 	return b == 0
-}
-
-// admitsRounded is admitsEstimate with the estimate rounded first.
-func (r Rules) admitsRounded(current, previous, wn, w, limit int64) bool {
-	return r.admitsCount(satAdd(current, r.roundWeighted(previous, wn, w)), limit)
 }
 
 // satAdd is a + b for non-negative a and b, saturating at MaxInt64.
@@ -348,6 +370,12 @@ func (x u128) add(y u128) u128 {
 	lo, c := bits.Add64(x.lo, y.lo, 0)
 	hi, _ := bits.Add64(x.hi, y.hi, c)
 	return u128{hi, lo}
+}
+
+// minus is x − d, for d ≤ x.
+func (x u128) minus(d uint64) u128 {
+	lo, b := bits.Sub64(x.lo, d, 0)
+	return u128{x.hi - b, lo}
 }
 
 func (x u128) cmp(y u128) int {

@@ -517,3 +517,52 @@ func TestVariantInvariants(t *testing.T) {
 		}
 	}
 }
+
+// The sliding counter's test, one bound on current·w + previous·wn worked
+// out per limiter, against the estimate itself in rationals, rounded and
+// compared by the reference's definitions: for every rounding and
+// comparison, at the edges (wn 0 and w, counts at and next to the limit,
+// saturated counts, the longest window, the largest limit and limits past
+// it, whose bounds need all 128 bits) and at random.
+func TestEstimateRuleAgainstRationals(t *testing.T) {
+	maxW := MaxWindow.Milliseconds()
+	r := rand.New(rand.NewPCG(15, 0xe57))
+	pickCount := func(limit int64) int64 {
+		switch r.IntN(4) {
+		case 0:
+			return r.Int64N(3)
+		case 1:
+			return max(0, limit+r.Int64N(5)-2)
+		case 2:
+			return math.MaxInt64 - r.Int64N(3)
+		}
+		return r.Int64N(math.MaxInt64)
+	}
+	checked := 0
+	for _, rules := range allRules() {
+		if rules.CountRejected || rules.WindowStart != WindowAligned {
+			continue // they do not change the test
+		}
+		for range 4000 {
+			w := []int64{1, 2, 3, 4, 1000, 60_000, maxW, 1 + r.Int64N(maxW)}[r.IntN(8)]
+			limit := []int64{1, 2, 10, 100, MaxLimit, 1 + r.Int64N(MaxLimit), 1 << 40, 1<<62 - 1}[r.IntN(8)]
+			current, previous := pickCount(limit), pickCount(limit)
+			wn := []int64{0, w, w / 2, w - 1, 1, r.Int64N(w + 1)}[r.IntN(6)]
+			wn = min(max(wn, 0), w)
+			e := rules.estimate(w, limit)
+			got := e.admits(current, previous, wn)
+
+			est := new(big.Rat).SetFrac(new(big.Int).Mul(big.NewInt(previous), big.NewInt(wn)), big.NewInt(w))
+			est.Add(est, new(big.Rat).SetInt64(current))
+			ref := &ref{limit: limit, rules: rules}
+			if want := ref.admits(ref.round(est)); got != want {
+				t.Fatalf("%s: current %d, previous %d, wn %d of w %d, limit %d: admits %v, want %v (estimate %s)",
+					rules.Name(), current, previous, wn, w, limit, got, want, est.FloatString(6))
+			}
+			checked++
+		}
+	}
+	if checked < 9*4000 {
+		t.Errorf("only %d cases checked", checked)
+	}
+}
