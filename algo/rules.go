@@ -293,13 +293,14 @@ func (r Rules) roundWeighted(previous, wn, w int64) int64 {
 }
 
 // estimateRule is the sliding counter's test for one limiter's rules,
-// window w and limit (at least 1), worked out once so that a request costs
-// two multiplies and a comparison. The estimate is current + previous ×
-// wn / w, with 0 ≤ wn ≤ w the part of the previous window the last w still
-// overlaps, rounded and compared as the rules say. With v = current·w +
-// previous·wn, the estimate·w, every rule set admits exactly the v up to a
-// bound, most; each product is taken in 128 bits, so any counts up to
-// MaxInt64 are exact.
+// window w and limit (from 1 to 2⁶², so 2·limit + 1 fits), worked out once
+// so that a request costs two multiplies and a comparison. The estimate is
+// current + x, x = previous × wn / w the previous window's count weighted by
+// wn, the part of it (0 ≤ wn ≤ w) the last w still overlaps; it is rounded
+// (x alone, current being whole) and compared as the rules say. With
+// v = current·w + previous·wn, the estimate·w, every rule set admits
+// exactly the v up to a bound, most; each product is taken in 128 bits, so
+// any counts up to MaxInt64 are exact.
 type estimateRule struct {
 	w    int64
 	most u128 // the largest v the rules admit
