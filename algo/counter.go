@@ -68,7 +68,7 @@ func (l *SlidingCounter) Admit(t Instant, client string) bool {
 					// allowState's usual request, in the client's own
 					// window, without its call: with expiry off too, as
 					// such a request rolls and retires nothing.
-					_, _, allowed = s.take(l.w-(u-s.window*l.w), &l.est)
+					_, _, allowed = s.allow(Instant(u), s.window, &l.est)
 				} else {
 					_, _, _, allowed = l.allowState(t, &s, fresh, client)
 				}
@@ -162,19 +162,13 @@ func (l *SlidingCounter) added(s *counterState, idx int64, keyBytes int) {
 // allow decides one request at t, in window idx = ⌊t / W⌋ (t counted from
 // the first window edge: Config.Offset taken off), from the client
 // whose state s is (the zero value for a client with no requests): it rolls
-// the counters forward, then takes the request in that window. The keyed
-// and the dense sliding counters both decide here.
+// the counters forward, tests the estimate by e, and counts the request if
+// the rules say so. The keyed and the dense sliding counters both decide
+// here.
 func (s *counterState) allow(t Instant, idx int64, e *estimateRule) (current, previous int64, allowed bool) {
 	s.roll(idx)
-	return s.take(e.w-(int64(t)-idx*e.w), e)
-}
-
-// take decides a request in s's current window, wn of whose w the last w
-// still overlaps in the previous one: the counts before it, and whether
-// e allows it; the request is counted if the rules say so.
-func (s *counterState) take(wn int64, e *estimateRule) (current, previous int64, allowed bool) {
 	current, previous = s.current, s.previous
-	allowed = e.admits(current, previous, wn)
+	allowed = e.admits(current, previous, e.w-(int64(t)-idx*e.w))
 	if allowed || e.r.CountRejected {
 		s.current = satAdd(current, 1)
 	}
