@@ -178,42 +178,40 @@ func (l *SlidingLog) AllowID(t Instant, id int32) Decision {
 	return l.decision(t, count, oldest, allowed)
 }
 
-// counted decides on the client's queue and counts what it now holds.
+// counted decides one request at t from the client whose queue s is (the
+// zero value for a client with no requests): it drops the timestamps that
+// have left the window (unless expiry is off), counts those in (t − W, t],
+// records t if the rules say so, and keeps the log's count of what it
+// holds. oldest is the first timestamp in the window, when count > 0.
 func (l *SlidingLog) counted(t Instant, s *logState) (count int64, oldest Instant, allowed bool) {
-	entries := s.q.Len()
-	count, oldest, allowed = s.allow(t, l.w, l.cfg.Limit, l.cfg.Rules, l.cfg.NoExpiry)
-	l.mem.Entries += s.q.Len() - entries
-	l.mem.Bytes += (s.q.Len() - entries) * timestampBytes
-	return count, oldest, allowed
-}
-
-// allow decides one request at t from the client whose queue s is (the zero
-// value for a client with no requests): it drops the timestamps that have
-// left the window (unless noExpiry), counts those in (t − W, t], and records
-// t if the rules say so. The keyed and the dense logs both decide here.
-func (s *logState) allow(t Instant, w, limit int64, r Rules, noExpiry bool) (count int64, oldest Instant, allowed bool) {
-	edge := t - Instant(w)
-	if noExpiry {
-		count, oldest = s.q.CountAfter(edge)
-	} else {
-		if s.q.Len() > 0 && s.q.Oldest() <= edge { // most requests drop nothing: no call then
-			s.q.DropThrough(edge)
-		}
-		if count = s.q.Len(); count > 0 {
-			oldest = s.q.Oldest()
+	q := &s.q
+	edge := t - Instant(l.w)
+	var added int64
+	if l.cfg.NoExpiry {
+		count, oldest = q.CountAfter(edge)
+	} else if count = q.Len(); count > 0 {
+		// Most requests drop nothing: the oldest read once, no call then.
+		if oldest = q.Oldest(); oldest <= edge {
+			added, oldest = -q.DropThrough(edge), 0
+			if count = q.Len(); count > 0 {
+				oldest = q.Oldest()
+			}
 		}
 	}
-	allowed, record := r.logDecides(count, limit)
+	allowed, record := l.cfg.Rules.logDecides(count, l.cfg.Limit)
 	if record {
-		s.q.Push(t)
+		q.Push(t)
+		added++
 	}
+	l.mem.Entries += added
+	l.mem.Bytes += added * timestampBytes
 	return count, oldest, allowed
 }
 
 // logDecides is the sliding log's decision on a request whose window holds
 // count timestamps: whether it is allowed, and whether its timestamp is
 // recorded (when allowed, or always when the rules count rejected
-// requests). The keyed log's queues (logState.allow) and the dense log's
+// requests). The keyed log's queues (SlidingLog.counted) and the dense log's
 // rings (DenseSlidingLog.AllowEach) both decide here.
 func (r Rules) logDecides(count, limit int64) (allowed, record bool) {
 	allowed = r.admitsCount(count, limit)
