@@ -282,7 +282,9 @@ func (r Rules) admitsCount(n, limit int64) bool {
 }
 
 // roundWeighted rounds previous × wn / w by r.Rounding (not RoundExact),
-// exactly in 128 bits. The result is at most previous.
+// exactly in 128 bits. The result is at most previous. It is the rounded
+// estimate a Decision shows; the decision itself is estimateRule's, which
+// reaches the same verdict without the division.
 func (r Rules) roundWeighted(previous, wn, w int64) int64 {
 	p := mul64(uint64(previous), uint64(wn))
 	if r.Rounding == RoundHalfUp {
@@ -293,7 +295,7 @@ func (r Rules) roundWeighted(previous, wn, w int64) int64 {
 }
 
 // estimateRule is the sliding counter's test for one limiter's rules,
-// window w and limit (from 1 to 2⁶², so 2·limit + 1 fits), worked out once
+// window w and limit (from 1 to below 2⁶², so 2·limit + 1 fits), worked out once
 // so that a request costs two multiplies and a comparison. The estimate is
 // current + x, x = previous × wn / w the previous window's count weighted by
 // wn, the part of it (0 ≤ wn ≤ w) the last w still overlaps; it is rounded
