@@ -169,7 +169,7 @@ func (s *counterState) allow(t Instant, idx int64, e *estimateRule) (current, pr
 	s.roll(idx)
 	current, previous = s.current, s.previous
 	allowed = e.admits(current, previous, e.w-(int64(t)-idx*e.w))
-	if allowed || e.r.CountRejected {
+	if allowed || e.countRejected {
 		s.current = satAdd(current, 1)
 	}
 	return current, previous, allowed

@@ -304,9 +304,9 @@ func (r Rules) roundWeighted(previous, wn, w int64) int64 {
 // exactly the v up to a bound, most; each product is taken in 128 bits, so
 // any counts up to MaxInt64 are exact.
 type estimateRule struct {
-	w    int64
-	most u128 // the largest v the rules admit
-	r    Rules
+	w             int64
+	most          u128 // the largest v the rules admit
+	countRejected bool // Rules.CountRejected: a denied request is counted too
 }
 
 func (r Rules) estimate(w, limit int64) estimateRule {
@@ -336,7 +336,7 @@ func (r Rules) estimate(w, limit int64) estimateRule {
 			most = most.minus(uint64(w))
 		}
 	}
-	return estimateRule{w: w, most: most, r: r}
+	return estimateRule{w: w, most: most, countRejected: r.CountRejected}
 }
 
 // admits reports whether the rules admit a request in a window holding
