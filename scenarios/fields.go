@@ -184,17 +184,24 @@ func (d *decoder) text(o *object, k string) (string, bool) {
 // clearing the screen, setting its title), reporting the first at n if not.
 // Tabs and line breaks are text.
 func (d *decoder) printable(n ast.Node, field, s string) bool {
+	if why := unprintable(s); why != "" {
+		d.at(n, field, "%s", why)
+		return false
+	}
+	return true
+}
+
+// unprintable says what printable refuses in s, or "" when nothing.
+func unprintable(s string) string {
 	i := strings.IndexFunc(s, func(r rune) bool { return (unicode.IsControl(r) && r != '\n' && r != '\t') || human.Reorders(r) })
 	if i < 0 {
-		return true
+		return ""
 	}
 	r, _ := utf8.DecodeRuneInString(s[i:])
 	if human.Reorders(r) {
-		d.at(n, field, "contains the bidirectional control character %U, which would make the screen show text in another order than it is; remove it", r)
-		return false
+		return fmt.Sprintf("contains the bidirectional control character %U, which would make the screen show text in another order than it is; remove it", r)
 	}
-	d.at(n, field, "contains the control character %U, which a terminal would take as a command; remove it", r)
-	return false
+	return fmt.Sprintf("contains the control character %U, which a terminal would take as a command; remove it", r)
 }
 
 // name reads a client name or prefix: printable, trimmed, 1–64 characters.
@@ -204,15 +211,27 @@ func (d *decoder) name(o *object, k string) (string, bool) {
 		return "", false
 	}
 	_, at := o.value(k)
-	valid := s != "" && strings.TrimSpace(s) == s && utf8.RuneCountInString(s) <= 64
-	for _, r := range s {
-		valid = valid && unicode.IsPrint(r)
-	}
-	if !valid {
+	if !clientName(s) || utf8.RuneCountInString(s) > 64 {
 		d.at(at, join(o.path, k), "%q is not a client name; use 1 to 64 printable characters without leading or trailing spaces", truncate(s))
 		return "", false
 	}
 	return s, true
+}
+
+// clientName reports whether s may name a client in a scenario file,
+// hand-written or recorded (whose line bounds its length): not empty, no
+// space at either end, every character printable (no control, format or
+// bidirectional character), UTF-8.
+func clientName(s string) bool {
+	if s == "" || strings.TrimSpace(s) != s || !utf8.ValidString(s) {
+		return false
+	}
+	for _, r := range s {
+		if !unicode.IsPrint(r) {
+			return false
+		}
+	}
+	return true
 }
 
 // integer reads a whole number in [lo, hi]; rng says so in words.

@@ -10,9 +10,9 @@ import (
 	"strings"
 	"testing"
 	"unicode"
-	"unicode/utf8"
 
 	"windowlab/algo"
+	"windowlab/human"
 )
 
 // FuzzParse checks that any bytes give either a valid scenario or a list of
@@ -177,24 +177,33 @@ func checkValid(t *testing.T, s *Scenario) {
 }
 
 // A run line never panics the reader, and every run writeRun writes reads
-// back as itself.
+// back as itself, its client (a log's key, whatever its bytes) by its
+// Visible form: a name a recorded file may hold, on a line the reader
+// takes for a key of up to 1 KiB.
 func FuzzRecordedRun(f *testing.F) {
 	f.Add([]byte(`  - {at: "2026-11-30T23:59:59.250Z", client: "10.0.0.1", count: 3}`), "10.0.0.1", int64(1), int64(1764547199250))
 	f.Add([]byte(`  - {at: "2026-11-30T23:59:59.250Z", client: "a \"b\" \\ c"}`), "é\t\"", int64(7), int64(946684800000))
 	f.Add([]byte(`- {at: "", client: ""}`), "", int64(0), int64(0))
+	f.Add([]byte(`- {at: "2026-11-30T23:59:59.250Z", client: "\x1b]0;PWNED\a"}`), "\x1b]0;PWNED\a\x1b[2J\u202e", int64(1), int64(1764547199250))
+	f.Add([]byte(`- {at: "2026-11-30T23:59:59.250Z", client: ""}`), strings.Repeat("\x01", 1024), int64(2), int64(1764547199250))
 	f.Fuzz(func(t *testing.T, line []byte, client string, count, at int64) {
 		recordedRun(line) // must not panic
-		if count < 1 || count > math.MaxInt32 || at < int64(algo.Dated) || at > 253402300799999 || !utf8.ValidString(client) {
+		if count < 1 || count > math.MaxInt32 || at < int64(algo.Dated) || at > 253402300799999 || len(client) > 1<<10 {
 			return
 		}
 		run := Run{At: algo.Instant(at), Client: client, Count: count}
 		var b bytes.Buffer
 		bw := bufio.NewWriter(&b)
-		writeRun(bw, run)
+		writeRun(bw, run, true)
 		bw.Flush()
+		if b.Len() > maxRecordedLine {
+			t.Fatalf("a run of a %d-byte key is a %d-byte line; the reader takes %d", len(client), b.Len(), maxRecordedLine)
+		}
 		gotAt, gotClient, n, why := recordedRun(bytes.TrimSuffix(b.Bytes(), []byte("\n")))
-		if got := (Run{At: gotAt, Client: string(gotClient), Count: n}); why != "" || got != run {
-			t.Fatalf("%q: read back %+v (%s), want %+v", b.String(), got, why, run)
+		want := run
+		want.Client = human.Visible(client)
+		if got := (Run{At: gotAt, Client: string(gotClient), Count: n}); why != "" || got != want || !clientName(got.Client) {
+			t.Fatalf("%q: read back %+v (%s), want %+v, a client name", b.String(), got, why, want)
 		}
 	})
 }

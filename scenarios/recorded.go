@@ -38,7 +38,7 @@ type Recorded struct {
 // it may be larger than a hand-written file (MaxRecordedSize).
 func WriteRecorded(w io.Writer, r Recorded, runs iter.Seq[Run]) error {
 	bw := bufio.NewWriterSize(w, 1<<16)
-	fmt.Fprintf(bw, "%s from %s: %s of %s, a line a run at one instant.\n", RecordedMark, r.From,
+	fmt.Fprintf(bw, "%s from %s: %s of %s, a line a run at one instant.\n", RecordedMark, human.Visible(r.From),
 		human.Noun{One: "request", Many: "requests"}.Of(r.Requests), human.Noun{One: "client", Many: "clients"}.Of(int64(r.Clients)))
 	fmt.Fprintf(bw, "# windowlab check and windowlab tui read it; the decisions are those windowlab replay made.\n")
 	name, title := recordedNames(r.From)
@@ -54,13 +54,18 @@ func WriteRecorded(w io.Writer, r Recorded, runs iter.Seq[Run]) error {
 	}
 	bw.WriteString("traffic:\n")
 	for run := range runs {
-		writeRun(bw, run)
+		writeRun(bw, run, true)
 	}
 	return bw.Flush()
 }
 
-// writeRun writes one run a line, as parseRecorded reads it.
-func writeRun(bw *bufio.Writer, run Run) {
+// writeRun writes one run a line, as parseRecorded reads it; a log's key
+// (raw) by its Visible form, which a scenario file may name a client by
+// (clientName) and which tells keys apart as they were.
+func writeRun(bw *bufio.Writer, run Run, raw bool) {
+	if raw {
+		run.Client = human.Visible(run.Client)
+	}
 	bw.WriteString(`  - {at: "`)
 	bw.Write(run.At.Time().AppendFormat(bw.AvailableBuffer(), "2006-01-02T15:04:05.000Z"))
 	bw.WriteString(`", client: `)
@@ -74,7 +79,7 @@ func writeRun(bw *bufio.Writer, run Run) {
 
 // recordedNames are the name and title of a recorded scenario from a log.
 func recordedNames(from string) (name, title string) {
-	return slug(from), filepath.Base(from) + ": your traffic"
+	return slug(from), human.Visible(filepath.Base(from)) + ": your traffic"
 }
 
 // slug is a scenario name from a log's file name: access.log.1.gz is

@@ -26,7 +26,7 @@ const (
 	MaxRecordedClients = 2_000_000
 	MaxRecordedSize    = 4 << 30 // bytes of a file replay --save wrote
 	maxRecordedHeader  = 1 << 20 // bytes before its traffic: what a person may edit
-	maxRecordedLine    = 4 << 10 // one run: its instant, its client (at most 1 KiB of key) and count
+	maxRecordedLine    = 8 << 10 // one run: its instant, its client (a 1 KiB key, as Visible and quoting write it: 5 bytes a byte at most) and count
 )
 
 // recording is recorded traffic, in time order: per run, uvarints of the
@@ -40,6 +40,7 @@ type recording struct {
 	requests    int64
 	first, last algo.Instant
 	keyBytes    int
+	raw         bool // clients are a log's keys as they are (Record): written by human.Visible, never refused
 }
 
 const recChunk = 1 << 20
@@ -53,6 +54,9 @@ func (r *recording) add(at algo.Instant, client []byte, count int64) error {
 	run := Run{At: at, Count: count}
 	c, ok := r.index[string(client)]
 	if !ok {
+		if !r.raw && !clientName(string(client)) {
+			return badClient(clientProblem(string(client)))
+		}
 		if len(r.clients) >= MaxRecordedClients {
 			return fmt.Errorf("more than %s clients; a recorded scenario may have at most %s", human.Int(MaxRecordedClients), human.Int(MaxRecordedClients))
 		}
@@ -184,6 +188,7 @@ func (s *recSource) LastBound() (algo.Instant, bool) { return s.c.r.last, true }
 // opens the view on a log directly.
 func Record(r Recorded, runs iter.Seq[Run]) (*Scenario, error) {
 	rec := newRecording()
+	rec.raw = true
 	for run := range runs {
 		if err := rec.add(run.At, []byte(run.Client), run.Count); err != nil {
 			return nil, fmt.Errorf("%s: %v", r.From, err)
@@ -245,7 +250,7 @@ func parseRecorded(file string, in io.Reader) (*Scenario, error) {
 	for {
 		text, err := br.ReadSlice('\n')
 		if err == bufio.ErrBufferFull || len(text) > maxRecordedLine {
-			return nil, ErrorList{{File: file, Line: line + 1, Column: 1, Field: fmt.Sprintf("traffic[%d]", item), Msg: "the line is over 4 KiB; a run is {at: \"…\", client: \"…\", count: …}"}}
+			return nil, ErrorList{{File: file, Line: line + 1, Column: 1, Field: fmt.Sprintf("traffic[%d]", item), Msg: "the line is over 8 KiB; a run is {at: \"…\", client: \"…\", count: …}"}}
 		}
 		if len(text) == 0 && err != nil {
 			break
@@ -256,14 +261,17 @@ func parseRecorded(file string, in io.Reader) (*Scenario, error) {
 			continue
 		}
 		at, client, count, why := recordedRun(trimmed)
+		col, field := 1+len(trimmed)-len(bytes.TrimLeft(trimmed, " ")), fmt.Sprintf("traffic[%d]", item)
 		if why == "" {
 			if aerr := rec.add(at, client, count); aerr != nil {
 				why = aerr.Error()
+				if _, named := aerr.(badClient); named {
+					col, field = 1+bytes.Index(trimmed, []byte(", client: "))+len(", client: "), field+".client"
+				}
 			}
 		}
 		if why != "" {
-			col := 1 + len(trimmed) - len(bytes.TrimLeft(trimmed, " "))
-			bad = append(bad, &Error{File: file, Line: line, Column: col, Field: fmt.Sprintf("traffic[%d]", item), Msg: why})
+			bad = append(bad, &Error{File: file, Line: line, Column: col, Field: field, Msg: why})
 			if len(bad) >= maxErrors {
 				break
 			}
@@ -295,6 +303,21 @@ func parseRecorded(file string, in io.Reader) (*Scenario, error) {
 		return nil, ErrorList{{File: file, Line: at, Column: 1, Field: "start", Msg: fmt.Sprintf("%s is after the first request at %s; start the clock at or before it", s.Start, rec.first)}}
 	}
 	return s, nil
+}
+
+// badClient is a recorded file's client that no scenario file may name.
+type badClient string
+
+func (b badClient) Error() string { return string(b) }
+
+// clientProblem says why s may not name a client (clientName), as a
+// hand-written file is told, and how replay --save writes such a key.
+func clientProblem(s string) string {
+	why := unprintable(s)
+	if why == "" {
+		why = fmt.Sprintf("%q is not a client name; use printable characters without leading or trailing spaces", truncate(s))
+	}
+	return why + `; windowlab replay --save writes a key like it quoted, as its reports show it ("\x1b…")`
 }
 
 // recordedRun reads one run line as WriteRecorded writes it:

@@ -127,7 +127,7 @@ func (s *Scenario) WriteYAML(w io.Writer, comment string) error {
 	b.WriteString("traffic:\n")
 	if s.rec != nil {
 		for run := range s.rec.Runs() {
-			writeRun(b, run)
+			writeRun(b, run, s.rec.raw)
 		}
 		return b.Flush()
 	}
