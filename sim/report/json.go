@@ -2,6 +2,7 @@ package report
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -9,6 +10,7 @@ import (
 	"math/big"
 	"strconv"
 	"time"
+	"unicode/utf8"
 
 	"windowlab/algo"
 	"windowlab/human"
@@ -109,9 +111,10 @@ func JSON(w io.Writer, h Header, e *sim.Engine) error {
 		Window: human.Duration(cfg.Window), Expiry: !cfg.NoExpiry, OffsetMs: int64(cfg.Offset / time.Millisecond), Requests: e.Len(),
 	})
 	fmt.Fprintf(bw, `{"schema_version":%d,"scenario":`, SchemaVersion)
-	bw.Write(sc)
+	bw.Write(escapeActs(sc))
 	bw.WriteString(",\n\"requests\":[")
-	enc := json.NewEncoder(bw)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
 	var names []string
 	for _, l := range e.Limiters() {
 		names = append(names, algo.Of(l).String())
@@ -130,9 +133,11 @@ func JSON(w io.Writer, h Header, e *sim.Engine) error {
 		for i, d := range r.Decisions {
 			req.Decisions[names[i]] = decisionJSON(d)
 		}
+		buf.Reset()
 		if err := enc.Encode(req); err != nil {
 			return err
 		}
+		bw.Write(escapeActs(buf.Bytes()))
 		if (r.Index+1)%checkEvery == 0 {
 			if err := bw.Flush(); err != nil {
 				return err // a closed pipe or a full disk: no use going on
@@ -155,9 +160,11 @@ func JSON(w io.Writer, h Header, e *sim.Engine) error {
 			Servers: servers(s.Servers),
 		})
 	}
+	buf.Reset()
 	if err := enc.Encode(algos); err != nil {
 		return err
 	}
+	bw.Write(escapeActs(buf.Bytes()))
 	fmt.Fprintf(bw, ",\"complete\":%t}\n", complete)
 	if err := bw.Flush(); err != nil {
 		return err
@@ -166,6 +173,31 @@ func JSON(w io.Writer, h Header, e *sim.Engine) error {
 		return ErrInterrupted
 	}
 	return nil
+}
+
+// escapeActs writes, in JSON b, every character a terminal would act on
+// (human.Acts) that encoding/json leaves as it is (DEL, C1, bidirectional
+// controls) as its \u escape: the same string to a reader of JSON, and
+// nothing a terminal acts on when the report is printed on one.
+func escapeActs(b []byte) []byte {
+	i := 0
+	for i < len(b) && b[i] < 0x7f {
+		i++
+	}
+	if i == len(b) {
+		return b
+	}
+	out := append([]byte(nil), b[:i]...)
+	for i < len(b) {
+		r, n := utf8.DecodeRune(b[i:])
+		if human.Acts(string(r)) == 0 {
+			out = fmt.Appendf(out, `\u%04x`, r)
+		} else {
+			out = append(out, b[i:i+n]...)
+		}
+		i += n
+	}
+	return out
 }
 
 func decisionJSON(d algo.Decision) jsonDecision {

@@ -97,7 +97,7 @@ func writeTrace(w *bufio.Writer, e *sim.Engine) (complete bool, err error) {
 		width = max(width, len(names[len(names)-1]))
 	}
 	for r, ok := e.Step(); ok; r, ok = e.Step() {
-		fmt.Fprintf(w, "#%d  %s  %s\n", r.Index+1, r.Arrival.At, r.Arrival.Client)
+		fmt.Fprintf(w, "#%d  %s  %s\n", r.Index+1, r.Arrival.At, human.Visible(r.Arrival.Client))
 		for i, d := range r.Decisions {
 			fmt.Fprintf(w, "    %-*s  %s  %s\n", width, names[i], Mark(d.Allowed), d.Explain())
 		}
@@ -169,7 +169,7 @@ func LessonLine(s sim.Stats, limit int64, window time.Duration) string {
 			human.Int(s.MaxInWindow), human.Duration(window), human.Int(limit))
 	}
 	return fmt.Sprintf("%s allowed %s (%s, %s), %s.",
-		requests.Of(s.MaxInWindow), span, s.MaxInWindowClient,
+		requests.Of(s.MaxInWindow), span, human.Visible(s.MaxInWindowClient),
 		algo.Range(s.MaxInWindowFirst, s.MaxInWindowLast), human.Times(s.MaxInWindow, limit))
 }
 

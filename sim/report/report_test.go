@@ -2,12 +2,14 @@ package report
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
 	"time"
 
 	"windowlab/algo"
+	"windowlab/human"
 	"windowlab/sim"
 )
 
@@ -75,5 +77,94 @@ func TestMemoryQuestionValidate(t *testing.T) {
 		if err := q.Validate(); !errors.As(err, &oe) || oe.Option != option {
 			t.Errorf("%s: %v", option, err)
 		}
+	}
+}
+
+// hostile are client keys a log may hold (nginx's escape=json writes the
+// first as "\u001b]0;PWNED\u0007\u001b[2J"): a title change, a screen
+// clear, a bidi override, NUL, DEL, C1's CSI, nothing at all.
+var hostile = []string{"\x1b]0;PWNED\x07\x1b[2J\u202e", "", "a\nb\x00", "del\x7f", "csi\u009b2J", "\u2067rtl\u200f\u061c", `"\x1b"`}
+
+// hostileArrivals are every hostile key's boundary burst: the limit at
+// 12:00:59 and again at 12:01:00.
+func hostileArrivals() []sim.Arrival {
+	var arrivals []sim.Arrival
+	for _, at := range []algo.Instant{algo.Clock(12, 0, 59, 0), algo.Clock(12, 1, 0, 0)} {
+		for i, name := range hostile {
+			for range 2 {
+				arrivals = append(arrivals, sim.Arrival{At: at, Client: name, Number: int32(i + 1)})
+			}
+		}
+	}
+	return arrivals
+}
+
+func hostileBurst(t *testing.T) *sim.Engine {
+	t.Helper()
+	arrivals := hostileArrivals()
+	var ls []algo.Limiter
+	for _, k := range algo.Lesson {
+		l, _ := algo.New(k, algo.Config{Limit: 2, Window: time.Minute})
+		ls = append(ls, l)
+	}
+	e, err := sim.New(sim.NewSliceSource(arrivals), ls, sim.Options{ForwardOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+// No key reaches the text report or its trace as it is: each shows by
+// its Visible form, and nothing in the output is a terminal's command.
+func TestTextReportShowsKeysVisibly(t *testing.T) {
+	var out bytes.Buffer
+	if err := Text(&out, Header{Name: "esc"}, hostileBurst(t), true); err != nil {
+		t.Fatal(err)
+	}
+	got := out.String()
+	if i := human.Acts(got); i >= 0 {
+		t.Fatalf("the report holds %q at byte %d:\n%s", got[i:min(i+8, len(got))], i, got)
+	}
+	for _, name := range hostile {
+		if !strings.Contains(got, "  "+human.Visible(name)+"\n") {
+			t.Errorf("the trace does not name %q as %s", name, human.Visible(name))
+		}
+	}
+	if !strings.Contains(got, `("\x1b]0;PWNED\a\x1b[2J\u202e", 12:00:59–12:01:00)`) {
+		t.Errorf("the lesson line does not name the first key by its Visible form:\n%s", got)
+	}
+}
+
+// JSON keeps every key exactly (its escapes are JSON's), and nothing in
+// it is a terminal's command either: encoding/json leaves DEL, C1 and
+// bidi controls as they are, the report escapes them.
+func TestJSONReportKeepsKeysExactly(t *testing.T) {
+	var out bytes.Buffer
+	if err := JSON(&out, Header{Name: "esc"}, hostileBurst(t)); err != nil {
+		t.Fatal(err)
+	}
+	got := out.String()
+	if i := human.Acts(got); i >= 0 {
+		t.Fatalf("the JSON holds %q at byte %d", got[i:min(i+8, len(got))], i)
+	}
+	var doc struct {
+		Requests []struct {
+			Client string `json:"client"`
+		} `json:"requests"`
+		Algorithms []struct {
+			MaxInWindowClient string `json:"max_in_window_client"`
+		} `json:"algorithms"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	want := hostileArrivals()
+	for i, r := range doc.Requests {
+		if r.Client != want[i].Client {
+			t.Errorf("request %d: client %q, want %q", i, r.Client, want[i].Client)
+		}
+	}
+	if len(doc.Requests) != 4*len(hostile) || doc.Algorithms[0].MaxInWindowClient != hostile[0] {
+		t.Errorf("%d requests, the first busiest %q", len(doc.Requests), doc.Algorithms[0].MaxInWindowClient)
 	}
 }
