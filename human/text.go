@@ -40,8 +40,10 @@ func Line(s string, most int) string {
 // bidirectional and other format characters, invisible and default-
 // ignorable ones, spaces other than U+0020, a combining mark with nothing
 // to combine with, bytes that are not UTF-8. So "\x1b]0;PWNED\a", "",
-// " bob" and "\u3164". A quoted name starts with a double quote and a
-// plain one never does, so two names never look alike.
+// " bob" and "\u3164": names that differ in what does not show never look
+// alike. (A plain name may itself look like another's quoted form, as it
+// may use a look-alike letter; where names must stay apart in writing, a
+// recorded file quotes a plain one that starts with a double quote too.)
 func Visible(s string) string {
 	if Plain(s) {
 		return s
@@ -50,9 +52,9 @@ func Visible(s string) string {
 }
 
 // Plain reports whether s shows as itself: not empty, no space at either
-// end, no double quote first, and every character plainly visible.
+// end, and every character plainly visible.
 func Plain(s string) bool {
-	if s == "" || s[0] == ' ' || s[0] == '"' || s[len(s)-1] == ' ' {
+	if s == "" || s[0] == ' ' || s[len(s)-1] == ' ' {
 		return false
 	}
 	for i := 0; i < len(s); i++ {

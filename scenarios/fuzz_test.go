@@ -12,7 +12,6 @@ import (
 	"unicode"
 
 	"windowlab/algo"
-	"windowlab/human"
 )
 
 // FuzzParse checks that any bytes give either a valid scenario or a list of
@@ -178,7 +177,7 @@ func checkValid(t *testing.T, s *Scenario) {
 
 // A run line never panics the reader, and every run writeRun writes reads
 // back as itself, its client (a log's key, whatever its bytes) by its
-// Visible form: a name a recorded file may hold, on a line the reader
+// savedName: a name a recorded file may hold, on a line the reader
 // takes for a key of up to 1 KiB.
 func FuzzRecordedRun(f *testing.F) {
 	f.Add([]byte(`  - {at: "2026-11-30T23:59:59.250Z", client: "10.0.0.1", count: 3}`), "10.0.0.1", int64(1), int64(1764547199250))
@@ -201,7 +200,7 @@ func FuzzRecordedRun(f *testing.F) {
 		}
 		gotAt, gotClient, n, why := recordedRun(bytes.TrimSuffix(b.Bytes(), []byte("\n")))
 		want := run
-		want.Client = human.Visible(client)
+		want.Client = savedName(client)
 		if got := (Run{At: gotAt, Client: string(gotClient), Count: n}); why != "" || got != want || !clientName(got.Client) {
 			t.Fatalf("%q: read back %+v (%s), want %+v, a client name", b.String(), got, why, want)
 		}

@@ -60,11 +60,10 @@ func WriteRecorded(w io.Writer, r Recorded, runs iter.Seq[Run]) error {
 }
 
 // writeRun writes one run a line, as parseRecorded reads it; a log's key
-// (raw) by its Visible form, which a scenario file may name a client by
-// (clientName) and which tells keys apart as they were.
+// (raw) by its savedName.
 func writeRun(bw *bufio.Writer, run Run, raw bool) {
 	if raw {
-		run.Client = human.Visible(run.Client)
+		run.Client = savedName(run.Client)
 	}
 	bw.WriteString(`  - {at: "`)
 	bw.Write(run.At.Time().AppendFormat(bw.AvailableBuffer(), "2006-01-02T15:04:05.000Z"))
@@ -75,6 +74,17 @@ func writeRun(bw *bufio.Writer, run Run, raw bool) {
 		bw.Write(strconv.AppendInt(bw.AvailableBuffer(), run.Count, 10))
 	}
 	bw.WriteString("}\n")
+}
+
+// savedName is how a recorded file names a log's key: by its human.Visible
+// form, which a scenario file may name a client by (clientName), quoted
+// too when it starts with a double quote, so that no key is named by
+// another's quoted form: two keys stay two clients.
+func savedName(key string) string {
+	if strings.HasPrefix(key, `"`) {
+		return human.Quote(key)
+	}
+	return human.Visible(key)
 }
 
 // recordedNames are the name and title of a recorded scenario from a log.

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -76,12 +77,12 @@ func TestRecordedFileRoundTrips(t *testing.T) {
 			t.Fatal(err)
 		}
 		// Built from the log, a scenario keeps its keys exactly; saved, it
-		// names each by its Visible form, which tells them apart as well.
+		// names each by its savedName, which tells them apart as well.
 		var exact, saved []sim.Arrival
 		for _, r := range runs {
 			for range r.Count {
 				exact = append(exact, sim.Arrival{At: r.At, Client: r.Client})
-				saved = append(saved, sim.Arrival{At: r.At, Client: human.Visible(r.Client)})
+				saved = append(saved, sim.Arrival{At: r.At, Client: savedName(r.Client)})
 			}
 		}
 		for name, s := range map[string]*Scenario{"parsed": parsed, "loaded": loaded, "built": built} {
@@ -123,7 +124,7 @@ func TestRecordedFileRoundTrips(t *testing.T) {
 
 // A what-if of a recorded scenario (another limit, no expiry) written from
 // the view reads back as recorded again, with its settings and the same
-// requests (a log's keys by their Visible forms); so does a what-if of
+// requests (a log's keys by their saved names); so does a what-if of
 // that, name for name; a hand-written scenario with dated instants does
 // too.
 func TestWhatIfOfRecordedTrafficReadsBack(t *testing.T) {
@@ -139,7 +140,7 @@ func TestWhatIfOfRecordedTrafficReadsBack(t *testing.T) {
 	}
 	visible := func(as []sim.Arrival) []sim.Arrival {
 		for i := range as {
-			as[i].Client = human.Visible(as[i].Client)
+			as[i].Client = savedName(as[i].Client)
 		}
 		return as
 	}
@@ -215,5 +216,29 @@ func TestRecordedFilesAtScale(t *testing.T) {
 	}
 	if st := e.Stats()[0]; st.Allowed+st.Denied != total {
 		t.Errorf("decided %d requests, want %d", st.Allowed+st.Denied, total)
+	}
+}
+
+// Whatever a log's keys are, their saved names are names a recorded file
+// may hold, and two keys stay two clients: a key that looks like another's
+// quoted form included.
+func TestSavedNamesKeepKeysApart(t *testing.T) {
+	rng := rand.New(rand.NewPCG(29, 29))
+	alphabet := []string{"a", " ", `"`, `\`, "x1b", "\x00", "\a", "\x1b", "\n", "\x7f", "\u0085", "\u009b", "\u00a0", "\u200b", "\u202e", "\u2066", "\u3164", "\u0301", "é", "\xff"}
+	seen := map[string]string{}
+	for range 20000 {
+		var b strings.Builder
+		for range rng.IntN(7) {
+			b.WriteString(alphabet[rng.IntN(len(alphabet))])
+		}
+		key := b.String()
+		name := savedName(key)
+		if !clientName(name) || human.Acts(name) >= 0 {
+			t.Fatalf("savedName(%q) = %q, not a client name", key, name)
+		}
+		if other, dup := seen[name]; dup && other != key {
+			t.Fatalf("savedName(%q) = savedName(%q) = %s", key, other, name)
+		}
+		seen[name] = key
 	}
 }
