@@ -209,7 +209,7 @@ func (it Item) ProofAt(stats []sim.Stats, last sim.Record, hasLast bool) []strin
 		}
 		p := fmt.Sprintf("%s the %s allowed %s and denied %s", when, lowerFirst(st.Algorithm.Title()), requests.Of(st.Allowed), human.Int(st.Denied))
 		if hasLast && i < len(last.Decisions) {
-			p += fmt.Sprintf("; its last decision, on %s's request at %s: %s", last.Arrival.Client, last.Arrival.At.Short(), explained(last.Decisions[i]))
+			p += fmt.Sprintf("; its last decision, on %s's request at %s: %s", human.Visible(last.Arrival.Client), last.Arrival.At.Short(), explained(last.Decisions[i]))
 		}
 		out = append(out, p+".")
 	}

@@ -11,6 +11,7 @@ import (
 	"windowlab/algo"
 	"windowlab/human"
 	"windowlab/scenarios"
+	"windowlab/sim"
 )
 
 // The lesson's two answers, asserted here and against a replay.
@@ -221,5 +222,25 @@ func TestProofAt(t *testing.T) {
 	it.HasAlgorithm = false
 	if all, _ := it.Proof(); len(all) != len(s.Algorithms) || !strings.HasPrefix(all[1], "By 12:01:00 the sliding window log allowed 100 requests and denied 100") {
 		t.Errorf("a question without an algorithm proves with every limiter: %q", all)
+	}
+}
+
+// A proof names the last request's client by its Visible form: a view on
+// a log may hold any key.
+func TestProofNamesAClientVisibly(t *testing.T) {
+	s, err := scenarios.Builtin("boundary-burst")
+	if err != nil {
+		t.Fatal(err)
+	}
+	it := Of(s)[0]
+	e, err := s.Engine(sim.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	last, _ := e.Step()
+	last.Arrival.Client = "\x1b]0;PWNED\x07\x1b[2J\u202e"
+	got := strings.Join(it.ProofAt(e.Stats(), last, true), "\n")
+	if human.Acts(got) >= 0 || !strings.Contains(got, `on "\x1b]0;PWNED\a\x1b[2J\u202e"'s request`) {
+		t.Errorf("proof %q", got)
 	}
 }

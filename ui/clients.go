@@ -29,13 +29,13 @@ type clientRow struct {
 	follow   bool // the row that gives the focus back to the last request
 }
 
-func (r clientRow) FilterValue() string { return r.name }
+func (r clientRow) FilterValue() string { return human.Visible(r.name) }
 
 func (r clientRow) Title() string {
 	if r.follow {
 		return "follow the last request"
 	}
-	return r.name
+	return human.Visible(r.name)
 }
 
 func (r clientRow) Description() string {
@@ -217,7 +217,7 @@ func (m Model) onClients(msg clientsMsg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		m.chosen = name
-		m.status = "focused " + name + ": " + why
+		m.status = "focused " + human.Visible(name) + ": " + why
 		m.refresh()
 		return m, nil
 	}

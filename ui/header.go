@@ -96,7 +96,7 @@ func (m Model) focusLine(compact bool) string {
 		b.WriteString(st.label.Render("request ") + st.value.Render(human.Int(s.processed)+"/"+human.Int(s.total)))
 	}
 	if s.client != "" {
-		b.WriteString(sep + st.label.Render("client ") + st.value.Render(s.client))
+		b.WriteString(sep + st.label.Render("client ") + st.value.Render(human.Visible(s.client)))
 		switch {
 		case compact:
 		case s.why == focusChosen:

@@ -86,7 +86,7 @@ func (p lanesPanel) lanes() []lane {
 			d := s.last.Decisions[i]
 			last = p.mark(d.Allowed) + " " + explain(d)
 			if s.last.Arrival.Client != s.client {
-				last += st.faint.Render(" (" + s.last.Arrival.Client + ")")
+				last += st.faint.Render(" (" + human.Visible(s.last.Arrival.Client) + ")")
 			}
 		}
 		l.fields = append(l.fields, field{"last", last, 0})
@@ -305,17 +305,17 @@ func (p lanesPanel) most(i int) string {
 	}
 	span := human.Span(int64(s.MaxInWindowFirst), int64(s.MaxInWindowLast))
 	times := glue("— " + human.Times(s.MaxInWindow, p.snap.config.Limit))
-	text := fmt.Sprintf("⚠ %s admitted to %s %s (%s) %s", human.Int(s.MaxInWindow), s.MaxInWindowClient,
+	text := fmt.Sprintf("⚠ %s admitted to %s %s (%s) %s", human.Int(s.MaxInWindow), human.Visible(s.MaxInWindowClient),
 		span, algo.Range(s.MaxInWindowFirst, s.MaxInWindowLast), times)
 	// Stacked, one line, whole: fewer words, then without the interval
 	// (in a box it wraps instead).
 	_, boxed := p.columnWidth()
 	if !boxed && p.c.cells.StringWidth(text) > p.laneTextWidth() {
-		text = fmt.Sprintf("⚠ %s to %s %s (%s) %s", human.Int(s.MaxInWindow), s.MaxInWindowClient,
+		text = fmt.Sprintf("⚠ %s to %s %s (%s) %s", human.Int(s.MaxInWindow), human.Visible(s.MaxInWindowClient),
 			span, algo.Range(s.MaxInWindowFirst, s.MaxInWindowLast), times)
 	}
 	if !boxed && p.c.cells.StringWidth(text) > p.laneTextWidth() {
-		text = fmt.Sprintf("⚠ %s admitted to %s %s %s", human.Int(s.MaxInWindow), s.MaxInWindowClient, span, times)
+		text = fmt.Sprintf("⚠ %s admitted to %s %s %s", human.Int(s.MaxInWindow), human.Visible(s.MaxInWindowClient), span, times)
 	}
 	return st.warn.Render(text)
 }

@@ -13,7 +13,7 @@ import (
 type recentRow struct {
 	first, last int64 // 1-based request numbers
 	mark        sim.Mark
-	client      string
+	client      string // as shown (human.Visible)
 }
 
 // recentRows reads the last n runs from the engine's history, for the
@@ -22,7 +22,7 @@ func recentRows(h *sim.History, clients []string, n int) []recentRow {
 	runs := h.LastRuns(n)
 	rows := make([]recentRow, len(runs))
 	for i, r := range runs {
-		rows[i] = recentRow{first: r.First + 1, last: r.First + r.N, mark: r.Mark, client: clients[r.Client]}
+		rows[i] = recentRow{first: r.First + 1, last: r.First + r.N, mark: r.Mark, client: human.Visible(clients[r.Client])}
 	}
 	return rows
 }

@@ -195,7 +195,7 @@ func (p timelinePanel) legend() string {
 	perCell := human.Duration(p.snap.timeline.cell)
 	whose := "all clients"
 	if c := p.snap.timeline.client; c != "" {
-		whose = c
+		whose = human.Visible(c)
 	}
 	key := st.allowed.Render("✓") + st.faint.Render(" allowed ") + st.denied.Render("✗") + st.faint.Render(" denied ") +
 		st.mixed.Render("±") + st.faint.Render(" both ") + st.edge.Render("┃") + st.faint.Render(" edge ") +
