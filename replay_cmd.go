@@ -771,7 +771,7 @@ func printSweep(w io.Writer, l *accesslog.Log, rows []outcome) {
 		}
 		var names []string
 		for _, d := range o.top {
-			names = append(names, fmt.Sprintf("%s %s", d.client, human.Int(d.n)))
+			names = append(names, fmt.Sprintf("%s %s", human.Visible(d.client), human.Int(d.n)))
 		}
 		fmt.Fprintf(w, "  %s: %s\n", o.label(), strings.Join(names, " · "))
 	}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
+
+	"windowlab/human"
 )
 
 // Format is how a log's lines are written.
@@ -284,18 +286,22 @@ type fieldPlan struct {
 // field names (has), or says which are missing.
 func plan(k Key, timeField string, names []string, has func(string) bool, clientField string) (fieldPlan, error) {
 	var fp fieldPlan
+	shown := make([]string, len(names)) // a log's own names, for messages: as a terminal may show them
+	for i, n := range names {
+		shown[i] = human.Visible(n)
+	}
 	pick := func(what string, candidates []string) (string, error) {
 		for _, c := range candidates {
 			if has(c) {
 				return c, nil
 			}
 		}
-		return "", fmt.Errorf("no field for the %s: tried %s; the first record has %s", what, strings.Join(candidates, ", "), strings.Join(names, ", "))
+		return "", fmt.Errorf("no field for the %s: tried %s; the first record has %s", what, strings.Join(candidates, ", "), strings.Join(shown, ", "))
 	}
 	var err error
 	if timeField != "" {
 		if !has(timeField) {
-			return fp, fmt.Errorf("the time's field %q is not in the first record, which has %s", timeField, strings.Join(names, ", "))
+			return fp, fmt.Errorf("the time's field %q is not in the first record, which has %s", timeField, strings.Join(shown, ", "))
 		}
 		fp.time = timeField
 	} else if fp.time, err = pick("time (give its name with --time-field)", timeNames); err != nil {
@@ -305,12 +311,12 @@ func plan(k Key, timeField string, names []string, has func(string) bool, client
 		switch {
 		case k.named[i]:
 			if !has(p) {
-				return fp, fmt.Errorf("--key field:%s: the first record has no field %q, only %s", p, p, strings.Join(names, ", "))
+				return fp, fmt.Errorf("--key field:%s: the first record has no field %q, only %s", p, p, strings.Join(shown, ", "))
 			}
 			fp.parts = append(fp.parts, p)
 		case p == "ip" && clientField != "":
 			if !has(clientField) {
-				return fp, fmt.Errorf("the client's field %q is not in the first record, which has %s", clientField, strings.Join(names, ", "))
+				return fp, fmt.Errorf("the client's field %q is not in the first record, which has %s", clientField, strings.Join(shown, ", "))
 			}
 			fp.parts = append(fp.parts, clientField)
 		default:
