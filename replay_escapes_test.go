@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -116,6 +117,31 @@ func TestReplaySaveNamesKeysVisibly(t *testing.T) {
 	for _, name := range []string{`"\x1b]0;PWNED\a\x1b[2J"`, `"\"\\x1b]0;PWNED\\a\\x1b[2J\""`, `"a\nb\x00"`, `"\u202eevil\u2066"`, `"del\x7f csi\u009b2J"`} {
 		if !strings.Contains(out, "  "+name+"\n") {
 			t.Errorf("the trace names no client %s", name)
+		}
+	}
+}
+
+// A file headed as replay --save writes one whose client would command the
+// terminal (ESC, BEL, NUL, a bidi override, an empty name: the catalogue's
+// recorded-client-*) is refused by check, run --trace and tui alike, at
+// the client, exit 2, and nothing of the name reaches the output raw.
+func TestRecordedHostileClientsAreRefused(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("testdata", "bad", "recorded-client-*.yaml"))
+	if len(files) < 4 {
+		t.Fatalf("%d recorded-client files in the catalogue", len(files))
+	}
+	for _, f := range files {
+		want, err := os.ReadFile(strings.TrimSuffix(f, ".yaml") + ".err")
+		if err != nil {
+			t.Fatal(err)
+		}
+		first, _, _ := strings.Cut(string(want), "\n")
+		first = strings.TrimPrefix(first, filepath.Base(f))
+		for _, cmd := range [][]string{{"check", f}, {"run", "--trace", f}, {"tui", f}} {
+			out, errOut, code := windowlab(t, cmd...)
+			if code != 2 || !strings.Contains(errOut, f+first) || human.Acts(out+errOut) >= 0 {
+				t.Errorf("windowlab %s: exit %d, want 2 and %s%s\n%s%s", strings.Join(cmd, " "), code, f, first, out, errOut)
+			}
 		}
 	}
 }
