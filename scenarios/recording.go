@@ -261,16 +261,18 @@ func parseRecorded(file string, in io.Reader) (*Scenario, error) {
 			continue
 		}
 		at, client, count, why := recordedRun(trimmed)
-		col, field := 1+len(trimmed)-len(bytes.TrimLeft(trimmed, " ")), fmt.Sprintf("traffic[%d]", item)
+		onClient := false
 		if why == "" {
 			if aerr := rec.add(at, client, count); aerr != nil {
+				_, onClient = aerr.(badClient)
 				why = aerr.Error()
-				if _, named := aerr.(badClient); named {
-					col, field = 1+bytes.Index(trimmed, []byte(", client: "))+len(", client: "), field+".client"
-				}
 			}
 		}
 		if why != "" {
+			col, field := 1+len(trimmed)-len(bytes.TrimLeft(trimmed, " ")), fmt.Sprintf("traffic[%d]", item)
+			if onClient {
+				col, field = 1+bytes.Index(trimmed, []byte(", client: "))+len(", client: "), field+".client"
+			}
 			bad = append(bad, &Error{File: file, Line: line, Column: col, Field: field, Msg: why})
 			if len(bad) >= maxErrors {
 				break

@@ -242,3 +242,27 @@ func TestSavedNamesKeepKeysApart(t *testing.T) {
 		seen[name] = key
 	}
 }
+
+// Reading a run of a known client without escapes costs no allocation:
+// a file of twice the runs allocates about as often.
+func TestRecordedRunsReadWithoutAllocating(t *testing.T) {
+	allocs := func(n int) float64 {
+		var runs []Run
+		for i := range n {
+			runs = append(runs, Run{At: algo.Dated + algo.Instant(i), Client: fmt.Sprintf("10.0.0.%d", i%200), Count: 1})
+		}
+		var file bytes.Buffer
+		if err := WriteRecorded(&file, Recorded{From: "a.log", Config: algo.Config{Limit: 100, Window: time.Minute}, Algorithms: lessonAlgorithms()}, slices.Values(runs)); err != nil {
+			t.Fatal(err)
+		}
+		return testing.AllocsPerRun(3, func() {
+			if _, err := Parse("a.yaml", file.Bytes()); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+	small, large := allocs(20_000), allocs(40_000)
+	if large-small > 200 {
+		t.Errorf("20,000 runs more cost %.0f allocations more (%.0f, then %.0f)", large-small, small, large)
+	}
+}
