@@ -98,8 +98,17 @@ func checkValid(t *testing.T, s *Scenario) {
 	if err := s.Config.Validate(); err != nil {
 		t.Fatalf("accepted an invalid config: %v", err)
 	}
-	if len(s.Algorithms) == 0 || len(s.Traffic) == 0 || !isSlug(s.Name) {
+	if len(s.Algorithms) == 0 || (len(s.Traffic) == 0 && s.rec == nil) || !isSlug(s.Name) {
 		t.Fatalf("accepted a scenario with %d algorithms, %d traffic entries, name %q", len(s.Algorithms), len(s.Traffic), s.Name)
+	}
+	clients := s.trafficClients()
+	if s.rec != nil {
+		clients = s.rec.clients // a recorded file's: under the hand-written rule too
+	}
+	for _, c := range clients {
+		if !clientName(c) {
+			t.Fatalf("accepted a client named %q", c)
+		}
 	}
 	for _, a := range s.Algorithms {
 		if _, err := a.New(s.Config); err != nil {
