@@ -33,6 +33,7 @@ const (
 	MaxRequests = 50_000_000 // requests in one scenario, all traffic entries together
 	MaxClients  = 1_000_000  // clients of random traffic in one scenario, all entries together
 	maxDepth    = 16         // nesting of lists and mappings; the format needs 4
+	maxKeys     = 100        // keys in one block mapping; the format's largest has 20 fields
 )
 
 // Scenario is one parsed scenario file. Treat it as read-only: Source, Len
