@@ -323,12 +323,20 @@ func tuiCmd() *cobra.Command {
 			if err != nil {
 				return invalid(err)
 			}
+			if err := s.Fits(viewOptions); err != nil {
+				return invalid(err)
+			}
 			return showUIOnStore(cmd.Context(), ui.Options{Scenario: s}, store)
 		},
 	}
 	storeFlag(cmd, &store)
 	return cmd
 }
+
+// viewOptions are the interactive view's engine options as far as the
+// memory budget counts them: every decision kept, and checkpoints. Of all
+// the engines windowlab builds over a file, the view's holds the most.
+var viewOptions = sim.Options{History: true}
 
 // resolveShowing is scenarios.ResolveContext, with the reading's progress
 // on errOut while a large file (one replay --save wrote) is read.
@@ -458,6 +466,15 @@ func quizCmd() *cobra.Command {
 			if err != nil {
 				return invalid(err)
 			}
+			fits := viewOptions
+			if handout {
+				fits = sim.Options{ForwardOnly: true} // as quiz.Proofs replays
+			}
+			for _, s := range sources { // replayed to prove their answers
+				if err := s.Fits(fits); err != nil {
+					return invalid(err)
+				}
+			}
 			if handout {
 				return quiz.WriteHandout(cmd.Context(), cmd.OutOrStdout(), q)
 			}
@@ -575,8 +592,9 @@ func checkCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "check SCENARIO|FILE...",
 		Short: "Validate scenario files and verify their expect blocks",
-		Long: "check parses each file, replays it and verifies its expect blocks. " +
-			"Exit status: 0 when all hold, 1 when an expectation fails, 2 when a file is invalid.",
+		Long: "check parses each file, replays it and verifies its expect blocks. A file the interactive " +
+			"view could not hold within the memory budget is refused, so ok means every command can open it. " +
+			"Exit status: 0 when all hold, 1 when an expectation fails, 2 when a file is invalid or too large.",
 		Example: "  windowlab check my-class.yaml\n" +
 			"  windowlab check boundary-burst worked-example   # the built-ins hold what they claim\n" +
 			"  generate-scenario | windowlab check -",
@@ -600,9 +618,19 @@ func checkCmd() *cobra.Command {
 					code = exitInvalid
 					continue
 				}
+				if err := s.Fits(viewOptions); err != nil {
+					fmt.Fprintln(cmd.ErrOrStderr(), err) // refused as run, tui and record refuse it
+					code = exitInvalid
+					continue
+				}
 				failures, err := s.VerifyContext(ctx)
 				for _, f := range failures {
 					fmt.Fprintln(w, f)
+				}
+				if err != nil && ctx.Err() == nil {
+					fmt.Fprintln(cmd.ErrOrStderr(), err)
+					code = exitInvalid
+					continue
 				}
 				if err != nil {
 					fmt.Fprintf(w, "%s: stopped while checking; %d of %d files checked before it\n", s.File, i, len(args))

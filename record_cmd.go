@@ -65,6 +65,9 @@ func recordCmd() *cobra.Command {
 			if err != nil {
 				return invalid(err)
 			}
+			if err := s.Fits(viewOptions); err != nil {
+				return invalid(err)
+			}
 			o.Scenario, o.Title = s, "windowlab · "+s.Title
 			ctx := cmd.Context()
 			recordTo := func(w io.Writer) error {

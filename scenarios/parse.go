@@ -698,7 +698,7 @@ func (d *decoder) traffic(path string, n ast.Node) (Traffic, bool) {
 	if o == nil {
 		return t, false
 	}
-	t.Line, _ = nodePos(n)
+	t.Line, t.Column = nodePos(n)
 	nerr := len(d.errs)
 	shape, ok := d.shape(path, n, o)
 	if !ok {
