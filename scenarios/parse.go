@@ -56,6 +56,16 @@ type decoder struct {
 	errs    ErrorList
 	dropped int        // errors counted but not kept, past 100*maxErrors
 	rec     *recording // a recorded file's traffic, read before its header
+	clocks  *clockForm // the first time read, which every other must match in form
+}
+
+// clockForm is how a file writes its times, dated or as times of day, and
+// where it first did: a file mixing the two would put its times of day in
+// 1970, decades before its dates.
+type clockForm struct {
+	dated bool
+	field string
+	line  int
 }
 
 func (d *decoder) add(line, col int, field, format string, args ...any) {
