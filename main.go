@@ -289,6 +289,7 @@ func rootCmd(stdout io.Writer) *cobra.Command {
 	root.SetFlagErrorFunc(unknownFlag)
 	root.SuggestionsMinimumDistance = 2
 	root.AddCommand(tuiCmd(), lessonCmd(), quizCmd(), runCmd(), listCmd(), checkCmd(), memoryCmd(), labCmd(), serveCmd(), replayCmd(), recordCmd(), manCmd())
+	refuseUnknownShells(root)
 	stopsAtSignals(root)
 	return root
 }

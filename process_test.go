@@ -224,7 +224,7 @@ func TestOutputThatCannotBeWritten(t *testing.T) {
 	defer full.Close()
 	for _, args := range [][]string{{"list"}, {"memory"}, {"run", "boundary-burst"}, {"run", "boundary-burst", "--json"},
 		{"check", filepath.Join("scenarios", "builtin", "boundary-burst.yaml")}, {"quiz", "--print", "--seed", "1"},
-		{"lab", "--requests", "10k", "--sources", "10"}} {
+		{"lab", "--requests", "10k", "--sources", "10"}, {"record", "boundary-burst", "-o", "-", "--until", "12:01:01"}} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			p := &process{}
 			p.cmd = exec.Command(os.Args[0], append([]string{"-test.run=^$", "--"}, args...)...)
