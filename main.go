@@ -440,8 +440,8 @@ func quizCmd() *cobra.Command {
 		Short: "Check yourself: the lesson's two questions, then new ones answered by the engine",
 		Long: "quiz asks the lesson's two check-yourself questions, then --count new questions of the " +
 			"same kinds whose answers come from replaying them. After each answer the scenario replays " +
-			"to the moment that proves it. The same --seed gives the same questions, so a class can " +
-			"share a set. Given scenarios or files, it asks their questions blocks instead of the " +
+			"to the moment that proves it. The same --seed (with the same --count and files) gives the " +
+			"same questions, so a class can share a set. Given scenarios or files, it asks their questions blocks instead of the " +
 			"lesson's (and generates only when --count is given).",
 		Example: "  windowlab quiz\n" +
 			"  windowlab quiz --seed 7 --count 5\n" +
@@ -476,16 +476,21 @@ func quizCmd() *cobra.Command {
 					return invalid(err)
 				}
 			}
+			// The seed alone gives the same questions only with no files and
+			// the default count: the command line that does, whatever was asked.
+			q.Again = fmt.Sprintf("windowlab quiz --seed %d", seed)
+			if cmd.Flags().Changed("count") {
+				q.Again += fmt.Sprintf(" --count %d", count)
+			}
+			for _, a := range args {
+				q.Again += " " + shellWord(a)
+			}
 			if handout {
 				return quiz.WriteHandout(cmd.Context(), cmd.OutOrStdout(), q)
 			}
 			m, err := showUI(cmd.Context(), ui.Options{Quiz: q.Items, QuizTitle: fmt.Sprintf("seed %d", seed), Presenter: presenter})
 			if score := m.QuizScore(); err == nil && score.Reached() > 0 {
-				again := fmt.Sprintf("windowlab quiz --seed %d", seed)
-				if cmd.Flags().Changed("count") {
-					again += fmt.Sprintf(" --count %d", count)
-				}
-				fmt.Fprintln(cmd.OutOrStdout(), quizSummary(score, strings.Join(append([]string{again}, args...), " ")))
+				fmt.Fprintln(cmd.OutOrStdout(), quizSummary(score, q.Again))
 			}
 			return err
 		},
@@ -495,6 +500,15 @@ func quizCmd() *cobra.Command {
 	cmd.Flags().BoolVar(&handout, "print", false, "print the questions and an answer key as text, for a handout")
 	cmd.Flags().BoolVar(&presenter, "presenter", false, "bigger gauges and high contrast, readable from the back of a room")
 	return cmd
+}
+
+// shellWord is a as a shell reads it back: quoted when it holds more than
+// letters, digits and the punctuation of paths and names.
+func shellWord(a string) string {
+	if a != "" && strings.Trim(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._/:=+,@%-") == "" {
+		return a
+	}
+	return "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
 }
 
 // quizSummary is the line windowlab quiz prints when its view closes: the
