@@ -732,7 +732,7 @@ func labCmd() *cobra.Command {
 			}
 			res := run.Wait()
 			if err := run.Err(); err != nil {
-				return invalid(err)
+				return invalid(flagError(err))
 			}
 			if err := write(cmd.OutOrStdout(), res); err != nil {
 				return err
@@ -753,7 +753,7 @@ func labCmd() *cobra.Command {
 	f.Float64Var(&o.Model.Alpha, "alpha", o.Model.Alpha, "Pareto shape: smaller is a heavier tail")
 	f.Float64Var(&o.Model.Sigma, "sigma", o.Model.Sigma, "the log-normal model's spread (the standard deviation of ln rate)")
 	f.Float64Var(&o.Model.Median, "median", o.Model.Median, "the median source's rate, in limits per window (0.02: 2% of the limit)")
-	f.StringVar(&text.Bursts, "bursts", text.Bursts, "bursts of traffic, as the mean lengths of ON and OFF periods: 10s/50s, or off")
+	f.StringVar(&text.Bursts, "bursts", text.Bursts, "bursts of traffic, as the mean lengths of ON and OFF periods: 10s/50s, or off; periods so short that they outnumber the requests 4 to 1 are refused, with the shortest the run allows")
 	f.Uint64Var(&o.Seed, "seed", o.Seed, "the seed of the traffic")
 	f.IntVar(&o.Workers, "workers", 0, "goroutines deciding sources (default one per core)")
 	f.BoolVar(&asJSON, "json", false, "print one JSON object instead of text")
