@@ -384,6 +384,9 @@ func showUI(ctx context.Context, opts ui.Options) (ui.Model, error) {
 	opts.Builtins = scenarios.Builtins()
 	opts.Load = scenarios.LoadContext
 	m, err := ui.RunFinal(ctx, opts)
+	if errors.Is(err, ui.ErrInterrupted) { // ctrl+c as a key: exit as ctrl+c anywhere does
+		return m, exitError{signalExit(os.Interrupt), errReported}
+	}
 	if err != nil {
 		return m, invalid(fmt.Errorf("the interactive view could not run here: %w", err))
 	}
@@ -489,7 +492,8 @@ func quizCmd() *cobra.Command {
 				return quiz.WriteHandout(cmd.Context(), cmd.OutOrStdout(), q)
 			}
 			m, err := showUI(cmd.Context(), ui.Options{Quiz: q.Items, QuizTitle: fmt.Sprintf("seed %d", seed), Presenter: presenter})
-			if score := m.QuizScore(); err == nil && score.Reached() > 0 {
+			// The score is what a quiz finished: printed after ctrl+c (exit 130) too.
+			if score := m.QuizScore(); (err == nil || errors.Is(err, errReported)) && score.Reached() > 0 {
 				fmt.Fprintln(cmd.OutOrStdout(), quizSummary(score, q.Again))
 			}
 			return err

@@ -282,3 +282,58 @@ func TestMemoryAtTheLimits(t *testing.T) {
 		}
 	}
 }
+
+// ctrl+c in the view is the key a shell's SIGINT comes from: it quits with
+// 130, as ctrl+c stops every other command, where q quits with 0 (it
+// exited 0, against the README's table). Typed into a real terminal.
+func TestCtrlCInTheView(t *testing.T) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("needs tmux (.ci/run installs it)")
+	}
+	for _, c := range []struct {
+		args []string
+		key  string
+		want int
+	}{
+		{[]string{"tui"}, "C-c", 130},
+		{[]string{"tui"}, "q", 0},
+		{[]string{"lesson"}, "C-c", 130},
+		{[]string{"quiz", "--seed", "1"}, "C-c", 130},
+	} {
+		t.Run(strings.Join(c.args, " ")+" "+c.key, func(t *testing.T) {
+			dir := t.TempDir()
+			socket := fmt.Sprintf("windowlab-test-%d-%s-%s", os.Getpid(), c.args[0], c.key) // a server of its own
+			statusFile, errFile := filepath.Join(dir, "status"), filepath.Join(dir, "stderr")
+			inner := "exec env " + beMain + "=1 " + os.Args[0] + " -test.run=^$ -- " + strings.Join(c.args, " ") + " 2> " + errFile
+			outer := "sh -c '" + inner + "'; echo $? > " + statusFile + "; sleep 60"
+			tmux(t, socket, "new-session", "-d", "-x", "100", "-y", "30", outer)
+			t.Cleanup(func() { _ = exec.Command("tmux", "-L", socket, "kill-server").Run() })
+			deadline := time.Now().Add(patience)
+			for tmux(t, socket, "display", "-p", "#{alternate_on}") != "1" {
+				if time.Now().After(deadline) {
+					t.Fatalf("the view never opened:\n%s", tmux(t, socket, "capture-pane", "-p"))
+				}
+				time.Sleep(50 * time.Millisecond)
+			}
+			busy() // the view reads keys once it has drawn
+			tmux(t, socket, "send-keys", c.key)
+			for {
+				status, err := os.ReadFile(statusFile)
+				if err == nil && len(status) > 0 {
+					if got := strings.TrimSpace(string(status)); got != fmt.Sprint(c.want) {
+						stderr, _ := os.ReadFile(errFile)
+						t.Errorf("exit status %s, want %d\nstandard error:\n%s", got, c.want, stderr)
+					}
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("still running %v after %s:\n%s", patience, c.key, tmux(t, socket, "capture-pane", "-p"))
+				}
+				time.Sleep(50 * time.Millisecond)
+			}
+			if got := tmux(t, socket, "display", "-p", "#{alternate_on} #{mouse_any_flag} #{mouse_button_flag}"); got != "0 0 0" {
+				t.Errorf("after %s: alternate screen, mouse any, mouse button = %s; want all off", c.key, got)
+			}
+		})
+	}
+}
