@@ -56,6 +56,8 @@ func TestExitCodes(t *testing.T) {
 		want []string // each must appear in stdout or stderr
 	}{
 		{"a built-in scenario runs", []string{"run", "boundary-burst"}, 0, []string{"200 requests allowed in 2 seconds"}},
+		{"a shell completion does not know", []string{"completion", "tcsh"}, 2, []string{`"tcsh" is not a shell windowlab completes; use bash, fish, powershell, zsh`}},
+		{"completion alone is its help", []string{"completion"}, 0, []string{"windowlab completion [command]"}},
 		{"a file whose expectations hold", []string{"check", good}, 0, []string{"good.yaml: ok, 1 expectation holds"}},
 		{"a wrong answer to a question", []string{"check", wrongAnswer}, 1, []string{"wrong.yaml:7:5: questions[0].answer: 150, but the replay gives 200"}},
 		{"a failed expectation", []string{"check", failing}, 1, []string{"failing.yaml:7:", "got 200"}},

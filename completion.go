@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -89,5 +90,28 @@ func completeList(values []cobra.Completion) cobra.CompletionFunc {
 func registerFlagCompletion(cmd *cobra.Command, name string, f cobra.CompletionFunc) {
 	if err := cmd.RegisterFlagCompletionFunc(name, f); err != nil {
 		panic(err) // a flag renamed without its completion: a bug, found by TestCompletion
+	}
+}
+
+// refuseUnknownShells makes `windowlab completion tcsh` an error naming the
+// shells there are, exit 2: cobra's completion command has no action of its
+// own, so a shell it lacks printed its help and exited 0.
+func refuseUnknownShells(root *cobra.Command) {
+	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		if c.Name() != "completion" {
+			continue
+		}
+		var shells []string
+		for _, sh := range c.Commands() {
+			shells = append(shells, sh.Name())
+		}
+		c.Args = cobra.ArbitraryArgs
+		c.RunE = func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return cmd.Help()
+			}
+			return fmt.Errorf("%q is not a shell windowlab completes; use %s", args[0], strings.Join(shells, ", "))
+		}
 	}
 }

@@ -68,6 +68,7 @@ func TestLabCommand(t *testing.T) {
 		{[]string{"--model", "zipf"}, `--model: "zipf" is not a model; use pareto or lognormal`},
 		{[]string{"--rules", "strict"}, `--rules: "strict" is not a rule set; use lesson, httprate`},
 		{[]string{"--bursts", "5s"}, `--bursts: "5s" is not on/off periods`},
+		{[]string{"--bursts", "1ms/1ms"}, "--bursts: 1ms/1ms: the traffic runs 9m48s, so periods this short make about 79,393,635,000 on and off periods, more than 4 for each of the 10,000,000 requests; give periods of 3.843s or more together (ON+OFF), or off"},
 		{[]string{"--alpha", "0.5"}, "--alpha: 0.5 is out of range"},
 		{[]string{"--model", "lognormal", "--sigma", "9"}, "--sigma: 9 is out of range"},
 		{[]string{"--median", "0"}, "--median: 0 is out of range"},

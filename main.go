@@ -289,6 +289,7 @@ func rootCmd(stdout io.Writer) *cobra.Command {
 	root.SetFlagErrorFunc(unknownFlag)
 	root.SuggestionsMinimumDistance = 2
 	root.AddCommand(tuiCmd(), lessonCmd(), quizCmd(), runCmd(), listCmd(), checkCmd(), memoryCmd(), labCmd(), serveCmd(), replayCmd(), recordCmd(), manCmd())
+	refuseUnknownShells(root)
 	stopsAtSignals(root)
 	return root
 }
@@ -323,12 +324,20 @@ func tuiCmd() *cobra.Command {
 			if err != nil {
 				return invalid(err)
 			}
+			if err := s.Fits(viewOptions); err != nil {
+				return invalid(err)
+			}
 			return showUIOnStore(cmd.Context(), ui.Options{Scenario: s}, store)
 		},
 	}
 	storeFlag(cmd, &store)
 	return cmd
 }
+
+// viewOptions are the interactive view's engine options as far as the
+// memory budget counts them: every decision kept, and checkpoints. Of all
+// the engines windowlab builds over a file, the view's holds the most.
+var viewOptions = sim.Options{History: true}
 
 // resolveShowing is scenarios.ResolveContext, with the reading's progress
 // on errOut while a large file (one replay --save wrote) is read.
@@ -375,6 +384,9 @@ func showUI(ctx context.Context, opts ui.Options) (ui.Model, error) {
 	opts.Builtins = scenarios.Builtins()
 	opts.Load = scenarios.LoadContext
 	m, err := ui.RunFinal(ctx, opts)
+	if errors.Is(err, ui.ErrInterrupted) { // ctrl+c as a key: exit as ctrl+c anywhere does
+		return m, exitError{signalExit(os.Interrupt), errReported}
+	}
 	if err != nil {
 		return m, invalid(fmt.Errorf("the interactive view could not run here: %w", err))
 	}
@@ -431,8 +443,8 @@ func quizCmd() *cobra.Command {
 		Short: "Check yourself: the lesson's two questions, then new ones answered by the engine",
 		Long: "quiz asks the lesson's two check-yourself questions, then --count new questions of the " +
 			"same kinds whose answers come from replaying them. After each answer the scenario replays " +
-			"to the moment that proves it. The same --seed gives the same questions, so a class can " +
-			"share a set. Given scenarios or files, it asks their questions blocks instead of the " +
+			"to the moment that proves it. The same --seed (with the same --count and files) gives the " +
+			"same questions, so a class can share a set. Given scenarios or files, it asks their questions blocks instead of the " +
 			"lesson's (and generates only when --count is given).",
 		Example: "  windowlab quiz\n" +
 			"  windowlab quiz --seed 7 --count 5\n" +
@@ -458,16 +470,31 @@ func quizCmd() *cobra.Command {
 			if err != nil {
 				return invalid(err)
 			}
+			fits := viewOptions
+			if handout {
+				fits = sim.Options{ForwardOnly: true} // as quiz.Proofs replays
+			}
+			for _, s := range sources { // replayed to prove their answers
+				if err := s.Fits(fits); err != nil {
+					return invalid(err)
+				}
+			}
+			// The seed alone gives the same questions only with no files and
+			// the default count: the command line that does, whatever was asked.
+			q.Again = fmt.Sprintf("windowlab quiz --seed %d", seed)
+			if cmd.Flags().Changed("count") {
+				q.Again += fmt.Sprintf(" --count %d", count)
+			}
+			for _, a := range args {
+				q.Again += " " + shellWord(a)
+			}
 			if handout {
 				return quiz.WriteHandout(cmd.Context(), cmd.OutOrStdout(), q)
 			}
 			m, err := showUI(cmd.Context(), ui.Options{Quiz: q.Items, QuizTitle: fmt.Sprintf("seed %d", seed), Presenter: presenter})
-			if score := m.QuizScore(); err == nil && score.Reached() > 0 {
-				again := fmt.Sprintf("windowlab quiz --seed %d", seed)
-				if cmd.Flags().Changed("count") {
-					again += fmt.Sprintf(" --count %d", count)
-				}
-				fmt.Fprintln(cmd.OutOrStdout(), quizSummary(score, strings.Join(append([]string{again}, args...), " ")))
+			// The score is what a quiz finished: printed after ctrl+c (exit 130) too.
+			if score := m.QuizScore(); (err == nil || errors.Is(err, errReported)) && score.Reached() > 0 {
+				fmt.Fprintln(cmd.OutOrStdout(), quizSummary(score, q.Again))
 			}
 			return err
 		},
@@ -477,6 +504,15 @@ func quizCmd() *cobra.Command {
 	cmd.Flags().BoolVar(&handout, "print", false, "print the questions and an answer key as text, for a handout")
 	cmd.Flags().BoolVar(&presenter, "presenter", false, "bigger gauges and high contrast, readable from the back of a room")
 	return cmd
+}
+
+// shellWord is a as a shell reads it back: quoted when it holds more than
+// letters, digits and the punctuation of paths and names.
+func shellWord(a string) string {
+	if a != "" && strings.Trim(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._/:=+,@%-") == "" {
+		return a
+	}
+	return "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
 }
 
 // quizSummary is the line windowlab quiz prints when its view closes: the
@@ -575,8 +611,9 @@ func checkCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "check SCENARIO|FILE...",
 		Short: "Validate scenario files and verify their expect blocks",
-		Long: "check parses each file, replays it and verifies its expect blocks. " +
-			"Exit status: 0 when all hold, 1 when an expectation fails, 2 when a file is invalid.",
+		Long: "check parses each file, replays it and verifies its expect blocks. A file the interactive " +
+			"view could not hold within the memory budget is refused, so ok means every command can open it. " +
+			"Exit status: 0 when all hold, 1 when an expectation fails, 2 when a file is invalid or too large.",
 		Example: "  windowlab check my-class.yaml\n" +
 			"  windowlab check boundary-burst worked-example   # the built-ins hold what they claim\n" +
 			"  generate-scenario | windowlab check -",
@@ -600,9 +637,19 @@ func checkCmd() *cobra.Command {
 					code = exitInvalid
 					continue
 				}
+				if err := s.Fits(viewOptions); err != nil {
+					fmt.Fprintln(cmd.ErrOrStderr(), err) // refused as run, tui and record refuse it
+					code = exitInvalid
+					continue
+				}
 				failures, err := s.VerifyContext(ctx)
 				for _, f := range failures {
 					fmt.Fprintln(w, f)
+				}
+				if err != nil && ctx.Err() == nil {
+					fmt.Fprintln(cmd.ErrOrStderr(), err)
+					code = exitInvalid
+					continue
 				}
 				if err != nil {
 					fmt.Fprintf(w, "%s: stopped while checking; %d of %d files checked before it\n", s.File, i, len(args))
@@ -689,7 +736,7 @@ func labCmd() *cobra.Command {
 			}
 			res := run.Wait()
 			if err := run.Err(); err != nil {
-				return invalid(err)
+				return invalid(flagError(err))
 			}
 			if err := write(cmd.OutOrStdout(), res); err != nil {
 				return err
@@ -710,7 +757,7 @@ func labCmd() *cobra.Command {
 	f.Float64Var(&o.Model.Alpha, "alpha", o.Model.Alpha, "Pareto shape: smaller is a heavier tail")
 	f.Float64Var(&o.Model.Sigma, "sigma", o.Model.Sigma, "the log-normal model's spread (the standard deviation of ln rate)")
 	f.Float64Var(&o.Model.Median, "median", o.Model.Median, "the median source's rate, in limits per window (0.02: 2% of the limit)")
-	f.StringVar(&text.Bursts, "bursts", text.Bursts, "bursts of traffic, as the mean lengths of ON and OFF periods: 10s/50s, or off")
+	f.StringVar(&text.Bursts, "bursts", text.Bursts, "bursts of traffic, as the mean lengths of ON and OFF periods: 10s/50s, or off; periods so short that they outnumber the requests 4 to 1 are refused, with the shortest the run allows")
 	f.Uint64Var(&o.Seed, "seed", o.Seed, "the seed of the traffic")
 	f.IntVar(&o.Workers, "workers", 0, "goroutines deciding sources (default one per core)")
 	f.BoolVar(&asJSON, "json", false, "print one JSON object instead of text")

@@ -224,7 +224,7 @@ func TestOutputThatCannotBeWritten(t *testing.T) {
 	defer full.Close()
 	for _, args := range [][]string{{"list"}, {"memory"}, {"run", "boundary-burst"}, {"run", "boundary-burst", "--json"},
 		{"check", filepath.Join("scenarios", "builtin", "boundary-burst.yaml")}, {"quiz", "--print", "--seed", "1"},
-		{"lab", "--requests", "10k", "--sources", "10"}} {
+		{"lab", "--requests", "10k", "--sources", "10"}, {"record", "boundary-burst", "-o", "-", "--until", "12:01:01"}} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			p := &process{}
 			p.cmd = exec.Command(os.Args[0], append([]string{"-test.run=^$", "--"}, args...)...)
@@ -280,5 +280,60 @@ func TestMemoryAtTheLimits(t *testing.T) {
 		if !strings.Contains(msg, "memory budget of 1,024 MiB") || !strings.Contains(msg, "shorter") || p.stdout.Len() > 0 {
 			t.Errorf("%v: standard error says\n%s\nand standard output\n%s", args, msg, p.stdout.String())
 		}
+	}
+}
+
+// ctrl+c in the view is the key a shell's SIGINT comes from: it quits with
+// 130, as ctrl+c stops every other command, where q quits with 0 (it
+// exited 0, against the README's table). Typed into a real terminal.
+func TestCtrlCInTheView(t *testing.T) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("needs tmux (.ci/run installs it)")
+	}
+	for _, c := range []struct {
+		args []string
+		key  string
+		want int
+	}{
+		{[]string{"tui"}, "C-c", 130},
+		{[]string{"tui"}, "q", 0},
+		{[]string{"lesson"}, "C-c", 130},
+		{[]string{"quiz", "--seed", "1"}, "C-c", 130},
+	} {
+		t.Run(strings.Join(c.args, " ")+" "+c.key, func(t *testing.T) {
+			dir := t.TempDir()
+			socket := fmt.Sprintf("windowlab-test-%d-%s-%s", os.Getpid(), c.args[0], c.key) // a server of its own
+			statusFile, errFile := filepath.Join(dir, "status"), filepath.Join(dir, "stderr")
+			inner := "exec env " + beMain + "=1 " + os.Args[0] + " -test.run=^$ -- " + strings.Join(c.args, " ") + " 2> " + errFile
+			outer := "sh -c '" + inner + "'; echo $? > " + statusFile + "; sleep 60"
+			tmux(t, socket, "new-session", "-d", "-x", "100", "-y", "30", outer)
+			t.Cleanup(func() { _ = exec.Command("tmux", "-L", socket, "kill-server").Run() })
+			deadline := time.Now().Add(patience)
+			for tmux(t, socket, "display", "-p", "#{alternate_on}") != "1" {
+				if time.Now().After(deadline) {
+					t.Fatalf("the view never opened:\n%s", tmux(t, socket, "capture-pane", "-p"))
+				}
+				time.Sleep(50 * time.Millisecond)
+			}
+			busy() // the view reads keys once it has drawn
+			tmux(t, socket, "send-keys", c.key)
+			for {
+				status, err := os.ReadFile(statusFile)
+				if err == nil && len(status) > 0 {
+					if got := strings.TrimSpace(string(status)); got != fmt.Sprint(c.want) {
+						stderr, _ := os.ReadFile(errFile)
+						t.Errorf("exit status %s, want %d\nstandard error:\n%s", got, c.want, stderr)
+					}
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("still running %v after %s:\n%s", patience, c.key, tmux(t, socket, "capture-pane", "-p"))
+				}
+				time.Sleep(50 * time.Millisecond)
+			}
+			if got := tmux(t, socket, "display", "-p", "#{alternate_on} #{mouse_any_flag} #{mouse_button_flag}"); got != "0 0 0" {
+				t.Errorf("after %s: alternate screen, mouse any, mouse button = %s; want all off", c.key, got)
+			}
+		})
 	}
 }

@@ -43,6 +43,26 @@ func TestQuizPrint(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "2 questions") || !strings.Contains(out, "(from steady-stream)") {
 		t.Errorf("questions from a built-in: exit %d\n%s", code, out)
 	}
+	// The command the handout says gives the same questions does: the seed
+	// alone asks the lesson's and ten generated ones, not the file's.
+	for _, args := range [][]string{
+		{"quiz", "--seed", "1", "--print", "steady-stream"},
+		{"quiz", "--seed", "1", "--print", "--count", "3"},
+		{"quiz", "--seed", "1", "--print", "--count", "2", "steady-stream", "boundary-burst"},
+	} {
+		out, _ := run(args...)
+		line := append(strings.Split(out, "\n"), "")[1]
+		again, ok := strings.CutPrefix(line, "(")
+		again, ok2 := strings.CutSuffix(again, " gives the same questions)")
+		if !ok || !ok2 {
+			t.Errorf("%v: the second line is %q", args, line)
+			continue
+		}
+		words := append(strings.Fields(again)[1:], "--print")
+		if same, _ := run(words...); same != out {
+			t.Errorf("%v says %q gives the same questions, but that prints\n%s\nnot\n%s", args, again, same, out)
+		}
+	}
 	if _, code := run("quiz", "--count", "-1", "--print"); code != 2 {
 		t.Errorf("--count -1 exits %d, want 2", code)
 	}

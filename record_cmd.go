@@ -52,17 +52,25 @@ func recordCmd() *cobra.Command {
 				}
 				o.HasUntil = true
 			}
-			if speed != 0 && (speed < 0.1 || speed > 1000) {
+			if speed != 0 && !(speed >= 0.1 && speed <= 1000) { // NaN too
 				return invalid(fmt.Errorf("--speed %s is out of range: from 0.1 to 1000", strconv.FormatFloat(speed, 'g', -1, 64)))
 			}
-			if hold < 0 || longest < 0 || longest > ui.MaxLongest {
-				return invalid(fmt.Errorf("--hold and --longest are durations from 0 to %s", human.Duration(ui.MaxLongest)))
+			for _, d := range []struct {
+				flag string
+				v    time.Duration
+			}{{"--hold", hold}, {"--longest", longest}} {
+				if d.v < 0 || d.v > ui.MaxLongest {
+					return invalid(fmt.Errorf("%s %s is out of range: a duration from 0 to %s", d.flag, human.Duration(d.v), human.Duration(ui.MaxLongest)))
+				}
 			}
 			if out == "" {
 				return invalid(errors.New("-o: name the file to write, such as -o burst.cast (or - for standard output)"))
 			}
 			s, err := resolveShowing(cmd.Context(), cmd.ErrOrStderr(), args[0])
 			if err != nil {
+				return invalid(err)
+			}
+			if err := s.Fits(viewOptions); err != nil {
 				return invalid(err)
 			}
 			o.Scenario, o.Title = s, "windowlab · "+s.Title
@@ -72,6 +80,8 @@ func recordCmd() *cobra.Command {
 				switch {
 				case ctx.Err() != nil:
 					return context.Cause(ctx) // a signal: main says so, nothing is written
+				case errors.As(err, new(writeFailed)):
+					return err // standard output: exit 3, as every command's
 				case err != nil:
 					return invalid(err)
 				case out != "-":
@@ -91,8 +101,8 @@ func recordCmd() *cobra.Command {
 	f.StringVar(&keys, "keys", "space", "keys pressed at the start, by name, space-separated (space plays; \"space t\" …)")
 	f.StringVar(&until, "until", "", "end once the clock reaches this time, HH:MM:SS (default: the end of the scenario)")
 	f.Float64Var(&speed, "speed", 0, "the playback speed, 0.1 to 1000 (default: the scenario's, else 1)")
-	f.DurationVar(&hold, "hold", ui.DefaultHold, "how long a caption that pauses the clock, and the last frame, stay on screen")
-	f.DurationVar(&longest, "longest", ui.DefaultLongest, "the longest the recording may run")
+	f.DurationVar(&hold, "hold", ui.DefaultHold, "how long a caption that pauses the clock, and the last frame, stay on screen, up to 1h")
+	f.DurationVar(&longest, "longest", ui.DefaultLongest, "the longest the recording may run, up to 1h")
 	f.BoolVar(&light, "light", false, "draw for a light background")
 	return cmd
 }

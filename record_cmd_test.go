@@ -46,6 +46,10 @@ func TestRecordCommand(t *testing.T) {
 		{"a time not a time", []string{"record", "boundary-burst", "-o", "-", "--until", "noon"}, "--until noon is not a clock time"},
 		{"a key not a key", []string{"record", "boundary-burst", "-o", "-", "--keys", "space enterr"}, `"enterr" is not a key`},
 		{"a speed out of range", []string{"record", "boundary-burst", "-o", "-", "--speed", "5000"}, "--speed 5000 is out of range"},
+		{"a speed not a number", []string{"record", "boundary-burst", "-o", "-", "--speed", "NaN"}, "--speed NaN is out of range: from 0.1 to 1000"},
+		{"a hold past an hour", []string{"record", "boundary-burst", "-o", "-", "--hold", "1000h"}, "--hold 1000h is out of range: a duration from 0 to 1h"},
+		{"a negative hold", []string{"record", "boundary-burst", "-o", "-", "--hold", "-1s"}, "--hold -1s is out of range"},
+		{"a longest past an hour", []string{"record", "boundary-burst", "-o", "-", "--longest", "2h"}, "--longest 2h is out of range"},
 		{"an unknown scenario", []string{"record", "boundry-burst", "-o", "-"}, "boundary-burst"},
 	}
 	for _, c := range cases {

@@ -214,3 +214,22 @@ func TestTooManyClients(t *testing.T) {
 		t.Fatalf("%d clients: %v", clientLimit+1, err)
 	}
 }
+
+// A time past 9999-12-31T23:59:59.999Z in UTC (a year-9999 date with a
+// western offset) is refused, naming its line, as a number past it is:
+// reports write times in RFC 3339, which has no year 10000.
+func TestNoYear10000(t *testing.T) {
+	for _, line := range []string{
+		`{"time":"9999-12-31T23:59:59-01:00","ip":"a"}`,
+		`1.2.3.4 - - [31/Dec/9999:23:59:59 -0100] "GET / HTTP/1.1" 200 1 "-" "-"`,
+		`{"ts":253402300800,"ip":"a"}`,
+	} {
+		_, err := Read(strings.NewReader(line+"\n"), Options{Name: "late.log", Strict: true, Reorder: DefaultReorder})
+		if err == nil || !strings.HasPrefix(err.Error(), `late.log:1: "`) || !strings.Contains(err.Error(), "is not a time") {
+			t.Errorf("%s: %v, want the line refused", line, err)
+		}
+	}
+	if _, err := Read(strings.NewReader(`{"time":"9999-12-31T23:59:59+01:00","ip":"a"}`+"\n"), Options{Name: "ok.log", Strict: true, Reorder: DefaultReorder}); err != nil {
+		t.Errorf("the year 9999 in UTC: %v", err)
+	}
+}

@@ -127,8 +127,8 @@ func instant(year int, month time.Month, day, hour, minute, sec, ns, offset int)
 		return 0, false
 	}
 	ms := t.UnixMilli() - int64(offset)*1000
-	if ms < int64(algo.Dated) {
-		return 0, false // before 2000: no web server's log
+	if ms < int64(algo.Dated) || ms > maxInstant {
+		return 0, false // before 2000: no web server's log; after 9999, no RFC 3339
 	}
 	return algo.Instant(ms), true
 }

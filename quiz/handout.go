@@ -25,7 +25,11 @@ func WriteHandout(ctx context.Context, w io.Writer, q Quiz) error {
 	proofs, stopped := Proofs(ctx, q.Items)
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "windowlab quiz · seed %d · %s\n", q.Seed, human.Noun{One: "question", Many: "questions"}.Of(int64(len(q.Items))))
-	fmt.Fprintf(bw, "(windowlab quiz --seed %d gives the same questions)\n\n", q.Seed)
+	again := q.Again
+	if again == "" {
+		again = fmt.Sprintf("windowlab quiz --seed %d", q.Seed)
+	}
+	fmt.Fprintf(bw, "(%s gives the same questions)\n\n", again)
 	for i, it := range q.Items {
 		num := fmt.Sprintf("%d. ", i+1)
 		indent := strings.Repeat(" ", len(num))

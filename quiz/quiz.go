@@ -48,6 +48,9 @@ type Item struct {
 type Quiz struct {
 	Seed  uint64
 	Items []Item
+	// Again is the command line that asks the same questions, as a
+	// handout prints it; empty, it is windowlab quiz --seed Seed.
+	Again string
 }
 
 // stream is the second half of the quiz's PCG seed.

@@ -332,6 +332,26 @@ func (d *decoder) clock(o *object, k string) (algo.Instant, bool) {
 		d.at(at, join(o.path, k), "%q is not a clock time; %s", truncate(s), msg)
 		return 0, false
 	}
+	field := join(o.path, k)
+	if d.rec != nil && d.clocks == nil {
+		d.clocks = &clockForm{dated: true, field: "traffic"} // a recorded file's runs are dated
+	}
+	line, _ := nodePos(at)
+	switch c := d.clocks; {
+	case c == nil:
+		d.clocks = &clockForm{dated: t.IsDated(), field: field, line: line}
+	case c.dated != t.IsDated():
+		form, other, where := "a time of day", "a date", fmt.Sprintf("%s (line %d)", c.field, c.line)
+		if t.IsDated() {
+			form, other = other, form
+		}
+		if c.line == 0 {
+			where = "the recorded traffic"
+		}
+		d.at(at, field, "%q is %s, but %s gives %s; write every time in a file one way: all dates such as \"2026-11-30T23:59:59Z\", or all times of day such as \"12:00:59\"",
+			truncate(s), form, where, other)
+		return 0, false
+	}
 	return t, true
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 	"time"
 
 	"windowlab/algo"
@@ -22,12 +23,17 @@ func (s *Scenario) Load() sim.Load {
 		return sim.Load{Clients: int64(len(r.clients)), Runs: r.runs, RunsInWindow: r.runsInWindow(s.Config.Window),
 			Span: int64(r.last - r.first), KeyBytes: r.keyBytes}
 	}
-	w := float64(s.Config.Window / time.Millisecond)
+	return loadOf(s.Traffic, s.Config.Window)
+}
+
+// loadOf is Load for the traffic entries given, with windows of w.
+func loadOf(traffic []Traffic, window time.Duration) sim.Load {
+	w := float64(window / time.Millisecond)
 	var ld sim.Load
 	named := map[string]bool{}
 	first, last := int64(math.MaxInt64), int64(math.MinInt64)
-	for i := range s.Traffic {
-		t := &s.Traffic[i]
+	for i := range traffic {
+		t := &traffic[i]
 		n := t.expected()
 		from, to := int64(t.From), int64(t.To)
 		if t.Shape == Burst {
@@ -60,20 +66,25 @@ func (s *Scenario) Load() sim.Load {
 		ld.RunsInWindow += int64(math.Ceil(inWindow))
 		ld.KeyBytes = max(ld.KeyBytes, key)
 	}
-	if len(s.Traffic) > 0 {
+	if len(traffic) > 0 {
 		ld.Span = last - first
 	}
 	return ld
 }
 
 // TooBigError is a scenario whose replay would not fit windowlab's memory
-// budget, refused before it starts.
+// budget, refused before it starts. It is located, as an Error is, at the
+// traffic entry that alone would need the most (a recorded file's runs
+// have no such entry: then at the file).
 type TooBigError struct {
-	File     string
-	View     bool  // for the interactive view, which keeps every decision
-	Estimate int64 // bytes
-	Load     sim.Load
-	Window   time.Duration
+	File         string
+	Line, Column int    // of the entry; 0 for the file as a whole
+	Field        string // the entry, such as traffic[0]
+	Entries      int    // traffic entries in the file
+	View         bool   // for the interactive view, which keeps every decision
+	Estimate     int64  // bytes
+	Load         sim.Load
+	Window       time.Duration
 }
 
 func (e *TooBigError) Error() string {
@@ -81,9 +92,18 @@ func (e *TooBigError) Error() string {
 	if e.View {
 		what = "viewing it (the view keeps every decision for its timeline)"
 	}
-	return fmt.Sprintf("%s: %s would need about %s, more than the %s that windowlab's memory budget of %s leaves for its data: %s, with up to %s distinct request instants inside one %s window; use a shorter window, fewer clients or fewer requests",
-		e.File, what, human.MiB(e.Estimate), human.MiB(algo.BudgetLive), human.MiB(algo.MemoryBudget),
-		clientNoun.Of(e.Load.Clients), human.Int(e.Load.RunsInWindow), human.Duration(e.Window))
+	if e.Line > 0 {
+		what = strings.Replace(what, "it", "the file", 1)
+	}
+	where := &Error{File: e.File, Line: e.Line, Column: e.Column, Field: e.Field}
+	most := ""
+	if e.Entries > 1 {
+		most = ", this entry needing the most"
+	}
+	where.Msg = fmt.Sprintf("%s would need about %s, more than the %s that windowlab's memory budget of %s leaves for its data: %s, with up to %s distinct request instants inside one %s window%s; use a shorter window, fewer clients or fewer requests",
+		what, human.MiB(e.Estimate), human.MiB(algo.BudgetLive), human.MiB(algo.MemoryBudget),
+		clientNoun.Of(e.Load.Clients), human.Int(e.Load.RunsInWindow), human.Duration(e.Window), most)
+	return where.Error()
 }
 
 var clientNoun = human.Noun{One: "client", Many: "clients"}

@@ -52,15 +52,28 @@ func Parse(file string, data []byte) (*Scenario, error) {
 
 // decoder walks one file's syntax tree, collecting errors.
 type decoder struct {
-	file string
-	errs ErrorList
-	rec  *recording // a recorded file's traffic, read before its header
+	file    string
+	errs    ErrorList
+	dropped int        // errors counted but not kept, past 100*maxErrors
+	rec     *recording // a recorded file's traffic, read before its header
+	clocks  *clockForm // the first time read, which every other must match in form
+}
+
+// clockForm is how a file writes its times, dated or as times of day, and
+// where it first did: a file mixing the two would put its times of day in
+// 1970, decades before its dates.
+type clockForm struct {
+	dated bool
+	field string
+	line  int
 }
 
 func (d *decoder) add(line, col int, field, format string, args ...any) {
-	if len(d.errs) < 100*maxErrors { // keep the rest of a huge broken file cheap
-		d.errs = append(d.errs, &Error{File: d.file, Line: line, Column: col, Field: field, Msg: fmt.Sprintf(format, args...)})
+	if len(d.errs) >= 100*maxErrors { // keep the rest of a huge broken file cheap, but counted
+		d.dropped++
+		return
 	}
+	d.errs = append(d.errs, &Error{File: d.file, Line: line, Column: col, Field: field, Msg: fmt.Sprintf(format, args...)})
 }
 
 // atToken reports an error located at token tk.
@@ -85,9 +98,9 @@ func (d *decoder) result() error {
 	})
 	if len(d.errs) > maxErrors {
 		next := d.errs[maxErrors-1]
-		more := len(d.errs) - (maxErrors - 1)
+		more := len(d.errs) + d.dropped - (maxErrors - 1)
 		d.errs = append(d.errs[:maxErrors-1], &Error{File: d.file, Line: next.Line, Column: next.Column,
-			Msg: fmt.Sprintf("%d more errors from here on; fix those above and check again", more)})
+			Msg: fmt.Sprintf("%s more errors from here on; fix those above and check again", human.Int(int64(more)))})
 	}
 	return d.errs
 }
@@ -213,11 +226,31 @@ func (d *decoder) yamlError(err error) {
 
 // checkTokens rejects what the format never needs and what could make
 // parsing or walking expensive: anchors and aliases (the "billion laughs"
-// expansion), tags, and nesting deeper than maxDepth. Block nesting is
-// measured by a stack of indentation columns, flow nesting by brackets.
+// expansion), tags, nesting deeper than maxDepth, and block mappings of
+// more than maxKeys keys (the YAML parser's time grows with the square of
+// a block mapping's keys). Block nesting is measured by a stack of
+// indentation columns, flow nesting by brackets.
 func (d *decoder) checkTokens(tokens token.Tokens) bool {
-	ok, anchors, tags := true, false, false
-	var indents []int
+	ok, anchors, tags, crowded := true, false, false, false
+	type level struct {
+		col, keys int
+		first     *token.Token // the first key of the level's mapping
+		lastLine  int          // the line of its last key
+	}
+	var indents []level
+	// pop closes the levels deeper than col, reporting the first mapping
+	// with too many keys once its keys are all counted.
+	pop := func(col int) {
+		for len(indents) > 0 && indents[len(indents)-1].col > col {
+			l := indents[len(indents)-1]
+			indents = indents[:len(indents)-1]
+			if l.keys > maxKeys && !crowded {
+				d.atToken(l.first, "", "this mapping has %s keys (to line %d), and a mapping in a scenario file has at most %d fields; remove the keys that are not fields",
+					human.Int(int64(l.keys)), l.lastLine, len(topFields))
+				ok, crowded = false, true
+			}
+		}
+	}
 	flow := 0
 	for _, tk := range tokens {
 		switch tk.Type {
@@ -231,6 +264,8 @@ func (d *decoder) checkTokens(tokens token.Tokens) bool {
 				d.atToken(tk, "", "tags such as %s are not supported; write the plain value", tk.Value)
 			}
 			ok, tags = false, true
+		case token.DocumentHeaderType, token.DocumentEndType:
+			pop(-1) // a new document's mappings are new ones
 		case token.SequenceStartType, token.MappingStartType:
 			flow++
 		case token.SequenceEndType, token.MappingEndType:
@@ -241,15 +276,20 @@ func (d *decoder) checkTokens(tokens token.Tokens) bool {
 			if flow > 0 {
 				continue
 			}
-			col := tk.Position.Column
+			col, first := tk.Position.Column, tk
 			if tk.Type == token.MappingValueType && tk.Prev != nil && tk.Prev.Position != nil {
-				col = tk.Prev.Position.Column // a mapping is as deep as its keys
+				col, first = tk.Prev.Position.Column, tk.Prev // a mapping is as deep as its keys
 			}
-			for len(indents) > 0 && indents[len(indents)-1] > col {
-				indents = indents[:len(indents)-1]
+			pop(col)
+			if len(indents) == 0 || indents[len(indents)-1].col < col {
+				indents = append(indents, level{col: col})
 			}
-			if len(indents) == 0 || indents[len(indents)-1] < col {
-				indents = append(indents, col)
+			if l := &indents[len(indents)-1]; tk.Type == token.MappingValueType {
+				if l.keys == 0 {
+					l.first = first
+				}
+				l.keys++
+				l.lastLine = tk.Position.Line
 			}
 		default:
 			continue
@@ -259,6 +299,7 @@ func (d *decoder) checkTokens(tokens token.Tokens) bool {
 			return false
 		}
 	}
+	pop(-1)
 	return ok
 }
 
@@ -667,7 +708,7 @@ func (d *decoder) traffic(path string, n ast.Node) (Traffic, bool) {
 	if o == nil {
 		return t, false
 	}
-	t.Line, _ = nodePos(n)
+	t.Line, t.Column = nodePos(n)
 	nerr := len(d.errs)
 	shape, ok := d.shape(path, n, o)
 	if !ok {

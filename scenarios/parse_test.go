@@ -128,9 +128,9 @@ expect:
 		t.Errorf("Start = %v", s.Start)
 	}
 	wantTraffic := []Traffic{
-		{Shape: Burst, Line: 13, Client: "client-1", At: algo.Clock(12, 0, 0, 500), Count: 1},
-		{Shape: Spread, Line: 14, Client: "spread", From: algo.Clock(12, 0, 0, 0), To: algo.Clock(12, 0, 1, 0), Count: 3},
-		{Shape: Random, Line: 15, Client: "r", From: algo.Clock(12, 0, 0, 0), To: algo.Clock(12, 0, 2, 0), Rate: 50, Clients: 3, Seed: -9},
+		{Shape: Burst, Line: 13, Column: 5, Client: "client-1", At: algo.Clock(12, 0, 0, 500), Count: 1},
+		{Shape: Spread, Line: 14, Column: 5, Client: "spread", From: algo.Clock(12, 0, 0, 0), To: algo.Clock(12, 0, 1, 0), Count: 3},
+		{Shape: Random, Line: 15, Column: 5, Client: "r", From: algo.Clock(12, 0, 0, 0), To: algo.Clock(12, 0, 2, 0), Rate: 50, Clients: 3, Seed: -9},
 	}
 	if !slices.Equal(s.Traffic, wantTraffic) {
 		t.Errorf("Traffic =\n%+v\nwant\n%+v", s.Traffic, wantTraffic)

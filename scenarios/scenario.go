@@ -33,6 +33,7 @@ const (
 	MaxRequests = 50_000_000 // requests in one scenario, all traffic entries together
 	MaxClients  = 1_000_000  // clients of random traffic in one scenario, all entries together
 	maxDepth    = 16         // nesting of lists and mappings; the format needs 4
+	maxKeys     = 100        // keys in one block mapping; the format's largest has 20 fields
 )
 
 // Scenario is one parsed scenario file. Treat it as read-only: Source, Len
@@ -89,8 +90,9 @@ func (s Shape) String() string {
 
 // Traffic is one entry of the traffic list.
 type Traffic struct {
-	Shape Shape
-	Line  int // line of the entry in the file, for a UI that points back at it
+	Shape  Shape
+	Line   int // line of the entry in the file, for a UI that points back at it
+	Column int
 
 	// Client is the client of every request; for Random it is the prefix
 	// of the names <Client>-1 … <Client>-<Clients>.
@@ -445,11 +447,38 @@ func (s *Scenario) EngineWith(opts sim.Options, wrap func([]algo.Limiter) ([]alg
 			return nil, err
 		}
 	}
-	ld := s.Load()
-	if est := sim.EstimateBytes(ls, ld, opts); est > algo.BudgetLive {
-		return nil, &TooBigError{File: s.File, View: opts.History, Estimate: est, Load: ld, Window: s.Config.Window}
+	if err := s.fits(ls, opts); err != nil {
+		return nil, err
 	}
 	return sim.New(s.Source(), ls, opts)
+}
+
+// Fits reports whether an engine over the scenario with opts would stay
+// within windowlab's memory budget: nil, or the *TooBigError that Engine
+// would refuse it with. A command calls it to refuse a file before doing
+// anything with it (check, with the view's options, for every command).
+func (s *Scenario) Fits(opts sim.Options) error { return s.fits(s.Limiters(), opts) }
+
+func (s *Scenario) fits(ls []algo.Limiter, opts sim.Options) error {
+	ld := s.Load()
+	est := sim.EstimateBytes(ls, ld, opts)
+	if est <= algo.BudgetLive {
+		return nil
+	}
+	e := &TooBigError{File: s.File, View: opts.History, Estimate: est, Load: ld, Window: s.Config.Window}
+	if s.rec == nil && len(s.Traffic) > 0 {
+		// Point at the entry that alone would need the most.
+		most, mostEst := 0, int64(-1)
+		for i := range s.Traffic {
+			if est := sim.EstimateBytes(ls, loadOf(s.Traffic[i:i+1], s.Config.Window), opts); est > mostEst {
+				most, mostEst = i, est
+			}
+		}
+		t := &s.Traffic[most]
+		e.Line, e.Column, e.Field = t.Line, t.Column, fmt.Sprintf("traffic[%d]", most)
+		e.Entries = len(s.Traffic)
+	}
+	return e
 }
 
 // firstInstant is the first request's instant; false with none.

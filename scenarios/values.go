@@ -11,6 +11,10 @@ import (
 	"windowlab/human"
 )
 
+// lastDate is the last dated instant, 9999-12-31T23:59:59.999Z: RFC 3339,
+// in which reports write dates, has four digits for the year.
+const lastDate algo.Instant = 253_402_300_799_999
+
 // parseClock reads a time of day (algo.ParseClock), or a date and time
 // in UTC or with an offset, 2026-11-30T23:59:59.250Z (RFC 3339, to the
 // millisecond): the dated instants of a replayed log (algo.Dated). The
@@ -25,6 +29,8 @@ func parseClock(s string) (algo.Instant, string) {
 			return 0, "the clock ticks in milliseconds; give at most three digits after the second"
 		case algo.Instant(t.UnixMilli()) < algo.Dated:
 			return 0, "a date is from 2000-01-01 on; before it, give a time of day such as \"12:00:59\""
+		case algo.Instant(t.UnixMilli()) > lastDate:
+			return 0, "a date is at most 9999-12-31T23:59:59.999Z once its offset is applied, the last RFC 3339 can write"
 		}
 		return algo.Instant(t.UnixMilli()), ""
 	}

@@ -41,22 +41,27 @@ func (f Failure) String() string {
 // Verify replays the scenario once and checks every expectation, and every
 // question whose answer is a number read off one limiter at an instant, in
 // time order (those without at: last, at the end of the replay). It
-// returns nil when they all hold.
+// returns nil when they all hold; a scenario it cannot replay (over the
+// memory budget) is one failure saying so.
 func (s *Scenario) Verify() []Failure {
-	fails, _ := s.VerifyContext(context.Background())
+	fails, err := s.VerifyContext(context.Background())
+	if err != nil {
+		return []Failure{{File: s.File, Msg: err.Error()}}
+	}
 	return fails
 }
 
 // VerifyContext is Verify, stopping when ctx ends: it then returns the
-// failures found so far and ctx's cause.
+// failures found so far and ctx's cause. A scenario over the memory budget
+// is not replayed: its *TooBigError is returned.
 func (s *Scenario) VerifyContext(ctx context.Context) ([]Failure, error) {
 	claims := s.claims()
 	if len(claims) == 0 {
 		return nil, nil
 	}
 	e, err := s.Engine(sim.Options{Interrupt: sim.Until(ctx)})
-	if err != nil { // only a hand-built Scenario can get here: Parse validates
-		return []Failure{{File: s.File, Field: "algorithms", Want: "a scenario an engine can replay", Got: err.Error()}}, nil
+	if err != nil { // a file over the memory budget: refused, not failed
+		return nil, err
 	}
 	var fails []Failure
 	var before []sim.Stats // the figures as a question's instant began

@@ -103,6 +103,11 @@ type Options struct {
 	ProgramOptions []tea.ProgramOption
 }
 
+// ErrInterrupted is RunFinal's error, with the final model, when the user
+// quit with ctrl+c: the key a shell's SIGINT comes from, so the caller
+// exits as an interrupted command does (130), where q is a normal quit.
+var ErrInterrupted = errors.New("quit with ctrl+c")
+
 // RunFinal shows the view until the user quits or ctx ends, and returns
 // the final model (to read a quiz's score). It handles no signal itself:
 // the caller ends ctx on ctrl+c from outside, a kill or a hangup.
@@ -111,9 +116,17 @@ func RunFinal(ctx context.Context, opts Options) (Model, error) {
 	if err != nil {
 		return Model{}, err
 	}
+	// The last key pressed, to tell a quit by ctrl+c from one by q.
+	var last string
+	lastKey := tea.WithFilter(func(_ tea.Model, msg tea.Msg) tea.Msg {
+		if k, ok := msg.(tea.KeyPressMsg); ok {
+			last = k.String()
+		}
+		return msg
+	})
 	// Signals are the caller's: ending ctx ends the view and puts the
 	// terminal back. Bubble Tea's own handler would race the caller's.
-	popts := append([]tea.ProgramOption{tea.WithContext(ctx), tea.WithoutSignalHandler()}, opts.ProgramOptions...)
+	popts := append([]tea.ProgramOption{tea.WithContext(ctx), tea.WithoutSignalHandler(), lastKey}, opts.ProgramOptions...)
 	p := tea.NewProgram(m, popts...)
 	if opts.Started != nil {
 		opts.Started(p.Send)
@@ -124,6 +137,9 @@ func RunFinal(ctx context.Context, opts Options) (Model, error) {
 	}
 	if fm, ok := final.(Model); ok {
 		m = fm
+	}
+	if err == nil && last == "ctrl+c" {
+		err = ErrInterrupted
 	}
 	return m, err
 }

@@ -126,7 +126,7 @@ type Run struct {
 	stop     atomic.Bool
 	done     chan struct{}
 	result   Result
-	err      error // the lab was refused (a *TooBigError)
+	err      error // the lab was refused (a *TooBigError, or an *algo.OptionError for --bursts)
 }
 
 // chunkSources is how many consecutive sources a worker takes at a time.
@@ -160,7 +160,9 @@ func Start(ctx context.Context, o Options) (*Run, error) {
 		var chunks []Totals
 		var ok bool
 		if r.plan, ok = newPlan(o.Model, o.Seed, o.Sources, o.Requests, o.Limit, int64(o.Window/time.Millisecond), &r.stop); ok {
-			if est, busiest := r.plan.footprint(o); est > algo.BudgetLive {
+			if err := r.plan.periodsProblem(o.Requests); err != nil {
+				r.err = err
+			} else if est, busiest := r.plan.footprint(o); est > algo.BudgetLive {
 				r.err = &TooBigError{Estimate: est, Instants: busiest, Window: o.Window, Workers: min(o.Workers, o.Sources)}
 			} else {
 				chunks = r.decide()
@@ -222,7 +224,8 @@ func (r *Run) Wait() Result {
 }
 
 // Err is why the lab was refused once its sources' rates were drawn (a
-// *TooBigError), or nil; valid after Wait.
+// *TooBigError, or bursts too short for the run: an *algo.OptionError), or
+// nil; valid after Wait.
 func (r *Run) Err() error {
 	<-r.done
 	return r.err

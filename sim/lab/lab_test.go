@@ -552,3 +552,39 @@ func TestMemoryBudgetRefusesUpFront(t *testing.T) {
 		t.Errorf("1G requests from one source: estimate %d B, want well inside the budget", est)
 	}
 }
+
+// Bursts far shorter than the run made the lab walk billions of on and off
+// periods (1ms/1ms ran at 8.4k requests a second, 20 minutes for the
+// default ten million): refused once the rates are drawn, before a request
+// is decided, with the shortest ON+OFF the run allows; that shortest runs,
+// walking at most a few periods a request.
+func TestShortBurstsRefused(t *testing.T) {
+	o := DefaultOptions
+	o.Sources, o.Requests = 27_000, 1_000_000
+	o.Model.On, o.Model.Off = time.Millisecond, time.Millisecond
+	r, err := Start(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var oe *algo.OptionError
+	if !errors.As(r.Err(), &oe) || oe.Option != "bursts" || r.Progress().Requests != 0 {
+		t.Fatalf("1ms/1ms: err %v after %d requests, want --bursts refused before any", r.Err(), r.Progress().Requests)
+	}
+	_, after, _ := strings.Cut(oe.Problem, "give periods of ")
+	text, _, ok := strings.Cut(after, " or more together (ON+OFF)")
+	shortest, err := time.ParseDuration(text)
+	if !ok || err != nil || shortest < time.Second {
+		t.Fatalf("the refusal %q names no shortest period", oe.Problem)
+	}
+	o.Model.On = (shortest + 1) / 2
+	o.Model.Off = shortest - o.Model.On
+	var stop atomic.Bool
+	p, _ := newPlan(o.Model, o.Seed, o.Sources, o.Requests, o.Limit, o.Window.Milliseconds(), &stop)
+	periods := float64(o.Sources) * float64(p.duration) / float64(shortest/time.Millisecond)
+	if err := p.periodsProblem(o.Requests); err != nil || periods > maxPeriods(o.Requests, o.Sources) {
+		t.Errorf("%v/%v, the shortest it named: %v (%.0f periods)", o.Model.On, o.Model.Off, err, periods)
+	}
+	if res := mustRun(t, o); !res.Complete || res.Requests != o.Requests {
+		t.Errorf("%v/%v: %d of %d requests", o.Model.On, o.Model.Off, res.Requests, o.Requests)
+	}
+}

@@ -528,6 +528,37 @@ func (b *bursts) real(x float64) float64 {
 	return b.realStart + (x - b.axisStart)
 }
 
+// maxPeriods bounds the on/off periods a run may walk: a few a request,
+// since walking one costs about what deciding a request does (and periods
+// far shorter than a source's gap between requests hold none of them, so
+// they make no bursts), plus a floor for small runs.
+func maxPeriods(requests int64, sources int) float64 {
+	return periodsPerRequest*float64(requests) + float64(sources) + 1<<20
+}
+
+const periodsPerRequest = 4
+
+// periodsProblem refuses bursts so short that walking their periods would
+// take far longer than deciding the requests (1ms/1ms ran at 8.4k requests
+// a second where no bursts run at millions): a bound on ON+OFF that
+// depends on the run's length, so it is checked once the rates are drawn.
+func (p *plan) periodsProblem(requests int64) error {
+	if p.model.On <= 0 {
+		return nil
+	}
+	cycle := float64((p.model.On + p.model.Off) / time.Millisecond)
+	sources := float64(len(p.rates))
+	periods := sources * float64(p.duration) / cycle
+	most := maxPeriods(requests, len(p.rates))
+	if periods <= most {
+		return nil
+	}
+	shortest := time.Duration(math.Ceil(sources*float64(p.duration)/most)) * time.Millisecond
+	return algo.Problem("bursts", "%s/%s: the traffic runs %s, so periods this short make about %s on and off periods, more than %d for each of the %s requests; give periods of %s or more together (ON+OFF), or off",
+		human.Duration(p.model.On), human.Duration(p.model.Off), human.Duration((time.Duration(p.duration) * time.Millisecond).Round(time.Second)),
+		human.Int(int64(min(periods, 1e18))), periodsPerRequest, human.Int(requests), human.Duration(shortest))
+}
+
 // ParseBursts reads the bursts option: "off" (or "" or "0") for none, or
 // ON/OFF mean periods in Go duration syntax, like "10s/50s".
 func ParseBursts(s string) (on, off time.Duration, err error) {

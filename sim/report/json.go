@@ -127,8 +127,8 @@ func JSON(w io.Writer, h Header, e *sim.Engine) error {
 		bw.WriteString("\n")
 		req := jsonRequest{Index: r.Index, AtMs: int64(r.Arrival.At), At: r.Arrival.At.String(),
 			Client: r.Arrival.Client, Decisions: make(map[string]jsonDecision, len(r.Decisions))}
-		if r.Arrival.At.IsDated() {
-			req.Time = r.Arrival.At.Time().Format("2006-01-02T15:04:05.000Z07:00")
+		if t := r.Arrival.At.Time(); r.Arrival.At.IsDated() && t.Year() <= 9999 { // RFC 3339 has four digits for the year
+			req.Time = t.Format("2006-01-02T15:04:05.000Z07:00")
 		}
 		for i, d := range r.Decisions {
 			req.Decisions[names[i]] = decisionJSON(d)

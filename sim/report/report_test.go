@@ -168,3 +168,23 @@ func TestJSONReportKeepsKeysExactly(t *testing.T) {
 		t.Errorf("%d requests, the first busiest %q", len(doc.Requests), doc.Algorithms[0].MaxInWindowClient)
 	}
 }
+
+// "time" is RFC 3339, which writes years up to 9999: an instant past it
+// (files and logs refuse one; this is the last guard) has its at_ms alone,
+// never "10000-01-01T…".
+func TestJSONTimeIsRFC3339(t *testing.T) {
+	const last = algo.Instant(253_402_300_799_999) // 9999-12-31T23:59:59.999Z
+	l, _ := algo.New(algo.KindFixedWindow, algo.Config{Limit: 5, Window: time.Minute})
+	e, err := sim.New(sim.NewSliceSource([]sim.Arrival{{At: last, Client: "a"}, {At: last + 1, Client: "a"}}), []algo.Limiter{l}, sim.Options{ForwardOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := JSON(&out, Header{Name: "y"}, e); err != nil {
+		t.Fatal(err)
+	}
+	got := out.String()
+	if !strings.Contains(got, `"time":"9999-12-31T23:59:59.999Z"`) || strings.Contains(got, `"time":"10000`) || strings.Count(got, `"time":`) != 1 {
+		t.Errorf("JSON times:\n%s", got)
+	}
+}
