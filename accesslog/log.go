@@ -17,7 +17,6 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
-	"container/heap"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -205,28 +204,6 @@ func (s *source) final() tailView {
 	return s.tail.final()
 }
 
-// pending is a request waiting in the reorder window.
-type pending struct {
-	at     algo.Instant
-	seq    int64 // its line: ties keep the file's order
-	client int32
-}
-
-type pendingHeap []pending
-
-func (h pendingHeap) Len() int { return len(h) }
-func (h pendingHeap) Less(i, j int) bool {
-	return h[i].at < h[j].at || h[i].at == h[j].at && h[i].seq < h[j].seq
-}
-func (h pendingHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *pendingHeap) Push(x any)   { *h = append(*h, x.(pending)) }
-func (h *pendingHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
-}
-
 // countingReader counts the bytes read through it.
 type countingReader struct {
 	r io.Reader
@@ -274,7 +251,7 @@ type reader struct {
 	parser  lineParser
 	parts   [][]byte
 	key     []byte
-	waiting pendingHeap
+	waiting waiting
 	newest  algo.Instant // the latest time read
 	emitted algo.Instant // the last request's time kept
 	long    []byte       // a line longer than the reader's buffer, gathered
@@ -368,7 +345,8 @@ func (rd *reader) take(line []byte, reorder algo.Instant) error {
 		return err
 	}
 	l.Digits = max(l.Digits, st.digits)
-	if l.Requests+int64(len(rd.waiting)) > 0 && st.at < rd.emitted {
+	started := l.Requests+rd.waiting.len() > 0
+	if started && st.at < rd.emitted {
 		l.LateLines++
 		if len(l.Late) < keepProblems {
 			l.Late = append(l.Late, Problem{l.Lines, fmt.Sprintf("%s is more than --reorder %s before %s, a line already read",
@@ -379,7 +357,7 @@ func (rd *reader) take(line []byte, reorder algo.Instant) error {
 		}
 		return nil
 	}
-	if l.Requests+int64(len(rd.waiting)) >= MaxRequests {
+	if l.Requests+rd.waiting.len() >= MaxRequests {
 		return fmt.Errorf("%s:%d: more than %s requests; windowlab keeps every one and stops here rather than run out of memory: cut the log to the hours you want", opts.Name, l.Lines, human.Int(MaxRequests))
 	}
 	c, ok := rd.client()
@@ -387,7 +365,10 @@ func (rd *reader) take(line []byte, reorder algo.Instant) error {
 		return fmt.Errorf("%s:%d: more than %s clients by --key %s; windowlab keeps every one and stops here rather than run out of memory: key by less (ip rather than ip+path) or cut the log",
 			opts.Name, l.Lines, human.Int(int64(clientLimit)), opts.Key)
 	}
-	heap.Push(&rd.waiting, pending{at: st.at, seq: l.Lines, client: c})
+	rd.waiting.add(st.at, l.Lines, c, rd.newest, started)
+	if !started {
+		rd.newest = st.at
+	}
 	rd.newest = max(rd.newest, st.at)
 	rd.flush(rd.newest - reorder)
 	return nil
@@ -495,19 +476,22 @@ func (rd *reader) client() (int32, bool) {
 // flush keeps, in time order, every waiting request at or before until.
 func (rd *reader) flush(until algo.Instant) {
 	l := rd.log
-	for len(rd.waiting) > 0 && rd.waiting[0].at <= until {
-		p := heap.Pop(&rd.waiting).(pending)
+	for {
+		at, client, ok := rd.waiting.next(until)
+		if !ok {
+			return
+		}
 		if l.Requests == 0 {
-			l.first, rd.emitted = p.at, 0
+			l.first, rd.emitted = at, 0
 		}
 		// A request takes at most 2 × 10 bytes: start a chunk when that may not fit.
 		if len(l.chunks) == 0 || len(l.chunks[len(l.chunks)-1])+2*binary.MaxVarintLen64 > chunkSize {
 			l.chunks = append(l.chunks, make([]byte, 0, chunkSize))
 		}
 		c := &l.chunks[len(l.chunks)-1]
-		*c = binary.AppendUvarint(*c, uint64(p.at-rd.emitted))
-		*c = binary.AppendUvarint(*c, uint64(p.client))
-		rd.emitted, l.last = p.at, p.at
+		*c = binary.AppendUvarint(*c, uint64(at-rd.emitted))
+		*c = binary.AppendUvarint(*c, uint64(client))
+		rd.emitted, l.last = at, at
 		l.Requests++
 	}
 }
