@@ -55,6 +55,12 @@ type Options struct {
 	// Tail, when set, is given the requests as often, in order, and told
 	// when the reading ends, however it ends.
 	Tail *Tail
+	// Check, when set, is given what the log holds as often, and once
+	// more at the end; an error stops the reading with it, at the line
+	// (a memory budget's refusal).
+	Check func(Usage) error
+	// Windows are the window lengths whose busiest runs Usage counts.
+	Windows []time.Duration
 }
 
 // DefaultReorder is how out of order a log's lines may be by default.
@@ -107,6 +113,14 @@ type Log struct {
 	chunks [][]byte
 	first  algo.Instant
 	last   algo.Instant
+
+	// What Usage counts: the keys' bytes as allocated, the longest, each
+	// client's latest instant kept (a new one starts a run), the runs.
+	keyBytes   int64
+	longestKey int
+	lastAt     []algo.Instant
+	runs       int64
+	windows    []runCount
 }
 
 // Clients are the clients met, in first-seen order; a request's client
@@ -238,6 +252,7 @@ func Read(r io.Reader, opts Options) (l *Log, err error) {
 		br = bufio.NewReaderSize(zr, 1<<16)
 	}
 	l = &Log{Name: opts.Name, Format: opts.Format, Key: opts.Key, index: map[string]int32{}}
+	l.counting(opts.Windows)
 	rd := reader{log: l, opts: opts, br: br, counted: counted, parts: make([][]byte, len(opts.Key.parts))}
 	return l, rd.run()
 }
@@ -274,6 +289,9 @@ func (rd *reader) run() error {
 				if opts.Tail != nil {
 					opts.Tail.publish(l, false)
 				}
+				if err := rd.check(); err != nil {
+					return err
+				}
 				if opts.Interrupt != nil && opts.Interrupt() {
 					l.Interrupted = true
 					break
@@ -289,8 +307,22 @@ func (rd *reader) run() error {
 		}
 	}
 	rd.flush(maxInstant)
+	rd.waiting = waiting{} // all kept
 	if opts.Progress != nil {
 		opts.Progress(rd.counted.n, l.Lines)
+	}
+	return rd.check()
+}
+
+// check gives Options.Check what the log holds now.
+func (rd *reader) check() error {
+	if rd.opts.Check == nil {
+		return nil
+	}
+	u := rd.log.Usage()
+	u.Waiting = rd.waiting.bytes()
+	if err := rd.opts.Check(u); err != nil {
+		return fmt.Errorf("%s:%d: %w", rd.opts.Name, rd.log.Lines, err)
 	}
 	return nil
 }
@@ -470,6 +502,7 @@ func (rd *reader) client() (int32, bool) {
 	name := string(rd.key)
 	l.clients = append(l.clients, name)
 	l.index[name] = c
+	l.named(name)
 	return c, true
 }
 
@@ -493,5 +526,6 @@ func (rd *reader) flush(until algo.Instant) {
 		*c = binary.AppendUvarint(*c, uint64(client))
 		rd.emitted, l.last = at, at
 		l.Requests++
+		l.kept(client, at)
 	}
 }
