@@ -120,6 +120,8 @@ type Log struct {
 	longestKey int
 	lastAt     []algo.Instant
 	runs       int64
+	sequences  int64
+	lastClient int32
 	windows    []runCount
 }
 
@@ -524,8 +526,8 @@ func (rd *reader) flush(until algo.Instant) {
 		c := &l.chunks[len(l.chunks)-1]
 		*c = binary.AppendUvarint(*c, uint64(at-rd.emitted))
 		*c = binary.AppendUvarint(*c, uint64(client))
-		rd.emitted, l.last = at, at
 		l.Requests++
 		l.kept(client, at)
+		rd.emitted, l.last = at, at
 	}
 }

@@ -18,6 +18,7 @@ type Usage struct {
 	Clients              int64
 	Requests             int64   // kept so far
 	Runs                 int64   // distinct (client, instant) pairs kept
+	Sequences            int64   // runs of one client's requests at one instant, one after another (what --save writes a line each)
 	RunsInWindow         []int64 // for each of Options.Windows, at most in any one window
 	Span                 int64   // ms from the first request kept to the last
 	KeyBytes             int     // the longest key
@@ -82,6 +83,10 @@ func (l *Log) counting(windows []time.Duration) {
 
 // kept counts a request kept, of client at t, in the runs.
 func (l *Log) kept(client int32, t algo.Instant) {
+	if l.Requests == 1 || client != l.lastClient || t != l.last {
+		l.sequences++
+	}
+	l.lastClient = client
 	if l.lastAt[client] == t {
 		return
 	}
@@ -101,7 +106,7 @@ func (l *Log) named(name string) {
 
 // Usage is what the log holds, read whole: nothing waits.
 func (l *Log) Usage() Usage {
-	u := Usage{Lines: l.Lines, Clients: int64(len(l.clients)), Requests: l.Requests, Runs: l.runs, KeyBytes: l.longestKey,
+	u := Usage{Lines: l.Lines, Clients: int64(len(l.clients)), Requests: l.Requests, Runs: l.runs, Sequences: l.sequences, KeyBytes: l.longestKey,
 		Keys:  l.keyBytes + int64(cap(l.clients))*16 + int64(len(l.clients))*indexEntryBytes + int64(cap(l.lastAt))*8,
 		Store: l.Bytes() + int64(cap(l.chunks))*24}
 	if l.Requests > 0 {

@@ -84,7 +84,7 @@ func TestUsageIsTheHeap(t *testing.T) {
 
 // Usage counts the traffic an engine will hold state for: distinct
 // (client, instant) pairs, in all and at most in one window (bounded by
-// two aligned windows), the span, the longest key.
+// two aligned windows), the runs --save writes, the span, the longest key.
 func TestUsageCountsRuns(t *testing.T) {
 	text := strings.Join([]string{
 		`{"ts":1796083200.000,"ip":"a"}`,
@@ -97,8 +97,8 @@ func TestUsageCountsRuns(t *testing.T) {
 	}, "\n") + "\n"
 	var got Usage
 	l := read(t, text, Options{Windows: []time.Duration{time.Second, time.Minute}, Check: func(u Usage) error { got = u; return nil }})
-	want := Usage{Lines: 7, Clients: 2, Requests: 7, Runs: 5, Span: 5000, KeyBytes: 2}
-	if got.Lines != want.Lines || got.Clients != want.Clients || got.Requests != want.Requests || got.Runs != want.Runs ||
+	want := Usage{Lines: 7, Clients: 2, Requests: 7, Runs: 5, Sequences: 6, Span: 5000, KeyBytes: 2}
+	if got.Lines != want.Lines || got.Clients != want.Clients || got.Requests != want.Requests || got.Runs != want.Runs || got.Sequences != want.Sequences ||
 		got.Span != want.Span || got.KeyBytes != want.KeyBytes || len(got.RunsInWindow) != 2 {
 		t.Fatalf("Usage %+v, want %+v", got, want)
 	}
