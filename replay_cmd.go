@@ -290,35 +290,45 @@ func sweepSettings(limits []int64, windows []time.Duration, algos []algo.Algorit
 }
 
 // openLog opens path, or standard input for -, and says its size when it
-// is a file (for the progress's time left).
-func openLog(path string, stdin io.Reader) (io.Reader, int64, func(), error) {
+// is a file (for the progress's time left). Standard input and a fifo,
+// which may wait without end, are read as waitingInputs: their reading
+// stops when ctx ends.
+func openLog(ctx context.Context, path string, stdin io.Reader) (io.Reader, int64, func(), error) {
 	if path == "-" {
-		return stdin, 0, func() {}, nil
+		in := newWaitingInput(ctx, func() (io.Reader, func(), error) { return stdin, func() {}, nil })
+		return in, 0, in.Close, nil
+	}
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	if info.IsDir() {
+		return nil, 0, nil, fmt.Errorf("%s: is a directory, not a log", path)
+	}
+	if !info.Mode().IsRegular() {
+		in := newWaitingInput(ctx, func() (io.Reader, func(), error) {
+			f, err := os.Open(path) // a fifo's opening waits for its writer
+			if err != nil {
+				return nil, nil, err
+			}
+			return f, func() { f.Close() }, nil
+		})
+		return in, 0, in.Close, nil
 	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, 0, nil, err
 	}
-	info, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, 0, nil, err
-	}
-	if info.IsDir() {
-		f.Close()
-		return nil, 0, nil, fmt.Errorf("%s: is a directory, not a log", path)
-	}
 	return f, info.Size(), func() { f.Close() }, nil
 }
 
-// errStalled is a log whose input gave nothing for a second after a
-// signal (a pipe from a stalled command, a fifo nobody writes).
+// errStalled is a log whose input gave nothing before a signal (a pipe
+// from a stalled command, a fifo nobody writes).
 var errStalled = errors.New("stopped while waiting for the log's next line; nothing was decided")
 
 // readLog opens and reads the log with progress on errOut: a bar on a
 // terminal, a line every few seconds otherwise. A signal stops it where it
-// is; when the input is blocked and gives nothing for a second more, it
-// gives up on it (errStalled) rather than wait.
+// is, even waiting on an idle input (errStalled when it had no request).
 func readLog(ctx context.Context, path string, stdin io.Reader, opts accesslog.Options, errOut io.Writer, decided *atomic.Int64) (*accesslog.Log, error) {
 	var read, lines, size atomic.Int64
 	opts.Progress = func(b, n int64) { read.Store(b); lines.Store(n) }
@@ -330,33 +340,17 @@ func readLog(ctx context.Context, path string, stdin io.Reader, opts accesslog.O
 		showProgress(errOut, "reading "+filepath.Base(opts.Name), &size, &read, &lines, decided, done)
 	}()
 	defer func() { close(done); <-shown }()
-	type result struct {
-		log *accesslog.Log
-		err error
+	in, n, closeIn, err := openLog(ctx, path, stdin)
+	if err != nil {
+		return nil, err
 	}
-	res := make(chan result, 1)
-	go func() {
-		in, n, closeIn, err := openLog(path, stdin) // opening a fifo waits for its writer
-		if err != nil {
-			res <- result{err: err}
-			return
-		}
-		defer closeIn()
-		size.Store(n)
-		l, err := accesslog.Read(in, opts)
-		res <- result{l, err}
-	}()
-	select {
-	case r := <-res:
-		return r.log, r.err
-	case <-ctx.Done():
+	defer closeIn()
+	size.Store(n)
+	l, err := accesslog.Read(in, opts)
+	if err == nil && l.Interrupted && l.Requests == 0 {
+		return nil, errStalled
 	}
-	select {
-	case r := <-res:
-		return r.log, r.err
-	case <-time.After(time.Second):
-		return nil, errStalled // its goroutine ends with the process
-	}
+	return l, err
 }
 
 // showProgress draws a reading's progress until done: bytes of size (when

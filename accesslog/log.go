@@ -49,8 +49,9 @@ type Options struct {
 	// bytes read so far (of the file as stored: compressed, if it is) and
 	// the lines read.
 	Progress func(bytes, lines int64)
-	// Interrupt, when set, is asked as often; true stops the reading where
-	// it is, and Log.Interrupted says so.
+	// Interrupt, when set, is asked as often, and when the input fails;
+	// true stops the reading where it is, and Log.Interrupted says so (an
+	// input that waits without end fails when it is interrupted).
 	Interrupt func() bool
 	// Tail, when set, is given the requests as often, in order, and told
 	// when the reading ends, however it ends.
@@ -246,14 +247,18 @@ func Read(r io.Reader, opts Options) (l *Log, err error) {
 	}
 	counted := &countingReader{r: r}
 	br := bufio.NewReaderSize(counted, 1<<16)
+	l = &Log{Name: opts.Name, Format: opts.Format, Key: opts.Key, index: map[string]int32{}}
 	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
 		zr, err := gzip.NewReader(br)
+		if err != nil && opts.Interrupt != nil && opts.Interrupt() {
+			l.Interrupted = true
+			return l, nil
+		}
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", opts.Name, err)
 		}
 		br = bufio.NewReaderSize(zr, 1<<16)
 	}
-	l = &Log{Name: opts.Name, Format: opts.Format, Key: opts.Key, index: map[string]int32{}}
 	l.counting(opts.Windows)
 	rd := reader{log: l, opts: opts, br: br, counted: counted, parts: make([][]byte, len(opts.Key.parts))}
 	return l, rd.run()
@@ -279,6 +284,10 @@ func (rd *reader) run() error {
 	reorder := algo.Instant(opts.Reorder / time.Millisecond)
 	for {
 		line, err := rd.line()
+		if err != nil && err != io.EOF && opts.Interrupt != nil && opts.Interrupt() {
+			l.Interrupted = true // the line it cut short is left out
+			break
+		}
 		if len(line) > 0 || err == nil {
 			l.Lines++
 			if perr := rd.take(line, reorder); perr != nil {
