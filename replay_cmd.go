@@ -85,6 +85,17 @@ func replayCmd() *cobra.Command {
 			if (save != "" || tui) && len(settings) != 1 {
 				return invalid(errors.New("--save and --tui take one setting: give one --limit and one --window"))
 			}
+			// What would refuse the replay at its end, said before the long read.
+			if save != "" {
+				if err := refuseExisting(save, "--save"); err != nil {
+					return err
+				}
+			}
+			if tui {
+				if err := needTerminal(); err != nil {
+					return err
+				}
+			}
 			if asJSON && len(settings) > 1 {
 				return invalid(errors.New("--json prints one setting's report, as run does; a sweep prints its table: give one --limit and one --window"))
 			}
@@ -887,6 +898,19 @@ func saveLog(w, errOut io.Writer, save string, rec scenarios.Recorded, l *access
 	}
 	fmt.Fprintf(w, "wrote %s: %s runs, %s (windowlab check %s replays it to the same decisions; windowlab tui %s opens it)\n",
 		save, human.Int(int64(n)), human.Bytes(counted.n), save, save)
+	return nil
+}
+
+// refuseExisting refuses at once the file that writeNew would refuse after
+// the work: one that exists (windowlab never writes over a file), or in a
+// directory that does not.
+func refuseExisting(path, flag string) error {
+	if _, err := os.Lstat(path); err == nil {
+		return invalid(fmt.Errorf("%s exists; windowlab never writes over a file: give %s another name", path, flag))
+	}
+	if info, err := os.Stat(filepath.Dir(path)); err != nil || !info.IsDir() {
+		return invalid(fmt.Errorf("%s: %s is not a directory; give %s a file in one", path, filepath.Dir(path), flag))
+	}
 	return nil
 }
 

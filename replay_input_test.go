@@ -8,9 +8,13 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
+
+	"charm.land/fang/v2"
+	"github.com/charmbracelet/x/term"
 
 	"windowlab/accesslog"
 )
@@ -91,4 +95,51 @@ func TestReadingStopsOnAnIdleInput(t *testing.T) {
 			t.Errorf("readLog: %v, %d requests of %d clients", err, l.Requests, len(l.Clients()))
 		}
 	})
+}
+
+// spyInput is a log on standard input that counts its reads.
+type spyInput struct {
+	r     io.Reader
+	reads atomic.Int64
+}
+
+func (s *spyInput) Read(p []byte) (int, error) { s.reads.Add(1); return s.r.Read(p) }
+
+// What would refuse a replay at its end is said before the log is read: a
+// --save file that exists or whose directory does not, --tui without a
+// terminal (both read the whole log first, then refused).
+func TestRefusedBeforeTheLogIsRead(t *testing.T) {
+	existing := writeFile(t, "saved.yaml", []byte("mine\n"))
+	cases := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"--save over a file", []string{"--save", existing}, existing + " exists; windowlab never writes over a file: give --save another name"},
+		{"--save into no directory", []string{"--save", filepath.Join(existing, "x.yaml")}, "is not a directory; give --save a file in one"},
+		{"--tui without a terminal", []string{"--tui"}, "the interactive view needs a terminal"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if c.name == "--tui without a terminal" && term.IsTerminal(os.Stdout.Fd()) {
+				t.Skip("standard output is a terminal here")
+			}
+			stdin := &spyInput{r: strings.NewReader("10.0.0.1 - - [01/Dec/2026:00:00:00 +0000] \"GET / HTTP/1.1\" 200 1 \"-\" \"-\"\n")}
+			var out, errOut strings.Builder
+			root := rootCmd(&out)
+			root.SetIn(stdin)
+			root.SetErr(&errOut)
+			root.SetArgs(append([]string{"replay", "-"}, c.args...))
+			code := exitCode(fang.Execute(context.Background(), root, fang.WithErrorHandler(printError)))
+			if code != 2 || !strings.Contains(errOut.String(), c.want) {
+				t.Errorf("exit %d, want 2 and %q:\n%s", code, c.want, errOut.String())
+			}
+			if n := stdin.reads.Load(); n != 0 {
+				t.Errorf("the log was read (%d reads) before the refusal", n)
+			}
+		})
+	}
+	if data, _ := os.ReadFile(existing); string(data) != "mine\n" {
+		t.Errorf("the existing file now holds %q", data)
+	}
 }
