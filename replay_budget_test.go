@@ -15,7 +15,7 @@ import (
 )
 
 // The shapes of log that went past windowlab's memory budget (issue 29),
-// at any size: testdata/replay-shapes.sh writes them at full size.
+// at any size: testdata/replay/shapes.sh writes them at full size.
 
 // longKeys is a JSON Lines log of n clients, each keyed (--key
 // field:agent) by an agent keyBytes long, a millisecond apart.
