@@ -1,7 +1,6 @@
 package accesslog
 
 import (
-	"container/heap"
 	"encoding/binary"
 
 	"windowlab/algo"
@@ -36,30 +35,74 @@ type pending struct {
 	client int32
 }
 
-type pendingHeap []pending
-
-func (h pendingHeap) Len() int { return len(h) }
-func (h pendingHeap) Less(i, j int) bool {
-	return h[i].at < h[j].at || h[i].at == h[j].at && h[i].seq < h[j].seq
+// pendingHeap is a binary heap of requests by (at, seq), in chunks of
+// lateChunk: it grows and shrinks a chunk at a time, never copied (a heap
+// of 12,500,000 lines grown by append held its old and new arrays at once,
+// 675 MB).
+type pendingHeap struct {
+	chunks [][]pending
+	n      int
 }
-func (h pendingHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *pendingHeap) Push(x any)   { *h = append(*h, x.(pending)) }
-func (h *pendingHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
+
+const lateChunk = 4096
+
+func (h *pendingHeap) at(i int) *pending { return &h.chunks[i/lateChunk][i%lateChunk] }
+
+func (h *pendingHeap) less(i, j int) bool {
+	a, b := h.at(i), h.at(j)
+	return a.at < b.at || a.at == b.at && a.seq < b.seq
+}
+
+func (h *pendingHeap) swap(i, j int) { a, b := h.at(i), h.at(j); *a, *b = *b, *a }
+
+// top is the earliest request; the heap must not be empty.
+func (h *pendingHeap) top() pending { return h.chunks[0][0] }
+
+func (h *pendingHeap) push(p pending) {
+	if h.n == len(h.chunks)*lateChunk {
+		h.chunks = append(h.chunks, make([]pending, lateChunk))
+	}
+	*h.at(h.n) = p
+	for i := h.n; i > 0 && h.less(i, (i-1)/2); i = (i - 1) / 2 {
+		h.swap(i, (i-1)/2)
+	}
+	h.n++
+}
+
+func (h *pendingHeap) pop() pending {
+	p := h.top()
+	h.n--
+	h.swap(0, h.n)
+	for i := 0; ; {
+		least, left, right := i, 2*i+1, 2*i+2
+		if left < h.n && h.less(left, least) {
+			least = left
+		}
+		if right < h.n && h.less(right, least) {
+			least = right
+		}
+		if least == i {
+			break
+		}
+		h.swap(i, least)
+		i = least
+	}
+	if len(h.chunks) > 1 && h.n <= (len(h.chunks)-2)*lateChunk {
+		h.chunks[len(h.chunks)-1] = nil // keep one chunk spare, give back the rest
+		h.chunks = h.chunks[:len(h.chunks)-1]
+	}
+	return p
 }
 
 // len is how many requests wait.
-func (w *waiting) len() int64 { return w.queued + int64(len(w.late)) }
+func (w *waiting) len() int64 { return w.queued + int64(w.late.n) }
 
 // add puts a request read at line seq in its place: in the queue when no
 // later instant was read before it (newest: the latest read so far, when
 // started).
 func (w *waiting) add(at algo.Instant, seq int64, client int32, newest algo.Instant, started bool) {
 	if started && at < newest {
-		heap.Push(&w.late, pending{at: at, seq: seq, client: client})
+		w.late.push(pending{at: at, seq: seq, client: client})
 		return
 	}
 	if w.queued == 0 {
@@ -89,7 +132,7 @@ func (w *waiting) peek() (at algo.Instant, client int32, size int) {
 func (w *waiting) next(until algo.Instant) (algo.Instant, int32, bool) {
 	if w.queued > 0 {
 		at, client, size := w.peek()
-		if at <= until && (len(w.late) == 0 || at <= w.late[0].at) {
+		if at <= until && (w.late.n == 0 || at <= w.late.top().at) {
 			w.off += size
 			w.headAt = at
 			w.queued--
@@ -105,8 +148,8 @@ func (w *waiting) next(until algo.Instant) (algo.Instant, int32, bool) {
 			return at, client, true
 		}
 	}
-	if len(w.late) > 0 && w.late[0].at <= until {
-		p := heap.Pop(&w.late).(pending)
+	if w.late.n > 0 && w.late.top().at <= until {
+		p := w.late.pop()
 		return p.at, p.client, true
 	}
 	return 0, 0, false
@@ -114,7 +157,7 @@ func (w *waiting) next(until algo.Instant) (algo.Instant, int32, bool) {
 
 // bytes is what the waiting requests hold.
 func (w *waiting) bytes() int64 {
-	n := int64(cap(w.late)) * int64(pendingBytes)
+	n := int64(len(w.late.chunks)) * lateChunk * pendingBytes
 	for _, c := range w.queue {
 		n += int64(cap(c))
 	}

@@ -99,6 +99,30 @@ func TestReorderPutsLinesInTheirPlace(t *testing.T) {
 	}
 }
 
+// A merged log whose second half goes back to the first's start, under a
+// --reorder as long as the log, comes out as a stable sort by time: tens of
+// thousands of lines through the heap, its chunks grown and given back.
+func TestReorderAMergedLog(t *testing.T) {
+	r := rand.New(rand.NewPCG(29, 4))
+	var text strings.Builder
+	var want []sim.Arrival
+	for half := range 2 {
+		clock := at("2026-12-01T00:00:00Z")
+		for range 30_000 {
+			clock += algo.Instant(r.IntN(3))
+			a := sim.Arrival{At: clock, Client: fmt.Sprintf("s%d-c%d", half, r.IntN(50))}
+			want = append(want, a)
+			fmt.Fprintf(&text, "{\"ts\":\"%s\",\"ip\":\"%s\"}\n", a.At.Time().UTC().Format(time.RFC3339Nano), a.Client)
+		}
+	}
+	slices.SortStableFunc(want, func(a, b sim.Arrival) int { return int(a.At - b.At) })
+	l := read(t, text.String(), Options{Reorder: 100 * time.Hour})
+	if l.LateLines != 0 {
+		t.Errorf("%d late lines", l.LateLines)
+	}
+	same(t, arrivals(l), want)
+}
+
 // Lines read in time order wait in a few bytes each: a million identical
 // lines within one second (all of them inside the reorder window until the
 // end) hold a few MiB of heap, not 24 bytes and more a line (2.2 GB for
@@ -125,5 +149,33 @@ func TestIdenticalLinesWaitCompactly(t *testing.T) {
 	t.Logf("%d identical lines: at most %.1f MiB of heap while reading", n, float64(most)/(1<<20))
 	if most > 8<<20 {
 		t.Errorf("reading %d identical lines held %d MiB of heap; want a few bytes a line", n, most>>20)
+	}
+}
+
+// Lines waiting in the heap are allocated once, a chunk at a time: growing
+// by append copied the heap into one a quarter larger, the old array still
+// held meanwhile (12,500,000 late lines: 300 MB held, 675 MB in the copy).
+func TestLateLinesAreNotCopiedToGrow(t *testing.T) {
+	var w waiting
+	start := at("2026-12-01T00:00:00Z")
+	w.add(start+1_000_000, 1, 0, 0, false)
+	const n = 200_000
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for i := range n {
+		w.add(start+algo.Instant(i), int64(i+2), int32(i%100), start+1_000_000, true)
+	}
+	runtime.ReadMemStats(&after)
+	held, allocated := w.bytes(), int64(after.TotalAlloc-before.TotalAlloc)
+	if w.len() != n+1 || allocated > held+held/8 {
+		t.Errorf("%d waiting lines hold %d KiB and allocated %d KiB to get there", w.len(), held>>10, allocated>>10)
+	}
+	for i := range n + 1 {
+		if _, _, ok := w.next(start + 2_000_000); !ok {
+			t.Fatalf("request %d of %d did not come out", i+1, n+1)
+		}
+	}
+	if w.bytes() > 128<<10+queueChunk {
+		t.Errorf("emptied, the heap still holds %d KiB", w.bytes()>>10)
 	}
 }
