@@ -82,7 +82,7 @@ func (m *replayMemory) parts(u accesslog.Usage) []part {
 		change := "use a log of fewer clients or a shorter --window"
 		if m.atOnce > 1 {
 			what = fmt.Sprintf("the limiters' state of %d settings decided side by side", m.atOnce)
-			change = "compare fewer settings, use a log of fewer clients or shorter windows"
+			change = "replay fewer settings at a time, use a log of fewer clients or shorter windows"
 		}
 		ps = append(ps, part{engines, what, change})
 	}

@@ -98,7 +98,7 @@ func TestReplayMemoryBudget(t *testing.T) {
 			[]string{"merged.jsonl:", "", " MiB for lines waiting to be put in order (--reorder 100h)", "; use a smaller --reorder"}},
 		{"the merged log at the default --reorder", 8, []string{"replay", merged}, nil},
 		{"a sweep of many clients", 48, []string{"replay", clients, "--limits", "1,2,3,4"},
-			[]string{"clients.log:", "", " MiB for the limiters' state of 4 settings decided side by side", "; compare fewer settings"}},
+			[]string{"clients.log:", "", " MiB for the limiters' state of 4 settings decided side by side", "; replay fewer settings at a time"}},
 		{"many clients at one setting", 48, []string{"replay", clients, "--limit", "1"}, nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
