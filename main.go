@@ -377,9 +377,8 @@ func runUI(ctx context.Context, s *scenarios.Scenario) error {
 // showUI runs the view with the built-ins and file loading every mode
 // offers, and returns the final model.
 func showUI(ctx context.Context, opts ui.Options) (ui.Model, error) {
-	if !term.IsTerminal(os.Stdout.Fd()) {
-		return ui.Model{}, invalid(errors.New("the interactive view needs a terminal, and standard output is not one;\n" +
-			"for text, try `windowlab run SCENARIO --trace`, or `windowlab quiz --print` for the questions"))
+	if err := needTerminal(); err != nil {
+		return ui.Model{}, err
 	}
 	opts.Builtins = scenarios.Builtins()
 	opts.Load = scenarios.LoadContext
@@ -391,6 +390,16 @@ func showUI(ctx context.Context, opts ui.Options) (ui.Model, error) {
 		return m, invalid(fmt.Errorf("the interactive view could not run here: %w", err))
 	}
 	return m, nil
+}
+
+// needTerminal refuses the interactive view when standard output is not a
+// terminal; a command with long work before the view asks it first.
+func needTerminal() error {
+	if term.IsTerminal(os.Stdout.Fd()) {
+		return nil
+	}
+	return invalid(errors.New("the interactive view needs a terminal, and standard output is not one;\n" +
+		"for text, try `windowlab run SCENARIO --trace`, or `windowlab quiz --print` for the questions"))
 }
 
 func lessonCmd() *cobra.Command {

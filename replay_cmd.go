@@ -10,7 +10,6 @@ import (
 	"iter"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -86,6 +85,17 @@ func replayCmd() *cobra.Command {
 			if (save != "" || tui) && len(settings) != 1 {
 				return invalid(errors.New("--save and --tui take one setting: give one --limit and one --window"))
 			}
+			// What would refuse the replay at its end, said before the long read.
+			if save != "" {
+				if err := refuseExisting(save, "--save"); err != nil {
+					return err
+				}
+			}
+			if tui {
+				if err := needTerminal(); err != nil {
+					return err
+				}
+			}
 			if asJSON && len(settings) > 1 {
 				return invalid(errors.New("--json prints one setting's report, as run does; a sweep prints its table: give one --limit and one --window"))
 			}
@@ -104,6 +114,17 @@ func replayCmd() *cobra.Command {
 			// requests are put in order (one core reads, the others decide);
 			// --json, --save, --tui and --store need the whole log first.
 			overlap := !asJSON && save == "" && !tui && st == nil
+			atOnce := 1 // settings decided side by side
+			if overlap && len(settings) > 1 {
+				atOnce = sweepWorkers(len(settings))
+			} else if save != "" && !tui {
+				atOnce = 0
+			}
+			mem, err := newReplayMemory(opts.Key, reorder, settings, atOnce, len(settings) > 1 || tui, tui)
+			if err != nil {
+				return invalid(err)
+			}
+			opts.Check, opts.Windows = mem.check, mem.windows
 			dctx, endGrace := graceAfter(ctx)
 			defer endGrace()
 			var decided atomic.Int64
@@ -280,35 +301,45 @@ func sweepSettings(limits []int64, windows []time.Duration, algos []algo.Algorit
 }
 
 // openLog opens path, or standard input for -, and says its size when it
-// is a file (for the progress's time left).
-func openLog(path string, stdin io.Reader) (io.Reader, int64, func(), error) {
+// is a file (for the progress's time left). Standard input and a fifo,
+// which may wait without end, are read as waitingInputs: their reading
+// stops when ctx ends.
+func openLog(ctx context.Context, path string, stdin io.Reader) (io.Reader, int64, func(), error) {
 	if path == "-" {
-		return stdin, 0, func() {}, nil
+		in := newWaitingInput(ctx, func() (io.Reader, func(), error) { return stdin, func() {}, nil })
+		return in, 0, in.Close, nil
+	}
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	if info.IsDir() {
+		return nil, 0, nil, fmt.Errorf("%s: is a directory, not a log", path)
+	}
+	if !info.Mode().IsRegular() {
+		in := newWaitingInput(ctx, func() (io.Reader, func(), error) {
+			f, err := os.Open(path) // a fifo's opening waits for its writer
+			if err != nil {
+				return nil, nil, err
+			}
+			return f, func() { f.Close() }, nil
+		})
+		return in, 0, in.Close, nil
 	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, 0, nil, err
 	}
-	info, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, 0, nil, err
-	}
-	if info.IsDir() {
-		f.Close()
-		return nil, 0, nil, fmt.Errorf("%s: is a directory, not a log", path)
-	}
 	return f, info.Size(), func() { f.Close() }, nil
 }
 
-// errStalled is a log whose input gave nothing for a second after a
-// signal (a pipe from a stalled command, a fifo nobody writes).
+// errStalled is a log whose input gave nothing before a signal (a pipe
+// from a stalled command, a fifo nobody writes).
 var errStalled = errors.New("stopped while waiting for the log's next line; nothing was decided")
 
 // readLog opens and reads the log with progress on errOut: a bar on a
 // terminal, a line every few seconds otherwise. A signal stops it where it
-// is; when the input is blocked and gives nothing for a second more, it
-// gives up on it (errStalled) rather than wait.
+// is, even waiting on an idle input (errStalled when it had no request).
 func readLog(ctx context.Context, path string, stdin io.Reader, opts accesslog.Options, errOut io.Writer, decided *atomic.Int64) (*accesslog.Log, error) {
 	var read, lines, size atomic.Int64
 	opts.Progress = func(b, n int64) { read.Store(b); lines.Store(n) }
@@ -320,33 +351,17 @@ func readLog(ctx context.Context, path string, stdin io.Reader, opts accesslog.O
 		showProgress(errOut, "reading "+filepath.Base(opts.Name), &size, &read, &lines, decided, done)
 	}()
 	defer func() { close(done); <-shown }()
-	type result struct {
-		log *accesslog.Log
-		err error
+	in, n, closeIn, err := openLog(ctx, path, stdin)
+	if err != nil {
+		return nil, err
 	}
-	res := make(chan result, 1)
-	go func() {
-		in, n, closeIn, err := openLog(path, stdin) // opening a fifo waits for its writer
-		if err != nil {
-			res <- result{err: err}
-			return
-		}
-		defer closeIn()
-		size.Store(n)
-		l, err := accesslog.Read(in, opts)
-		res <- result{l, err}
-	}()
-	select {
-	case r := <-res:
-		return r.log, r.err
-	case <-ctx.Done():
+	defer closeIn()
+	size.Store(n)
+	l, err := accesslog.Read(in, opts)
+	if err == nil && l.Interrupted && l.Requests == 0 {
+		return nil, errStalled
 	}
-	select {
-	case r := <-res:
-		return r.log, r.err
-	case <-time.After(time.Second):
-		return nil, errStalled // its goroutine ends with the process
-	}
+	return l, err
 }
 
 // showProgress draws a reading's progress until done: bytes of size (when
@@ -658,7 +673,7 @@ func sweep(ctx context.Context, source func() sim.Source, settings []setting, de
 	errs := make([]error, len(settings))
 	next := make(chan int)
 	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(settings)) {
+	for range sweepWorkers(len(settings)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -694,12 +709,11 @@ func replaySetting(ctx context.Context, src sim.Source, s setting, decided *atom
 	if err != nil {
 		return nil, err
 	}
-	deniedBy := make([]map[int32]int64, len(s.algos))
+	// By the clients' numbers in the log: a few bytes a client, where maps
+	// took some 170 (replayMemory counts them).
+	deniedBy := make([][]int32, len(s.algos))
 	allowed := make([]histogram, len(s.algos))
-	for k := range deniedBy {
-		deniedBy[k] = map[int32]int64{}
-	}
-	names := map[int32]string{} // the clients denied, by their number in the log
+	var names []string // the clients denied, by their number in the log
 	var counted int64
 	defer func() {
 		if decided != nil {
@@ -725,23 +739,39 @@ func replaySetting(ctx context.Context, src sim.Source, s setting, decided *atom
 				allowed[k].add(r.Arrival.At)
 				continue
 			}
-			c := r.Arrival.Number - 1 // the log numbers its clients from 1
-			if deniedBy[k][c]++; deniedBy[k][c] == 1 {
-				names[c] = r.Arrival.Client
-			}
+			c := int(r.Arrival.Number - 1) // the log numbers its clients from 1
+			deniedBy[k], names = reach(deniedBy[k], c), reach(names, c)
+			deniedBy[k][c]++
+			names[c] = r.Arrival.Client
 		}
 	}
 	var out []outcome
 	for k, st := range e.Stats() {
-		o := outcome{setting: s, stats: st, affected: len(deniedBy[k]), allowed: allowed[k]}
+		o := outcome{setting: s, stats: st, allowed: allowed[k]}
+		mostFirst := func(a, b denied) int { return cmp.Or(cmp.Compare(b.n, a.n), strings.Compare(a.client, b.client)) }
 		for c, n := range deniedBy[k] {
-			o.top = append(o.top, denied{names[c], n})
+			if n == 0 {
+				continue
+			}
+			o.affected++
+			// The five denied most, kept as they are met: not a list of every client.
+			d := denied{names[c], int64(n)}
+			if i, _ := slices.BinarySearchFunc(o.top, d, mostFirst); i < 5 {
+				o.top = slices.Insert(o.top, i, d)[:min(len(o.top)+1, 5)]
+			}
 		}
-		slices.SortFunc(o.top, func(a, b denied) int { return cmp.Or(cmp.Compare(b.n, a.n), strings.Compare(a.client, b.client)) })
-		o.top = o.top[:min(len(o.top), 5)]
 		out = append(out, o)
 	}
 	return out, nil
+}
+
+// reach is s long enough to index i, grown as append grows it.
+func reach[T any](s []T, i int) []T {
+	if i < len(s) {
+		return s
+	}
+	s = append(s, make([]T, i+1-len(s))...)
+	return s[:cap(s)]
 }
 
 // printSweep is the sweep's table: a row per limiter and setting.
@@ -868,6 +898,19 @@ func saveLog(w, errOut io.Writer, save string, rec scenarios.Recorded, l *access
 	}
 	fmt.Fprintf(w, "wrote %s: %s runs, %s (windowlab check %s replays it to the same decisions; windowlab tui %s opens it)\n",
 		save, human.Int(int64(n)), human.Bytes(counted.n), save, save)
+	return nil
+}
+
+// refuseExisting refuses at once the file that writeNew would refuse after
+// the work: one that exists (windowlab never writes over a file), or in a
+// directory that does not.
+func refuseExisting(path, flag string) error {
+	if _, err := os.Lstat(path); err == nil {
+		return invalid(fmt.Errorf("%s exists; windowlab never writes over a file: give %s another name", path, flag))
+	}
+	if info, err := os.Stat(filepath.Dir(path)); err != nil || !info.IsDir() {
+		return invalid(fmt.Errorf("%s: %s is not a directory; give %s a file in one", path, filepath.Dir(path), flag))
+	}
 	return nil
 }
 

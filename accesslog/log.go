@@ -17,7 +17,6 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
-	"container/heap"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -50,12 +49,19 @@ type Options struct {
 	// bytes read so far (of the file as stored: compressed, if it is) and
 	// the lines read.
 	Progress func(bytes, lines int64)
-	// Interrupt, when set, is asked as often; true stops the reading where
-	// it is, and Log.Interrupted says so.
+	// Interrupt, when set, is asked as often, and when the input fails;
+	// true stops the reading where it is, and Log.Interrupted says so (an
+	// input that waits without end fails when it is interrupted).
 	Interrupt func() bool
 	// Tail, when set, is given the requests as often, in order, and told
 	// when the reading ends, however it ends.
 	Tail *Tail
+	// Check, when set, is given what the log holds as often, and once
+	// more at the end; an error stops the reading with it, at the line
+	// (a memory budget's refusal).
+	Check func(Usage) error
+	// Windows are the window lengths whose busiest runs Usage counts.
+	Windows []time.Duration
 }
 
 // DefaultReorder is how out of order a log's lines may be by default.
@@ -108,6 +114,16 @@ type Log struct {
 	chunks [][]byte
 	first  algo.Instant
 	last   algo.Instant
+
+	// What Usage counts: the keys' bytes as allocated, the longest, each
+	// client's latest instant kept (a new one starts a run), the runs.
+	keyBytes   int64
+	longestKey int
+	lastAt     []algo.Instant
+	runs       int64
+	sequences  int64
+	lastClient int32
+	windows    []runCount
 }
 
 // Clients are the clients met, in first-seen order; a request's client
@@ -205,28 +221,6 @@ func (s *source) final() tailView {
 	return s.tail.final()
 }
 
-// pending is a request waiting in the reorder window.
-type pending struct {
-	at     algo.Instant
-	seq    int64 // its line: ties keep the file's order
-	client int32
-}
-
-type pendingHeap []pending
-
-func (h pendingHeap) Len() int { return len(h) }
-func (h pendingHeap) Less(i, j int) bool {
-	return h[i].at < h[j].at || h[i].at == h[j].at && h[i].seq < h[j].seq
-}
-func (h pendingHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *pendingHeap) Push(x any)   { *h = append(*h, x.(pending)) }
-func (h *pendingHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
-}
-
 // countingReader counts the bytes read through it.
 type countingReader struct {
 	r io.Reader
@@ -253,14 +247,19 @@ func Read(r io.Reader, opts Options) (l *Log, err error) {
 	}
 	counted := &countingReader{r: r}
 	br := bufio.NewReaderSize(counted, 1<<16)
+	l = &Log{Name: opts.Name, Format: opts.Format, Key: opts.Key, index: map[string]int32{}}
 	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
 		zr, err := gzip.NewReader(br)
+		if err != nil && opts.Interrupt != nil && opts.Interrupt() {
+			l.Interrupted = true
+			return l, nil
+		}
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", opts.Name, err)
 		}
 		br = bufio.NewReaderSize(zr, 1<<16)
 	}
-	l = &Log{Name: opts.Name, Format: opts.Format, Key: opts.Key, index: map[string]int32{}}
+	l.counting(opts.Windows)
 	rd := reader{log: l, opts: opts, br: br, counted: counted, parts: make([][]byte, len(opts.Key.parts))}
 	return l, rd.run()
 }
@@ -274,7 +273,7 @@ type reader struct {
 	parser  lineParser
 	parts   [][]byte
 	key     []byte
-	waiting pendingHeap
+	waiting waiting
 	newest  algo.Instant // the latest time read
 	emitted algo.Instant // the last request's time kept
 	long    []byte       // a line longer than the reader's buffer, gathered
@@ -285,6 +284,10 @@ func (rd *reader) run() error {
 	reorder := algo.Instant(opts.Reorder / time.Millisecond)
 	for {
 		line, err := rd.line()
+		if err != nil && err != io.EOF && opts.Interrupt != nil && opts.Interrupt() {
+			l.Interrupted = true // the line it cut short is left out
+			break
+		}
 		if len(line) > 0 || err == nil {
 			l.Lines++
 			if perr := rd.take(line, reorder); perr != nil {
@@ -296,6 +299,9 @@ func (rd *reader) run() error {
 				}
 				if opts.Tail != nil {
 					opts.Tail.publish(l, false)
+				}
+				if err := rd.check(); err != nil {
+					return err
 				}
 				if opts.Interrupt != nil && opts.Interrupt() {
 					l.Interrupted = true
@@ -312,8 +318,22 @@ func (rd *reader) run() error {
 		}
 	}
 	rd.flush(maxInstant)
+	rd.waiting = waiting{} // all kept
 	if opts.Progress != nil {
 		opts.Progress(rd.counted.n, l.Lines)
+	}
+	return rd.check()
+}
+
+// check gives Options.Check what the log holds now.
+func (rd *reader) check() error {
+	if rd.opts.Check == nil {
+		return nil
+	}
+	u := rd.log.Usage()
+	u.Waiting = rd.waiting.bytes()
+	if err := rd.opts.Check(u); err != nil {
+		return fmt.Errorf("%s:%d: %w", rd.opts.Name, rd.log.Lines, err)
 	}
 	return nil
 }
@@ -368,7 +388,8 @@ func (rd *reader) take(line []byte, reorder algo.Instant) error {
 		return err
 	}
 	l.Digits = max(l.Digits, st.digits)
-	if l.Requests+int64(len(rd.waiting)) > 0 && st.at < rd.emitted {
+	started := l.Requests+rd.waiting.len() > 0
+	if started && st.at < rd.emitted {
 		l.LateLines++
 		if len(l.Late) < keepProblems {
 			l.Late = append(l.Late, Problem{l.Lines, fmt.Sprintf("%s is more than --reorder %s before %s, a line already read",
@@ -379,7 +400,7 @@ func (rd *reader) take(line []byte, reorder algo.Instant) error {
 		}
 		return nil
 	}
-	if l.Requests+int64(len(rd.waiting)) >= MaxRequests {
+	if l.Requests+rd.waiting.len() >= MaxRequests {
 		return fmt.Errorf("%s:%d: more than %s requests; windowlab keeps every one and stops here rather than run out of memory: cut the log to the hours you want", opts.Name, l.Lines, human.Int(MaxRequests))
 	}
 	c, ok := rd.client()
@@ -387,7 +408,10 @@ func (rd *reader) take(line []byte, reorder algo.Instant) error {
 		return fmt.Errorf("%s:%d: more than %s clients by --key %s; windowlab keeps every one and stops here rather than run out of memory: key by less (ip rather than ip+path) or cut the log",
 			opts.Name, l.Lines, human.Int(int64(clientLimit)), opts.Key)
 	}
-	heap.Push(&rd.waiting, pending{at: st.at, seq: l.Lines, client: c})
+	rd.waiting.add(st.at, l.Lines, c, rd.newest, started)
+	if !started {
+		rd.newest = st.at
+	}
 	rd.newest = max(rd.newest, st.at)
 	rd.flush(rd.newest - reorder)
 	return nil
@@ -489,25 +513,30 @@ func (rd *reader) client() (int32, bool) {
 	name := string(rd.key)
 	l.clients = append(l.clients, name)
 	l.index[name] = c
+	l.named(name)
 	return c, true
 }
 
 // flush keeps, in time order, every waiting request at or before until.
 func (rd *reader) flush(until algo.Instant) {
 	l := rd.log
-	for len(rd.waiting) > 0 && rd.waiting[0].at <= until {
-		p := heap.Pop(&rd.waiting).(pending)
+	for {
+		at, client, ok := rd.waiting.next(until)
+		if !ok {
+			return
+		}
 		if l.Requests == 0 {
-			l.first, rd.emitted = p.at, 0
+			l.first, rd.emitted = at, 0
 		}
 		// A request takes at most 2 × 10 bytes: start a chunk when that may not fit.
 		if len(l.chunks) == 0 || len(l.chunks[len(l.chunks)-1])+2*binary.MaxVarintLen64 > chunkSize {
 			l.chunks = append(l.chunks, make([]byte, 0, chunkSize))
 		}
 		c := &l.chunks[len(l.chunks)-1]
-		*c = binary.AppendUvarint(*c, uint64(p.at-rd.emitted))
-		*c = binary.AppendUvarint(*c, uint64(p.client))
-		rd.emitted, l.last = p.at, p.at
+		*c = binary.AppendUvarint(*c, uint64(at-rd.emitted))
+		*c = binary.AppendUvarint(*c, uint64(client))
 		l.Requests++
+		l.kept(client, at)
+		rd.emitted, l.last = at, at
 	}
 }

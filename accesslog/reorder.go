@@ -1,0 +1,168 @@
+package accesslog
+
+import (
+	"encoding/binary"
+
+	"windowlab/algo"
+)
+
+// waiting are the requests read but not yet kept: those within --reorder
+// of the latest time read, which a later line may still go before. Lines
+// read in time order, nearly all of them, wait in a queue as the store
+// keeps requests (varints of the gap since the one before and the client,
+// a few bytes each, in chunks freed as they empty); only a line earlier
+// than one read before it waits in the heap (24 bytes). Among equal
+// instants the queue's come first: a line joins the heap only when a later
+// instant was read before it, and a queued line of its instant was read
+// before that one.
+type waiting struct {
+	queue  [][]byte     // chunks; the first is read from off
+	off    int          //
+	queued int64        // requests in the queue
+	headAt algo.Instant // the instant the queue's first gap counts from
+	tailAt algo.Instant // the last queued request's instant
+	late   pendingHeap
+}
+
+// queueChunk is the size of one chunk of the queue: small, so a queue that
+// empties gives its memory back.
+const queueChunk = 64 << 10
+
+// pending is a request waiting in the heap.
+type pending struct {
+	at     algo.Instant
+	seq    int64 // its line: ties keep the file's order
+	client int32
+}
+
+// pendingHeap is a binary heap of requests by (at, seq), in chunks of
+// lateChunk: it grows and shrinks a chunk at a time, never copied (a heap
+// of 12,500,000 lines grown by append held its old and new arrays at once,
+// 675 MB).
+type pendingHeap struct {
+	chunks [][]pending
+	n      int
+}
+
+const lateChunk = 4096
+
+func (h *pendingHeap) at(i int) *pending { return &h.chunks[i/lateChunk][i%lateChunk] }
+
+func (h *pendingHeap) less(i, j int) bool {
+	a, b := h.at(i), h.at(j)
+	return a.at < b.at || a.at == b.at && a.seq < b.seq
+}
+
+func (h *pendingHeap) swap(i, j int) { a, b := h.at(i), h.at(j); *a, *b = *b, *a }
+
+// top is the earliest request; the heap must not be empty.
+func (h *pendingHeap) top() pending { return h.chunks[0][0] }
+
+func (h *pendingHeap) push(p pending) {
+	if h.n == len(h.chunks)*lateChunk {
+		h.chunks = append(h.chunks, make([]pending, lateChunk))
+	}
+	*h.at(h.n) = p
+	for i := h.n; i > 0 && h.less(i, (i-1)/2); i = (i - 1) / 2 {
+		h.swap(i, (i-1)/2)
+	}
+	h.n++
+}
+
+func (h *pendingHeap) pop() pending {
+	p := h.top()
+	h.n--
+	h.swap(0, h.n)
+	for i := 0; ; {
+		least, left, right := i, 2*i+1, 2*i+2
+		if left < h.n && h.less(left, least) {
+			least = left
+		}
+		if right < h.n && h.less(right, least) {
+			least = right
+		}
+		if least == i {
+			break
+		}
+		h.swap(i, least)
+		i = least
+	}
+	if len(h.chunks) > 1 && h.n <= (len(h.chunks)-2)*lateChunk {
+		h.chunks[len(h.chunks)-1] = nil // keep one chunk spare, give back the rest
+		h.chunks = h.chunks[:len(h.chunks)-1]
+	}
+	return p
+}
+
+// len is how many requests wait.
+func (w *waiting) len() int64 { return w.queued + int64(w.late.n) }
+
+// add puts a request read at line seq in its place: in the queue when no
+// later instant was read before it (newest: the latest read so far, when
+// started).
+func (w *waiting) add(at algo.Instant, seq int64, client int32, newest algo.Instant, started bool) {
+	if started && at < newest {
+		w.late.push(pending{at: at, seq: seq, client: client})
+		return
+	}
+	if w.queued == 0 {
+		w.headAt, w.tailAt = at, at
+	}
+	// A request takes at most 2 × 10 bytes: start a chunk when that may not fit.
+	if len(w.queue) == 0 || len(w.queue[len(w.queue)-1])+2*binary.MaxVarintLen64 > queueChunk {
+		w.queue = append(w.queue, make([]byte, 0, queueChunk))
+	}
+	c := &w.queue[len(w.queue)-1]
+	*c = binary.AppendUvarint(*c, uint64(at-w.tailAt))
+	*c = binary.AppendUvarint(*c, uint64(client))
+	w.tailAt = at
+	w.queued++
+}
+
+// peek is the queue's first request, without taking it.
+func (w *waiting) peek() (at algo.Instant, client int32, size int) {
+	data := w.queue[0][w.off:]
+	gap, n := binary.Uvarint(data)
+	c, m := binary.Uvarint(data[n:])
+	return w.headAt + algo.Instant(gap), int32(c), n + m
+}
+
+// next takes the earliest waiting request at or before until; false when
+// there is none.
+func (w *waiting) next(until algo.Instant) (algo.Instant, int32, bool) {
+	if w.queued > 0 {
+		at, client, size := w.peek()
+		if at <= until && (w.late.n == 0 || at <= w.late.top().at) {
+			w.off += size
+			w.headAt = at
+			w.queued--
+			if w.off == len(w.queue[0]) && (len(w.queue) > 1 || w.queued == 0) {
+				if len(w.queue) == 1 {
+					w.queue[0] = w.queue[0][:0] // the last chunk: kept for the next
+				} else {
+					w.queue[0] = nil
+					w.queue = w.queue[1:]
+				}
+				w.off = 0
+			}
+			return at, client, true
+		}
+	}
+	if w.late.n > 0 && w.late.top().at <= until {
+		p := w.late.pop()
+		return p.at, p.client, true
+	}
+	return 0, 0, false
+}
+
+// bytes is what the waiting requests hold.
+func (w *waiting) bytes() int64 {
+	n := int64(len(w.late.chunks)) * lateChunk * pendingBytes
+	for _, c := range w.queue {
+		n += int64(cap(c))
+	}
+	return n
+}
+
+// pendingBytes is one request in the heap.
+const pendingBytes = 24
