@@ -130,6 +130,11 @@ type signalled struct{ sig os.Signal }
 
 func (s signalled) Error() string { return "stopped by " + signalName(s.sig) }
 
+// signalsWatched, when set (by the tests' TestMain only), is called once a
+// command watches its stop signals: a test's signal sent before that would
+// kill the process instead of stopping it.
+var signalsWatched func()
+
 // stopOnSignals returns a context that ends at the first of stopSignals,
 // with that signal as its cause. Every command watches it and stops within
 // a second, writing what it finished; a second signal exits at once.
@@ -137,6 +142,9 @@ func stopOnSignals(parent context.Context) (context.Context, func()) {
 	ctx, cancel := context.WithCancelCause(parent)
 	ch := make(chan os.Signal, 2)
 	signal.Notify(ch, stopSignals...)
+	if signalsWatched != nil {
+		signalsWatched()
+	}
 	go func() {
 		s, ok := <-ch
 		if !ok {

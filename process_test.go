@@ -20,8 +20,15 @@ import (
 // again with this variable set and the command line after "--".
 const beMain = "WINDOWLAB_TEST_BE_MAIN"
 
+// watching is the file a process run by start creates once it watches its
+// stop signals (see signalsWatched).
+const watching = "WINDOWLAB_TEST_WATCHING"
+
 func TestMain(m *testing.M) {
 	if os.Getenv(beMain) == "1" {
+		if path := os.Getenv(watching); path != "" {
+			signalsWatched = func() { _ = os.WriteFile(path, nil, 0o600) }
+		}
 		for i, a := range os.Args {
 			if a == "--" {
 				os.Args = append([]string{"windowlab"}, os.Args[i+1:]...)
@@ -37,14 +44,15 @@ func TestMain(m *testing.M) {
 type process struct {
 	cmd            *exec.Cmd
 	stdout, stderr bytes.Buffer
+	watching       string // the file it creates once it watches its signals
 }
 
 // start runs windowlab args in a process of its own.
 func start(t *testing.T, args ...string) *process {
 	t.Helper()
-	p := &process{}
+	p := &process{watching: filepath.Join(t.TempDir(), "watching")}
 	p.cmd = exec.Command(os.Args[0], append([]string{"-test.run=^$", "--"}, args...)...)
-	p.cmd.Env = append(os.Environ(), beMain+"=1")
+	p.cmd.Env = append(os.Environ(), beMain+"=1", watching+"="+p.watching)
 	p.cmd.Stdout, p.cmd.Stderr = &p.stdout, &p.stderr
 	if err := p.cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -77,6 +85,24 @@ func (p *process) wait(t *testing.T) int {
 // busy waits until the process has been running a moment, so a signal finds
 // it in the middle of its work rather than before it began.
 func busy() { time.Sleep(300 * time.Millisecond) }
+
+// busyWatching waits until the process watches its stop signals (on a loaded
+// machine that can take longer than busy's moment; a signal before it would
+// kill the process rather than stop it), then busy's moment more.
+func (p *process) busyWatching(t *testing.T) {
+	t.Helper()
+	deadline := time.Now().Add(patience)
+	for {
+		if _, err := os.Stat(p.watching); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("not watching its signals after %v; it wrote:\n%s\n%s", patience, p.stdout.String(), p.stderr.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	busy()
+}
 
 // Every long command stops at a signal, writes what it finished and exits
 // 128 + the signal's number.
@@ -126,7 +152,7 @@ func TestSignalsStopEveryCommand(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			p := start(t, c.args...)
-			busy()
+			p.busyWatching(t)
 			if err := p.cmd.Process.Signal(c.sig); err != nil {
 				t.Fatal(err)
 			}
