@@ -14,6 +14,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net"
 	"os"
 	"path/filepath"
@@ -129,13 +130,14 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("serve: the per-address limit: %w", err)
 	}
-	if err := ensureHostKey(cfg.HostKeyPath); err != nil {
+	key, err := hostKey(cfg.HostKeyPath)
+	if err != nil {
 		return nil, err
 	}
 	s := &Server{cfg: cfg, room: newRoom(), started: time.Now(), limiter: limiter}
 	srv, err := wish.NewServer(
 		wish.WithAddress(cfg.Addr),
-		wish.WithHostKeyPath(cfg.HostKeyPath),
+		key,
 		// Any key, or none, is a student; teachers are told apart by key.
 		wish.WithPublicKeyAuth(func(ssh.Context, ssh.PublicKey) bool { return true }),
 		wish.WithKeyboardInteractiveAuth(func(ssh.Context, gossh.KeyboardInteractiveChallenge) bool { return true }),
@@ -391,18 +393,22 @@ func (s *Server) sessionsChanged(d int64) {
 // is left.
 func DisplayName(s string) string { return cmp.Or(human.Line(s, 24), "student") }
 
-// ensureHostKey makes sure the host key's directory exists with mode 0700;
-// wish creates the key itself (ed25519, 0600) when it is missing and
-// never writes over one.
-func ensureHostKey(path string) error {
+// hostKey gives the server its host key: read from path (a regular file
+// of at most maxHostKeyFile), or created there by wish when missing
+// (ed25519, 0600; never written over), its directory made with mode 0700.
+func hostKey(path string) (ssh.Option, error) {
 	if path == "" {
-		return errors.New("serve: no host key path")
+		return nil, errors.New("serve: no host key path")
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return fmt.Errorf("serve: the host key's directory: %w", err)
+		return nil, fmt.Errorf("serve: the host key's directory: %w", err)
 	}
-	if info, err := os.Stat(path); err == nil && info.IsDir() {
-		return fmt.Errorf("serve: host key %s is a directory", path)
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return wish.WithHostKeyPath(path), nil
 	}
-	return nil
+	pem, err := readKeyFile(path, maxHostKeyFile, "give --host-key an ssh private key, or a path where one will be made")
+	if err != nil {
+		return nil, fmt.Errorf("--host-key %s: %w", path, err)
+	}
+	return wish.WithHostKeyPEM(pem), nil
 }
