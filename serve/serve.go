@@ -103,6 +103,11 @@ type Server struct {
 
 	mu      sync.Mutex // the limiter
 	limiter algo.Limiter
+
+	bye     chan struct{} // closed by Shutdown: every view says goodbye
+	byeOnce sync.Once
+	viewsMu sync.Mutex
+	views   map[chan struct{}]struct{} // each running view's, closed when it is done; nil once stopping
 }
 
 // refusal is a context key: why a connection is refused, decided before
@@ -134,7 +139,8 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{cfg: cfg, room: newRoom(), started: time.Now(), limiter: limiter}
+	s := &Server{cfg: cfg, room: newRoom(), started: time.Now(), limiter: limiter,
+		bye: make(chan struct{}), views: map[chan struct{}]struct{}{}}
 	srv, err := wish.NewServer(
 		wish.WithAddress(cfg.Addr),
 		key,
@@ -143,6 +149,10 @@ func New(cfg Config) (*Server, error) {
 		wish.WithKeyboardInteractiveAuth(func(ssh.Context, gossh.KeyboardInteractiveChallenge) bool { return true }),
 		wish.WithIdleTimeout(cfg.Idle),
 		ssh.WrapConn(s.admit),
+		func(srv *ssh.Server) error {
+			srv.ChannelHandlers = map[string]ssh.ChannelHandler{"session": sessionChannel} // and no other kind
+			return nil
+		},
 		wish.WithMiddleware(s.view, s.gate),
 	)
 	if err != nil {
@@ -174,19 +184,49 @@ func (s *Server) ListenAndServe() error {
 	return s.Serve(ln)
 }
 
-// Shutdown stops accepting, ends every session and waits for them, or
-// for ctx.
+// Shutdown ends the class without waiting for anyone to leave: every
+// session's view is quit (putting its terminal back), told goodbye and
+// its channel closed; then every connection is closed, a session that has
+// not ended within goodbyeGrace (a client that reads nothing) cut off with
+// it. It returns once the sessions have ended, or at ctx.
 func (s *Server) Shutdown(ctx context.Context) error {
-	err := s.ssh.Shutdown(ctx)
+	s.viewsMu.Lock()
+	views := s.views
+	s.views = nil // no view starts from now on
+	s.viewsMu.Unlock()
+	s.byeOnce.Do(func() { close(s.bye) })
+	grace := time.NewTimer(goodbyeGrace)
+	defer grace.Stop()
+	waitFor := func(views map[chan struct{}]struct{}, until <-chan time.Time) {
+		for done := range views {
+			select {
+			case <-done:
+			case <-until:
+				return
+			case <-ctx.Done():
+				return
+			}
+		}
+	}
+	waitFor(views, grace.C)
+	_ = s.ssh.Close() // the listeners and every connection: a view still writing ends with its connection
+	waitFor(views, nil)
+	err := s.ssh.Shutdown(ctx) // the connections' own goroutines
 	if errors.Is(err, ssh.ErrServerClosed) {
 		return nil
 	}
 	return err
 }
 
+// goodbyeGrace is how long Shutdown lets the views end before it closes
+// their connections: a view's goodbye takes milliseconds, and the README
+// promises every command stops within a second.
+const goodbyeGrace = 300 * time.Millisecond
+
 // admit counts a new connection against its address's limit before any
 // handshake; one over it is refused once it has a session to be told in.
 func (s *Server) admit(ctx ssh.Context, c net.Conn) net.Conn {
+	ctx.SetValue(sessionsKey{}, new(atomic.Int64))
 	host, _, err := net.SplitHostPort(c.RemoteAddr().String())
 	if err != nil {
 		host = c.RemoteAddr().String()
@@ -232,24 +272,36 @@ func (s *Server) refusal(sess ssh.Session) string {
 }
 
 // view runs one session's Bubble Tea program, its window changes sent
-// on as sizes. A session that ends ends its program: that is no error.
+// on as sizes. A session that ends ends its program: that is no error. A
+// session's channel closing ends it too, though its connection may go on
+// (ControlMaster keeps one for a user's terminals): its seat is freed.
 func (s *Server) view(next ssh.Handler) ssh.Handler {
 	return func(sess ssh.Session) {
-		p := s.program(sess)
+		done, open := s.enter()
+		if !open {
+			wish.Fatalln(sess, "windowlab: "+classOver)
+			return
+		}
+		defer s.leave(done)
+		ctx, cancel := context.WithCancel(sess.Context())
+		defer cancel()
+		p := s.program(ctx, sess)
 		if p == nil {
 			next(sess)
 			return
 		}
 		_, windows, _ := sess.Pty()
-		ctx, cancel := context.WithCancel(sess.Context())
-		defer cancel()
 		go func() {
 			for {
 				select {
 				case <-ctx.Done():
 					return
+				case <-s.bye:
+					p.Quit() // the program puts the student's terminal back as it ends
+					return
 				case w, ok := <-windows:
-					if !ok {
+					if !ok { // the session's requests ended: its channel is closed
+						cancel()
 						return
 					}
 					p.Send(tea.WindowSizeMsg{Width: w.Width, Height: w.Height})
@@ -260,8 +312,40 @@ func (s *Server) view(next ssh.Handler) ssh.Handler {
 			s.cfg.Log.Error("view", "name", DisplayName(sess.User()), "err", err)
 		}
 		p.Kill()
-		next(sess)
+		cancel() // out of the room now, whatever its connection does
+		select {
+		case <-s.bye:
+			// Exit before leave: Shutdown, told the view is done, cuts the connection.
+			wish.Println(sess, "\nwindowlab: "+classOver)
+			_ = sess.Exit(0)
+		default:
+			next(sess)
+		}
 	}
+}
+
+// classOver is what every session is told when the server stops.
+const classOver = "the class is over: the teacher has stopped the server. Goodbye."
+
+// enter counts a view in, for Shutdown to wait on its goodbye; false once
+// the server is stopping.
+func (s *Server) enter() (chan struct{}, bool) {
+	s.viewsMu.Lock()
+	defer s.viewsMu.Unlock()
+	if s.views == nil {
+		return nil, false
+	}
+	done := make(chan struct{})
+	s.views[done] = struct{}{}
+	return done, true
+}
+
+// leave counts a view out: its session has said all it will.
+func (s *Server) leave(done chan struct{}) {
+	s.viewsMu.Lock()
+	delete(s.views, done)
+	s.viewsMu.Unlock()
+	close(done)
 }
 
 // isTeacher reports whether a session's key is a teacher's.
@@ -275,8 +359,8 @@ func (s *Server) isTeacher(k ssh.PublicKey) bool {
 }
 
 // program makes one session's view: a teacher's publishing to the room,
-// a student's following it.
-func (s *Server) program(sess ssh.Session) *tea.Program {
+// a student's following it; it leaves the room when ctx ends.
+func (s *Server) program(ctx context.Context, sess ssh.Session) *tea.Program {
 	if s.refusal(sess) != "" {
 		return nil // gate says why
 	}
@@ -349,7 +433,7 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 		wish.Fatalln(sess, "windowlab: "+err.Error())
 		return nil
 	}
-	p := tea.NewProgram(m, append(bubbletea.MakeOptions(sess), tea.WithContext(sess.Context()), tea.WithoutSignalHandler())...)
+	p := tea.NewProgram(m, append(bubbletea.MakeOptions(sess), tea.WithContext(ctx), tea.WithoutSignalHandler())...)
 	role := "student"
 	if teacher {
 		role = "teacher"
@@ -365,7 +449,7 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 	s.cfg.Log.Info("connected", "name", name, "role", role, "from", from, "students", s.students.Load())
 	s.cfg.Log.Debug("server", "goroutines", runtime.NumGoroutine())
 	go func() {
-		<-sess.Context().Done()
+		<-ctx.Done()
 		s.room.leave(member)
 		s.sessionsChanged(-1)
 		if teacher {

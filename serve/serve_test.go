@@ -241,9 +241,17 @@ func TestRefusals(t *testing.T) {
 	if out := run(dial(t, addr, "eve", nil), "ls"); !strings.Contains(out, "too many connections from 127.0.0.1: at most 3 a 1m0s") {
 		t.Errorf("over the limit: %q", out)
 	}
-	// Forwarding is refused.
+	// Forwarding is refused, the agent's too.
 	if _, err := c.Dial("tcp", "127.0.0.1:22"); err == nil {
 		t.Error("a port forward was accepted")
+	}
+	sess, err := c.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sess.Close()
+	if ok, err := sess.SendRequest("auth-agent-req@openssh.com", true, nil); ok || err != nil {
+		t.Errorf("agent forwarding: accepted %v (%v), want refused", ok, err)
 	}
 }
 
