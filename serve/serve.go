@@ -10,7 +10,6 @@
 package serve
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -24,6 +23,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/log/v2"
@@ -391,8 +391,11 @@ func (s *Server) program(ctx context.Context, sess ssh.Session) *tea.Program {
 		}
 		opts = s.cfg.View(true, nil)
 		opts.Name = &ui.NamePrompt{Default: name, Claim: func(typed string) error {
+			if !visible(human.Line(typed, 24)) {
+				return fmt.Errorf("%+q will not do: a name needs a character that shows, not only blanks or marks", typed)
+			}
 			clean := DisplayName(typed)
-			if clean != strings.TrimSpace(typed) || typed == "" {
+			if clean != strings.TrimSpace(typed) {
 				return fmt.Errorf("%q will not do: use 1 to 24 printable characters", typed)
 			}
 			meMu.Lock()
@@ -474,8 +477,27 @@ func (s *Server) sessionsChanged(d int64) {
 
 // DisplayName makes a user name fit to show (human.Line): printable, no
 // bidirectional controls, at most 24 characters; "student" when nothing
-// is left.
-func DisplayName(s string) string { return cmp.Or(human.Line(s, 24), "student") }
+// visible is left.
+func DisplayName(s string) string {
+	if name := human.Line(s, 24); visible(name) {
+		return name
+	}
+	return "student"
+}
+
+// visible reports whether s has a character that shows: not only spaces,
+// combining marks, default-ignorable code points (U+3164 HANGUL FILLER,
+// variation selectors, format characters) or the braille blank, each of
+// which human.Line may keep and a roster would show as nothing.
+func visible(s string) bool {
+	for _, r := range s {
+		if !unicode.IsSpace(r) && r != '\u2800' &&
+			!unicode.In(r, unicode.M, unicode.Cf, unicode.Other_Default_Ignorable_Code_Point, unicode.Variation_Selector) {
+			return true
+		}
+	}
+	return false
+}
 
 // hostKey gives the server its host key: read from path (a regular file
 // of at most maxHostKeyFile), or created there by wish when missing
