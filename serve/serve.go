@@ -66,7 +66,13 @@ const (
 	DefaultAddr        = "127.0.0.1:2222"
 	DefaultMaxStudents = 200
 	DefaultIdle        = 30 * time.Minute
-	handshakeTimeout   = 10 * time.Second
+	// The flags' ranges: a room of a thousand is about 2 GB; an idle
+	// limit under a second would close a student thinking, one over a
+	// day keeps a seat no one will come back to.
+	MostStudents     = 1000
+	ShortestIdle     = time.Second
+	LongestIdle      = 24 * time.Hour
+	handshakeTimeout = 10 * time.Second
 	// sessionCheckpoints is what each engine of a session's view keeps to
 	// step back fast, unless View says otherwise: with it a view of the
 	// whole lesson, every step played, is under 2 MB of heap, where the
