@@ -37,13 +37,35 @@ func sessionChannel(srv *ssh.Server, conn *gossh.ServerConn, ch gossh.NewChannel
 		open = new(atomic.Int64)
 		ctx.SetValue(sessionsKey{}, open)
 	}
-	if open.Add(1) > MaxSessionsPerConnection {
-		open.Add(-1)
-		_ = ch.Reject(gossh.ResourceShortage, fmt.Sprintf("windowlab: at most %d sessions on one connection; close one, or connect again", MaxSessionsPerConnection))
+	n := open.Add(1)
+	defer open.Add(-1) // each way below returns once the channel is closed, or never opened
+	why := fmt.Sprintf("windowlab: at most %d sessions on one connection; close one, or connect again", MaxSessionsPerConnection)
+	switch {
+	case n <= MaxSessionsPerConnection:
+		ssh.DefaultSessionHandler(srv, conn, filteredChannel{ch}, ctx)
+	case n <= 2*MaxSessionsPerConnection:
+		// OpenSSH's ControlMaster shows a rejection as "Session open
+		// refused by peer", without its reason: a few are opened to be
+		// told why.
+		tell(ch, why)
+	default:
+		_ = ch.Reject(gossh.ResourceShortage, why)
+	}
+}
+
+// tell opens a session only to say why it ends, with exit status 1, and
+// holds it until the client has closed it too.
+func tell(ch gossh.NewChannel, why string) {
+	c, reqs, err := ch.Accept()
+	if err != nil {
 		return
 	}
-	defer open.Add(-1) // the default handler returns once the channel is closed
-	ssh.DefaultSessionHandler(srv, conn, filteredChannel{ch}, ctx)
+	go func() {
+		_, _ = fmt.Fprint(c.Stderr(), why+"\r\n")
+		_, _ = c.SendRequest("exit-status", false, gossh.Marshal(struct{ Status uint32 }{1}))
+		_ = c.Close()
+	}()
+	gossh.DiscardRequests(reqs)
 }
 
 // filteredChannel is a session channel whose requests go through
