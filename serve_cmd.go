@@ -14,9 +14,12 @@ import (
 	"charm.land/ssh"
 	"github.com/spf13/cobra"
 
+	"windowlab/algo"
+	"windowlab/human"
 	"windowlab/quiz"
 	"windowlab/scenarios"
 	"windowlab/serve"
+	"windowlab/sim"
 	"windowlab/ui"
 )
 
@@ -43,6 +46,12 @@ func serveCmd() *cobra.Command {
 			"  windowlab serve --addr 0.0.0.0:2222 --scenario boundary-burst",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if maxStudents < 1 || maxStudents > serve.MostStudents {
+				return invalid(fmt.Errorf("--max-students %d is out of range; give 1 to %d", maxStudents, serve.MostStudents))
+			}
+			if idle != 0 && (idle < serve.ShortestIdle || idle > serve.LongestIdle) {
+				return invalid(fmt.Errorf("--idle %s is out of range; give 0 (never) or %s to %s", human.Duration(idle), serve.ShortestIdle, human.Duration(serve.LongestIdle)))
+			}
 			cfg := serve.Config{Addr: addr, MaxStudents: maxStudents, Idle: idle, Log: log.New(os.Stderr),
 				LimitMemory: os.Getenv("GOMEMLIMIT") == ""}
 			level := log.InfoLevel
@@ -71,6 +80,9 @@ func serveCmd() *cobra.Command {
 			var sc *scenarios.Scenario
 			if scenario != "" {
 				if sc, err = scenarios.ResolveContext(cmd.Context(), scenario); err != nil {
+					return invalid(err)
+				}
+				if err := viewFits(sc); err != nil {
 					return invalid(err)
 				}
 			}
@@ -190,14 +202,25 @@ func serveCmd() *cobra.Command {
 	f.StringVar(&hostKey, "host-key", "", "the server's host key, created once when missing (default: your config directory's windowlab/host_ed25519)")
 	f.StringVar(&teacherKeys, "teacher-keys", "", "an authorized_keys file (- for standard input) of the keys that drive the room (default: your own ~/.ssh/*.pub)")
 	f.StringVar(&scenario, "scenario", "", "serve one scenario, a built-in's name or a file, instead of the lesson")
-	f.IntVar(&maxStudents, "max-students", serve.DefaultMaxStudents, "how many students may be connected at once")
-	f.DurationVar(&idle, "idle", serve.DefaultIdle, "close a session idle this long")
+	f.IntVar(&maxStudents, "max-students", serve.DefaultMaxStudents, fmt.Sprintf("how many students may be connected at once, 1 to %d", serve.MostStudents))
+	f.DurationVar(&idle, "idle", serve.DefaultIdle, fmt.Sprintf("close a session idle this long: 0 never, or %s to %s", serve.ShortestIdle, human.Duration(serve.LongestIdle)))
 	f.BoolVar(&lessonFlag, "lesson", false, "serve the lesson (the default programme)")
 	f.Uint64Var(&seed, "seed", 0, "the seed of the generated questions the teacher may ask (default: a new one, printed)")
 	f.IntVar(&count, "questions", 3, "how many generated questions to offer beside the lesson's two")
 	f.BoolVarP(&verbose, "verbose", "v", false, "log the server's goroutines with every connection too")
 	registerFlagCompletion(cmd, "scenario", completeScenario)
 	return cmd
+}
+
+// viewFits refuses, as tui does, a scenario whose view would not fit
+// windowlab's memory budget: before the server listens, not in each
+// session that opens it.
+func viewFits(sc *scenarios.Scenario) error {
+	ld := sc.Load()
+	if est := sim.EstimateBytes(sc.Limiters(), ld, sim.Options{History: true}); est > algo.BudgetLive {
+		return &scenarios.TooBigError{File: sc.File, View: true, Estimate: est, Load: ld, Window: sc.Config.Window}
+	}
+	return nil
 }
 
 // joinHost is the host students type: localhost for a loopback address,

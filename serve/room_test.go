@@ -261,6 +261,17 @@ func (s server) cpu(t *testing.T) time.Duration {
 	return time.Duration(utime+stime) * 10 * time.Millisecond
 }
 
+// alive reports whether the server is running: not exited (a zombie,
+// until the test's cleanup waits for it) nor gone.
+func (s server) alive(t *testing.T) bool {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", s.cmd.Process.Pid))
+	if err != nil {
+		t.Skip("no /proc here to see the server in")
+	}
+	f := strings.Fields(string(data[strings.LastIndexByte(string(data), ')')+1:]))
+	return len(f) > 0 && f[0] != "Z" && f[0] != "X"
+}
+
 func (s server) rss(t *testing.T) int64     { return s.status(t, "VmRSS") << 10 }
 func (s server) threads(t *testing.T) int64 { return s.status(t, "Threads") }
 

@@ -10,10 +10,10 @@
 package serve
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net"
 	"os"
 	"path/filepath"
@@ -23,6 +23,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/log/v2"
@@ -65,7 +66,13 @@ const (
 	DefaultAddr        = "127.0.0.1:2222"
 	DefaultMaxStudents = 200
 	DefaultIdle        = 30 * time.Minute
-	handshakeTimeout   = 10 * time.Second
+	// The flags' ranges: a room of a thousand is about 2 GB; an idle
+	// limit under a second would close a student thinking, one over a
+	// day keeps a seat no one will come back to.
+	MostStudents     = 1000
+	ShortestIdle     = time.Second
+	LongestIdle      = 24 * time.Hour
+	handshakeTimeout = 10 * time.Second
 	// sessionCheckpoints is what each engine of a session's view keeps to
 	// step back fast, unless View says otherwise: with it a view of the
 	// whole lesson, every step played, is under 2 MB of heap, where the
@@ -102,6 +109,11 @@ type Server struct {
 
 	mu      sync.Mutex // the limiter
 	limiter algo.Limiter
+
+	bye     chan struct{} // closed by Shutdown: every view says goodbye
+	byeOnce sync.Once
+	viewsMu sync.Mutex
+	views   map[chan struct{}]struct{} // each running view's, closed when it is done; nil once stopping
 }
 
 // refusal is a context key: why a connection is refused, decided before
@@ -129,18 +141,24 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("serve: the per-address limit: %w", err)
 	}
-	if err := ensureHostKey(cfg.HostKeyPath); err != nil {
+	key, err := hostKey(cfg.HostKeyPath)
+	if err != nil {
 		return nil, err
 	}
-	s := &Server{cfg: cfg, room: newRoom(), started: time.Now(), limiter: limiter}
+	s := &Server{cfg: cfg, room: newRoom(), started: time.Now(), limiter: limiter,
+		bye: make(chan struct{}), views: map[chan struct{}]struct{}{}}
 	srv, err := wish.NewServer(
 		wish.WithAddress(cfg.Addr),
-		wish.WithHostKeyPath(cfg.HostKeyPath),
+		key,
 		// Any key, or none, is a student; teachers are told apart by key.
 		wish.WithPublicKeyAuth(func(ssh.Context, ssh.PublicKey) bool { return true }),
 		wish.WithKeyboardInteractiveAuth(func(ssh.Context, gossh.KeyboardInteractiveChallenge) bool { return true }),
 		wish.WithIdleTimeout(cfg.Idle),
 		ssh.WrapConn(s.admit),
+		func(srv *ssh.Server) error {
+			srv.ChannelHandlers = map[string]ssh.ChannelHandler{"session": sessionChannel} // and no other kind
+			return nil
+		},
 		wish.WithMiddleware(s.view, s.gate),
 	)
 	if err != nil {
@@ -172,19 +190,49 @@ func (s *Server) ListenAndServe() error {
 	return s.Serve(ln)
 }
 
-// Shutdown stops accepting, ends every session and waits for them, or
-// for ctx.
+// Shutdown ends the class without waiting for anyone to leave: every
+// session's view is quit (putting its terminal back), told goodbye and
+// its channel closed; then every connection is closed, a session that has
+// not ended within goodbyeGrace (a client that reads nothing) cut off with
+// it. It returns once the sessions have ended, or at ctx.
 func (s *Server) Shutdown(ctx context.Context) error {
-	err := s.ssh.Shutdown(ctx)
+	s.viewsMu.Lock()
+	views := s.views
+	s.views = nil // no view starts from now on
+	s.viewsMu.Unlock()
+	s.byeOnce.Do(func() { close(s.bye) })
+	grace := time.NewTimer(goodbyeGrace)
+	defer grace.Stop()
+	waitFor := func(views map[chan struct{}]struct{}, until <-chan time.Time) {
+		for done := range views {
+			select {
+			case <-done:
+			case <-until:
+				return
+			case <-ctx.Done():
+				return
+			}
+		}
+	}
+	waitFor(views, grace.C)
+	_ = s.ssh.Close() // the listeners and every connection: a view still writing ends with its connection
+	waitFor(views, nil)
+	err := s.ssh.Shutdown(ctx) // the connections' own goroutines
 	if errors.Is(err, ssh.ErrServerClosed) {
 		return nil
 	}
 	return err
 }
 
+// goodbyeGrace is how long Shutdown lets the views end before it closes
+// their connections: a view's goodbye takes milliseconds, and the README
+// promises every command stops within a second.
+const goodbyeGrace = 300 * time.Millisecond
+
 // admit counts a new connection against its address's limit before any
 // handshake; one over it is refused once it has a session to be told in.
 func (s *Server) admit(ctx ssh.Context, c net.Conn) net.Conn {
+	ctx.SetValue(sessionsKey{}, new(atomic.Int64))
 	host, _, err := net.SplitHostPort(c.RemoteAddr().String())
 	if err != nil {
 		host = c.RemoteAddr().String()
@@ -230,24 +278,36 @@ func (s *Server) refusal(sess ssh.Session) string {
 }
 
 // view runs one session's Bubble Tea program, its window changes sent
-// on as sizes. A session that ends ends its program: that is no error.
+// on as sizes. A session that ends ends its program: that is no error. A
+// session's channel closing ends it too, though its connection may go on
+// (ControlMaster keeps one for a user's terminals): its seat is freed.
 func (s *Server) view(next ssh.Handler) ssh.Handler {
 	return func(sess ssh.Session) {
-		p := s.program(sess)
+		done, open := s.enter()
+		if !open {
+			wish.Fatalln(sess, "windowlab: "+classOver)
+			return
+		}
+		defer s.leave(done)
+		ctx, cancel := context.WithCancel(sess.Context())
+		defer cancel()
+		p := s.program(ctx, sess)
 		if p == nil {
 			next(sess)
 			return
 		}
 		_, windows, _ := sess.Pty()
-		ctx, cancel := context.WithCancel(sess.Context())
-		defer cancel()
 		go func() {
 			for {
 				select {
 				case <-ctx.Done():
 					return
+				case <-s.bye:
+					p.Quit() // the program puts the student's terminal back as it ends
+					return
 				case w, ok := <-windows:
-					if !ok {
+					if !ok { // the session's requests ended: its channel is closed
+						cancel()
 						return
 					}
 					p.Send(tea.WindowSizeMsg{Width: w.Width, Height: w.Height})
@@ -258,8 +318,40 @@ func (s *Server) view(next ssh.Handler) ssh.Handler {
 			s.cfg.Log.Error("view", "name", DisplayName(sess.User()), "err", err)
 		}
 		p.Kill()
-		next(sess)
+		cancel() // out of the room now, whatever its connection does
+		select {
+		case <-s.bye:
+			// Exit before leave: Shutdown, told the view is done, cuts the connection.
+			wish.Println(sess, "\nwindowlab: "+classOver)
+			_ = sess.Exit(0)
+		default:
+			next(sess)
+		}
 	}
+}
+
+// classOver is what every session is told when the server stops.
+const classOver = "the class is over: the teacher has stopped the server. Goodbye."
+
+// enter counts a view in, for Shutdown to wait on its goodbye; false once
+// the server is stopping.
+func (s *Server) enter() (chan struct{}, bool) {
+	s.viewsMu.Lock()
+	defer s.viewsMu.Unlock()
+	if s.views == nil {
+		return nil, false
+	}
+	done := make(chan struct{})
+	s.views[done] = struct{}{}
+	return done, true
+}
+
+// leave counts a view out: its session has said all it will.
+func (s *Server) leave(done chan struct{}) {
+	s.viewsMu.Lock()
+	delete(s.views, done)
+	s.viewsMu.Unlock()
+	close(done)
 }
 
 // isTeacher reports whether a session's key is a teacher's.
@@ -273,8 +365,8 @@ func (s *Server) isTeacher(k ssh.PublicKey) bool {
 }
 
 // program makes one session's view: a teacher's publishing to the room,
-// a student's following it.
-func (s *Server) program(sess ssh.Session) *tea.Program {
+// a student's following it; it leaves the room when ctx ends.
+func (s *Server) program(ctx context.Context, sess ssh.Session) *tea.Program {
 	if s.refusal(sess) != "" {
 		return nil // gate says why
 	}
@@ -305,8 +397,11 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 		}
 		opts = s.cfg.View(true, nil)
 		opts.Name = &ui.NamePrompt{Default: name, Claim: func(typed string) error {
+			if !visible(human.Line(typed, 24)) {
+				return fmt.Errorf("%+q will not do: a name needs a character that shows, not only blanks or marks", typed)
+			}
 			clean := DisplayName(typed)
-			if clean != strings.TrimSpace(typed) || typed == "" {
+			if clean != strings.TrimSpace(typed) {
 				return fmt.Errorf("%q will not do: use 1 to 24 printable characters", typed)
 			}
 			meMu.Lock()
@@ -347,7 +442,7 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 		wish.Fatalln(sess, "windowlab: "+err.Error())
 		return nil
 	}
-	p := tea.NewProgram(m, append(bubbletea.MakeOptions(sess), tea.WithContext(sess.Context()), tea.WithoutSignalHandler())...)
+	p := tea.NewProgram(m, append(bubbletea.MakeOptions(sess), tea.WithContext(ctx), tea.WithoutSignalHandler())...)
 	role := "student"
 	if teacher {
 		role = "teacher"
@@ -363,7 +458,7 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 	s.cfg.Log.Info("connected", "name", name, "role", role, "from", from, "students", s.students.Load())
 	s.cfg.Log.Debug("server", "goroutines", runtime.NumGoroutine())
 	go func() {
-		<-sess.Context().Done()
+		<-ctx.Done()
 		s.room.leave(member)
 		s.sessionsChanged(-1)
 		if teacher {
@@ -388,21 +483,44 @@ func (s *Server) sessionsChanged(d int64) {
 
 // DisplayName makes a user name fit to show (human.Line): printable, no
 // bidirectional controls, at most 24 characters; "student" when nothing
-// is left.
-func DisplayName(s string) string { return cmp.Or(human.Line(s, 24), "student") }
+// visible is left.
+func DisplayName(s string) string {
+	if name := human.Line(s, 24); visible(name) {
+		return name
+	}
+	return "student"
+}
 
-// ensureHostKey makes sure the host key's directory exists with mode 0700;
-// wish creates the key itself (ed25519, 0600) when it is missing and
-// never writes over one.
-func ensureHostKey(path string) error {
+// visible reports whether s has a character that shows: not only spaces,
+// combining marks, default-ignorable code points (U+3164 HANGUL FILLER,
+// variation selectors, format characters) or the braille blank, each of
+// which human.Line may keep and a roster would show as nothing.
+func visible(s string) bool {
+	for _, r := range s {
+		if !unicode.IsSpace(r) && r != '\u2800' &&
+			!unicode.In(r, unicode.M, unicode.Cf, unicode.Other_Default_Ignorable_Code_Point, unicode.Variation_Selector) {
+			return true
+		}
+	}
+	return false
+}
+
+// hostKey gives the server its host key: read from path (a regular file
+// of at most maxHostKeyFile), or created there by wish when missing
+// (ed25519, 0600; never written over), its directory made with mode 0700.
+func hostKey(path string) (ssh.Option, error) {
 	if path == "" {
-		return errors.New("serve: no host key path")
+		return nil, errors.New("serve: no host key path")
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return fmt.Errorf("serve: the host key's directory: %w", err)
+		return nil, fmt.Errorf("serve: the host key's directory: %w", err)
 	}
-	if info, err := os.Stat(path); err == nil && info.IsDir() {
-		return fmt.Errorf("serve: host key %s is a directory", path)
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return wish.WithHostKeyPath(path), nil
 	}
-	return nil
+	pem, err := readKeyFile(path, maxHostKeyFile, "give --host-key an ssh private key, or a path where one will be made")
+	if err != nil {
+		return nil, fmt.Errorf("--host-key %s: %w", path, err)
+	}
+	return wish.WithHostKeyPEM(pem), nil
 }

@@ -241,9 +241,17 @@ func TestRefusals(t *testing.T) {
 	if out := run(dial(t, addr, "eve", nil), "ls"); !strings.Contains(out, "too many connections from 127.0.0.1: at most 3 a 1m0s") {
 		t.Errorf("over the limit: %q", out)
 	}
-	// Forwarding is refused.
+	// Forwarding is refused, the agent's too.
 	if _, err := c.Dial("tcp", "127.0.0.1:22"); err == nil {
 		t.Error("a port forward was accepted")
+	}
+	sess, err := c.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sess.Close()
+	if ok, err := sess.SendRequest("auth-agent-req@openssh.com", true, nil); ok || err != nil {
+		t.Errorf("agent forwarding: accepted %v (%v), want refused", ok, err)
 	}
 }
 
@@ -251,6 +259,9 @@ func TestDisplayName(t *testing.T) {
 	for in, want := range map[string]string{
 		"ann": "ann", "": "student", "  ": "student", "a\x1b[2Jb": "a[2Jb", "\u202eevil": "evil",
 		"a-very-long-name-that-goes-past-twenty-four": "a-very-long-name-that-go",
+		// Nothing that shows: a filler, combining marks alone, blanks.
+		"\u3164": "student", "\u0301\u0308": "student", "\u115f\u1160\uffa0": "student", "\u2800": "student",
+		"\u3000\u00a0": "student", "\u034f\ufe0f\u200b": "student", "\u3164ann": "\u3164ann", "e\u0301": "e\u0301",
 	} {
 		if got := DisplayName(in); got != want {
 			t.Errorf("DisplayName(%q) = %q, want %q", in, got, want)
@@ -343,6 +354,26 @@ func TestNamesAreUnique(t *testing.T) {
 	}
 	if !names["ann"] || !names["annie"] {
 		t.Errorf("roster %v, want ann and annie", names)
+	}
+}
+
+// A name that shows nothing (U+3164 HANGUL FILLER, combining marks
+// alone) is refused, as the ssh user name and at the prompt alike.
+func TestInvisibleNames(t *testing.T) {
+	s, addr := classroom(t, newSigner(t), nil)
+	out, in := view(t, dial(t, addr, "\u3164", nil))
+	out.waitFor(t, "a filler", "Welcome to the class")
+	out.waitFor(t, "a filler", "your name student")
+	typeKeys(t, in, strings.Repeat("\x7f", len("student"))+"\u0301\u0301\r")
+	out.waitFor(t, "marks alone", `"\u0301\u0301" will not do: a name needs a character that shows`)
+	typeKeys(t, in, "\x7f\x7f\u3164\r")
+	out.waitFor(t, "a filler", `"\u3164" will not do`)
+	typeKeys(t, in, "\x7fzoe\r")
+	out.waitFor(t, "zoe", "following the teacher")
+	for _, seat := range s.Room().seats() {
+		if seat.Name != "zoe" {
+			t.Errorf("a seat is named %+q", seat.Name)
+		}
 	}
 }
 
