@@ -23,7 +23,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"net/url"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -98,60 +97,22 @@ type Error struct {
 	Reason string
 }
 
-func (e *Error) Error() string { return "redis at " + e.URL + ": " + e.Reason }
-
-// Redact is rawURL with any password replaced by xxxxx: what may be printed.
-func Redact(rawURL string) string {
-	u, err := url.Parse(rawURL)
-	if err != nil || u.User == nil {
-		if i := strings.LastIndex(rawURL, "@"); i >= 0 {
-			return "xxxxx@" + rawURL[i+1:] // unparseable, but never show what came before the host
-		}
-		return rawURL
-	}
-	if _, ok := u.User.Password(); ok {
-		u.User = url.UserPassword(u.User.Username(), "xxxxx")
-	}
-	return u.String()
-}
-
-// shownURL is where opt connects, written out whole (a URL that leaves
-// out the host or the database gets the defaults), its password hidden.
-func shownURL(rawURL string, opt *redis.Options) string {
-	scheme := "redis"
-	if opt.TLSConfig != nil {
-		scheme = "rediss"
-	}
-	user := ""
-	if u, err := url.Parse(rawURL); err == nil && u.User != nil {
-		user = u.User.Username()
-		if _, ok := u.User.Password(); ok {
-			user += ":xxxxx"
-		}
-		user += "@"
-	}
-	return fmt.Sprintf("%s://%s%s/%d", scheme, user, opt.Addr, opt.DB)
-}
+func (e *Error) Error() string { return "redis at " + e.URL + ": " + printable(e.Reason) }
 
 // Open connects to the Redis at rawURL (redis://[user:password@]host:port[/db],
 // or rediss:// for TLS), checks that it answers, takes writes and runs
 // scripts, and loads the scripts. Every failure is an *Error.
 func Open(ctx context.Context, rawURL string, o Options) (*Store, error) {
-	shown := Redact(rawURL)
+	opt, shown, err := parseURL(rawURL)
 	fail := func(format string, args ...any) (*Store, error) {
 		return nil, &Error{URL: shown, Reason: fmt.Sprintf(format, args...)}
 	}
-	if !strings.HasPrefix(rawURL, "redis://") && !strings.HasPrefix(rawURL, "rediss://") {
-		return fail("not a Redis URL; use redis://HOST:PORT/DB, for example redis://127.0.0.1:6379/0")
-	}
-	opt, err := redis.ParseURL(rawURL)
 	if err != nil {
-		return fail("%s; use redis://HOST:PORT/DB, for example redis://127.0.0.1:6379/0", strings.TrimPrefix(err.Error(), "redis: "))
+		return fail("%s", err)
 	}
 	if opt.DB < 0 {
 		return fail("database %d: databases are numbered from 0", opt.DB)
 	}
-	shown = shownURL(rawURL, opt)
 	opt.DialTimeout, opt.ReadTimeout, opt.WriteTimeout = Timeout, Timeout, Timeout
 	opt.PoolTimeout = Timeout
 	opt.MaxRetries = -1 // a failed call is reported, not retried into a longer wait
