@@ -98,13 +98,19 @@ func TestLessonOnRedis(t *testing.T) {
 // runKeys counts the keys of every windowlab run on url (SCAN), beside DBSIZE.
 func runKeys(t *testing.T, url string) (run, db int64) {
 	t.Helper()
+	return keysOf(t, url, "windowlab:*")
+}
+
+// keysOf counts the keys matching pattern on url (SCAN), beside DBSIZE.
+func keysOf(t *testing.T, url, pattern string) (run, db int64) {
+	t.Helper()
 	opt, _ := redis.ParseURL(url)
 	c := redis.NewClient(opt)
 	defer c.Close()
 	ctx := context.Background()
 	var cursor uint64
 	for {
-		keys, next, err := c.Scan(ctx, cursor, "windowlab:*", 10_000).Result()
+		keys, next, err := c.Scan(ctx, cursor, pattern, 10_000).Result()
 		if err != nil {
 			t.Fatal(err)
 		}
