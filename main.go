@@ -137,7 +137,8 @@ var signalsWatched func()
 
 // stopOnSignals returns a context that ends at the first of stopSignals,
 // with that signal as its cause. Every command watches it and stops within
-// a second, writing what it finished; a second signal exits at once.
+// a second, writing what it finished; a second signal exits at once, but
+// for a last cleanup of Redis of abandonWithin (a third skips it).
 func stopOnSignals(parent context.Context) (context.Context, func()) {
 	ctx, cancel := context.WithCancelCause(parent)
 	ch := make(chan os.Signal, 2)
@@ -152,6 +153,12 @@ func stopOnSignals(parent context.Context) (context.Context, func()) {
 		}
 		cancel(signalled{s})
 		if s, ok := <-ch; ok {
+			go func() {
+				if s, ok := <-ch; ok {
+					os.Exit(signalExit(s))
+				}
+			}()
+			abandonStores(os.Stderr)
 			os.Exit(signalExit(s))
 		}
 	}()
@@ -335,7 +342,7 @@ func tuiCmd() *cobra.Command {
 			if err := s.Fits(viewOptions); err != nil {
 				return invalid(err)
 			}
-			return showUIOnStore(cmd.Context(), ui.Options{Scenario: s}, store)
+			return showUIOnStore(cmd.Context(), cmd.ErrOrStderr(), ui.Options{Scenario: s}, store)
 		},
 	}
 	storeFlag(cmd, &store)
@@ -432,7 +439,7 @@ func lessonCmd() *cobra.Command {
 			if step < 1 || step > len(steps) {
 				return invalid(fmt.Errorf("--step %d: the lesson has steps 1 to %d", step, len(steps)))
 			}
-			return showUIOnStore(cmd.Context(), ui.Options{Lesson: steps, LessonStep: step - 1, Presenter: presenter}, store)
+			return showUIOnStore(cmd.Context(), cmd.ErrOrStderr(), ui.Options{Lesson: steps, LessonStep: step - 1, Presenter: presenter}, store)
 		},
 	}
 	cmd.Flags().BoolVar(&presenter, "presenter", false, "fill the screen for a projector: big verdicts in high contrast")
@@ -589,7 +596,7 @@ func writeReportOnStore(ctx context.Context, w, errOut io.Writer, s *scenarios.S
 	if err != nil {
 		return err
 	}
-	defer store.Close()
+	defer closeStore(errOut, store)
 	opts := sim.Options{ForwardOnly: true, Interrupt: func(int64) bool { return ctx.Err() != nil || store.Err() != nil }}
 	e, err := s.EngineWith(opts, store.WrapAll)
 	if err != nil {

@@ -34,7 +34,7 @@ var (
 		{"1", "An expectation in an expect block failed (check; with several files, when none is invalid)."},
 		{"2", "Invalid input or usage: a malformed scenario file or access log, a file that does not exist, a replay or a lab over the memory budget, an unknown built-in scenario, command or flag, a flag value out of range, a --store Redis that cannot be used."},
 		{"3", "Standard output could not be written (a full disk); one line on standard error says why."},
-		{"130, 143, 129", "Stopped by SIGINT (ctrl+c, in the interactive view too), SIGTERM or SIGHUP: the command stops within a second, writes what it finished (a report marked STOPPED EARLY, JSON with \"complete\": false) and puts the terminal back; a second signal exits at once."},
+		{"130, 143, 129", "Stopped by SIGINT (ctrl+c, in the interactive view too), SIGTERM or SIGHUP: the command stops within a second, writes what it finished (a report marked STOPPED EARLY, JSON with \"complete\": false) and puts the terminal back; a second signal exits at once (with --store, after at most 2 s removing its keys from Redis)."},
 	}
 	manEnvironment = [][2]string{
 		{"NO_COLOR", "When set, nothing is coloured: the help, the reports and the interactive view."},

@@ -108,7 +108,7 @@ func replayCmd() *cobra.Command {
 				if st, err = openStore(ctx, storeFlagValue, true); err != nil {
 					return err
 				}
-				defer st.Close()
+				defer closeStore(cmd.ErrOrStderr(), st)
 			}
 			// A report or a sweep decides while the log is read, as its
 			// requests are put in order (one core reads, the others decide);

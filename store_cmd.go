@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -44,13 +45,63 @@ func storeURL(flag string) string {
 }
 
 // openStore connects to the Redis --store names; an unusable one is an
-// invalid invocation (exit 2) with one line saying why.
+// invalid invocation (exit 2) with one line saying why. Close it with
+// closeStore.
 func openStore(ctx context.Context, flag string, pipelined bool) (*redisstore.Store, error) {
 	s, err := redisstore.Open(ctx, storeURL(flag), redisstore.Options{Pipelined: pipelined})
 	if err != nil {
 		return nil, invalid(err)
 	}
+	openStores.Lock()
+	defer openStores.Unlock()
+	openStores.m[s] = true
 	return s, nil
+}
+
+// openStores are the stores not yet closed, which a second signal gives a
+// last cleanup before windowlab exits at once.
+var openStores = struct {
+	sync.Mutex
+	m map[*redisstore.Store]bool
+}{m: map[*redisstore.Store]bool{}}
+
+// closeStore removes the run's keys from st's Redis and says on errOut
+// what it could not remove and how to.
+func closeStore(errOut io.Writer, st *redisstore.Store) {
+	if err := st.Close(); err != nil {
+		fmt.Fprintf(errOut, "windowlab: %v\n", err)
+	}
+	openStores.Lock()
+	defer openStores.Unlock()
+	delete(openStores.m, st)
+}
+
+// abandonWithin bounds the last cleanup a second signal gives the stores.
+const abandonWithin = 2 * time.Second
+
+// abandonStores is that last cleanup: every open store's keys removed
+// within abandonWithin, and what is left said on errOut with how to
+// remove it.
+func abandonStores(errOut io.Writer) {
+	openStores.Lock()
+	stores := make([]*redisstore.Store, 0, len(openStores.m))
+	for st := range openStores.m {
+		stores = append(stores, st)
+	}
+	openStores.Unlock()
+	var wg sync.WaitGroup
+	errs := make([]error, len(stores))
+	for i, st := range stores {
+		wg.Go(func() { errs[i] = st.Abandon(abandonWithin) })
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			fmt.Fprintf(errOut, "windowlab: stopped at once by a second signal; %v\n", err)
+			continue
+		}
+		fmt.Fprintf(errOut, "windowlab: stopped at once by a second signal; this run's keys are removed from Redis at %s.\n", stores[i].URL())
+	}
 }
 
 // verified is standard output behind a pipelined store: before any byte
@@ -188,7 +239,7 @@ func measureOnStore(ctx context.Context, errOut io.Writer, q *report.MemoryQuest
 	if err != nil {
 		return err
 	}
-	defer st.Close()
+	defer closeStore(errOut, st)
 	q.Store, q.Measured = st.URL(), map[algo.Kind]report.Measured{}
 	var kind atomic.Value
 	var done, total atomic.Int64
@@ -263,7 +314,7 @@ func measureOnStore(ctx context.Context, errOut io.Writer, q *report.MemoryQuest
 // showUIOnStore is showUI with every engine of the view deciding on the
 // Redis flag names (none when flag is ""); a store that failed on the way
 // is the command's error.
-func showUIOnStore(ctx context.Context, opts ui.Options, flag string) error {
+func showUIOnStore(ctx context.Context, errOut io.Writer, opts ui.Options, flag string) error {
 	if flag == "" {
 		_, err := showUI(ctx, opts)
 		return err
@@ -272,7 +323,7 @@ func showUIOnStore(ctx context.Context, opts ui.Options, flag string) error {
 	if err != nil {
 		return err
 	}
-	defer st.Close()
+	defer closeStore(errOut, st)
 	opts.Store = viewStore{st}
 	_, err = showUI(ctx, opts)
 	if serr := st.Err(); err == nil && serr != nil {

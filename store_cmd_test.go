@@ -205,3 +205,82 @@ func TestReplayOnRedis(t *testing.T) {
 		}
 	}
 }
+
+// A malformed --store URL (or $REDIS_URL) is refused with what is wrong
+// and exit 2, from every command that takes one, and never with its
+// password: url.Parse and go-redis quote the whole URL in their errors.
+func TestMalformedRedisURLHidesThePassword(t *testing.T) {
+	log := filepath.Join("testdata", "replay", "combined.log")
+	commands := [][]string{
+		{"run", "boundary-burst"},
+		{"replay", log, "--limit", "2", "--window", "10s"},
+		{"memory", "--clients", "10"},
+		{"tui", "boundary-burst"},
+		{"lesson"},
+	}
+	cases := []struct {
+		name, url string
+		secret    []string // none of these may be printed
+		want      string   // what is wrong, as said
+	}{
+		{"a space in the password", "redis://u:S3CRET pa ss@127.0.0.1:1/0", []string{"S3CRET", "pa ss"}, "holds a space"},
+		{"a bad percent escape", "redis://:p%40S3CRET%zz@127.0.0.1:1", []string{"S3CRET", "%zz", "p@"}, "not followed by two hex digits"},
+		{"a percent escape cut short", "redis://:S3CRET%4@127.0.0.1:1", []string{"S3CRET"}, "not followed by two hex digits"},
+		{"a missing host", "redis://:S3CRET@:1/0", []string{"S3CRET"}, "cannot connect"},
+		{"a port that is not a number", "redis://:S3CRET@127.0.0.1:abc/0", []string{"S3CRET"}, `invalid port ":abc"`},
+		{"a port out of range", "redis://:S3CRET@127.0.0.1:99999", []string{"S3CRET"}, "invalid port"},
+		{"an unclosed IPv6 host", "redis://:S3CRET@[::1:1", []string{"S3CRET"}, "missing ']' in host"},
+		{"an unknown scheme", "http://:S3CRET@127.0.0.1:1", []string{"S3CRET"}, "not a Redis URL"},
+		{"one slash after the scheme", "redis:/:S3CRET@127.0.0.1:1", []string{"S3CRET"}, "not a Redis URL"},
+		{"no scheme", ":S3CRET@127.0.0.1:1", []string{"S3CRET"}, "not a Redis URL"},
+		{"a control character in the password", "redis://:S3CRET\x01x@127.0.0.1:1", []string{"S3CRET"}, "control character"},
+		{"a newline in the password", "redis://:S3CRET\nx@127.0.0.1:1", []string{"S3CRET"}, "control character"},
+		{"a control character in the host", "redis://:S3CRET@127.0.0.1\x7f:1", []string{"S3CRET"}, "control character"},
+		{"an @ in the password", "redis://:S3CRET@x@127.0.0.1:1", []string{"S3CRET"}, "cannot connect"},
+		{"a : in the password", "redis://u:S3CRET:x@127.0.0.1:1", []string{"S3CRET"}, "cannot connect"},
+		{"an escaped @ in the password", "redis://:S3CRET%40x@127.0.0.1:1", []string{"S3CRET"}, "cannot connect"},
+		{"a / in the password", "redis://:S3/CRET@127.0.0.1:1", []string{"S3/", "/CRET", "CRET"}, "ends it early"},
+		{"a # in the password", "redis://:S3CR#ET@127.0.0.1:1", []string{"S3CR", "#ET"}, "ends it early"},
+		{"a ? in the password", "redis://:S3CR?ET@127.0.0.1:1", []string{"S3CR", "?ET"}, "ends it early"},
+		{"a quote in the password", `redis://:S3CR"ET@127.0.0.1:1`, []string{"S3CR"}, "cannot hold there"},
+		{"a letter beyond ASCII in the password", "redis://:S3CRETé@127.0.0.1:1", []string{"S3CRET"}, "cannot hold there"},
+		{"TLS and a space", "rediss://:S3CRET x@127.0.0.1:1", []string{"S3CRET"}, "holds a space"},
+		{"a database that is not a number", "redis://:S3CRET@127.0.0.1:1/abc", []string{"S3CRET"}, `invalid database number: "abc"`},
+		{"two databases", "redis://:S3CRET@127.0.0.1:1/0/1", []string{"S3CRET"}, "invalid URL path"},
+		{"an unknown option", "redis://:S3CRET@127.0.0.1:1/0?foo=bar", []string{"S3CRET"}, "unexpected option: foo"},
+		{"a bad option value", "redis://:S3CRET@127.0.0.1:1/0?dial_timeout=x", []string{"S3CRET"}, "invalid dial_timeout"},
+		{"an option value with an @", "redis://:S3CRET@127.0.0.1:1/0?client_name=a@b", []string{"S3CRET"}, "%40"},
+		{"a bidi control in the host", "redis://:S3CRET@127.0.0.1%e2%80%ae:1", []string{"S3CRET", "\u202e"}, "cannot connect"},
+		{"invalid UTF-8 in the password", "redis://:S3CRET\xff@127.0.0.1:1", []string{"S3CRET", "\xff"}, "cannot hold there"},
+		{"escapes in the user name", "redis://%1b%5d0%3bx%07:S3CRET@127.0.0.1:1", []string{"S3CRET"}, "cannot connect"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			for _, viaEnv := range []bool{false, true} {
+				for _, args := range commands {
+					if viaEnv {
+						t.Setenv("REDIS_URL", c.url)
+						args = append(args, "--store", "redis")
+					} else {
+						args = append(args, "--store", c.url)
+					}
+					out, errOut, code := windowlab(t, args...)
+					if code != exitInvalid {
+						t.Errorf("%v (REDIS_URL: %v): exit %d, want 2: %s", args[0], viaEnv, code, errOut)
+					}
+					for _, s := range c.secret {
+						if strings.Contains(out+errOut, s) {
+							t.Errorf("%v (REDIS_URL: %v): %q printed:\n%s%s", args[0], viaEnv, s, out, errOut)
+						}
+					}
+					if !strings.Contains(errOut, c.want) {
+						t.Errorf("%v (REDIS_URL: %v): stderr should say %q:\n%s", args[0], viaEnv, c.want, errOut)
+					}
+					if i := strings.IndexFunc(out+errOut, func(r rune) bool { return r < 0x20 && r != '\n' || r == 0x7f }); i >= 0 {
+						t.Errorf("%v (REDIS_URL: %v): a control character printed: %q", args[0], viaEnv, out+errOut)
+					}
+				}
+			}
+		})
+	}
+}

@@ -1,6 +1,7 @@
 package redisstore
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"time"
@@ -300,6 +301,10 @@ func (l *Limiter) Clone() algo.Limiter {
 	}
 	l.store.Flush()
 	err := l.store.scan(l.ns+"*", func(keys []string) error {
+		if !l.store.begin() { // closing: copies landing after its sweep would be left
+			return l.store.errClosed()
+		}
+		defer l.store.end()
 		ctx, cancel := l.store.ctx()
 		defer cancel()
 		p := l.store.client.Pipeline()
@@ -309,7 +314,10 @@ func (l *Limiter) Clone() algo.Limiter {
 		_, err := p.Exec(ctx)
 		return reason(err)
 	})
-	if err != nil {
+	var closed *Error
+	if errors.As(err, &closed) {
+		l.store.fail(err)
+	} else if err != nil {
 		l.store.fail(&Error{URL: l.store.url, Reason: err.Error()})
 	}
 	return &c

@@ -11,7 +11,9 @@
 // it when --store names a Redis.
 //
 // Every key of a run is under windowlab:{run-id}:, removed when the run
-// ends (Close); nothing else in the database is touched.
+// ends (Close), once every write under way has landed; a process that must
+// exit at once gets a bounded last try (Abandon). Nothing else in the
+// database is touched.
 package redisstore
 
 import (
@@ -23,7 +25,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"net/url"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -55,8 +56,9 @@ const Batch = 1024
 // Store is a connection to one Redis and the namespace of one run.
 type Store struct {
 	client *redis.Client
-	url    string // redacted: safe to print
-	prefix string // windowlab:{run-id}:
+	opt    *redis.Options // how client connects: Abandon dials again with it
+	url    string         // redacted: safe to print
+	prefix string         // windowlab:{run-id}:
 	sha    map[string]string
 	lanes  int
 
@@ -80,6 +82,17 @@ type Store struct {
 
 	mu  sync.Mutex
 	err error // the first error: a failed call or a decision that differs
+
+	// Writes to Redis under way: Close removes the run's keys only once
+	// none is, and none starts after, or a write landing late (a batch on
+	// its way, a checkpoint's copies) would leave keys behind.
+	writes struct {
+		sync.Mutex
+		closing bool
+		active  int
+		idle    chan struct{} // closed when closing and none is under way
+	}
+	swept atomic.Bool // Close removed every key of the run
 }
 
 // Options are how Open connects.
@@ -98,60 +111,22 @@ type Error struct {
 	Reason string
 }
 
-func (e *Error) Error() string { return "redis at " + e.URL + ": " + e.Reason }
-
-// Redact is rawURL with any password replaced by xxxxx: what may be printed.
-func Redact(rawURL string) string {
-	u, err := url.Parse(rawURL)
-	if err != nil || u.User == nil {
-		if i := strings.LastIndex(rawURL, "@"); i >= 0 {
-			return "xxxxx@" + rawURL[i+1:] // unparseable, but never show what came before the host
-		}
-		return rawURL
-	}
-	if _, ok := u.User.Password(); ok {
-		u.User = url.UserPassword(u.User.Username(), "xxxxx")
-	}
-	return u.String()
-}
-
-// shownURL is where opt connects, written out whole (a URL that leaves
-// out the host or the database gets the defaults), its password hidden.
-func shownURL(rawURL string, opt *redis.Options) string {
-	scheme := "redis"
-	if opt.TLSConfig != nil {
-		scheme = "rediss"
-	}
-	user := ""
-	if u, err := url.Parse(rawURL); err == nil && u.User != nil {
-		user = u.User.Username()
-		if _, ok := u.User.Password(); ok {
-			user += ":xxxxx"
-		}
-		user += "@"
-	}
-	return fmt.Sprintf("%s://%s%s/%d", scheme, user, opt.Addr, opt.DB)
-}
+func (e *Error) Error() string { return "redis at " + e.URL + ": " + printable(e.Reason) }
 
 // Open connects to the Redis at rawURL (redis://[user:password@]host:port[/db],
 // or rediss:// for TLS), checks that it answers, takes writes and runs
 // scripts, and loads the scripts. Every failure is an *Error.
 func Open(ctx context.Context, rawURL string, o Options) (*Store, error) {
-	shown := Redact(rawURL)
+	opt, shown, err := parseURL(rawURL)
 	fail := func(format string, args ...any) (*Store, error) {
 		return nil, &Error{URL: shown, Reason: fmt.Sprintf(format, args...)}
 	}
-	if !strings.HasPrefix(rawURL, "redis://") && !strings.HasPrefix(rawURL, "rediss://") {
-		return fail("not a Redis URL; use redis://HOST:PORT/DB, for example redis://127.0.0.1:6379/0")
-	}
-	opt, err := redis.ParseURL(rawURL)
 	if err != nil {
-		return fail("%s; use redis://HOST:PORT/DB, for example redis://127.0.0.1:6379/0", strings.TrimPrefix(err.Error(), "redis: "))
+		return fail("%s", err)
 	}
 	if opt.DB < 0 {
 		return fail("database %d: databases are numbered from 0", opt.DB)
 	}
-	shown = shownURL(rawURL, opt)
 	opt.DialTimeout, opt.ReadTimeout, opt.WriteTimeout = Timeout, Timeout, Timeout
 	opt.PoolTimeout = Timeout
 	opt.MaxRetries = -1 // a failed call is reported, not retried into a longer wait
@@ -161,7 +136,8 @@ func Open(ctx context.Context, rawURL string, o Options) (*Store, error) {
 	opt.DisableIdentity = true
 	opt.MaintNotificationsConfig = &maintnotifications.Config{Mode: maintnotifications.ModeDisabled}
 	client := redis.NewClient(opt)
-	s := &Store{client: client, url: shown, sha: map[string]string{}, pipelined: o.Pipelined}
+	s := &Store{client: client, opt: opt, url: shown, sha: map[string]string{}, pipelined: o.Pipelined}
+	s.writes.idle = make(chan struct{})
 	if err := s.check(ctx); err != nil {
 		client.Close()
 		if opt.TLSConfig != nil && strings.HasPrefix(err.Error(), "no answer") {
@@ -374,7 +350,7 @@ func (s *Store) run(script string, keys []string, args []any, check func(any) er
 	s.ops.Lock()
 	defer s.ops.Unlock()
 	if s.shut {
-		s.fail(&Error{URL: s.url, Reason: "the store was closed"})
+		s.fail(s.errClosed())
 		return
 	}
 	s.calls++
@@ -388,6 +364,11 @@ func (s *Store) run(script string, keys []string, args []any, check func(any) er
 		}
 		return
 	}
+	if !s.begin() {
+		s.fail(s.errClosed())
+		return
+	}
+	defer s.end()
 	s.trips.Add(1)
 	v, err := s.client.EvalSha(ctx, s.sha[script], keys, args...).Result()
 	if err != nil {
@@ -406,7 +387,7 @@ func (s *Store) Flush() {
 		return
 	}
 	s.ops.Lock()
-	if len(s.checks) > 0 {
+	if len(s.checks) > 0 && !s.shut {
 		s.hand()
 	}
 	s.ops.Unlock()
@@ -425,8 +406,9 @@ func (s *Store) hand() {
 func (s *Store) send() {
 	defer close(s.sender)
 	for b := range s.batches {
-		if s.Err() == nil {
+		if s.Err() == nil && s.begin() {
 			s.exec(b)
+			s.end()
 		}
 		s.inFlight.Done()
 	}
@@ -469,10 +451,15 @@ func (s *Store) Keys() (run, db int64, err error) {
 
 // scan calls f with every batch of keys matching pattern.
 func (s *Store) scan(pattern string, f func([]string) error) error {
+	return scanOn(context.Background(), s.client, pattern, f)
+}
+
+// scanOn is scan through c, every call bounded by Timeout and by ctx.
+func scanOn(ctx context.Context, c *redis.Client, pattern string, f func([]string) error) error {
 	var cursor uint64
 	for {
-		ctx, cancel := s.ctx()
-		keys, next, err := s.client.Scan(ctx, cursor, pattern, 1000).Result()
+		cctx, cancel := context.WithTimeout(ctx, Timeout)
+		keys, next, err := c.Scan(cctx, cursor, pattern, 1000).Result()
 		cancel()
 		if err != nil {
 			return reason(err)
@@ -488,28 +475,180 @@ func (s *Store) scan(pattern string, f func([]string) error) error {
 	}
 }
 
-// Close removes every key of the run and closes the connection.
+// begin marks a write to Redis as under way, or reports that the store
+// is closing, when nothing more is written; end marks it done.
+func (s *Store) begin() bool {
+	s.writes.Lock()
+	defer s.writes.Unlock()
+	if s.writes.closing {
+		return false
+	}
+	s.writes.active++
+	return true
+}
+
+func (s *Store) end() {
+	s.writes.Lock()
+	defer s.writes.Unlock()
+	s.writes.active--
+	if s.writes.closing && s.writes.active == 0 {
+		close(s.writes.idle)
+	}
+}
+
+// stopWrites lets no write start from now on, and returns a channel
+// closed once none is under way: each ends within Timeout.
+func (s *Store) stopWrites() <-chan struct{} {
+	s.writes.Lock()
+	defer s.writes.Unlock()
+	if !s.writes.closing {
+		s.writes.closing = true
+		if s.writes.active == 0 {
+			close(s.writes.idle)
+		}
+	}
+	return s.writes.idle
+}
+
+func (s *Store) errClosed() error { return &Error{URL: s.url, Reason: "the store was closed"} }
+
+// Close removes every key of the run and closes the connection: what was
+// queued and not yet sent is dropped, writes under way land first, and
+// the keys are swept until none is found. A key it could not remove is an
+// *LeftError.
 func (s *Store) Close() error {
 	s.closing.Do(func() { s.closeErr = s.close() })
 	return s.closeErr
 }
 
 func (s *Store) close() error {
-	s.Flush()
+	idle := s.stopWrites()
 	s.ops.Lock()
-	s.shut = true // nothing more is queued
+	s.shut = true // nothing more is queued, and what was is not sent
+	s.checks = nil
 	s.ops.Unlock()
 	if s.pipelined {
 		close(s.batches)
 		<-s.sender
 	}
-	err := s.scan(s.prefix+"*", func(keys []string) error {
-		ctx, cancel := s.ctx()
-		defer cancel()
-		return reason(s.client.Unlink(ctx, keys...).Err())
-	})
+	<-idle
+	left, err := s.sweep(context.Background(), s.client)
 	if cerr := s.client.Close(); err == nil {
 		err = cerr
 	}
+	if left != 0 {
+		return &LeftError{Store: s, Keys: left, Err: err}
+	}
+	s.swept.Store(true)
 	return err
 }
+
+// Abandon is the last cleanup of a process that must exit at once (a
+// second ctrl+c): Close's, within the time given. It waits for the writes
+// under way at most half of it, sweeps the run's keys through a
+// connection of its own (the store's may be busy or stuck) until three
+// quarters, and counts what is left in the rest. A key it could not
+// remove is an *LeftError.
+func (s *Store) Abandon(within time.Duration) error {
+	if s.swept.Load() {
+		return nil
+	}
+	start := time.Now()
+	s.fail(s.errClosed()) // whatever the process still prints was not all decided on Redis
+	select {
+	case <-s.stopWrites():
+	case <-time.After(within / 2):
+	}
+	opt := *s.opt
+	opt.ContextTimeoutEnabled = true // go-redis heeds a context's deadline only so
+	c := redis.NewClient(&opt)
+	defer c.Close()
+	ctx, cancel := context.WithDeadline(context.Background(), start.Add(within*3/4))
+	defer cancel()
+	left, err := s.sweep(ctx, c)
+	if err != nil { // what is left, counted in the time that remains
+		if !time.Now().Before(start.Add(within * 3 / 4)) { // its context's timer may not have fired yet
+			err = fmt.Errorf("no answer within %s", within)
+		}
+		cctx, cancel := context.WithDeadline(context.Background(), start.Add(within))
+		defer cancel()
+		var n int64
+		if scanOn(cctx, c, s.Pattern(), func(keys []string) error { n += int64(len(keys)); return nil }) == nil {
+			left = n
+		}
+	}
+	if left == 0 {
+		return nil
+	}
+	return &LeftError{Store: s, Keys: left, Err: err}
+}
+
+// sweep removes every key of the run through c, again until a SCAN finds
+// none (a write given up on at its timeout may still land), and returns
+// how many are left: -1 when c failed before it could tell.
+func (s *Store) sweep(ctx context.Context, c *redis.Client) (int64, error) {
+	const rounds = 3
+	for round := 0; ; round++ {
+		var found int64
+		err := scanOn(ctx, c, s.prefix+"*", func(keys []string) error {
+			found += int64(len(keys))
+			if round == rounds {
+				return nil // the last round only counts
+			}
+			cctx, cancel := context.WithTimeout(ctx, Timeout)
+			defer cancel()
+			return reason(c.Unlink(cctx, keys...).Err())
+		})
+		if err != nil {
+			return -1, err
+		}
+		if found == 0 || round == rounds {
+			return found, nil
+		}
+	}
+}
+
+// LeftError is a run whose keys could not all be removed: Keys of them
+// are left (-1: how many is not known), under Store.Pattern; Err is why,
+// when Redis failed.
+type LeftError struct {
+	Store *Store
+	Keys  int64
+	Err   error
+}
+
+func (e *LeftError) Error() string {
+	var what string
+	switch {
+	case e.Keys < 0:
+		what = fmt.Sprintf("this run's keys could not be removed (%v)", e.Err)
+	case e.Keys == 1:
+		what = "1 key of this run is left"
+	default:
+		what = fmt.Sprintf("%d keys of this run are left", e.Keys)
+	}
+	if e.Keys >= 0 && e.Err != nil {
+		what += fmt.Sprintf(" (%v)", e.Err)
+	}
+	return fmt.Sprintf("redis at %s: %s; remove them with\n  %s", e.Store.url, what, e.Store.RemoveCommand())
+}
+
+func (e *LeftError) Unwrap() error { return e.Err }
+
+// Pattern is the SCAN pattern of every key of this run.
+func (s *Store) Pattern() string { return s.prefix + "*" }
+
+// RemoveCommand is a shell command that removes every key of this run,
+// for a run that could not: redis-cli's --scan, then UNLINK, keys passed
+// NUL-separated so a space or a quote in a client's name stays in its key.
+func (s *Store) RemoveCommand() string {
+	cli := "redis-cli -u " + shellQuote(s.url)
+	cmd := cli + " --scan --pattern " + shellQuote(s.Pattern()) + " | tr '\\n' '\\0' | xargs -0 " + cli + " unlink"
+	if strings.Contains(s.url, ":xxxxx@") {
+		cmd += "   # the password in place of xxxxx"
+	}
+	return cmd
+}
+
+// shellQuote is s as one word for a POSIX shell.
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
