@@ -9,13 +9,14 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 )
 
-// The largest window a session's view is given, as record's --size: the
-// renderer keeps cells for the whole window, so a client's size decides
-// what a session allocates (4294967295×4294967295 asked for 100 GB). A
-// larger terminal shows the view in its top left 500×200.
+// The largest window a session's view is given: the renderer keeps cells
+// for the whole window, so a client's size decides what a session
+// allocates (4294967295×4294967295 asked for 100 GB; 300×100 costs about
+// 5 MB, 500×200 17). A larger terminal shows the view in its top left
+// 300×100, more than a 4K screen at a small font (about 240×70).
 const (
-	MaxWidth  = 500
-	MaxHeight = 200
+	MaxWidth  = 300
+	MaxHeight = 100
 )
 
 // MaxSessionsPerConnection is how many sessions one SSH connection may hold
