@@ -153,6 +153,7 @@ func stopOnSignals(parent context.Context) (context.Context, func()) {
 		}
 		cancel(signalled{s})
 		if s, ok := <-ch; ok {
+			viewTerminal.restore()
 			go func() {
 				if s, ok := <-ch; ok {
 					os.Exit(signalExit(s))
@@ -397,6 +398,8 @@ func showUI(ctx context.Context, opts ui.Options) (ui.Model, error) {
 	}
 	opts.Builtins = scenarios.Builtins()
 	opts.Load = scenarios.LoadContext
+	viewTerminal.save()
+	defer viewTerminal.forget()
 	m, err := ui.RunFinal(ctx, opts)
 	if errors.Is(err, ui.ErrInterrupted) { // ctrl+c as a key: exit as ctrl+c anywhere does
 		return m, exitError{signalExit(os.Interrupt), errReported}
@@ -405,6 +408,52 @@ func showUI(ctx context.Context, opts ui.Options) (ui.Model, error) {
 		return m, invalid(fmt.Errorf("the interactive view could not run here: %w", err))
 	}
 	return m, nil
+}
+
+// leaveView turns off what the view turned on: mouse reporting, bracketed
+// paste, the kitty keyboard's flags, the alternate screen; and shows the
+// cursor.
+const leaveView = "\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?2004l\x1b[<u\x1b[?1049l\x1b[?25h"
+
+// viewTerminal is the terminal's state before the view took it, so that a
+// second signal, which exits without waiting for the view to end, still
+// puts the terminal back.
+var viewTerminal savedTerminal
+
+type savedTerminal struct {
+	sync.Mutex
+	states map[uintptr]*term.State
+}
+
+func (s *savedTerminal) save() {
+	s.Lock()
+	defer s.Unlock()
+	s.states = map[uintptr]*term.State{}
+	for _, f := range []*os.File{os.Stdin, os.Stdout} {
+		if st, err := term.GetState(f.Fd()); err == nil {
+			s.states[f.Fd()] = st
+		}
+	}
+}
+
+func (s *savedTerminal) forget() {
+	s.Lock()
+	defer s.Unlock()
+	s.states = nil
+}
+
+// restore puts the terminal back if the view has it.
+func (s *savedTerminal) restore() {
+	s.Lock()
+	defer s.Unlock()
+	if s.states == nil {
+		return
+	}
+	_, _ = os.Stdout.WriteString(leaveView)
+	for fd, st := range s.states {
+		_ = term.Restore(fd, st)
+	}
+	s.states = nil
 }
 
 // needTerminal refuses the interactive view when standard output is not a

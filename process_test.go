@@ -187,10 +187,18 @@ func TestSignalRestoresTheTerminal(t *testing.T) {
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("needs tmux (.ci/run installs it)")
 	}
-	for _, sig := range []syscall.Signal{syscall.SIGHUP, syscall.SIGTERM, syscall.SIGINT} {
-		t.Run(sig.String(), func(t *testing.T) {
+	for _, c := range []struct {
+		sig   syscall.Signal
+		twice bool // a second signal exits at once, the terminal put back all the same
+	}{{syscall.SIGHUP, false}, {syscall.SIGTERM, false}, {syscall.SIGINT, false}, {syscall.SIGINT, true}, {syscall.SIGTERM, true}} {
+		sig := c.sig
+		name := sig.String()
+		if c.twice {
+			name += " twice"
+		}
+		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
-			socket := fmt.Sprintf("windowlab-test-%d-%d", os.Getpid(), int(sig)) // a server of its own
+			socket := fmt.Sprintf("windowlab-test-%d-%d-%t", os.Getpid(), int(sig), c.twice) // a server of its own
 			pidFile, statusFile := filepath.Join(dir, "pid"), filepath.Join(dir, "status")
 			// The inner shell records its pid and becomes windowlab; the outer
 			// one records how it ended.
@@ -216,6 +224,9 @@ func TestSignalRestoresTheTerminal(t *testing.T) {
 			}
 			if err := syscall.Kill(n, sig); err != nil {
 				t.Fatal(err)
+			}
+			if c.twice {
+				_ = syscall.Kill(n, sig) // it may have gone already
 			}
 			for {
 				status, err := os.ReadFile(statusFile)
