@@ -102,7 +102,11 @@ func (d *decoder) result() error {
 // document checks the raw file and returns its single document's body,
 // or nil after recording why there is none.
 func (d *decoder) document(data []byte) ast.Node {
-	if limit := cmp.Or(map[bool]int{true: maxRecordedHeader}[d.rec != nil], MaxFileSize); len(data) > limit {
+	limit := MaxFileSize
+	if d.rec != nil { // the header of a recorded file
+		limit = maxRecordedHeader
+	}
+	if len(data) > limit {
 		d.add(0, 0, "", "%s", tooLarge(int64(len(data)), false))
 		return nil
 	}
