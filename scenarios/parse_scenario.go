@@ -333,17 +333,11 @@ func (d *decoder) algorithms(items []ast.Node, o *object) []algo.Algorithm {
 	return kinds
 }
 
-// Playback speeds a scenario may ask for, as the interactive view allows.
-const (
-	minSpeed = 0.1
-	maxSpeed = 1000
-)
-
-// speed reads the starting playback speed: a number from 0.1 to 1000.
+// speed reads the starting playback speed: a number from MinSpeed to MaxSpeed.
 func (d *decoder) speed(o *object, k string) (float64, bool) {
 	v, at := o.value(k)
 	field := join(o.path, k)
-	want := "use a playback speed from 0.1 to 1000 (times real time), such as speed: 60"
+	want := "use a playback speed from " + SpeedRange() + " (times real time), such as speed: 60"
 	if !isNumber(v) {
 		d.at(at, field, "expected a number, got %s; %s", describe(v), want)
 		return 0, false
@@ -353,7 +347,7 @@ func (d *decoder) speed(o *object, k string) (float64, bool) {
 		return 0, false
 	}
 	f, _ := r.Float64()
-	if f < minSpeed || f > maxSpeed {
+	if f < MinSpeed || f > MaxSpeed {
 		d.at(at, field, "%s is out of range; %s", v.GetToken().Value, want)
 		return 0, false
 	}
