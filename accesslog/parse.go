@@ -128,96 +128,139 @@ type combinedParser struct {
 }
 
 func (p *combinedParser) parse(line []byte, parts [][]byte) (stamp, error) {
-	var f [4][]byte // host, ident, user, time
-	rest := line
-	for i := 0; i < 3; i++ {
-		j := bytes.IndexByte(rest, ' ')
-		if j <= 0 {
-			return stamp{}, bad("not a Common or Combined log line: it should start host ident user [time]")
-		}
-		f[i], rest = rest[:j], rest[j+1:]
+	var l combinedLine
+	rest, err := l.head(line)
+	if err != nil {
+		return stamp{}, err
 	}
-	if len(rest) > 0 && rest[0] == '[' {
-		j := bytes.IndexByte(rest, ']')
-		if j < 0 {
-			return stamp{}, bad("the [time] has no closing ]")
-		}
-		f[3], rest = rest[1:j], rest[j+1:]
-	} else {
-		j := bytes.IndexByte(rest, ' ')
-		if j < 0 {
-			j = len(rest)
-		}
-		f[3], rest = rest[:j], rest[j:]
+	st, err := p.stamp(l.time)
+	if err != nil {
+		return stamp{}, err
 	}
-	var st stamp
-	if p.has && bytes.Equal(f[3], p.last) {
-		st = p.at
-	} else {
-		var ok bool
-		if st, ok = clfTime(f[3]); !ok {
-			if st, ok = epochTime(f[3], p.epoch); !ok {
-				return stamp{}, bad("%q is not a time: use [10/Oct/2000:13:55:36 -0700], with .mmm if the log has it, or seconds since the epoch", truncate(f[3]))
-			}
-		}
-		p.last, p.at, p.has = append(p.last[:0], f[3]...), st, true
+	if err := l.tail(rest); err != nil {
+		return stamp{}, err
 	}
-	// "request" status bytes "referer" "agent"
-	rest = bytes.TrimLeft(rest, " ")
-	var request, status, referer, agent []byte
-	if len(rest) > 0 && rest[0] == '"' {
-		request, rest = quoted(rest)
-	} else {
-		return stamp{}, bad("no \"request\" after the time")
-	}
-	rest = bytes.TrimLeft(rest, " ")
-	if j := bytes.IndexByte(rest, ' '); j >= 0 {
-		status, rest = rest[:j], rest[j+1:]
-	} else {
-		status, rest = rest, nil
-	}
-	if j := bytes.IndexByte(rest, ' '); j >= 0 { // the bytes sent
-		rest = bytes.TrimLeft(rest[j+1:], " ")
-		if len(rest) > 0 && rest[0] == '"' {
-			referer, rest = quoted(rest)
-			rest = bytes.TrimLeft(rest, " ")
-			if len(rest) > 0 && rest[0] == '"' {
-				agent, _ = quoted(rest)
-			}
-		}
-	}
-	method, path := requestParts(request)
 	for i, name := range p.key.parts {
-		var v []byte
-		switch name {
-		case "ip", "host":
-			v = f[0]
-		case "ident":
-			v = dash(f[1])
-		case "user":
-			v = dash(f[2])
-		case "path":
-			v = path
-		case "uri":
-			if _, uri, ok := bytes.Cut(request, []byte{' '}); ok {
-				v, _, _ = bytes.Cut(uri, []byte{' '})
-			}
-		case "method":
-			v = method
-		case "status":
-			v = status
-		case "referer", "referrer":
-			v = dash(referer)
-		case "agent", "user_agent":
-			v = dash(agent)
-		case "request":
-			v = request
-		default:
+		v, ok := l.part(name)
+		if !ok {
 			return stamp{}, bad("a Combined line has no field %q; use host, ident, user, method, path, uri, status, referer or agent", name)
 		}
 		parts[i] = v
 	}
 	return st, nil
+}
+
+// stamp reads the [time] text, reusing the last line's stamp when the
+// text is the same.
+func (p *combinedParser) stamp(text []byte) (stamp, error) {
+	if p.has && bytes.Equal(text, p.last) {
+		return p.at, nil
+	}
+	st, ok := clfTime(text)
+	if !ok {
+		if st, ok = epochTime(text, p.epoch); !ok {
+			return stamp{}, bad("%q is not a time: use [10/Oct/2000:13:55:36 -0700], with .mmm if the log has it, or seconds since the epoch", truncate(text))
+		}
+	}
+	p.last, p.at, p.has = append(p.last[:0], text...), st, true
+	return st, nil
+}
+
+// combinedLine is a Common or Combined line cut into its fields, each a
+// slice of the line.
+type combinedLine struct {
+	host, ident, user, time []byte
+	request, status         []byte
+	referer, agent          []byte // empty in a Common line
+	method, path            []byte // the request's
+}
+
+// head cuts host ident user [time] off the start of line and returns
+// what follows.
+func (l *combinedLine) head(line []byte) (rest []byte, err error) {
+	var f [3][]byte // host, ident, user
+	rest = line
+	for i := range f {
+		j := bytes.IndexByte(rest, ' ')
+		if j <= 0 {
+			return nil, bad("not a Common or Combined log line: it should start host ident user [time]")
+		}
+		f[i], rest = rest[:j], rest[j+1:]
+	}
+	l.host, l.ident, l.user = f[0], f[1], f[2]
+	if len(rest) > 0 && rest[0] == '[' {
+		j := bytes.IndexByte(rest, ']')
+		if j < 0 {
+			return nil, bad("the [time] has no closing ]")
+		}
+		l.time, rest = rest[1:j], rest[j+1:]
+	} else {
+		j := bytes.IndexByte(rest, ' ')
+		if j < 0 {
+			j = len(rest)
+		}
+		l.time, rest = rest[:j], rest[j:]
+	}
+	return rest, nil
+}
+
+// tail reads "request" status bytes ["referer" "agent"] after the time.
+func (l *combinedLine) tail(rest []byte) error {
+	rest = bytes.TrimLeft(rest, " ")
+	if len(rest) == 0 || rest[0] != '"' {
+		return bad("no \"request\" after the time")
+	}
+	l.request, rest = quoted(rest)
+	rest = bytes.TrimLeft(rest, " ")
+	if j := bytes.IndexByte(rest, ' '); j >= 0 {
+		l.status, rest = rest[:j], rest[j+1:]
+	} else {
+		l.status, rest = rest, nil
+	}
+	if j := bytes.IndexByte(rest, ' '); j >= 0 { // the bytes sent
+		rest = bytes.TrimLeft(rest[j+1:], " ")
+		if len(rest) > 0 && rest[0] == '"' {
+			l.referer, rest = quoted(rest)
+			rest = bytes.TrimLeft(rest, " ")
+			if len(rest) > 0 && rest[0] == '"' {
+				l.agent, _ = quoted(rest)
+			}
+		}
+	}
+	l.method, l.path = requestParts(l.request)
+	return nil
+}
+
+// part is the line's value of one part of the key; false for a name a
+// Combined line has no field for.
+func (l *combinedLine) part(name string) ([]byte, bool) {
+	switch name {
+	case "ip", "host":
+		return l.host, true
+	case "ident":
+		return dash(l.ident), true
+	case "user":
+		return dash(l.user), true
+	case "path":
+		return l.path, true
+	case "uri":
+		if _, uri, ok := bytes.Cut(l.request, []byte{' '}); ok {
+			v, _, _ := bytes.Cut(uri, []byte{' '})
+			return v, true
+		}
+		return nil, true
+	case "method":
+		return l.method, true
+	case "status":
+		return l.status, true
+	case "referer", "referrer":
+		return dash(l.referer), true
+	case "agent", "user_agent":
+		return dash(l.agent), true
+	case "request":
+		return l.request, true
+	}
+	return nil, false
 }
 
 // quoted reads a "…" field at the start of b, with \" and \\ escaped as

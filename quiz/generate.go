@@ -199,7 +199,7 @@ func throughHint(kind algo.Kind, w time.Duration, limit int64, t1, t2 algo.Insta
 	}
 	start := t2.Truncate(w)
 	return fmt.Sprintf("The sliding counter allows a request while current + previous × weight < %d: at %s the weight is 1 − %s/%s, and previous is what the window %s–%s allowed of the burst at %s.",
-		limit, t2.Short(), seconds(t2.Sub(start)), seconds(w), start.Add(-w).Short(), start.Short(), t1.Short())
+		limit, t2.Short(), span(t2.Sub(start), w), span(w, w), start.Add(-w).Short(), start.Short(), t1.Short())
 }
 
 // spanWords names a window's span as a sentence does: "the minute before
@@ -214,15 +214,6 @@ func spanWords(w time.Duration) string {
 		return "hour"
 	}
 	return human.Spoken(w)
-}
-
-// seconds writes a span of whole seconds in seconds, "291 s", so that a
-// weight reads 1 − 291 s/300 s; any other span as human.Duration does.
-func seconds(d time.Duration) string {
-	if d%time.Second == 0 {
-		return fmt.Sprintf("%d s", d/time.Second)
-	}
-	return human.Duration(d)
 }
 
 // counter asks about the sliding counter at a request: its estimate, its
@@ -282,7 +273,7 @@ func (g question) counter(nth int) (Item, bool, error) {
 		it.Answer = human.Exact(est)
 		it.Explain = overlap + verdict
 		it.Hint = fmt.Sprintf("The estimate is current + previous × weight: %d + %d × weight, where the weight is 1 − %s/%s, the share of the previous window still inside the last %s.",
-			dec.Current(), dec.Previous, seconds(dec.Elapsed), seconds(w), spanWords(w))
+			dec.Current(), dec.Previous, span(dec.Elapsed, w), span(w, w), spanWords(w))
 	case GenVerdict:
 		// Alternate the verdicts, so "allowed" is not always right.
 		if want := nth%2 == 0; dec.Allowed != want {
@@ -304,7 +295,7 @@ func (g question) counter(nth int) (Item, bool, error) {
 		it.Answer = human.Exact(weight)
 		it.Explain = overlap
 		it.Hint = fmt.Sprintf("The weight is the share of the previous window still inside the %s before %s: 1 − elapsed/%s, where elapsed is how long before %s the window holding it started.",
-			spanWords(w), at.Short(), seconds(w), at.Short())
+			spanWords(w), at.Short(), span(w, w), at.Short())
 	}
 	return it, true, nil
 }

@@ -78,8 +78,10 @@ func counted(d algo.Decision) string {
 	return "had allowed " + requests.Of(d.Count) + " before this one"
 }
 
-// span writes part of a window in the window's unit: "15 s" of "60 s", or
-// milliseconds when either is not whole seconds.
+// span writes part of a window in the window's unit, so that a sliding
+// counter's weight reads 1 − 15 s/60 s: seconds, or milliseconds when
+// either is not whole seconds. The proofs and the generated questions'
+// hints both write the weight with it.
 func span(d, window time.Duration) string {
 	if d%time.Second == 0 && window%time.Second == 0 {
 		return fmt.Sprintf("%d s", d/time.Second)

@@ -131,7 +131,7 @@ func checkValid(t *testing.T, s *Scenario) {
 			t.Fatalf("accepted text with a control character, which would reach the terminal: %q", text)
 		}
 	}
-	if s.Speed != 0 && (s.Speed < minSpeed || s.Speed > maxSpeed) {
+	if s.Speed != 0 && (s.Speed < MinSpeed || s.Speed > MaxSpeed) {
 		t.Fatalf("accepted speed %v", s.Speed)
 	}
 	var expected float64

@@ -434,3 +434,11 @@ traffic:
 		}
 	}
 }
+
+// The commands and the view quote the playback speeds in their messages
+// through SpeedRange; its text is part of those messages.
+func TestSpeedRange(t *testing.T) {
+	if got := SpeedRange(); got != "0.1 to 1000" {
+		t.Fatalf("SpeedRange() = %q, want %q", got, "0.1 to 1000")
+	}
+}

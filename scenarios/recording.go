@@ -212,32 +212,14 @@ func Record(r Recorded, runs iter.Seq[Run]) (*Scenario, error) {
 // YAML library and kept compactly.
 func parseRecorded(file string, in io.Reader) (*Scenario, error) {
 	br := bufio.NewReaderSize(in, 1<<16)
-	var header bytes.Buffer
-	line := 0
-	for {
-		text, err := br.ReadSlice('\n')
-		if err == bufio.ErrBufferFull {
-			return nil, fileError(file, fmt.Sprintf("line %d is longer than 64 KiB; a recorded file's header is a few short lines", line+1))
-		}
-		if len(text) == 0 && err == io.EOF {
-			return nil, ErrorList{{File: file, Line: max(line, 1), Column: 1, Msg: `no "traffic:" line: a file replay --save wrote ends in its traffic, a run a line after "traffic:"`}}
-		}
-		line++
-		if bytes.Equal(bytes.TrimRight(text, "\r\n"), []byte("traffic:")) {
-			break
-		}
-		header.Write(text)
-		if header.Len() > maxRecordedHeader {
-			return nil, fileError(file, "the part before \"traffic:\" is over 1 MiB; a recorded file's header is a few short lines")
-		}
-		if err != nil {
-			return nil, ErrorList{{File: file, Line: max(line, 1), Column: 1, Msg: `no "traffic:" line: a file replay --save wrote ends in its traffic, a run a line after "traffic:"`}}
-		}
+	header, line, err := recordedHeader(file, br)
+	if err != nil {
+		return nil, err
 	}
 	// The header first: a typo in the limit is told before a long read.
 	rec := newRecording()
 	d := &decoder{file: file, rec: rec}
-	root := d.document(header.Bytes())
+	root := d.document(header)
 	if root == nil {
 		return nil, d.result()
 	}
@@ -245,12 +227,67 @@ func parseRecorded(file string, in io.Reader) (*Scenario, error) {
 	if err := d.result(); err != nil {
 		return nil, err
 	}
+	if line, err = recordedRuns(file, br, rec, line); err != nil {
+		return nil, err
+	}
+	if rec.runs == 0 {
+		return nil, ErrorList{{File: file, Line: line, Column: 1, Field: "traffic", Msg: "the list is empty; a recorded file holds a run a line after \"traffic:\""}}
+	}
+	if s.Zone != nil {
+		s.Config.Offset = algo.CalendarOffset(s.Zone, rec.first, s.Config.Window)
+	}
+	switch {
+	case s.Start == 0: // no start: the window edge at or before the first run
+		s.Start = s.Config.WindowStart(rec.first)
+	case s.Start > rec.first:
+		at := 0
+		for i, l := range bytes.Split(header, []byte("\n")) {
+			if bytes.HasPrefix(l, []byte("start:")) {
+				at = i + 1
+			}
+		}
+		return nil, ErrorList{{File: file, Line: at, Column: 1, Field: "start", Msg: fmt.Sprintf("%s is after the first request at %s; start the clock at or before it", s.Start, rec.first)}}
+	}
+	return s, nil
+}
+
+// recordedHeader reads a recorded file's lines up to its "traffic:" line:
+// the header, and the number of lines read, "traffic:" among them.
+func recordedHeader(file string, br *bufio.Reader) ([]byte, int, error) {
+	var header bytes.Buffer
+	line := 0
+	for {
+		text, err := br.ReadSlice('\n')
+		if err == bufio.ErrBufferFull {
+			return nil, 0, fileError(file, fmt.Sprintf("line %d is longer than 64 KiB; a recorded file's header is a few short lines", line+1))
+		}
+		if len(text) == 0 && err == io.EOF {
+			return nil, 0, ErrorList{{File: file, Line: max(line, 1), Column: 1, Msg: `no "traffic:" line: a file replay --save wrote ends in its traffic, a run a line after "traffic:"`}}
+		}
+		line++
+		if bytes.Equal(bytes.TrimRight(text, "\r\n"), []byte("traffic:")) {
+			return header.Bytes(), line, nil
+		}
+		header.Write(text)
+		if header.Len() > maxRecordedHeader {
+			return nil, 0, fileError(file, "the part before \"traffic:\" is over 1 MiB; a recorded file's header is a few short lines")
+		}
+		if err != nil {
+			return nil, 0, ErrorList{{File: file, Line: max(line, 1), Column: 1, Msg: `no "traffic:" line: a file replay --save wrote ends in its traffic, a run a line after "traffic:"`}}
+		}
+	}
+}
+
+// recordedRuns reads the runs after "traffic:", a line each, into rec;
+// line is the number of lines read before them, and the number after them
+// is returned. The error lists up to maxErrors bad runs.
+func recordedRuns(file string, br *bufio.Reader, rec *recording, line int) (int, error) {
 	var bad ErrorList
 	item := 0
 	for {
 		text, err := br.ReadSlice('\n')
 		if err == bufio.ErrBufferFull || len(text) > maxRecordedLine {
-			return nil, ErrorList{{File: file, Line: line + 1, Column: 1, Field: fmt.Sprintf("traffic[%d]", item), Msg: "the line is over 8 KiB; a run is {at: \"…\", client: \"…\", count: …}"}}
+			return line, ErrorList{{File: file, Line: line + 1, Column: 1, Field: fmt.Sprintf("traffic[%d]", item), Msg: "the line is over 8 KiB; a run is {at: \"…\", client: \"…\", count: …}"}}
 		}
 		if len(text) == 0 && err != nil {
 			break
@@ -284,27 +321,9 @@ func parseRecorded(file string, in io.Reader) (*Scenario, error) {
 		}
 	}
 	if len(bad) > 0 {
-		return nil, bad
+		return line, bad
 	}
-	if rec.runs == 0 {
-		return nil, ErrorList{{File: file, Line: line, Column: 1, Field: "traffic", Msg: "the list is empty; a recorded file holds a run a line after \"traffic:\""}}
-	}
-	if s.Zone != nil {
-		s.Config.Offset = algo.CalendarOffset(s.Zone, rec.first, s.Config.Window)
-	}
-	switch {
-	case s.Start == 0: // no start: the window edge at or before the first run
-		s.Start = s.Config.WindowStart(rec.first)
-	case s.Start > rec.first:
-		at := 0
-		for i, l := range bytes.Split(header.Bytes(), []byte("\n")) {
-			if bytes.HasPrefix(l, []byte("start:")) {
-				at = i + 1
-			}
-		}
-		return nil, ErrorList{{File: file, Line: at, Column: 1, Field: "start", Msg: fmt.Sprintf("%s is after the first request at %s; start the clock at or before it", s.Start, rec.first)}}
-	}
-	return s, nil
+	return line, nil
 }
 
 // badClient is a recorded file's client that no scenario file may name.

@@ -17,6 +17,7 @@ import (
 	"io"
 	"math/big"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -35,6 +36,18 @@ const (
 	maxDepth    = 16         // nesting of lists and mappings; the format needs 4
 	maxKeys     = 100        // keys in one block mapping; the format's largest has 20 fields
 )
+
+// The playback speeds, × real time: what a scenario may start at and what
+// the interactive view and a recording play at.
+const (
+	MinSpeed = 0.1
+	MaxSpeed = 1000
+)
+
+// SpeedRange names the playback speeds in messages: "0.1 to 1000".
+func SpeedRange() string {
+	return strconv.FormatFloat(MinSpeed, 'g', -1, 64) + " to " + strconv.FormatFloat(MaxSpeed, 'g', -1, 64)
+}
 
 // Scenario is one parsed scenario file. Treat it as read-only: Source, Len
 // and Verify read the parsed fields and cache what they derive from them.

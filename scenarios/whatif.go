@@ -58,7 +58,11 @@ func (s *Scenario) WhatIf(cfg algo.Config, algorithms []algo.Algorithm) (*Scenar
 		changed = append(changed, human.Int(cfg.Limit)+" per "+human.Duration(cfg.Window))
 	}
 	if cfg.NoExpiry != s.Config.NoExpiry {
-		changed = append(changed, map[bool]string{true: "no expiry", false: "expiry on"}[cfg.NoExpiry])
+		expiry := "expiry on"
+		if cfg.NoExpiry {
+			expiry = "no expiry"
+		}
+		changed = append(changed, expiry)
 	}
 	if !slices.Equal(algorithms, s.Algorithms) {
 		names := make([]string, len(algorithms))

@@ -487,9 +487,6 @@ func (e *Engine) StepInstant() bool {
 	return true
 }
 
-// Advance moves the clock by d, deciding what arrives on the way.
-func (e *Engine) Advance(d time.Duration) { e.Seek(e.now.Add(d)) }
-
 // NextEdge seeks to the first window edge after the clock.
 func (e *Engine) NextEdge() {
 	e.Seek(e.cfg.NextEdge(e.now))
