@@ -30,6 +30,7 @@ var allowed = map[string][]string{
 	"redisstore":          {"algo"},
 	"internal/redistest":  {},
 	"internal/schematest": {},
+	"docs":                {}, // the reference; its only code is the link checker
 }
 
 // testsMay adds what a package's tests may import besides: the lab's tests

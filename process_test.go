@@ -322,7 +322,7 @@ func TestMemoryAtTheLimits(t *testing.T) {
 
 // ctrl+c in the view is the key a shell's SIGINT comes from: it quits with
 // 130, as ctrl+c stops every other command, where q quits with 0 (it
-// exited 0, against the README's table). Typed into a real terminal.
+// exited 0, against the table in docs/exit-status.md). Typed into a real terminal.
 func TestCtrlCInTheView(t *testing.T) {
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("needs tmux (.ci/run installs it)")

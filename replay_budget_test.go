@@ -74,7 +74,7 @@ func withBudget(t *testing.T, bytes int64) {
 // fit in a few bytes each (2.2 GB for 49,000,000 before).
 func TestReplayMemoryBudget(t *testing.T) {
 	if replayBudget != algo.BudgetLive {
-		t.Fatalf("the replay's budget is %d bytes, the README's 896 MiB is %d", replayBudget, algo.BudgetLive)
+		t.Fatalf("the replay's budget is %d bytes, the 896 MiB of docs/replay.md is %d", replayBudget, algo.BudgetLive)
 	}
 	keys := logOf(t, "agents.jsonl", func(w io.Writer) { longKeys(w, 20_000, 1024) })
 	same := logOf(t, "same.log", func(w io.Writer) { identicalLines(w, 1_000_000) })

@@ -238,25 +238,33 @@ func TestCommandLine(t *testing.T) {
 	})
 }
 
-// The README's scenario examples are files a reader will copy: each must
-// load and hold its expectations.
+// The scenario examples in the README and in docs/ are files a reader will
+// copy: each must load and hold its expectations.
 func TestReadmeExamples(t *testing.T) {
-	readme, err := os.ReadFile("README.md")
-	if err != nil {
-		t.Fatal(err)
+	docs, _ := filepath.Glob("docs/*.md")
+	var blocks [][]byte
+	var names []string
+	for _, f := range append([]string{"README.md"}, docs...) {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, m := range regexp.MustCompile("(?s)```yaml\n(.*?)```").FindAllSubmatch(b, -1) {
+			blocks = append(blocks, m[1])
+			names = append(names, fmt.Sprintf("%s example %d", f, i+1))
+		}
 	}
-	blocks := regexp.MustCompile("(?s)```yaml\n(.*?)```").FindAllSubmatch(readme, -1)
 	if len(blocks) < 2 {
-		t.Fatalf("found %d yaml examples in the README, want at least 2", len(blocks))
+		t.Fatalf("found %d yaml examples in the README and docs/, want at least 2", len(blocks))
 	}
 	for i, b := range blocks {
-		s, err := scenarios.Parse(fmt.Sprintf("README.md example %d", i+1), b[1])
+		s, err := scenarios.Parse(names[i], b)
 		if err != nil {
-			t.Errorf("example %d: %v", i+1, err)
+			t.Errorf("%s: %v", names[i], err)
 			continue
 		}
 		for _, f := range s.Verify() {
-			t.Errorf("example %d: %v", i+1, f)
+			t.Errorf("%s: %v", names[i], f)
 		}
 	}
 }

@@ -82,7 +82,7 @@ func TestInstantQueueReusesRoom(t *testing.T) {
 }
 
 // Equal instants are one run: fifty million requests at one instant, the
-// boundary burst at the scale of the README's limits, cost a few bytes
+// boundary burst at the scale of docs/memory.md's limits, cost a few bytes
 // beyond the buffer's fixed header.
 func TestInstantQueueBurstIsOneRun(t *testing.T) {
 	var q InstantQueue

@@ -8,7 +8,7 @@ import (
 	"windowlab/sim"
 )
 
-// The README's extremes: what fits in windowlab's memory budget replays and
+// The extremes of docs/memory.md: what fits in windowlab's memory budget replays and
 // opens in the view; what cannot is refused before anything is generated,
 // with the figure, the budget and what to change.
 func TestMemoryBudget(t *testing.T) {

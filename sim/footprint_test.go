@@ -63,7 +63,7 @@ func heapNow() int64 {
 }
 
 // The estimate bounds what an engine really holds, measured on the heap,
-// and is not absurdly above it: on the README's extremes scaled down (a
+// and is not absurdly above it: on BENCHMARKS.md's cases at the limits scaled down (a
 // million clients over a day inside one window, all eight limiters, a
 // stream a millisecond apart, a burst at one instant, a short window), for
 // a report's replay and for the view's.

@@ -1,27 +1,33 @@
-package main
+// Package docs is windowlab's reference, one Markdown file per topic,
+// linked from the README. It holds no code: only the test that keeps the
+// project's links true.
+package docs
 
 import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
 
-// Every relative link in the project's Markdown names a file that exists
-// and, with a #fragment, a heading that file has (as GitHub makes anchors:
-// lower case, spaces as hyphens, punctuation dropped). A heading renamed
-// or a file moved fails here instead of in a reader's browser.
+// Every relative link in the project's Markdown (the module root's *.md,
+// this folder's and every other folder's one level down) names a file that
+// exists and, with a #fragment, a heading that file has (as GitHub makes
+// anchors: lower case, spaces as hyphens, punctuation dropped). A heading
+// renamed or a file moved fails here instead of in a reader's browser.
 func TestDocLinksResolve(t *testing.T) {
-	files, _ := filepath.Glob("*.md")
-	more, _ := filepath.Glob("*/*.md")
+	files, _ := filepath.Glob("../*.md")
+	more, _ := filepath.Glob("../*/*.md")
 	files = append(files, more...)
-	if len(files) < 3 {
-		t.Fatalf("found only %v", files)
+	if !slices.Contains(files, "../README.md") || !slices.Contains(files, "../docs/keys.md") {
+		t.Fatalf("found only %v: the README and docs/ must both be checked", files)
 	}
 	link := regexp.MustCompile(`\]\(([^)\s]+)\)`)
 	checked := 0
 	for _, f := range files {
+		name := strings.TrimPrefix(f, "../") // as the module root names it
 		b, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
@@ -35,7 +41,7 @@ func TestDocLinksResolve(t *testing.T) {
 			if target != "" {
 				path = filepath.Join(filepath.Dir(f), target)
 				if _, err := os.Stat(path); err != nil {
-					t.Errorf("%s links to %s, which does not exist", f, m[1])
+					t.Errorf("%s links to %s, which does not exist", name, m[1])
 					continue
 				}
 			}
@@ -44,7 +50,7 @@ func TestDocLinksResolve(t *testing.T) {
 				continue
 			}
 			if !anchors(t, path)[frag] {
-				t.Errorf("%s links to %s, but %s has no heading with that anchor", f, m[1], path)
+				t.Errorf("%s links to %s, but %s has no heading with that anchor", name, m[1], strings.TrimPrefix(path, "../"))
 			}
 		}
 	}
