@@ -28,12 +28,13 @@ var allowed = map[string][]string{
 	"ui/labprogress":      {"human", "sim/lab"},
 	"serve":               {"algo", "human", "quiz", "ui"},
 	"accesslog":           {"algo", "human", "sim"},
+	"replay":              {"accesslog", "algo", "human", "scenarios", "sim", "sim/report"},
 	"internal/long":       {},
 	"redisstore":          {"algo"},
 	"internal/redistest":  {},
 	"internal/schematest": {},
 	// The commands: everything below them, nothing above (main alone).
-	"internal/cli": {"accesslog", "algo", "human", "quiz", "redisstore", "scenarios", "serve", "sim", "sim/lab", "sim/report", "ui", "ui/labprogress"},
+	"internal/cli": {"accesslog", "algo", "human", "quiz", "redisstore", "replay", "scenarios", "serve", "sim", "sim/lab", "sim/report", "ui", "ui/labprogress"},
 	// main calls the commands and nothing else.
 	".":             {"internal/cli"},
 	"internal/arch": {},

@@ -11,13 +11,13 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"windowlab/accesslog"
 	"windowlab/algo"
+	"windowlab/replay"
 	"windowlab/scenarios"
 	"windowlab/sim"
 )
@@ -197,16 +197,16 @@ func TestSavedScenarioReplaysTheLog(t *testing.T) {
 			zone, _ = time.LoadLocation([]string{"Asia/Kolkata", "America/St_Johns", "Pacific/Chatham"}[seed/3%3])
 			cfg.Window = time.Duration(1+rng.IntN(90)) * time.Minute // long enough for the zone to move its edges
 		}
-		s := setting{cfg: cfg, algos: algos}.aligned(zone, l.First())
+		s := replay.Setting{Config: cfg, Algorithms: algos}.Aligned(zone, l.First())
 		var yaml bytes.Buffer
-		if err := scenarios.WriteRecorded(&yaml, scenarios.Recorded{From: "random.log", Config: cfg, Algorithms: algos, Zone: zone}, runs(l)); err != nil {
+		if err := scenarios.WriteRecorded(&yaml, scenarios.Recorded{From: "random.log", Config: cfg, Algorithms: algos, Zone: zone}, replay.Runs(l)); err != nil {
 			t.Fatal(err)
 		}
 		sc, err := scenarios.Parse("random.yaml", yaml.Bytes())
 		if err != nil {
 			t.Fatalf("seed %d: the saved scenario does not parse: %v", seed, err)
 		}
-		fromLog, err := logEngine(context.Background(), l.Source(), s, nil)
+		fromLog, err := replay.Engine(context.Background(), l.Source(), s, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -265,39 +265,6 @@ func TestReplaySave(t *testing.T) {
 	hand := writeFile(t, "hand.yaml", bytes.TrimPrefix(before, []byte(scenarios.RecordedMark)))
 	if _, errOut, code := windowlab(t, "check", hand); code != 2 || !strings.Contains(errOut, "a scenario file may be at most 1 MiB") {
 		t.Errorf("a big hand-written file: exit %d\n%s", code, errOut)
-	}
-}
-
-// The sweep's chart counts each limiter's allowed requests as they come,
-// before the log's span is known, and sums them into the chart's buckets
-// at the end: the same counts as placing every request in its bucket
-// directly, for logs from a few minutes to years long.
-func TestHistogramSumsToTheChartsBuckets(t *testing.T) {
-	rng := rand.New(rand.NewPCG(13, 13))
-	start := algo.Instant(time.Date(2026, 11, 30, 23, 47, 13, 0, time.UTC).UnixMilli())
-	for _, span := range []time.Duration{3 * time.Minute, 59 * time.Minute, 2 * time.Hour, 50 * time.Hour, 300 * time.Hour, 9 * 24 * time.Hour, 400 * 24 * time.Hour, 20 * 365 * 24 * time.Hour} {
-		var times []algo.Instant
-		for range 20_000 {
-			times = append(times, start.Add(time.Duration(rng.Int64N(int64(span)))))
-		}
-		slices.Sort(times)
-		var h histogram
-		for _, at := range times {
-			h.add(at)
-		}
-		first, last := times[0], times[len(times)-1]
-		bucket := bucketFor(first, last)
-		from := first.Truncate(bucket)
-		want := make([]int64, chartWidth)
-		for _, at := range times {
-			want[min(int(at.Sub(from)/bucket), chartWidth-1)]++
-		}
-		if got := h.sum(from, bucket, chartWidth); !slices.Equal(got, want) {
-			t.Errorf("span %v, buckets of %v (counted in spans of %v):\n got %v\nwant %v", span, bucket, histogramSpans[h.span], got, want)
-		}
-		if len(h.counts) > histogramMax && h.span < len(histogramSpans)-1 {
-			t.Errorf("span %v: %d counts of %v", span, len(h.counts), histogramSpans[h.span])
-		}
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 
 	"windowlab/accesslog"
 	"windowlab/algo"
+	"windowlab/replay"
 )
 
 // The shapes of log that went past windowlab's memory budget (issue 29),
@@ -62,9 +63,9 @@ func logOf(t *testing.T, name string, write func(io.Writer)) string {
 
 // withBudget lowers the replay's memory budget for the test.
 func withBudget(t *testing.T, bytes int64) {
-	old := replayBudget
-	replayBudget = bytes
-	t.Cleanup(func() { replayBudget = old })
+	old := replay.Budget
+	replay.Budget = bytes
+	t.Cleanup(func() { replay.Budget = old })
 }
 
 // A replay counts the bytes it holds as it reads the log, keys included,
@@ -73,8 +74,8 @@ func withBudget(t *testing.T, bytes int64) {
 // merged log, a sweep's settings; many identical lines within one second
 // fit in a few bytes each (2.2 GB for 49,000,000 before).
 func TestReplayMemoryBudget(t *testing.T) {
-	if replayBudget != algo.BudgetLive {
-		t.Fatalf("the replay's budget is %d bytes, the README's 896 MiB is %d", replayBudget, algo.BudgetLive)
+	if replay.Budget != algo.BudgetLive {
+		t.Fatalf("the replay's budget is %d bytes, the README's 896 MiB is %d", replay.Budget, algo.BudgetLive)
 	}
 	keys := logOf(t, "agents.jsonl", func(w io.Writer) { longKeys(w, 20_000, 1024) })
 	same := logOf(t, "same.log", func(w io.Writer) { identicalLines(w, 1_000_000) })
@@ -157,12 +158,12 @@ func TestReplayMemoryIsTheHeap(t *testing.T) {
 				limits = append(limits, int64(i+1))
 			}
 			algos, _ := parseAlgorithms("fixed-window,sliding-log,sliding-counter")
-			settings, err := sweepSettings(limits, []time.Duration{time.Minute}, algos)
+			settings, err := replay.Settings(limits, []time.Duration{time.Minute}, algos)
 			if err != nil {
 				t.Fatal(err)
 			}
-			atOnce := sweepWorkers(len(settings))
-			mem, err := newReplayMemory(c.key, c.reorder, settings, atOnce, len(settings) > 1, false)
+			atOnce := replay.Workers(len(settings))
+			mem, err := replay.NewMemory(c.key, c.reorder, settings, atOnce, len(settings) > 1, false)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -172,12 +173,12 @@ func TestReplayMemoryIsTheHeap(t *testing.T) {
 			var mostHeap, figureThen int64
 			checks := 0
 			tail := accesslog.NewTail()
-			opts := accesslog.Options{Name: c.name, Key: c.key, Reorder: c.reorder, Tail: tail, Windows: mem.windows,
+			opts := accesslog.Options{Name: c.name, Key: c.key, Reorder: c.reorder, Tail: tail, Windows: mem.Windows(),
 				Check: func(u accesslog.Usage) error {
 					var m runtime.MemStats
 					runtime.GC()
 					runtime.ReadMemStats(&m)
-					heap, figure := int64(m.HeapAlloc)-int64(base.HeapAlloc), mem.total(u)
+					heap, figure := int64(m.HeapAlloc)-int64(base.HeapAlloc), mem.Total(u)
 					checks++
 					if heap > mostHeap {
 						mostHeap, figureThen = heap, figure
@@ -188,12 +189,12 @@ func TestReplayMemoryIsTheHeap(t *testing.T) {
 					return nil
 				}}
 			var decided atomic.Int64
-			result := decideWhileReading(context.Background(), tail, c.name, settings, nil, &decided)
+			result := replay.DecideWhileReading(context.Background(), tail, c.name, settings, nil, &decided)
 			if _, err := accesslog.Read(strings.NewReader(text.String()), opts); err != nil {
 				t.Fatal(err)
 			}
-			if d := <-result; d.err != nil {
-				t.Fatal(d.err)
+			if d := <-result; d.Err != nil {
+				t.Fatal(d.Err)
 			}
 			if checks < 2 {
 				t.Errorf("%d checks", checks)

@@ -17,6 +17,7 @@ import (
 	"github.com/charmbracelet/x/term"
 
 	"windowlab/accesslog"
+	"windowlab/replay"
 )
 
 // ended waits for the tail's reading to have ended, failing the test if
@@ -76,10 +77,10 @@ func TestReadingStopsOnAnIdleInput(t *testing.T) {
 				time.Sleep(50 * time.Millisecond) // into the wait
 				cancel()
 			}()
-			l, err := readLog(ctx, c.path, pr, accesslog.Options{Name: c.name, Reorder: accesslog.DefaultReorder, Tail: tail}, io.Discard, nil)
+			l, err := replay.ReadLog(ctx, c.path, pr, accesslog.Options{Name: c.name, Reorder: accesslog.DefaultReorder, Tail: tail}, nil, nil)
 			n := ended(t, tail)
 			if c.lines == "" {
-				if !errors.Is(err, errStalled) || n != 0 {
+				if !errors.Is(err, replay.ErrStalled) || n != 0 {
 					t.Errorf("readLog: %v, the tail %d requests; want errStalled", err, n)
 				}
 				return
@@ -90,7 +91,7 @@ func TestReadingStopsOnAnIdleInput(t *testing.T) {
 		})
 	}
 	t.Run("standard input, read whole", func(t *testing.T) {
-		l, err := readLog(context.Background(), "-", strings.NewReader(lines.String()), accesslog.Options{Name: "-", Reorder: accesslog.DefaultReorder}, io.Discard, nil)
+		l, err := replay.ReadLog(context.Background(), "-", strings.NewReader(lines.String()), accesslog.Options{Name: "-", Reorder: accesslog.DefaultReorder}, nil, nil)
 		if err != nil || l.Interrupted || l.Requests != 5000 || len(l.Clients()) != 7 {
 			t.Errorf("readLog: %v, %d requests of %d clients", err, l.Requests, len(l.Clients()))
 		}

@@ -1,4 +1,4 @@
-package cli
+package replay
 
 import (
 	"fmt"
@@ -13,20 +13,20 @@ import (
 	"windowlab/sim"
 )
 
-// replayBudget is the most a replay may hold for its data (the log, and the
+// Budget is the most a replay may hold for its data (the log, and the
 // state of the settings decided at once): what windowlab's memory budget
 // leaves for data. A test lowers it.
-var replayBudget int64 = algo.BudgetLive
+var Budget int64 = algo.BudgetLive
 
-// replayMemory is what a replay of a log holds, counted as the log is
-// read (accesslog.Options.Check): the log's keys, requests and lines
+// Memory is what a replay of a log holds, counted as the log is
+// read (accesslog.Options.Check, with Windows): the log's keys, requests and lines
 // waiting for --reorder as they stand, and an estimate of the engines'
 // state for the traffic read so far (sim.EstimateBytes, which errs high)
 // for the settings decided side by side.
-type replayMemory struct {
+type Memory struct {
 	key      accesslog.Key
 	reorder  time.Duration
-	settings []setting
+	settings []Setting
 	limiters [][]algo.Limiter // each setting's, fresh: what the estimate reads
 	windows  []time.Duration  // the settings' windows, each once: Usage counts runs in them
 	atOnce   int              // settings decided side by side (0: none, --save)
@@ -34,29 +34,29 @@ type replayMemory struct {
 	view     bool             // --tui: the traffic copied into a scenario, and the view's timeline
 }
 
-// newReplayMemory counts a replay at settings; atOnce of them are decided
+// NewMemory counts a replay at settings; atOnce of them are decided
 // side by side.
-func newReplayMemory(key accesslog.Key, reorder time.Duration, settings []setting, atOnce int, denials, view bool) (*replayMemory, error) {
-	m := &replayMemory{key: key, reorder: reorder, settings: settings, atOnce: atOnce, denials: denials, view: view}
+func NewMemory(key accesslog.Key, reorder time.Duration, settings []Setting, atOnce int, denials, view bool) (*Memory, error) {
+	m := &Memory{key: key, reorder: reorder, settings: settings, atOnce: atOnce, denials: denials, view: view}
 	for _, s := range settings {
-		ls := make([]algo.Limiter, len(s.algos))
-		for i, a := range s.algos {
-			l, err := a.New(s.cfg)
-			if err != nil {
-				return nil, err
-			}
-			ls[i] = l
+		ls, err := sim.Setup{Algorithms: s.Algorithms, Config: s.Config}.Limiters()
+		if err != nil {
+			return nil, err
 		}
 		m.limiters = append(m.limiters, ls)
-		if !slices.Contains(m.windows, s.cfg.Window) {
-			m.windows = append(m.windows, s.cfg.Window)
+		if !slices.Contains(m.windows, s.Config.Window) {
+			m.windows = append(m.windows, s.Config.Window)
 		}
 	}
 	return m, nil
 }
 
-// sweepWorkers is how many of n settings a sweep decides side by side.
-func sweepWorkers(n int) int { return min(runtime.GOMAXPROCS(0), n) }
+// Windows are the settings' windows, each once: accesslog.Options.Windows,
+// in which Usage counts runs for Check.
+func (m *Memory) Windows() []time.Duration { return m.windows }
+
+// Workers is how many of n settings a sweep decides side by side.
+func Workers(n int) int { return min(runtime.GOMAXPROCS(0), n) }
 
 // part is one thing a replay holds, and what to change when it is the most.
 type part struct {
@@ -66,7 +66,7 @@ type part struct {
 }
 
 // parts are what the replay holds with u read, largest first.
-func (m *replayMemory) parts(u accesslog.Usage) []part {
+func (m *Memory) parts(u accesslog.Usage) []part {
 	key := "use a log of fewer clients"
 	if k := m.key.String(); k != "ip" {
 		key = fmt.Sprintf("use a shorter --key (ip rather than %s) or a log of fewer clients", k)
@@ -94,8 +94,8 @@ func (m *replayMemory) parts(u accesslog.Usage) []part {
 	return ps
 }
 
-// total is all the replay holds with u read.
-func (m *replayMemory) total(u accesslog.Usage) int64 {
+// Total is all the replay holds with u read.
+func (m *Memory) Total(u accesslog.Usage) int64 {
 	var n int64
 	for _, p := range m.parts(u) {
 		n += p.bytes
@@ -107,12 +107,12 @@ var clientsNoun = human.Noun{One: "client", Many: "clients"}
 
 // engines is the most the settings' engines hold for the traffic in u,
 // atOnce of them side by side (the largest).
-func (m *replayMemory) engines(u accesslog.Usage) int64 {
+func (m *Memory) engines(u accesslog.Usage) int64 {
 	each := make([]int64, len(m.settings))
 	for i, s := range m.settings {
 		// The keys are the log's, which the engines share: counted there.
 		ld := sim.Load{Clients: u.Clients, Runs: u.Runs, Span: u.Span,
-			RunsInWindow: u.RunsInWindow[slices.Index(m.windows, s.cfg.Window)]}
+			RunsInWindow: u.RunsInWindow[slices.Index(m.windows, s.Config.Window)]}
 		opts := sim.Options{ForwardOnly: true}
 		if m.view {
 			opts, ld.Runs = sim.Options{History: true}, u.Sequences // the view's engine, the largest of --tui's
@@ -120,7 +120,7 @@ func (m *replayMemory) engines(u accesslog.Usage) int64 {
 		each[i] = sim.EstimateBytes(m.limiters[i], ld, opts)
 		if m.denials {
 			// replaySetting's denials a client for each limiter, and its name.
-			each[i] += u.Clients*int64(4*len(s.algos)+16) + int64(len(s.algos))*histogramMax*8
+			each[i] += u.Clients*int64(4*len(s.Algorithms)+16) + int64(len(s.Algorithms))*histogramMax*8
 		}
 	}
 	slices.SortFunc(each, func(a, b int64) int { return int(b>>10 - a>>10) })
@@ -131,11 +131,11 @@ func (m *replayMemory) engines(u accesslog.Usage) int64 {
 	return n
 }
 
-// check refuses a replay over the budget: how much, of what, and what to
+// Check refuses a replay over the budget: how much, of what, and what to
 // change (accesslog.Options.Check, which adds the file and line).
-func (m *replayMemory) check(u accesslog.Usage) error {
-	total := m.total(u)
-	if total <= replayBudget {
+func (m *Memory) Check(u accesslog.Usage) error {
+	total := m.Total(u)
+	if total <= Budget {
 		return nil
 	}
 	ps := m.parts(u)
@@ -146,5 +146,5 @@ func (m *replayMemory) check(u accesslog.Usage) error {
 		}
 	}
 	return fmt.Errorf("by this line replaying the log needs about %s, more than the %s that windowlab's memory budget of %s leaves for its data: %s; %s",
-		human.MiB(total), human.MiB(replayBudget), human.MiB(algo.MemoryBudget), strings.Join(held, ", "), ps[0].change)
+		human.MiB(total), human.MiB(Budget), human.MiB(algo.MemoryBudget), strings.Join(held, ", "), ps[0].change)
 }
