@@ -9,22 +9,25 @@ import (
 	"github.com/spf13/pflag"
 )
 
-// manCmd prints windowlab's manual page, written here from the commands'
+// newManCommand prints windowlab's manual page, written here from the commands'
 // own help so the two never disagree. (fang's generator passed every
 // description through a format string, so a "%" in one came out as
 // "%!o(MISSING)", and made each line of a description its own paragraph.)
-func manCmd() *cobra.Command {
+func newManCommand() *cobra.Command {
 	return &cobra.Command{
 		Use:   "man",
 		Short: "Print the manual page, in roff: windowlab man | man -l -",
 		Example: "  windowlab man | man -l -\n" +
 			"  windowlab man > /usr/local/share/man/man1/windowlab.1",
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			_, err := io.WriteString(cmd.OutOrStdout(), manPage(cmd.Root(), versionOf()))
-			return err
-		},
+		RunE: func(cmd *cobra.Command, _ []string) error { return runMan(stdioOf(cmd), cmd.Root()) },
 	}
+}
+
+// runMan prints the manual page of the command tree under root.
+func runMan(std stdio, root *cobra.Command) error {
+	_, err := io.WriteString(std.out, manPage(root, versionOf()))
+	return err
 }
 
 // The sections of the page that no command's help holds.

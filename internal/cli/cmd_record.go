@@ -18,13 +18,16 @@ import (
 	"windowlab/ui"
 )
 
-func recordCmd() *cobra.Command {
-	var (
-		out, size, keys, until string
-		speed                  float64
-		hold, longest          time.Duration
-		light                  bool
-	)
+// recordOptions are record's flags.
+type recordOptions struct {
+	out, size, keys, until string
+	speed                  float64
+	hold, longest          time.Duration
+	light                  bool
+}
+
+func newRecordCommand() *cobra.Command {
+	var opts recordOptions
 	cmd := &cobra.Command{
 		Use:   "record SCENARIO|FILE|- -o FILE.cast",
 		Short: "Record the view playing a scenario, for slides: an asciicast file, the same every time",
@@ -41,69 +44,18 @@ func recordCmd() *cobra.Command {
 		Args:              cobra.ExactArgs(1),
 		ValidArgsFunction: completeOneScenario,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o := ui.RecordOptions{Keys: strings.Fields(keys), Speed: speed, Hold: hold, Longest: longest, Light: light}
-			var err error
-			if o.Width, o.Height, err = parseSize(size); err != nil {
-				return invalid(fmt.Errorf("--size %s: %w", size, err))
-			}
-			if until != "" {
-				if o.Until, err = algo.ParseClock(until); err != nil {
-					return invalid(fmt.Errorf("--until %s is not a clock time; %w", until, err))
-				}
-				o.HasUntil = true
-			}
-			if speed != 0 && !(speed >= 0.1 && speed <= 1000) { // NaN too
-				return invalid(fmt.Errorf("--speed %s is out of range: from 0.1 to 1000", strconv.FormatFloat(speed, 'g', -1, 64)))
-			}
-			for _, d := range []struct {
-				flag string
-				v    time.Duration
-			}{{"--hold", hold}, {"--longest", longest}} {
-				if d.v < 0 || d.v > ui.MaxLongest {
-					return invalid(fmt.Errorf("%s %s is out of range: a duration from 0 to %s", d.flag, human.Duration(d.v), human.Duration(ui.MaxLongest)))
-				}
-			}
-			if out == "" {
-				return invalid(errors.New("-o: name the file to write, such as -o burst.cast (or - for standard output)"))
-			}
-			s, err := resolveShowing(cmd.Context(), cmd.ErrOrStderr(), args[0])
-			if err != nil {
-				return invalid(err)
-			}
-			if err := s.Fits(viewOptions); err != nil {
-				return invalid(err)
-			}
-			o.Scenario, o.Title = s, "windowlab · "+s.Title
-			ctx := cmd.Context()
-			recordTo := func(w io.Writer) error {
-				frames, length, err := ui.Record(ctx, w, o)
-				switch {
-				case ctx.Err() != nil:
-					return context.Cause(ctx) // a signal: main says so, nothing is written
-				case errors.As(err, new(writeFailed)):
-					return err // standard output: exit 3, as every command's
-				case err != nil:
-					return invalid(err)
-				case out != "-":
-					fmt.Fprintf(cmd.ErrOrStderr(), "%s: %s frames, %s long, %dx%d\n", out, human.Int(int64(frames)), human.Duration(length.Round(time.Millisecond)), o.Width, o.Height)
-				}
-				return nil
-			}
-			if out == "-" {
-				return recordTo(cmd.OutOrStdout())
-			}
-			return writeNew(out, "-o", recordTo)
+			return runRecord(cmd.Context(), stdioOf(cmd), opts, args)
 		},
 	}
 	f := cmd.Flags()
-	f.StringVarP(&out, "output", "o", "", "the file to write (a new one; - for standard output)")
-	f.StringVar(&size, "size", "100x30", "the terminal's size, COLUMNSxROWS, at least 80x24")
-	f.StringVar(&keys, "keys", "space", "keys pressed at the start, by name, space-separated (space plays; \"space t\" …)")
-	f.StringVar(&until, "until", "", "end once the clock reaches this time, HH:MM:SS (default: the end of the scenario)")
-	f.Float64Var(&speed, "speed", 0, "the playback speed, 0.1 to 1000 (default: the scenario's, else 1)")
-	f.DurationVar(&hold, "hold", ui.DefaultHold, "how long a caption that pauses the clock, and the last frame, stay on screen, up to 1h")
-	f.DurationVar(&longest, "longest", ui.DefaultLongest, "the longest the recording may run, up to 1h")
-	f.BoolVar(&light, "light", false, "draw for a light background")
+	f.StringVarP(&opts.out, "output", "o", "", "the file to write (a new one; - for standard output)")
+	f.StringVar(&opts.size, "size", "100x30", "the terminal's size, COLUMNSxROWS, at least 80x24")
+	f.StringVar(&opts.keys, "keys", "space", "keys pressed at the start, by name, space-separated (space plays; \"space t\" …)")
+	f.StringVar(&opts.until, "until", "", "end once the clock reaches this time, HH:MM:SS (default: the end of the scenario)")
+	f.Float64Var(&opts.speed, "speed", 0, "the playback speed, 0.1 to 1000 (default: the scenario's, else 1)")
+	f.DurationVar(&opts.hold, "hold", ui.DefaultHold, "how long a caption that pauses the clock, and the last frame, stay on screen, up to 1h")
+	f.DurationVar(&opts.longest, "longest", ui.DefaultLongest, "the longest the recording may run, up to 1h")
+	f.BoolVar(&opts.light, "light", false, "draw for a light background")
 	return cmd
 }
 
@@ -141,4 +93,60 @@ func writeNew(path, flag string, write func(io.Writer) error) error {
 		os.Remove(path)
 	}
 	return err
+}
+
+// runRecord writes the asciicast of the view playing the scenario args[0]
+// names, to -o (a new file) or standard output.
+func runRecord(ctx context.Context, std stdio, opts recordOptions, args []string) error {
+	o := ui.RecordOptions{Keys: strings.Fields(opts.keys), Speed: opts.speed, Hold: opts.hold, Longest: opts.longest, Light: opts.light}
+	var err error
+	if o.Width, o.Height, err = parseSize(opts.size); err != nil {
+		return invalid(fmt.Errorf("--size %s: %w", opts.size, err))
+	}
+	if opts.until != "" {
+		if o.Until, err = algo.ParseClock(opts.until); err != nil {
+			return invalid(fmt.Errorf("--until %s is not a clock time; %w", opts.until, err))
+		}
+		o.HasUntil = true
+	}
+	if opts.speed != 0 && !(opts.speed >= 0.1 && opts.speed <= 1000) { // NaN too
+		return invalid(fmt.Errorf("--speed %s is out of range: from 0.1 to 1000", strconv.FormatFloat(opts.speed, 'g', -1, 64)))
+	}
+	for _, d := range []struct {
+		flag string
+		v    time.Duration
+	}{{"--hold", opts.hold}, {"--longest", opts.longest}} {
+		if d.v < 0 || d.v > ui.MaxLongest {
+			return invalid(fmt.Errorf("%s %s is out of range: a duration from 0 to %s", d.flag, human.Duration(d.v), human.Duration(ui.MaxLongest)))
+		}
+	}
+	if opts.out == "" {
+		return invalid(errors.New("-o: name the file to write, such as -o burst.cast (or - for standard output)"))
+	}
+	s, err := resolveShowing(ctx, std.err, args[0])
+	if err != nil {
+		return invalid(err)
+	}
+	if err := s.Fits(viewOptions); err != nil {
+		return invalid(err)
+	}
+	o.Scenario, o.Title = s, "windowlab · "+s.Title
+	recordTo := func(w io.Writer) error {
+		frames, length, err := ui.Record(ctx, w, o)
+		switch {
+		case ctx.Err() != nil:
+			return context.Cause(ctx) // a signal: main says so, nothing is written
+		case errors.As(err, new(writeFailed)):
+			return err // standard output: exit 3, as every command's
+		case err != nil:
+			return invalid(err)
+		case opts.out != "-":
+			fmt.Fprintf(std.err, "%s: %s frames, %s long, %dx%d\n", opts.out, human.Int(int64(frames)), human.Duration(length.Round(time.Millisecond)), o.Width, o.Height)
+		}
+		return nil
+	}
+	if opts.out == "-" {
+		return recordTo(std.out)
+	}
+	return writeNew(opts.out, "-o", recordTo)
 }

@@ -22,20 +22,22 @@ import (
 	"windowlab/sim"
 	"windowlab/sim/report"
 	"windowlab/ui"
-	"windowlab/ui/labprogress"
 )
 
-// replayCmd wires windowlab replay: a log read (with progress), then the
-// report of run, or with several limits or windows a sweep's table.
-func replayCmd() *cobra.Command {
-	var (
-		format, key, timeField, clientField, epoch, algorithms string
-		limits                                                 []int64
-		windows                                                []time.Duration
-		reorder                                                time.Duration
-		strict, asJSON, tui                                    bool
-		save, tz, storeFlagValue                               string
-	)
+// replayOptions are replay's flags.
+type replayOptions struct {
+	format, key, timeField, clientField, epoch, algorithms string
+	limits                                                 []int64
+	windows                                                []time.Duration
+	reorder                                                time.Duration
+	strict, asJSON, tui                                    bool
+	save, tz, storeFlagValue                               string
+}
+
+// newReplayCommand wires windowlab replay: a log read (with progress), then
+// the report of run, or with several limits or windows a sweep's table.
+func newReplayCommand() *cobra.Command {
+	var opts replayOptions
 	cmd := &cobra.Command{
 		Use:   "replay FILE|-",
 		Short: "Replay your own access log (nginx, Apache, JSON Lines, CSV) through every limiter",
@@ -53,166 +55,29 @@ func replayCmd() *cobra.Command {
 			"  zcat access.log.*.gz | windowlab replay - --key ip+path",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
-			opts := accesslog.Options{Name: args[0], TimeField: timeField, ClientField: clientField, Reorder: reorder, Strict: strict}
-			var err error
-			if opts.Format, err = accesslog.ParseFormat(format); err != nil {
-				return invalid(err)
-			}
-			if opts.Key, err = accesslog.ParseKey(key); err != nil {
-				return invalid(err)
-			}
-			if opts.Epoch, err = accesslog.ParseEpoch(epoch); err != nil {
-				return invalid(err)
-			}
-			algos, err := parseAlgorithms(algorithms)
-			if err != nil {
-				return invalid(err)
-			}
-			settings, err := replay.Settings(limits, windows, algos)
-			if err != nil {
-				return invalid(err)
-			}
-			zone, err := parseZone(tz)
-			if err != nil {
-				return invalid(err)
-			}
-			if (save != "" || tui) && len(settings) != 1 {
-				return invalid(errors.New("--save and --tui take one setting: give one --limit and one --window"))
-			}
-			// What would refuse the replay at its end, said before the long read.
-			if save != "" {
-				if err := refuseExisting(save, "--save"); err != nil {
-					return err
-				}
-			}
-			if tui {
-				if err := needTerminal(); err != nil {
-					return err
-				}
-			}
-			if asJSON && len(settings) > 1 {
-				return invalid(errors.New("--json prints one setting's report, as run does; a sweep prints its table: give one --limit and one --window"))
-			}
-			var st *redisstore.Store
-			if storeFlagValue != "" {
-				if save != "" || tui {
-					return invalid(errors.New("--store decides a report or a sweep on Redis; --save and --tui are in process"))
-				}
-				// Before the log is read: an unusable Redis is said at once.
-				if st, err = openStore(ctx, storeFlagValue, true); err != nil {
-					return err
-				}
-				defer closeStore(cmd.ErrOrStderr(), st)
-			}
-			// A report or a sweep decides while the log is read, as its
-			// requests are put in order (one core reads, the others decide);
-			// --json, --save, --tui and --store need the whole log first.
-			overlap := !asJSON && save == "" && !tui && st == nil
-			atOnce := 1 // settings decided side by side
-			if overlap && len(settings) > 1 {
-				atOnce = replay.Workers(len(settings))
-			} else if save != "" && !tui {
-				atOnce = 0
-			}
-			mem, err := replay.NewMemory(opts.Key, reorder, settings, atOnce, len(settings) > 1 || tui, tui)
-			if err != nil {
-				return invalid(err)
-			}
-			opts.Check, opts.Windows = mem.Check, mem.Windows()
-			dctx, endGrace := replay.Grace(ctx)
-			defer endGrace()
-			var decided atomic.Int64
-			var result <-chan replay.Decision
-			var counting *atomic.Int64
-			if overlap {
-				tail := accesslog.NewTail()
-				opts.Tail, counting = tail, &decided
-				result = replay.DecideWhileReading(dctx, tail, args[0], settings, zone, &decided)
-			}
-			l, err := replay.ReadLog(ctx, args[0], cmd.InOrStdin(), opts, workOn(cmd.ErrOrStderr()), counting)
-			if errors.Is(err, replay.ErrStalled) {
-				fmt.Fprintf(cmd.ErrOrStderr(), "%s: %v\n", args[0], err)
-				return context.Cause(ctx)
-			}
-			if err != nil {
-				return invalid(err)
-			}
-			if l.Requests == 0 {
-				replay.Describe(cmd.ErrOrStderr(), l, zone)
-				return invalid(fmt.Errorf("%s: no request could be read from %s", args[0], human.Noun{One: "line", Many: "lines"}.Of(l.Lines)))
-			}
-			w, summary := cmd.OutOrStdout(), cmd.OutOrStdout()
-			if asJSON {
-				summary = cmd.ErrOrStderr() // standard output is the report's alone
-			}
-			replay.Describe(summary, l, zone)
-			if !overlap { // the deciding beside the reading aligns its own copy
-				for i := range settings {
-					settings[i] = settings[i].Aligned(zone, l.First())
-				}
-			}
-			if l.Interrupted {
-				// Stopped while reading: decide what was read, to report it,
-				// for a second at most; a second signal quits at once (main).
-				fmt.Fprintf(summary, "STOPPED EARLY while reading: the report is of the first %s, as far as a second's deciding goes.\n\n",
-					human.Noun{One: "line", Many: "lines"}.Of(l.Lines))
-				ctx = dctx
-			}
-			var rerr error
-			switch {
-			case save != "" || tui:
-				return recordLog(ctx, w, cmd.ErrOrStderr(), l, settings[0], zone, save, tui)
-			case st != nil:
-				rerr = replayOnStore(ctx, w, cmd.ErrOrStderr(), l, settings, st, asJSON)
-			case asJSON:
-				rerr = replayReport(ctx, w, l, settings[0], cmd.ErrOrStderr())
-			default:
-				stop := replay.Deciding(workOn(cmd.ErrOrStderr()), l.Requests*int64(len(settings)), &decided)
-				d := <-result
-				stop()
-				if d.Err != nil && d.Report == nil { // a setting no engine could be made for
-					d.Err = invalid(d.Err)
-				}
-				if len(settings) == 1 {
-					w.Write(d.Report)
-					rerr = d.Err
-				} else if rerr = d.Err; rerr == nil {
-					if dctx.Err() != nil {
-						fmt.Fprintf(w, "STOPPED EARLY: %d of %d settings replayed whole; the table shows those.\n\n", d.Whole, len(settings))
-						rerr = context.Cause(dctx)
-					}
-					replay.PrintSweep(w, l, d.Rows)
-				}
-			}
-			if rerr == nil && (l.Interrupted || cmd.Context().Err() != nil) {
-				// A signal came: its exit status, even when the deciding it
-				// left a second for finished in it.
-				return context.Cause(cmd.Context())
-			}
-			return rerr
+			return runReplay(cmd.Context(), stdioOf(cmd), opts, args)
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&format, "format", "auto", "the log's format: auto, combined (also common, nginx, apache), json, csv or tsv")
-	f.StringVar(&key, "key", "ip", "who a client is: ip, user, path, status, method, field:NAME, or several joined by + (ip+path)")
-	f.StringVar(&timeField, "time-field", "", "the time's field (JSON) or column (CSV, TSV); default: time, timestamp, ts, @timestamp…")
-	f.StringVar(&clientField, "client-field", "", "the field or column --key ip reads; default: ip, client_ip, remote_addr…")
-	f.StringVar(&timeField, "time-column", "", "the same as --time-field, for CSV and TSV")
-	f.StringVar(&clientField, "client-column", "", "the same as --client-field, for CSV and TSV")
-	f.StringVar(&epoch, "epoch", "auto", "what a numeric time counts since the epoch: auto (by its size), s, ms, us or ns")
-	f.DurationVar(&reorder, "reorder", accesslog.DefaultReorder, "how far back in time a line may be and still be put in its place")
-	f.BoolVar(&strict, "strict", false, "stop at the first bad line")
-	f.Int64SliceVar(&limits, "limit", []int64{100}, "the requests allowed per window")
-	f.Int64SliceVar(&limits, "limits", []int64{100}, "several limits to compare, comma-separated (a sweep)")
-	f.DurationSliceVar(&windows, "window", []time.Duration{time.Minute}, "the window")
-	f.DurationSliceVar(&windows, "windows", []time.Duration{time.Minute}, "several windows to compare, comma-separated (a sweep)")
-	f.StringVar(&algorithms, "algorithms", "fixed-window,sliding-log,sliding-counter", "the limiters, comma-separated (presets too: sliding-counter/httprate)")
-	f.StringVar(&save, "save", "", "write the log's traffic as a scenario file (a new file; windowlab check and tui read it)")
-	f.StringVar(&tz, "tz", "", "align windows to this zone's calendar (Europe/Berlin, Asia/Kolkata) rather than to UTC's")
-	f.BoolVar(&tui, "tui", false, "open the interactive view on the log, following the client denied most")
-	storeFlag(cmd, &storeFlagValue)
-	f.BoolVar(&asJSON, "json", false, "print run's JSON report (one setting only); the log's summary goes to standard error")
+	f.StringVar(&opts.format, "format", "auto", "the log's format: auto, combined (also common, nginx, apache), json, csv or tsv")
+	f.StringVar(&opts.key, "key", "ip", "who a client is: ip, user, path, status, method, field:NAME, or several joined by + (ip+path)")
+	f.StringVar(&opts.timeField, "time-field", "", "the time's field (JSON) or column (CSV, TSV); default: time, timestamp, ts, @timestamp…")
+	f.StringVar(&opts.clientField, "client-field", "", "the field or column --key ip reads; default: ip, client_ip, remote_addr…")
+	f.StringVar(&opts.timeField, "time-column", "", "the same as --time-field, for CSV and TSV")
+	f.StringVar(&opts.clientField, "client-column", "", "the same as --client-field, for CSV and TSV")
+	f.StringVar(&opts.epoch, "epoch", "auto", "what a numeric time counts since the epoch: auto (by its size), s, ms, us or ns")
+	f.DurationVar(&opts.reorder, "reorder", accesslog.DefaultReorder, "how far back in time a line may be and still be put in its place")
+	f.BoolVar(&opts.strict, "strict", false, "stop at the first bad line")
+	f.Int64SliceVar(&opts.limits, "limit", []int64{100}, "the requests allowed per window")
+	f.Int64SliceVar(&opts.limits, "limits", []int64{100}, "several limits to compare, comma-separated (a sweep)")
+	f.DurationSliceVar(&opts.windows, "window", []time.Duration{time.Minute}, "the window")
+	f.DurationSliceVar(&opts.windows, "windows", []time.Duration{time.Minute}, "several windows to compare, comma-separated (a sweep)")
+	f.StringVar(&opts.algorithms, "algorithms", "fixed-window,sliding-log,sliding-counter", "the limiters, comma-separated (presets too: sliding-counter/httprate)")
+	f.StringVar(&opts.save, "save", "", "write the log's traffic as a scenario file (a new file; windowlab check and tui read it)")
+	f.StringVar(&opts.tz, "tz", "", "align windows to this zone's calendar (Europe/Berlin, Asia/Kolkata) rather than to UTC's")
+	f.BoolVar(&opts.tui, "tui", false, "open the interactive view on the log, following the client denied most")
+	storeFlag(cmd, &opts.storeFlagValue)
+	f.BoolVar(&opts.asJSON, "json", false, "print run's JSON report (one setting only); the log's summary goes to standard error")
 	registerFlagCompletion(cmd, "format", completeFrom(
 		cobra.CompletionWithDesc("auto", "told from the first line"),
 		cobra.CompletionWithDesc("combined", "nginx's and Apache httpd's default log"),
@@ -402,22 +267,180 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
-// workOn is showWork on w, for the replay's long work.
-func workOn(w io.Writer) replay.Work {
-	return func(status func(time.Duration) (string, float64), done <-chan struct{}) { showWork(w, status, done) }
+// runReplay reads the log args[0] names and prints its report or its
+// sweep, saves it as a scenario or opens the view on it.
+func runReplay(ctx context.Context, std stdio, opts replayOptions, args []string) error {
+	plan, err := planReplay(opts, args[0])
+	if err != nil {
+		return err
+	}
+	var st *redisstore.Store
+	if opts.storeFlagValue != "" {
+		if opts.save != "" || opts.tui {
+			return invalid(errors.New("--store decides a report or a sweep on Redis; --save and --tui are in process"))
+		}
+		// Before the log is read: an unusable Redis is said at once.
+		if st, err = openStore(ctx, opts.storeFlagValue, true); err != nil {
+			return err
+		}
+		defer closeStore(std.err, st)
+	}
+	return replayLog(ctx, std, opts, plan, st)
 }
 
-// showWork draws a long operation's status on w until done
-// (labprogress.Draw), and a last line with how long it took when that was
-// more than a second.
-func showWork(w io.Writer, status func(elapsed time.Duration) (string, float64), done <-chan struct{}) {
-	o := progressOn(w)
-	o.StatusWidth = 115 // "reading access.log: 301.9 MiB of 1.1 GiB · 10s left · 2,711,552 lines, 695,111/s · 2,400,000 decided"
-	labprogress.Draw(o, 10, status, func(elapsed time.Duration) string {
-		if elapsed <= time.Second {
-			return ""
+// replayPlan is what replay's flags ask: how to read the log, at which
+// settings, in which zone.
+type replayPlan struct {
+	log      accesslog.Options
+	settings []replay.Setting
+	zone     *time.Location
+}
+
+// planReplay reads replay's flags for the log name, and refuses at once
+// what would refuse the replay at its end, after the long read.
+func planReplay(opts replayOptions, name string) (replayPlan, error) {
+	p := replayPlan{log: accesslog.Options{Name: name, TimeField: opts.timeField, ClientField: opts.clientField, Reorder: opts.reorder, Strict: opts.strict}}
+	var err error
+	if p.log.Format, err = accesslog.ParseFormat(opts.format); err != nil {
+		return p, invalid(err)
+	}
+	if p.log.Key, err = accesslog.ParseKey(opts.key); err != nil {
+		return p, invalid(err)
+	}
+	if p.log.Epoch, err = accesslog.ParseEpoch(opts.epoch); err != nil {
+		return p, invalid(err)
+	}
+	algos, err := parseAlgorithms(opts.algorithms)
+	if err != nil {
+		return p, invalid(err)
+	}
+	if p.settings, err = replay.Settings(opts.limits, opts.windows, algos); err != nil {
+		return p, invalid(err)
+	}
+	if p.zone, err = parseZone(opts.tz); err != nil {
+		return p, invalid(err)
+	}
+	if (opts.save != "" || opts.tui) && len(p.settings) != 1 {
+		return p, invalid(errors.New("--save and --tui take one setting: give one --limit and one --window"))
+	}
+	// What would refuse the replay at its end, said before the long read.
+	if opts.save != "" {
+		if err := refuseExisting(opts.save, "--save"); err != nil {
+			return p, err
 		}
-		text, _ := status(elapsed)
-		return text + " in " + human.Duration(elapsed.Round(10*time.Millisecond))
-	}, done)
+	}
+	if opts.tui {
+		if err := needTerminal(); err != nil {
+			return p, err
+		}
+	}
+	if opts.asJSON && len(p.settings) > 1 {
+		return p, invalid(errors.New("--json prints one setting's report, as run does; a sweep prints its table: give one --limit and one --window"))
+	}
+	return p, nil
+}
+
+// replayLog reads the log of p and does what opts ask with it, on st when
+// it is not nil.
+func replayLog(ctx context.Context, std stdio, opts replayOptions, p replayPlan, st *redisstore.Store) error {
+	settings, zone, name := p.settings, p.zone, p.log.Name
+	// A report or a sweep decides while the log is read, as its
+	// requests are put in order (one core reads, the others decide);
+	// --json, --save, --tui and --store need the whole log first.
+	overlap := !opts.asJSON && opts.save == "" && !opts.tui && st == nil
+	atOnce := 1 // settings decided side by side
+	if overlap && len(settings) > 1 {
+		atOnce = replay.Workers(len(settings))
+	} else if opts.save != "" && !opts.tui {
+		atOnce = 0
+	}
+	mem, err := replay.NewMemory(p.log.Key, opts.reorder, settings, atOnce, len(settings) > 1 || opts.tui, opts.tui)
+	if err != nil {
+		return invalid(err)
+	}
+	p.log.Check, p.log.Windows = mem.Check, mem.Windows()
+	dctx, endGrace := replay.Grace(ctx)
+	defer endGrace()
+	var decided atomic.Int64
+	var result <-chan replay.Decision
+	var counting *atomic.Int64
+	if overlap {
+		tail := accesslog.NewTail()
+		p.log.Tail, counting = tail, &decided
+		result = replay.DecideWhileReading(dctx, tail, name, settings, zone, &decided)
+	}
+	l, err := replay.ReadLog(ctx, name, std.in, p.log, workOn(std.err), counting)
+	if errors.Is(err, replay.ErrStalled) {
+		fmt.Fprintf(std.err, "%s: %v\n", name, err)
+		return context.Cause(ctx)
+	}
+	if err != nil {
+		return invalid(err)
+	}
+	if l.Requests == 0 {
+		replay.Describe(std.err, l, zone)
+		return invalid(fmt.Errorf("%s: no request could be read from %s", name, human.Noun{One: "line", Many: "lines"}.Of(l.Lines)))
+	}
+	w, summary := std.out, std.out
+	if opts.asJSON {
+		summary = std.err // standard output is the report's alone
+	}
+	replay.Describe(summary, l, zone)
+	if !overlap { // the deciding beside the reading aligns its own copy
+		for i := range settings {
+			settings[i] = settings[i].Aligned(zone, l.First())
+		}
+	}
+	decideCtx := ctx
+	if l.Interrupted {
+		// Stopped while reading: decide what was read, to report it,
+		// for a second at most; a second signal quits at once (main).
+		fmt.Fprintf(summary, "STOPPED EARLY while reading: the report is of the first %s, as far as a second's deciding goes.\n\n",
+			human.Noun{One: "line", Many: "lines"}.Of(l.Lines))
+		decideCtx = dctx
+	}
+	var rerr error
+	switch {
+	case opts.save != "" || opts.tui:
+		return recordLog(decideCtx, w, std.err, l, settings[0], zone, opts.save, opts.tui)
+	case st != nil:
+		rerr = replayOnStore(decideCtx, w, std.err, l, settings, st, opts.asJSON)
+	case opts.asJSON:
+		rerr = replayReport(decideCtx, w, l, settings[0], std.err)
+	default:
+		rerr = printDecided(dctx, w, std.err, l, len(settings), result, &decided)
+	}
+	if rerr == nil && (l.Interrupted || ctx.Err() != nil) {
+		// A signal came: its exit status, even when the deciding it
+		// left a second for finished in it.
+		return context.Cause(ctx)
+	}
+	return rerr
+}
+
+// printDecided waits, with the progress on errOut, for what the deciding
+// beside the reading came to at the log's n settings, and prints it: one
+// setting's report, or the sweep's table of those replayed whole before
+// dctx (the second's grace after a signal) ended.
+func printDecided(dctx context.Context, w, errOut io.Writer, l *accesslog.Log, n int, result <-chan replay.Decision, decided *atomic.Int64) error {
+	stop := replay.Deciding(workOn(errOut), l.Requests*int64(n), decided)
+	d := <-result
+	stop()
+	if d.Err != nil && d.Report == nil { // a setting no engine could be made for
+		d.Err = invalid(d.Err)
+	}
+	if n == 1 {
+		w.Write(d.Report)
+		return d.Err
+	}
+	if d.Err != nil {
+		return d.Err
+	}
+	var err error
+	if dctx.Err() != nil {
+		fmt.Fprintf(w, "STOPPED EARLY: %d of %d settings replayed whole; the table shows those.\n\n", d.Whole, n)
+		err = context.Cause(dctx)
+	}
+	replay.PrintSweep(w, l, d.Rows)
+	return err
 }
