@@ -25,7 +25,6 @@ var allowed = map[string][]string{
 	"scenarios":           {"algo", "human", "sim"},
 	"quiz":                {"algo", "human", "scenarios", "sim"},
 	"ui":                  {"algo", "human", "quiz", "scenarios", "sim"},
-	"ui/labprogress":      {"human", "sim/lab"},
 	"serve":               {"algo", "human", "quiz", "ui"},
 	"accesslog":           {"algo", "human", "sim"},
 	"replay":              {"accesslog", "algo", "human", "scenarios", "sim", "sim/report"},
@@ -34,7 +33,9 @@ var allowed = map[string][]string{
 	"internal/redistest":  {},
 	"internal/schematest": {},
 	// The commands: everything below them, nothing above (main alone).
-	"internal/cli": {"accesslog", "algo", "human", "quiz", "redisstore", "replay", "scenarios", "serve", "sim", "sim/lab", "sim/report", "ui", "ui/labprogress"},
+	"internal/cli": {"accesslog", "algo", "human", "quiz", "redisstore", "replay", "scenarios", "serve", "sim", "sim/lab", "sim/report", "ui", "internal/cli/labprogress"},
+	// The commands' progress, drawn on standard error.
+	"internal/cli/labprogress": {"human", "sim/lab"},
 	// main calls the commands and nothing else.
 	".":             {"internal/cli"},
 	"internal/arch": {},

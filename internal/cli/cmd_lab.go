@@ -5,8 +5,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"windowlab/internal/cli/labprogress"
 	"windowlab/sim/lab"
-	"windowlab/ui/labprogress"
 )
 
 // labOptions are lab's flags: the lab's options, those given as text

@@ -8,8 +8,8 @@ import (
 	"github.com/charmbracelet/x/term"
 
 	"windowlab/human"
+	"windowlab/internal/cli/labprogress"
 	"windowlab/replay"
-	"windowlab/ui/labprogress"
 )
 
 // progressOn shows the lab's progress on w: a bar when w is a terminal.
