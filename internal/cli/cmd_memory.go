@@ -12,6 +12,7 @@ import (
 
 	"windowlab/algo"
 	"windowlab/human"
+	"windowlab/redisstore"
 	"windowlab/sim/report"
 )
 
@@ -61,74 +62,89 @@ func measureOnStore(ctx context.Context, errOut io.Writer, q *report.MemoryQuest
 	}
 	defer closeStore(errOut, st)
 	q.Store, q.Measured = st.URL(), map[algo.Kind]report.Measured{}
-	var kind atomic.Value
-	var done, total atomic.Int64
-	kind.Store("")
+	var m measuring
+	m.kind.Store("")
 	finished := make(chan struct{})
 	shown := make(chan struct{})
 	go func() {
 		defer close(shown)
 		showWork(errOut, func(time.Duration) (string, float64) {
-			return fmt.Sprintf("measuring on Redis: %s, %s of %s clients", kind.Load(), human.Int(done.Load()), human.Int(total.Load())),
-				float64(done.Load()) / float64(max(total.Load(), 1))
+			return fmt.Sprintf("measuring on Redis: %s, %s of %s clients", m.kind.Load(), human.Int(m.done.Load()), human.Int(m.total.Load())),
+				float64(m.done.Load()) / float64(max(m.total.Load(), 1))
 		}, finished)
 	}()
 	defer func() { close(finished); <-shown }()
-	cfg := algo.Config{Limit: q.Limit, Window: q.Window}
-	at := algo.Clock(12, 0, 0, 0)
 	for _, k := range q.Kinds {
-		per := int64(1) // requests a client sends: one counter, one bucket
-		clients := min(q.Clients, measureClients)
-		if k == algo.KindSlidingLog {
-			if q.Limit > measureMax {
-				q.Measured[k] = report.Measured{Skipped: fmt.Sprintf("one client at its limit is %s timestamps; windowlab writes at most %s to measure",
-					human.Int(q.Limit), human.Int(measureMax))}
-				continue
-			}
-			per, clients = q.Limit, min(q.Clients, max(1, measureEntries/q.Limit))
-		}
-		local, err := algo.New(k, cfg)
+		measured, err := measureKind(ctx, st, k, *q, &m)
 		if err != nil {
-			return invalid(err)
+			return err
 		}
-		l, err := st.Wrap(local)
-		if err != nil {
-			return invalid(err)
-		}
-		kind.Store(k.String())
-		done.Store(0)
-		total.Store(clients)
-		width := max(q.KeyBytes, len(strconv.FormatInt(clients-1, 10)))
-		windows := 1
-		if k == algo.KindSlidingCounter {
-			windows = 2 // its worst case: both windows counted
-		}
-		for w := range windows {
-			t := at + algo.Instant(int64(w)*int64(q.Window/time.Millisecond))
-			for i := range clients {
-				if ctx.Err() != nil {
-					return context.Cause(ctx)
-				}
-				id := fmt.Sprintf("%0*d", width, i)
-				for range per {
-					l.Allow(t, id)
-				}
-				if w == windows-1 {
-					done.Store(i + 1)
-				}
-			}
-		}
-		now := at + algo.Instant(int64(windows-1)*int64(q.Window/time.Millisecond))
-		u, err := l.Usage(now)
-		if err != nil {
-			return storeError(err)
-		}
-		q.Measured[k] = report.Measured{Clients: clients, Keys: u.Keys, Bytes: u.Bytes}
+		q.Measured[k] = measured
 	}
 	if err := st.Err(); err != nil {
 		return storeError(err)
 	}
 	return nil
+}
+
+// measuring is how far measureOnStore has got: the kind it samples, and
+// the clients written of that kind's sample.
+type measuring struct {
+	kind        atomic.Value
+	done, total atomic.Int64
+}
+
+// measureKind writes the worst case of kind k for a sample of q's clients
+// on st, and measures its keys.
+func measureKind(ctx context.Context, st *redisstore.Store, k algo.Kind, q report.MemoryQuestion, m *measuring) (report.Measured, error) {
+	cfg := algo.Config{Limit: q.Limit, Window: q.Window}
+	at := algo.Clock(12, 0, 0, 0)
+	per := int64(1) // requests a client sends: one counter, one bucket
+	clients := min(q.Clients, measureClients)
+	if k == algo.KindSlidingLog {
+		if q.Limit > measureMax {
+			return report.Measured{Skipped: fmt.Sprintf("one client at its limit is %s timestamps; windowlab writes at most %s to measure",
+				human.Int(q.Limit), human.Int(measureMax))}, nil
+		}
+		per, clients = q.Limit, min(q.Clients, max(1, measureEntries/q.Limit))
+	}
+	local, err := algo.New(k, cfg)
+	if err != nil {
+		return report.Measured{}, invalid(err)
+	}
+	l, err := st.Wrap(local)
+	if err != nil {
+		return report.Measured{}, invalid(err)
+	}
+	m.kind.Store(k.String())
+	m.done.Store(0)
+	m.total.Store(clients)
+	width := max(q.KeyBytes, len(strconv.FormatInt(clients-1, 10)))
+	windows := 1
+	if k == algo.KindSlidingCounter {
+		windows = 2 // its worst case: both windows counted
+	}
+	for w := range windows {
+		t := at + algo.Instant(int64(w)*int64(q.Window/time.Millisecond))
+		for i := range clients {
+			if ctx.Err() != nil {
+				return report.Measured{}, context.Cause(ctx)
+			}
+			id := fmt.Sprintf("%0*d", width, i)
+			for range per {
+				l.Allow(t, id)
+			}
+			if w == windows-1 {
+				m.done.Store(i + 1)
+			}
+		}
+	}
+	now := at + algo.Instant(int64(windows-1)*int64(q.Window/time.Millisecond))
+	u, err := l.Usage(now)
+	if err != nil {
+		return report.Measured{}, storeError(err)
+	}
+	return report.Measured{Clients: clients, Keys: u.Keys, Bytes: u.Bytes}, nil
 }
 
 // runMemory prints the worst case each limiter keeps, measured on Redis
