@@ -18,11 +18,11 @@ import (
 func windowlab(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	root := rootCmd(&out)
+	root := NewRootCommand(&out)
 	root.SetErr(&errOut)
 	root.SetArgs(args)
 	err := fang.Execute(context.Background(), root, fang.WithErrorHandler(printError))
-	return out.String(), errOut.String(), exitCode(err)
+	return out.String(), errOut.String(), ExitCode(err)
 }
 
 // writeFile writes a file into a fresh directory and returns its path.

@@ -12,11 +12,11 @@ import (
 func TestLabCommand(t *testing.T) {
 	run := func(args ...string) (stdout, stderr string, code int) {
 		var out, errOut bytes.Buffer
-		cmd := rootCmd(&out)
+		cmd := NewRootCommand(&out)
 		cmd.SetErr(&errOut)
 		cmd.SetArgs(append([]string{"lab"}, args...))
 		err := cmd.Execute()
-		return out.String(), errOut.String(), exitCode(err)
+		return out.String(), errOut.String(), ExitCode(err)
 	}
 	t.Run("the table beside Cloudflare's, with the model and seed", func(t *testing.T) {
 		out, progress, code := run("--requests", "200K", "--sources", "2000", "--seed", "3")

@@ -12,11 +12,11 @@ import (
 func TestQuizPrint(t *testing.T) {
 	run := func(args ...string) (string, int) {
 		var out bytes.Buffer
-		cmd := rootCmd(&out)
+		cmd := NewRootCommand(&out)
 		cmd.SetErr(&out)
 		cmd.SetArgs(args)
 		err := cmd.Execute()
-		return out.String(), exitCode(err)
+		return out.String(), ExitCode(err)
 	}
 	out, code := run("quiz", "--seed", "1", "--print")
 	if code != 0 {

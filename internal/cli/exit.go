@@ -34,9 +34,7 @@ func (e exitError) Unwrap() error { return e.err }
 func invalid(err error) error { return exitError{exitInvalid, err} }
 
 // ExitCode is the exit status of a command that returned err.
-func ExitCode(err error) int { return exitCode(err) }
-
-func exitCode(err error) int {
+func ExitCode(err error) int {
 	var ee exitError
 	switch {
 	case err == nil:

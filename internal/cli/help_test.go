@@ -21,7 +21,7 @@ import (
 // "On/Off".
 func TestFlagHelpReadsAsWritten(t *testing.T) {
 	title := cases.Title(language.AmericanEnglish)
-	walk(rootCmd(io.Discard), func(c *cobra.Command) {
+	walk(NewRootCommand(io.Discard), func(c *cobra.Command) {
 		c.LocalFlags().VisitAll(func(f *pflag.Flag) {
 			word, _, _ := strings.Cut(strings.TrimSpace(f.Usage), " ")
 			r, n := utf8.DecodeRuneInString(word)
@@ -47,7 +47,7 @@ func walk(c *cobra.Command, f func(*cobra.Command)) {
 // is ASCII, the rest escaped by code point). With groff installed, it
 // renders without a warning.
 func TestManPage(t *testing.T) {
-	root := rootCmd(io.Discard)
+	root := NewRootCommand(io.Discard)
 	page := manPage(root, "v1.2.3 (0a1b2c3d4e5f)")
 	for _, s := range []string{"NAME", "SYNOPSIS", "DESCRIPTION", "COMMANDS", "OPTIONS", "EXIT STATUS", "ENVIRONMENT", "FILES", "EXAMPLES"} {
 		if !strings.Contains(page, "\n.SH "+s+"\n") {

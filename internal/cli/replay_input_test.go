@@ -127,11 +127,11 @@ func TestRefusedBeforeTheLogIsRead(t *testing.T) {
 			}
 			stdin := &spyInput{r: strings.NewReader("10.0.0.1 - - [01/Dec/2026:00:00:00 +0000] \"GET / HTTP/1.1\" 200 1 \"-\" \"-\"\n")}
 			var out, errOut strings.Builder
-			root := rootCmd(&out)
+			root := NewRootCommand(&out)
 			root.SetIn(stdin)
 			root.SetErr(&errOut)
 			root.SetArgs(append([]string{"replay", "-"}, c.args...))
-			code := exitCode(fang.Execute(context.Background(), root, fang.WithErrorHandler(printError)))
+			code := ExitCode(fang.Execute(context.Background(), root, fang.WithErrorHandler(printError)))
 			if code != 2 || !strings.Contains(errOut.String(), c.want) {
 				t.Errorf("exit %d, want 2 and %q:\n%s", code, c.want, errOut.String())
 			}

@@ -40,7 +40,7 @@ func Main(buildVersion, buildCommit string) {
 	ctx, stop := stopOnSignals(context.Background())
 	defer stop()
 	out := &output{file: os.Stdout}
-	root := rootCmd(out)
+	root := NewRootCommand(out)
 	err := fang.Execute(ctx, root, fang.WithErrorHandler(printError), fang.WithVersion(versionOf()), fang.WithoutManpage())
 	if s := signalOf(ctx); s != nil {
 		fmt.Fprintf(os.Stderr, "windowlab: %v.\n", context.Cause(ctx))
@@ -50,7 +50,7 @@ func Main(buildVersion, buildCommit string) {
 		fmt.Fprintln(os.Stderr, out.err)
 		os.Exit(exitOutput)
 	}
-	os.Exit(exitCode(err))
+	os.Exit(ExitCode(err))
 }
 
 // stdio is where a command reads and writes: cobra's, which are standard
@@ -67,9 +67,7 @@ func stdioOf(cmd *cobra.Command) stdio {
 }
 
 // NewRootCommand is windowlab's command tree, writing its output to stdout.
-func NewRootCommand(stdout io.Writer) *cobra.Command { return rootCmd(stdout) }
-
-func rootCmd(stdout io.Writer) *cobra.Command {
+func NewRootCommand(stdout io.Writer) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "windowlab",
 		Short: "Watch window-counting rate limiters decide, side by side",
