@@ -1,5 +1,3 @@
-// Package arch holds no code: its tests read the module's source and keep
-// its import layers.
 package arch
 
 import (
