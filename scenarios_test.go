@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/x/term"
 
 	"windowlab/algo"
+	"windowlab/internal/cli"
 	"windowlab/scenarios"
 	"windowlab/sim"
 )
@@ -124,11 +125,11 @@ func TestLessonNumbers(t *testing.T) {
 func TestCommandLine(t *testing.T) {
 	run := func(args ...string) (string, int) {
 		var out bytes.Buffer
-		cmd := rootCmd(&out)
+		cmd := cli.NewRootCommand(&out)
 		cmd.SetErr(&out)
 		cmd.SetArgs(args)
 		err := cmd.Execute()
-		return out.String(), exitCode(err)
+		return out.String(), cli.ExitCode(err)
 	}
 	t.Run("no command, not a terminal: the boundary-burst report", func(t *testing.T) {
 		out, code := run()
@@ -236,6 +237,16 @@ func TestCommandLine(t *testing.T) {
 			t.Errorf("exit %d, want 2", code)
 		}
 	})
+}
+
+// writeFile writes a file into a fresh directory and returns its path.
+func writeFile(t *testing.T, name string, data []byte) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
 
 // The scenario examples in the README and in docs/ are files a reader will

@@ -448,22 +448,14 @@ func (s *Scenario) Engine(opts sim.Options) (*sim.Engine, error) {
 }
 
 // EngineWith is Engine with the fresh limiters passed through wrap first
-// (when not nil): to decide on a store, for one.
+// (when not nil): to decide on a store, for one. It builds them as every
+// engine of windowlab is built, with sim.Setup.
 func (s *Scenario) EngineWith(opts sim.Options, wrap func([]algo.Limiter) ([]algo.Limiter, error)) (*sim.Engine, error) {
 	if opts.Start == 0 {
 		opts.Start = s.Start
 	}
-	ls := s.Limiters()
-	if wrap != nil {
-		var err error
-		if ls, err = wrap(ls); err != nil {
-			return nil, err
-		}
-	}
-	if err := s.fits(ls, opts); err != nil {
-		return nil, err
-	}
-	return sim.New(s.Source(), ls, opts)
+	setup := sim.Setup{Algorithms: s.Algorithms, Config: s.Config, Wrap: wrap}
+	return setup.Engine(s.Source(), opts, func(ls []algo.Limiter) error { return s.fits(ls, opts) })
 }
 
 // Fits reports whether an engine over the scenario with opts would stay

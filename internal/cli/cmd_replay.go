@@ -1,0 +1,446 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"windowlab/accesslog"
+	"windowlab/algo"
+	"windowlab/human"
+	"windowlab/redisstore"
+	"windowlab/replay"
+	"windowlab/scenarios"
+	"windowlab/sim"
+	"windowlab/sim/report"
+	"windowlab/ui"
+)
+
+// replayOptions are replay's flags.
+type replayOptions struct {
+	format, key, timeField, clientField, epoch, algorithms string
+	limits                                                 []int64
+	windows                                                []time.Duration
+	reorder                                                time.Duration
+	strict, asJSON, tui                                    bool
+	save, tz, storeFlagValue                               string
+}
+
+// newReplayCommand wires windowlab replay: a log read (with progress), then
+// the report of run, or with several limits or windows a sweep's table.
+func newReplayCommand() *cobra.Command {
+	var opts replayOptions
+	cmd := &cobra.Command{
+		Use:   "replay FILE|-",
+		Short: "Replay your own access log (nginx, Apache, JSON Lines, CSV) through every limiter",
+		Long: "replay reads an access log (the Common Log Format or Combined of nginx and Apache httpd, " +
+			"JSON Lines, CSV or TSV with a header; gzip-compressed or not; - for standard input) and " +
+			"replays its requests, at the times they happened, through every limiter. Windows align to " +
+			"multiples of the window since the Unix epoch, UTC, as Redis-backed limiters do. Bad lines are " +
+			"counted and the first ten named; lines out of order are put in their place when they are " +
+			"within --reorder of the latest. With several --limits or --windows it prints one table of " +
+			"every setting: which one, for which limiter, would have denied how many of your requests and " +
+			"to whom.",
+		Example: "  windowlab replay /var/log/nginx/access.log.1.gz --limits 60,120 --windows 1m\n" +
+			"  windowlab replay requests.jsonl --time-field ts --key field:api_key --limit 1000 --window 1h\n" +
+			"  windowlab replay export.csv --time-column when --client-column who --limit 10 --window 1s\n" +
+			"  zcat access.log.*.gz | windowlab replay - --key ip+path",
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runReplay(cmd.Context(), stdioOf(cmd), opts, args)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.format, "format", "auto", "the log's format: auto, combined (also common, nginx, apache), json, csv or tsv")
+	f.StringVar(&opts.key, "key", "ip", "who a client is: ip, user, path, status, method, field:NAME, or several joined by + (ip+path)")
+	f.StringVar(&opts.timeField, "time-field", "", "the time's field (JSON) or column (CSV, TSV); default: time, timestamp, ts, @timestamp…")
+	f.StringVar(&opts.clientField, "client-field", "", "the field or column --key ip reads; default: ip, client_ip, remote_addr…")
+	f.StringVar(&opts.timeField, "time-column", "", "the same as --time-field, for CSV and TSV")
+	f.StringVar(&opts.clientField, "client-column", "", "the same as --client-field, for CSV and TSV")
+	f.StringVar(&opts.epoch, "epoch", "auto", "what a numeric time counts since the epoch: auto (by its size), s, ms, us or ns")
+	f.DurationVar(&opts.reorder, "reorder", accesslog.DefaultReorder, "how far back in time a line may be and still be put in its place")
+	f.BoolVar(&opts.strict, "strict", false, "stop at the first bad line")
+	f.Int64SliceVar(&opts.limits, "limit", []int64{100}, "the requests allowed per window")
+	f.Int64SliceVar(&opts.limits, "limits", []int64{100}, "several limits to compare, comma-separated (a sweep)")
+	f.DurationSliceVar(&opts.windows, "window", []time.Duration{time.Minute}, "the window")
+	f.DurationSliceVar(&opts.windows, "windows", []time.Duration{time.Minute}, "several windows to compare, comma-separated (a sweep)")
+	f.StringVar(&opts.algorithms, "algorithms", "fixed-window,sliding-log,sliding-counter", "the limiters, comma-separated (presets too: sliding-counter/httprate)")
+	f.StringVar(&opts.save, "save", "", "write the log's traffic as a scenario file (a new file; windowlab check and tui read it)")
+	f.StringVar(&opts.tz, "tz", "", "align windows to this zone's calendar (Europe/Berlin, Asia/Kolkata) rather than to UTC's")
+	f.BoolVar(&opts.tui, "tui", false, "open the interactive view on the log, following the client denied most")
+	storeFlag(cmd, &opts.storeFlagValue)
+	f.BoolVar(&opts.asJSON, "json", false, "print run's JSON report (one setting only); the log's summary goes to standard error")
+	registerFlagCompletion(cmd, "format", completeFrom(
+		cobra.CompletionWithDesc("auto", "told from the first line"),
+		cobra.CompletionWithDesc("combined", "nginx's and Apache httpd's default log"),
+		cobra.CompletionWithDesc("common", "the Common Log Format"),
+		cobra.CompletionWithDesc("json", "JSON Lines"),
+		cobra.CompletionWithDesc("csv", "comma-separated, with a header"),
+		cobra.CompletionWithDesc("tsv", "tab-separated, with a header")))
+	registerFlagCompletion(cmd, "key", completeFrom(
+		cobra.CompletionWithDesc("ip", "the client's address"),
+		cobra.CompletionWithDesc("user", "the authenticated user"),
+		cobra.CompletionWithDesc("path", "the request's path"),
+		cobra.CompletionWithDesc("ip+path", "each address on each path"),
+		cobra.CompletionWithDesc("field:", "a JSON field or CSV column by name")))
+	registerFlagCompletion(cmd, "epoch", completeFrom("auto", "s", "ms", "us", "ns"))
+	registerFlagCompletion(cmd, "algorithms", completeList(algorithmCompletions()))
+	cmd.MarkFlagsMutuallyExclusive("json", "tui")
+	cmd.MarkFlagsMutuallyExclusive("time-field", "time-column")
+	cmd.MarkFlagsMutuallyExclusive("client-field", "client-column")
+	cmd.MarkFlagsMutuallyExclusive("limit", "limits")
+	cmd.MarkFlagsMutuallyExclusive("window", "windows")
+	return cmd
+}
+
+// parseZone reads --tz: nil for UTC (or nothing given), or an IANA zone.
+func parseZone(name string) (*time.Location, error) {
+	if name == "" || name == "UTC" {
+		return nil, nil
+	}
+	loc, err := time.LoadLocation(name)
+	if err != nil || name == "Local" {
+		return nil, fmt.Errorf("--tz %q is not a time zone; give an IANA name such as Europe/Berlin or Asia/Kolkata, or UTC", name)
+	}
+	return loc, nil
+}
+
+func parseAlgorithms(s string) ([]algo.Algorithm, error) {
+	var out []algo.Algorithm
+	for _, name := range strings.Split(s, ",") {
+		a, err := algo.ParseAlgorithm(strings.TrimSpace(name))
+		if err != nil {
+			return nil, fmt.Errorf("--algorithms: %w", err)
+		}
+		out = append(out, a)
+	}
+	return out, nil
+}
+
+// replayReport is run's JSON report of the log at one setting.
+func replayReport(ctx context.Context, w io.Writer, l *accesslog.Log, s replay.Setting, errOut io.Writer) error {
+	var decided atomic.Int64
+	e, err := replay.Engine(ctx, l.Source(), s, &decided)
+	if err != nil {
+		return invalid(err)
+	}
+	stop := replay.Deciding(workOn(errOut), l.Requests, &decided)
+	err = report.JSON(w, report.Header{Name: l.Name, Title: l.Name + ": your traffic"}, e)
+	decided.Store(e.Processed()) // the last few thousand, which no interrupt counted
+	stop()
+	return err
+}
+
+// replayOnStore is the report of the log at one setting, decided on the
+// store's Redis, pipelined; nothing is printed before Redis has answered
+// the same as in process for every decision before it.
+func replayOnStore(ctx context.Context, w, errOut io.Writer, l *accesslog.Log, settings []replay.Setting, st *redisstore.Store, asJSON bool) error {
+	for i := range settings {
+		settings[i].Store = st
+	}
+	var decided atomic.Int64
+	stop := replay.Deciding(workOn(errOut), l.Requests*int64(len(settings)), &decided)
+	out := verified{w: w, store: st}
+	var e *sim.Engine
+	var err error
+	if len(settings) > 1 {
+		var rows []replay.Outcome
+		var whole int
+		rows, whole, err = replay.InTurn(ctx, l, settings, &decided)
+		if err == nil && st.Err() == nil {
+			if whole < len(settings) {
+				fmt.Fprintf(out, "STOPPED EARLY: %d of %d settings replayed whole; the table shows those.\n\n", whole, len(settings))
+			}
+			replay.PrintSweep(out, l, rows)
+		}
+	} else if e, err = replay.Engine(ctx, l.Source(), settings[0], &decided); err == nil {
+		h := report.Header{Name: l.Name, Title: l.Name + ": your traffic"}
+		if asJSON {
+			err = report.JSON(out, h, e)
+		} else {
+			err = report.Text(out, h, e, false)
+		}
+		decided.Store(e.Processed())
+	} else {
+		err = invalid(err)
+	}
+	stop()
+	return finishOnStore(errOut, st, e, err)
+}
+
+// recordLog writes the log as a scenario (--save, a new file) and opens
+// the view on it (--tui), following the client denied most.
+func recordLog(ctx context.Context, w, errOut io.Writer, l *accesslog.Log, s replay.Setting, zone *time.Location, save string, tui bool) error {
+	rec := scenarios.Recorded{From: l.Name, Requests: l.Requests, Clients: len(l.Clients()), Config: s.Config, Algorithms: s.Algorithms, Zone: zone}
+	rec.Config.Offset = 0 // the scenario works it out from its zone
+	if save != "" {
+		if err := saveLog(w, errOut, save, rec, l); err != nil {
+			return err
+		}
+	}
+	if !tui {
+		return nil
+	}
+	sc, err := scenarios.Record(rec, replay.Runs(l))
+	if err != nil {
+		return invalid(err)
+	}
+	focus, err := replay.Focus(ctx, l, s)
+	if err != nil {
+		return invalid(err)
+	}
+	_, err = showUI(ctx, ui.Options{Scenario: sc, Client: focus, Builtins: scenarios.Builtins()})
+	return err
+}
+
+// saveLog writes the log's traffic to a new file, as it goes; a file half
+// written (a full disk) is removed.
+func saveLog(w, errOut io.Writer, save string, rec scenarios.Recorded, l *accesslog.Log) error {
+	var counted *countingWriter
+	n := 0
+	err := writeNew(save, "--save", func(f io.Writer) error {
+		counted = &countingWriter{w: f}
+		var written atomic.Int64 // requests, for the progress
+		each := func(yield func(scenarios.Run) bool) {
+			for r := range replay.Runs(l) {
+				n++
+				written.Add(r.Count)
+				if !yield(r) {
+					return
+				}
+			}
+		}
+		done, shown := make(chan struct{}), make(chan struct{})
+		go func() {
+			defer close(shown)
+			showWork(errOut, func(elapsed time.Duration) (string, float64) {
+				k := written.Load()
+				return fmt.Sprintf("writing %s: %s of %s requests", filepath.Base(save), human.Int(k), human.Int(l.Requests)), float64(k) / float64(max(l.Requests, 1))
+			}, done)
+		}()
+		err := scenarios.WriteRecorded(counted, rec, each)
+		close(done)
+		<-shown
+		if err != nil {
+			return fmt.Errorf("%s: %w", save, err)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "wrote %s: %s runs, %s (windowlab check %s replays it to the same decisions; windowlab tui %s opens it)\n",
+		save, human.Int(int64(n)), human.Bytes(counted.n), save, save)
+	return nil
+}
+
+// refuseExisting refuses at once the file that writeNew would refuse after
+// the work: one that exists (windowlab never writes over a file), or in a
+// directory that does not.
+func refuseExisting(path, flag string) error {
+	if _, err := os.Lstat(path); err == nil {
+		return invalid(fmt.Errorf("%s exists; windowlab never writes over a file: give %s another name", path, flag))
+	}
+	if info, err := os.Stat(filepath.Dir(path)); err != nil || !info.IsDir() {
+		return invalid(fmt.Errorf("%s: %s is not a directory; give %s a file in one", path, filepath.Dir(path), flag))
+	}
+	return nil
+}
+
+// countingWriter counts the bytes written through it.
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// runReplay reads the log args[0] names and prints its report or its
+// sweep, saves it as a scenario or opens the view on it.
+func runReplay(ctx context.Context, std stdio, opts replayOptions, args []string) error {
+	plan, err := planReplay(opts, args[0])
+	if err != nil {
+		return err
+	}
+	var st *redisstore.Store
+	if opts.storeFlagValue != "" {
+		if opts.save != "" || opts.tui {
+			return invalid(errors.New("--store decides a report or a sweep on Redis; --save and --tui are in process"))
+		}
+		// Before the log is read: an unusable Redis is said at once.
+		if st, err = openStore(ctx, opts.storeFlagValue, true); err != nil {
+			return err
+		}
+		defer closeStore(std.err, st)
+	}
+	return replayLog(ctx, std, opts, plan, st)
+}
+
+// replayPlan is what replay's flags ask: how to read the log, at which
+// settings, in which zone.
+type replayPlan struct {
+	log      accesslog.Options
+	settings []replay.Setting
+	zone     *time.Location
+}
+
+// planReplay reads replay's flags for the log name, and refuses at once
+// what would refuse the replay at its end, after the long read.
+func planReplay(opts replayOptions, name string) (replayPlan, error) {
+	p := replayPlan{log: accesslog.Options{Name: name, TimeField: opts.timeField, ClientField: opts.clientField, Reorder: opts.reorder, Strict: opts.strict}}
+	var err error
+	if p.log.Format, err = accesslog.ParseFormat(opts.format); err != nil {
+		return p, invalid(err)
+	}
+	if p.log.Key, err = accesslog.ParseKey(opts.key); err != nil {
+		return p, invalid(err)
+	}
+	if p.log.Epoch, err = accesslog.ParseEpoch(opts.epoch); err != nil {
+		return p, invalid(err)
+	}
+	algos, err := parseAlgorithms(opts.algorithms)
+	if err != nil {
+		return p, invalid(err)
+	}
+	if p.settings, err = replay.Settings(opts.limits, opts.windows, algos); err != nil {
+		return p, invalid(err)
+	}
+	if p.zone, err = parseZone(opts.tz); err != nil {
+		return p, invalid(err)
+	}
+	if (opts.save != "" || opts.tui) && len(p.settings) != 1 {
+		return p, invalid(errors.New("--save and --tui take one setting: give one --limit and one --window"))
+	}
+	// What would refuse the replay at its end, said before the long read.
+	if opts.save != "" {
+		if err := refuseExisting(opts.save, "--save"); err != nil {
+			return p, err
+		}
+	}
+	if opts.tui {
+		if err := needTerminal(); err != nil {
+			return p, err
+		}
+	}
+	if opts.asJSON && len(p.settings) > 1 {
+		return p, invalid(errors.New("--json prints one setting's report, as run does; a sweep prints its table: give one --limit and one --window"))
+	}
+	return p, nil
+}
+
+// replayLog reads the log of p and does what opts ask with it, on st when
+// it is not nil.
+func replayLog(ctx context.Context, std stdio, opts replayOptions, p replayPlan, st *redisstore.Store) error {
+	settings, zone, name := p.settings, p.zone, p.log.Name
+	// A report or a sweep decides while the log is read, as its
+	// requests are put in order (one core reads, the others decide);
+	// --json, --save, --tui and --store need the whole log first.
+	overlap := !opts.asJSON && opts.save == "" && !opts.tui && st == nil
+	atOnce := 1 // settings decided side by side
+	if overlap && len(settings) > 1 {
+		atOnce = replay.Workers(len(settings))
+	} else if opts.save != "" && !opts.tui {
+		atOnce = 0
+	}
+	mem, err := replay.NewMemory(p.log.Key, opts.reorder, settings, atOnce, len(settings) > 1 || opts.tui, opts.tui)
+	if err != nil {
+		return invalid(err)
+	}
+	p.log.Check, p.log.Windows = mem.Check, mem.Windows()
+	dctx, endGrace := replay.Grace(ctx)
+	defer endGrace()
+	var decided atomic.Int64
+	var result <-chan replay.Decision
+	var counting *atomic.Int64
+	if overlap {
+		tail := accesslog.NewTail()
+		p.log.Tail, counting = tail, &decided
+		result = replay.DecideWhileReading(dctx, tail, name, settings, zone, &decided)
+	}
+	l, err := replay.ReadLog(ctx, name, std.in, p.log, workOn(std.err), counting)
+	if errors.Is(err, replay.ErrStalled) {
+		fmt.Fprintf(std.err, "%s: %v\n", name, err)
+		return context.Cause(ctx)
+	}
+	if err != nil {
+		return invalid(err)
+	}
+	if l.Requests == 0 {
+		replay.Describe(std.err, l, zone)
+		return invalid(fmt.Errorf("%s: no request could be read from %s", name, human.Noun{One: "line", Many: "lines"}.Of(l.Lines)))
+	}
+	w, summary := std.out, std.out
+	if opts.asJSON {
+		summary = std.err // standard output is the report's alone
+	}
+	replay.Describe(summary, l, zone)
+	if !overlap { // the deciding beside the reading aligns its own copy
+		for i := range settings {
+			settings[i] = settings[i].Aligned(zone, l.First())
+		}
+	}
+	decideCtx := ctx
+	if l.Interrupted {
+		// Stopped while reading: decide what was read, to report it,
+		// for a second at most; a second signal quits at once (main).
+		fmt.Fprintf(summary, "STOPPED EARLY while reading: the report is of the first %s, as far as a second's deciding goes.\n\n",
+			human.Noun{One: "line", Many: "lines"}.Of(l.Lines))
+		decideCtx = dctx
+	}
+	var rerr error
+	switch {
+	case opts.save != "" || opts.tui:
+		return recordLog(decideCtx, w, std.err, l, settings[0], zone, opts.save, opts.tui)
+	case st != nil:
+		rerr = replayOnStore(decideCtx, w, std.err, l, settings, st, opts.asJSON)
+	case opts.asJSON:
+		rerr = replayReport(decideCtx, w, l, settings[0], std.err)
+	default:
+		rerr = printDecided(dctx, w, std.err, l, len(settings), result, &decided)
+	}
+	if rerr == nil && (l.Interrupted || ctx.Err() != nil) {
+		// A signal came: its exit status, even when the deciding it
+		// left a second for finished in it.
+		return context.Cause(ctx)
+	}
+	return rerr
+}
+
+// printDecided waits, with the progress on errOut, for what the deciding
+// beside the reading came to at the log's n settings, and prints it: one
+// setting's report, or the sweep's table of those replayed whole before
+// dctx (the second's grace after a signal) ended.
+func printDecided(dctx context.Context, w, errOut io.Writer, l *accesslog.Log, n int, result <-chan replay.Decision, decided *atomic.Int64) error {
+	stop := replay.Deciding(workOn(errOut), l.Requests*int64(n), decided)
+	d := <-result
+	stop()
+	if d.Err != nil && d.Report == nil { // a setting no engine could be made for
+		d.Err = invalid(d.Err)
+	}
+	if n == 1 {
+		w.Write(d.Report)
+		return d.Err
+	}
+	if d.Err != nil {
+		return d.Err
+	}
+	var err error
+	if dctx.Err() != nil {
+		fmt.Fprintf(w, "STOPPED EARLY: %d of %d settings replayed whole; the table shows those.\n\n", d.Whole, n)
+		err = context.Cause(dctx)
+	}
+	replay.PrintSweep(w, l, d.Rows)
+	return err
+}

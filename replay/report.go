@@ -1,0 +1,116 @@
+package replay
+
+import (
+	"fmt"
+	"io"
+	"iter"
+	"strings"
+	"time"
+
+	"windowlab/accesslog"
+	"windowlab/algo"
+	"windowlab/human"
+	"windowlab/scenarios"
+)
+
+// Describe says what was read: the lines, the format, the requests and
+// their span, the clients, the time resolution, and the lines left out.
+func Describe(w io.Writer, l *accesslog.Log, zone *time.Location) {
+	fmt.Fprintf(w, "%s: %s, %s; %s", l.Name, human.Noun{One: "line", Many: "lines"}.Of(l.Lines), l.Format,
+		human.Noun{One: "request", Many: "requests"}.Of(l.Requests))
+	if l.Requests > 0 {
+		fmt.Fprintf(w, " from %s to %s UTC, %s by %s", l.First().Short(), l.Last().Short(),
+			human.Noun{One: "client", Many: "clients"}.Of(int64(len(l.Clients()))), l.Key)
+	}
+	fmt.Fprintln(w)
+	if r := l.Resolution(); r != "" {
+		fmt.Fprintf(w, "  %s\n", r)
+	}
+	if zone != nil && l.Requests > 0 {
+		first, last := zoneName(zone, l.First()), zoneName(zone, l.Last())
+		fmt.Fprintf(w, "  windows align to %s's calendar, %s at the first request", zone, first)
+		if last != first {
+			fmt.Fprintf(w, "; it is %s by the last, and the windows keep %s throughout", last, first)
+		}
+		fmt.Fprintln(w)
+	}
+	problems := func(what human.Noun, n int64, ps []accesslog.Problem) {
+		if n == 0 {
+			return
+		}
+		fmt.Fprintf(w, "  %s, not replayed:\n", what.Of(n))
+		for _, p := range ps {
+			fmt.Fprintf(w, "    %s:%d: %s\n", l.Name, p.Line, p.Why)
+		}
+		if rest := n - int64(len(ps)); rest > 0 {
+			fmt.Fprintf(w, "    … and %s more\n", human.Int(rest))
+		}
+	}
+	problems(human.Noun{One: "bad line", Many: "bad lines"}, l.BadLines, l.Bad)
+	problems(human.Noun{One: "line too far out of order (--reorder)", Many: "lines too far out of order (--reorder)"}, l.LateLines, l.Late)
+	fmt.Fprintln(w)
+}
+
+// PrintSweep is the sweep's table: a row per limiter and setting.
+func PrintSweep(w io.Writer, l *accesslog.Log, rows []Outcome) {
+	if len(rows) == 0 {
+		return
+	}
+	clients := int64(len(l.Clients()))
+	fmt.Fprintf(w, "%-34s %-16s %9s %8s %18s  %s\n", "limiter", "setting", "denied", "share", "clients denied", "most through in one window")
+	for _, o := range rows {
+		st := o.stats
+		share := 0.0
+		if total := st.Allowed + st.Denied; total > 0 {
+			share = 100 * float64(st.Denied) / float64(total)
+		}
+		exposure := fmt.Sprintf("%s (%s)", human.Int(st.MaxInWindow), human.Times(st.MaxInWindow, o.setting.Config.Limit))
+		fmt.Fprintf(w, "%-34s %-16s %9s %7.2f%% %18s  %s\n", st.Algorithm.Title(),
+			fmt.Sprintf("%s per %s", human.Int(o.setting.Config.Limit), human.Duration(o.setting.Config.Window)),
+			human.Int(st.Denied), share, fmt.Sprintf("%s of %s", human.Int(int64(o.affected)), human.Int(clients)), exposure)
+	}
+	printChart(w, l, rows)
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "most denied, per limiter and setting:")
+	for _, o := range rows {
+		if len(o.top) == 0 {
+			continue
+		}
+		var names []string
+		for _, d := range o.top {
+			names = append(names, fmt.Sprintf("%s %s", human.Visible(d.client), human.Int(d.n)))
+		}
+		fmt.Fprintf(w, "  %s: %s\n", o.label(), strings.Join(names, " · "))
+	}
+}
+
+// label names a row of the sweep: "Sliding window log, 60 per 1m".
+func (o Outcome) label() string {
+	return fmt.Sprintf("%s, %s per %s", o.stats.Algorithm.Title(), human.Int(o.setting.Config.Limit), human.Duration(o.setting.Config.Window))
+}
+
+// Runs are the log's requests as runs of one client at one instant.
+func Runs(l *accesslog.Log) iter.Seq[scenarios.Run] {
+	return func(yield func(scenarios.Run) bool) {
+		src := l.Source()
+		var cur scenarios.Run
+		for a, ok := src.Next(); ok; a, ok = src.Next() {
+			if cur.Count > 0 && a.At == cur.At && a.Client == cur.Client {
+				cur.Count++
+				continue
+			}
+			if cur.Count > 0 && !yield(cur) {
+				return
+			}
+			cur = scenarios.Run{At: a.At, Client: a.Client, Count: 1}
+		}
+		if cur.Count > 0 {
+			yield(cur)
+		}
+	}
+}
+
+// zoneName is zone's offset at t, as UTC+05:30.
+func zoneName(zone *time.Location, t algo.Instant) string {
+	return t.Time().In(zone).Format("UTC-07:00")
+}
