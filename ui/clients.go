@@ -64,7 +64,7 @@ type clientsMsg struct {
 func countClients(h *sim.History, clients []string, algorithms []algo.Algorithm) []clientRow {
 	names := make([]string, len(algorithms))
 	for k, a := range algorithms {
-		names[k] = shortName(a)
+		names[k] = ShortName(a)
 	}
 	rows := make([]clientRow, len(clients))
 	for i, c := range clients {
@@ -92,7 +92,7 @@ func countClients(h *sim.History, clients []string, algorithms []algo.Algorithm)
 func (m *Model) countCmd(jump bool) tea.Cmd {
 	m.stop()
 	m.clientsGen++
-	h, clients, algorithms, gen := m.eng.History(), append([]string(nil), m.eng.Clients()...), m.snap.algorithms, m.clientsGen
+	h, clients, algorithms, gen := m.eng.History(), append([]string(nil), m.eng.Clients()...), m.snap.Algorithms, m.clientsGen
 	return func() tea.Msg {
 		return clientsMsg{rows: countClients(h, clients, algorithms), jump: jump, gen: gen}
 	}
@@ -103,11 +103,11 @@ func (m *Model) countCmd(jump bool) tea.Cmd {
 func (m Model) worstClient(rows []clientRow) (string, string) {
 	best, why := "", ""
 	var bestN, bestD int64 = 0, 1
-	for k, st := range m.snap.stats {
-		if st.MaxInWindow > m.snap.config.Limit && st.MaxInWindow*bestD > bestN*m.snap.config.Limit {
-			best, bestN, bestD = st.MaxInWindowClient, st.MaxInWindow, m.snap.config.Limit
-			why = fmt.Sprintf("%s admitted %s to it in one window, %s", shortName(m.snap.algorithms[k]),
-				human.Int(st.MaxInWindow), human.Times(st.MaxInWindow, m.snap.config.Limit))
+	for k, st := range m.snap.Stats {
+		if st.MaxInWindow > m.snap.Config.Limit && st.MaxInWindow*bestD > bestN*m.snap.Config.Limit {
+			best, bestN, bestD = st.MaxInWindowClient, st.MaxInWindow, m.snap.Config.Limit
+			why = fmt.Sprintf("%s admitted %s to it in one window, %s", ShortName(m.snap.Algorithms[k]),
+				human.Int(st.MaxInWindow), human.Times(st.MaxInWindow, m.snap.Config.Limit))
 		}
 	}
 	if best != "" {
@@ -133,9 +133,9 @@ type clientKeys struct {
 	Close  key.Binding
 }
 
-func newClientPicker(st *styles) clientPicker {
+func newClientPicker(st *Styles) clientPicker {
 	d := list.NewDefaultDelegate()
-	d.Styles = list.NewDefaultItemStyles(st.isDark)
+	d.Styles = list.NewDefaultItemStyles(st.IsDark)
 	l := list.New(nil, d, 80, 20)
 	l.Title = "Focus a client"
 	l.SetShowHelp(false)
@@ -172,11 +172,11 @@ func (p clientPicker) open(rows []clientRow, focused string) (clientPicker, tea.
 	return p, cmd
 }
 
-func (p clientPicker) view(c common, h int) []string {
+func (p clientPicker) view(c Common, h int) []string {
 	if p.loading {
-		return []string{c.styles.faint.Render("counting each client's requests…")}
+		return []string{c.Styles.Faint.Render("counting each client's requests…")}
 	}
-	p.list.SetSize(c.width, max(h, 3))
+	p.list.SetSize(c.Width, max(h, 3))
 	return strings.Split(p.list.View(), "\n")
 }
 
@@ -225,6 +225,6 @@ func (m Model) onClients(msg clientsMsg) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	var cmd tea.Cmd
-	m.clients, cmd = m.clients.open(msg.rows, m.snap.client)
+	m.clients, cmd = m.clients.open(msg.rows, m.snap.Client)
 	return m, cmd
 }

@@ -30,20 +30,7 @@ var componentSizes = [][2]int{{80, 24}, {160, 40}}
 
 // plain is a rendered component as a golden file holds it.
 func plain(lines []string) string {
-	return strings.ReplaceAll(ansi.Strip(strings.Join(lines, "\n")), nbsp, " ")
-}
-
-// laneLines renders lane i alone, at the width the panel gives it.
-func laneLines(p lanesPanel, i int) []string {
-	width := p.c.width
-	if colW, ok := p.columnWidth(); ok {
-		width = colW - 4
-	}
-	var lines []string
-	for _, u := range p.renderLane(p.lanes()[i], width) {
-		lines = append(lines, u.lines...)
-	}
-	return lines
+	return strings.ReplaceAll(ansi.Strip(strings.Join(lines, "\n")), NoBreak, " ")
 }
 
 // TestGoldenLanes pins each kind of lane on its own, at the lesson's
@@ -67,7 +54,7 @@ func TestGoldenLanes(t *testing.T) {
 			for _, sz := range componentSizes {
 				t.Run(fmt.Sprint(sz[0]), func(t *testing.T) {
 					m := update(t, newModel(t, c.scenario(), sz[0], sz[1]), goTo(c.at)...)
-					out := plain(laneLines(m.lanes(), c.lane))
+					out := plain(m.lanes().LaneLines(c.lane))
 					for _, w := range c.want {
 						if !strings.Contains(strings.Join(strings.Fields(out), " "), w) {
 							t.Errorf("lane lacks %q:\n%s", w, out)
@@ -92,7 +79,7 @@ func TestGoldenTimeline(t *testing.T) {
 					if zoom == "zoomed" {
 						m = update(t, m, press("z")...)
 					}
-					lines := timelinePanel{c: m.c, snap: &m.snap}.render()
+					lines := Timeline{C: m.c, Snap: &m.snap}.Render()
 					if len(lines) != 3+3 { // legend, labels, ticks, a row a limiter
 						t.Errorf("%d lines, want 6", len(lines))
 					}

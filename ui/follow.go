@@ -36,7 +36,7 @@ type FollowMsg struct{ Position Position }
 
 // position is where the model stands now.
 func (m Model) position() Position {
-	p := Position{Step: m.step, Scenario: m.sc.Name, Processed: m.snap.processed, Now: m.snap.now,
+	p := Position{Step: m.step, Scenario: m.sc.Name, Processed: m.snap.Processed, Now: m.snap.Now,
 		Caption: -1, Playing: m.playing, Speed: m.speed}
 	if m.held.on {
 		p.Caption = m.held.caption
@@ -87,15 +87,15 @@ func (m Model) teachLine() string {
 	if m.publish == nil {
 		return ""
 	}
-	st := m.c.styles
+	st := m.c.Styles
 	if m.roomPaused {
-		return st.warn.Render("■ the room is paused at "+m.pausedAt.Now.Short()) + st.faint.Render(" · P lets it follow you · A asks it a question")
+		return st.Warn.Render("■ the room is paused at "+m.pausedAt.Now.Short()) + st.Faint.Render(" · P lets it follow you · A asks it a question")
 	}
 	join := " · the room follows your moves"
 	if m.joinHint != "" {
 		join = " · students join with " + m.joinHint
 	}
-	return st.selected.Render("● teaching") + st.faint.Render(join+" · A asks the room · P pauses it")
+	return st.Selected.Render("● teaching") + st.Faint.Render(join+" · A asks the room · P pauses it")
 }
 
 // onFollow takes the teacher's position, and goes there when following.
@@ -158,25 +158,25 @@ func newFollowKeys() followKeys {
 
 // followLine is the banner of a student's view: following, or exploring.
 func (m Model) followLine() string {
-	st := m.c.styles
+	st := m.c.Styles
 	if !m.inRoom {
 		return ""
 	}
 	if m.following && m.teacher.Paused {
-		return st.warn.Render("■ the teacher has paused the room") + st.faint.Render(" · any key that moves the clock explores alone")
+		return st.Warn.Render("■ the teacher has paused the room") + st.Faint.Render(" · any key that moves the clock explores alone")
 	}
 	if m.following {
 		state := "paused"
 		if m.teacher.Playing {
-			state = "playing " + speedText(m.teacher.Speed)
+			state = "playing " + SpeedText(m.teacher.Speed)
 		}
-		return st.selected.Render("● following the teacher") + st.faint.Render(" ("+state+") · any key that moves the clock explores alone")
+		return st.Selected.Render("● following the teacher") + st.Faint.Render(" ("+state+") · any key that moves the clock explores alone")
 	}
 	where := ""
 	if m.hasTeacher {
 		where = " (the teacher is at " + m.teacher.Now.Short() + ", request " + human.Int(m.teacher.Processed) + ")"
 	}
-	return st.warn.Render("○ exploring alone") + st.faint.Render(where+" · F follows the teacher again")
+	return st.Warn.Render("○ exploring alone") + st.Faint.Render(where+" · F follows the teacher again")
 }
 
 // detachOnMove lets a student's key that moves the clock take them off the
@@ -227,28 +227,28 @@ func (m Model) rosterLines(h int, now time.Time) []string {
 	if m.roster == nil || h < 2 {
 		return nil
 	}
-	st := m.c.styles
+	st := m.c.Styles
 	following := 0
 	for _, s := range m.roster {
 		if s.Following {
 			following++
 		}
 	}
-	head := st.title.Render("room") + st.faint.Render(fmt.Sprintf(" · %s, %d following, %d exploring",
+	head := st.Title.Render("room") + st.Faint.Render(fmt.Sprintf(" · %s, %d following, %d exploring",
 		human.Noun{One: "student", Many: "students"}.Of(int64(len(m.roster))), following, len(m.roster)-following))
 	out := []string{head}
 	var line strings.Builder
 	for i, s := range m.roster {
-		mark := st.selected.Render("●")
+		mark := st.Selected.Render("●")
 		if !s.Following {
-			mark = st.warn.Render("○")
+			mark = st.Warn.Render("○")
 		}
-		cell := mark + " " + s.Name + st.faint.Render(" "+human.Duration(now.Sub(s.Since).Truncate(time.Second)))
-		if line.Len() > 0 && m.c.cells.StringWidth(line.String())+3+m.c.cells.StringWidth(cell) > m.c.width {
+		cell := mark + " " + s.Name + st.Faint.Render(" "+human.Duration(now.Sub(s.Since).Truncate(time.Second)))
+		if line.Len() > 0 && m.c.Cells.StringWidth(line.String())+3+m.c.Cells.StringWidth(cell) > m.c.Width {
 			out = append(out, line.String())
 			line.Reset()
 			if len(out) == h {
-				out[h-1] = st.faint.Render(fmt.Sprintf("… and %d more", len(m.roster)-i))
+				out[h-1] = st.Faint.Render(fmt.Sprintf("… and %d more", len(m.roster)-i))
 				return out
 			}
 		}

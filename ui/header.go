@@ -2,68 +2,83 @@ package ui
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"windowlab/human"
 )
 
-// headerView is two lines: the scenario and the clock, then the limit, the
+// headerInfo is what the header says beside the snapshot.
+type HeaderInfo struct {
+	Title string
+	// quiz: a check-yourself question is on screen, question of questions
+	// (0-based).
+	Quiz                bool
+	Question, Questions int
+	// lesson, lessons: the lesson's page on screen (0-based) and how many
+	// there are; lessons 0 outside a lesson.
+	Lesson, Lessons int
+	Playing         bool
+	Speed           float64
+}
+
+// headerLines is two lines: the scenario and the clock, then the limit, the
 // position in the replay and the focused client.
-func (m Model) headerView() []string {
-	st, s := m.c.styles, m.snap
-	left := st.appName.Render("windowlab · ") + st.title.Render(m.title())
+func Header(c Common, s *Snapshot, h HeaderInfo) []string {
+	st := c.Styles
+	left := st.AppName.Render("windowlab · ") + st.Title.Render(h.Title)
 	switch {
-	case m.mode == modeQuiz:
-		left = st.appName.Render(fmt.Sprintf("question %d of %d · ", m.quiz.index+1, len(m.quiz.questions))) + st.title.Render(m.title())
-	case len(m.lesson) > 0:
+	case h.Quiz:
+		left = st.AppName.Render(fmt.Sprintf("question %d of %d · ", h.Question+1, h.Questions)) + st.Title.Render(h.Title)
+	case h.Lessons > 0:
 		// The step first: when the line is short, the title's tail gives way.
-		left = st.appName.Render(fmt.Sprintf("step %d of %d · ", m.step+1, len(m.lesson))) + st.title.Render(m.title())
+		left = st.AppName.Render(fmt.Sprintf("step %d of %d · ", h.Lesson+1, h.Lessons)) + st.Title.Render(h.Title)
 	}
-	playing := m.playing || (m.inRoom && m.following && m.teacher.Playing) // a follower plays as its teacher does
-	state := st.playing.Render("▶ " + speedText(m.speed))
+	playing := h.Playing
+	state := st.Playing.Render("▶ " + SpeedText(h.Speed))
 	if !playing {
-		state = st.paused.Render("❚❚ paused") + st.faint.Render(" · "+speedText(m.speed))
+		state = st.Paused.Render("❚❚ paused") + st.Faint.Render(" · "+SpeedText(h.Speed))
 	}
-	right := state + "  " + st.clock.Render(s.now.String())
+	right := state + "  " + st.Clock.Render(s.Now.String())
 	// The title is whole at every width: the app's name goes first, then
 	// the words of the state, then the state moves down a line.
-	w := m.c.cells.StringWidth
-	line1 := m.c.spread(left, right, m.c.width, true)
-	if w(left)+2+w(right) > m.c.width {
-		bare := st.title.Render(m.title())
+	w := c.Cells.StringWidth
+	line1 := c.Spread(left, right, c.Width, true)
+	if w(left)+2+w(right) > c.Width {
+		bare := st.Title.Render(h.Title)
 		switch {
-		case m.mode == modeQuiz:
-			bare = st.appName.Render(fmt.Sprintf("question %d of %d · ", m.quiz.index+1, len(m.quiz.questions))) + bare
-		case len(m.lesson) > 0:
-			bare = st.appName.Render(fmt.Sprintf("%d/%d · ", m.step+1, len(m.lesson))) + bare
+		case h.Quiz:
+			bare = st.AppName.Render(fmt.Sprintf("question %d of %d · ", h.Question+1, h.Questions)) + bare
+		case h.Lessons > 0:
+			bare = st.AppName.Render(fmt.Sprintf("%d/%d · ", h.Lesson+1, h.Lessons)) + bare
 		}
-		short := st.playing.Render("▶ "+speedText(m.speed)) + "  " + st.clock.Render(s.now.String())
+		short := st.Playing.Render("▶ "+SpeedText(h.Speed)) + "  " + st.Clock.Render(s.Now.String())
 		if !playing {
-			short = st.paused.Render("❚❚ "+speedText(m.speed)) + "  " + st.clock.Render(s.now.String())
+			short = st.Paused.Render("❚❚ "+SpeedText(h.Speed)) + "  " + st.Clock.Render(s.Now.String())
 		}
-		if len(m.lesson) > 0 && m.mode != modeQuiz {
-			if long := st.appName.Render(fmt.Sprintf("step %d of %d · ", m.step+1, len(m.lesson))) + st.title.Render(m.title()); w(long)+2+w(short) <= m.c.width {
+		if h.Lessons > 0 && !h.Quiz {
+			if long := st.AppName.Render(fmt.Sprintf("step %d of %d · ", h.Lesson+1, h.Lessons)) + st.Title.Render(h.Title); w(long)+2+w(short) <= c.Width {
 				bare = long
 			}
 		}
-		line1 = m.c.spread(bare, short, m.c.width, true)
-		if w(bare)+2+w(short) > m.c.width {
-			line1 = m.c.cells.Truncate(bare, m.c.width, "…")
-			return []string{line1, m.c.spread(m.focusLine(true), short, m.c.width, true)}
+		line1 = c.Spread(bare, short, c.Width, true)
+		if w(bare)+2+w(short) > c.Width {
+			line1 = c.Cells.Truncate(bare, c.Width, "…")
+			return []string{line1, c.Spread(focusLine(c, s, true), short, c.Width, true)}
 		}
 	}
 
 	// The focus matters more than the next request's time, and its words
 	// (whose, and why) more than the limit's.
-	full, next := m.focusLine(false), m.nextText()
+	full, next := focusLine(c, s, false), nextText(c, s)
 	var line2 string
-	switch w := m.c.cells.StringWidth; {
-	case w(full)+2+w(next) <= m.c.width:
-		line2 = m.c.spread(full, next, m.c.width, false)
-	case w(full) <= m.c.width:
+	switch w := c.Cells.StringWidth; {
+	case w(full)+2+w(next) <= c.Width:
+		line2 = c.Spread(full, next, c.Width, false)
+	case w(full) <= c.Width:
 		line2 = full
 	default:
-		line2 = m.c.spread(m.focusLine(true), next, m.c.width, false)
+		line2 = c.Spread(focusLine(c, s, true), next, c.Width, false)
 	}
 	return []string{line1, line2}
 }
@@ -71,84 +86,83 @@ func (m Model) headerView() []string {
 // focusLine names the limit and the focus: the request the lanes explain
 // (and how many are decided, when that is another) and the client whose
 // state they show, saying why each is the one. Compact drops the words.
-func (m Model) focusLine(compact bool) string {
-	st, s := m.c.styles, m.snap
-	sep := st.faint.Render(" · ")
+func focusLine(c Common, s *Snapshot, compact bool) string {
+	st := c.Styles
+	sep := st.Faint.Render(" · ")
 	var b strings.Builder
-	limit := human.Int(s.config.Limit) + " per " + human.Duration(s.config.Window)
+	limit := human.Int(s.Config.Limit) + " per " + human.Duration(s.Config.Window)
 	if compact {
-		limit = human.Int(s.config.Limit) + "/" + human.Duration(s.config.Window)
+		limit = human.Int(s.Config.Limit) + "/" + human.Duration(s.Config.Window)
 	}
-	b.WriteString(st.label.Render("limit ") + st.value.Render(limit) + sep)
+	b.WriteString(st.Label.Render("limit ") + st.Value.Render(limit) + sep)
 	switch {
-	case !s.hasLast:
-		b.WriteString(st.label.Render("request ") + st.value.Render("0/"+human.Int(s.total)))
-	case s.held:
+	case !s.HasLast:
+		b.WriteString(st.Label.Render("request ") + st.Value.Render("0/"+human.Int(s.Total)))
+	case s.Held:
 		label := "the caption's request "
 		if compact {
 			label = "request "
 		}
-		b.WriteString(st.label.Render(label) + st.value.Render(human.Int(s.last.Index+1)+"/"+human.Int(s.total)))
-		if s.processed != s.last.Index+1 {
-			b.WriteString(st.faint.Render(", " + human.Int(s.processed) + " decided"))
+		b.WriteString(st.Label.Render(label) + st.Value.Render(human.Int(s.Last.Index+1)+"/"+human.Int(s.Total)))
+		if s.Processed != s.Last.Index+1 {
+			b.WriteString(st.Faint.Render(", " + human.Int(s.Processed) + " decided"))
 		}
 	default:
-		b.WriteString(st.label.Render("request ") + st.value.Render(human.Int(s.processed)+"/"+human.Int(s.total)))
+		b.WriteString(st.Label.Render("request ") + st.Value.Render(human.Int(s.Processed)+"/"+human.Int(s.Total)))
 	}
-	if s.client != "" {
-		b.WriteString(sep + st.label.Render("client ") + st.value.Render(human.Visible(s.client)))
+	if s.Client != "" {
+		b.WriteString(sep + st.Label.Render("client ") + st.Value.Render(human.Visible(s.Client)))
 		switch {
 		case compact:
-		case s.why == focusChosen:
-			b.WriteString(st.faint.Render(" (chosen)"))
-		case s.why == focusCaption && !s.held:
-			b.WriteString(st.faint.Render(" (the caption's)"))
-		case s.why == focusLast:
-			b.WriteString(st.faint.Render(" (the last request's)"))
+		case s.Why == FocusChosen:
+			b.WriteString(st.Faint.Render(" (chosen)"))
+		case s.Why == FocusCaption && !s.Held:
+			b.WriteString(st.Faint.Render(" (the caption's)"))
+		case s.Why == FocusLast:
+			b.WriteString(st.Faint.Render(" (the last request's)"))
 		}
 	}
 	return b.String()
 }
 
 // nextText is the next request's instant, for the header's right.
-func (m Model) nextText() string {
-	st := m.c.styles
-	if m.snap.hasNext {
-		return st.label.Render("next ") + m.snap.next.At.String()
+func nextText(c Common, s *Snapshot) string {
+	st := c.Styles
+	if s.HasNext {
+		return st.Label.Render("next ") + s.Next.At.String()
 	}
-	return st.faint.Render("no more requests")
+	return st.Faint.Render("no more requests")
 }
 
-// captionView is the scenario's caption for the current instant, or while
-// a quiz answer is revealed, the verdict and its proof.
-func (m Model) captionView() []string {
-	if m.mode == modeQuiz {
-		if m.quiz.phase != quizRevealed {
-			return nil
-		}
-		return m.revealView()
-	}
-	if len(m.sc.Captions) == 0 && (m.snap.processed > 0 || m.playing) {
+// captionLines is the scenario's caption for the current instant: whole,
+// however many lines it takes. hasCaptions says the scenario has any.
+func Caption(c Common, s *Snapshot, hasCaptions, playing bool) []string {
+	if !hasCaptions && (s.Processed > 0 || playing) {
 		return nil
 	}
-	st := m.c.styles
-	text := m.snap.caption
+	st := c.Styles
+	text := s.Caption
 	if text == "" {
-		if m.snap.processed == 0 && !m.playing {
-			return []string{st.faint.Render("press space to play, or → to step to the first request")}
+		if s.Processed == 0 && !playing {
+			return []string{st.Faint.Render("press space to play, or → to step to the first request")}
 		}
 		return []string{""}
 	}
 	// Whole, however many lines it takes: the lanes give way to it. Lines
 	// after the first hang under the text, not under the mark.
-	wrapped := strings.Split(m.c.cells.Wrap(text, max(m.c.width-2, 10), " "), "\n")
+	wrapped := strings.Split(c.Cells.Wrap(text, max(c.Width-2, 10), " "), "\n")
 	lines := make([]string, len(wrapped))
 	for i, l := range wrapped {
 		lead := "  "
 		if i == 0 {
 			lead = "» "
 		}
-		lines[i] = st.caption.Render(lead + l)
+		lines[i] = st.Caption.Render(lead + l)
 	}
 	return lines
+}
+
+// speedText prints a playback speed: 1×, 0.5×, 1000×.
+func SpeedText(s float64) string {
+	return strconv.FormatFloat(s, 'g', 3, 64) + "×"
 }

@@ -110,7 +110,7 @@ func (m Model) updateJob(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		if stopped {
 			m.stop()
-			m.status = fmt.Sprintf("stopped replaying at %s; press the key again to go on", m.snap.now.Short())
+			m.status = fmt.Sprintf("stopped replaying at %s; press the key again to go on", m.snap.Now.Short())
 			return m, nil
 		}
 		if m.playing {
@@ -133,10 +133,10 @@ func (m Model) updateJob(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.status = "stopping…"
 		return m, nil
 	case tea.WindowSizeMsg:
-		m.c.width, m.c.height = max(0, msg.Width), max(0, msg.Height)
-		m.help.SetWidth(m.c.width)
-		m.goTo = m.goTo.setWidth(m.c.width)
-		m.picker = m.picker.setWidth(m.c.width)
+		m.c.Width, m.c.Height = max(0, msg.Width), max(0, msg.Height)
+		m.help.SetWidth(m.c.Width)
+		m.goTo = m.goTo.setWidth(m.c.Width)
+		m.picker = m.picker.setWidth(m.c.Width)
 		return m, nil // the timeline is laid out again when the job is done
 	}
 	return m, nil // ticks, clicks and the rest wait for the job

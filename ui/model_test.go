@@ -240,7 +240,7 @@ func TestMouse(t *testing.T) {
 	// The timeline's rows sit just above the help bar.
 	rowY := 24 - 1 - 2
 	// At 80 columns a cell is 5 s; the cursor's holds 12:00:58.
-	x := tlLabelWidth + m.timeline.cells(80)*2/3 + 1 // a cell right of the cursor: 12:01:00–12:01:05
+	x := TimelineLabelWidth + m.timeline.cells(80)*2/3 + 1 // a cell right of the cursor: 12:01:00–12:01:05
 	m = update(t, m, tea.MouseClickMsg{X: x, Y: rowY, Button: tea.MouseLeft})
 	if now, n := m.Position(); now != algo.Clock(12, 1, 4, 999) || n != 200 {
 		t.Fatalf("click a cell right of 12:00:58: %v, %d decided", now, n)
@@ -423,11 +423,11 @@ func TestPromptRunsNoTimers(t *testing.T) {
 
 func TestBackgroundColourPicksStyles(t *testing.T) {
 	m := newModel(t, boundaryBurst(), 80, 24)
-	if !m.c.styles.isDark {
+	if !m.c.Styles.IsDark {
 		t.Fatal("dark is the default until the terminal answers")
 	}
 	m = update(t, m, tea.BackgroundColorMsg{Color: color.White})
-	if m.c.styles.isDark {
+	if m.c.Styles.IsDark {
 		t.Fatal("a white background should pick light styles")
 	}
 	// Styles change colours only: the text is the same.

@@ -22,12 +22,12 @@ type namePrompt struct {
 	err   string
 }
 
-func newNamePrompt(st *styles, p *NamePrompt) namePrompt {
+func newNamePrompt(st *Styles, p *NamePrompt) namePrompt {
 	in := textinput.New()
 	in.Prompt = "your name "
 	in.CharLimit = 24
 	in.SetWidth(24)
-	in.SetStyles(st.input)
+	in.SetStyles(st.Input)
 	in.SetValue(p.Default)
 	in.Focus()
 	return namePrompt{input: in, claim: p.Claim}
@@ -55,14 +55,14 @@ func (m Model) updateName(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 
 // nameView is the prompt, in h lines.
 func (m Model) nameView(h int) []string {
-	st := m.c.styles
+	st := m.c.Styles
 	in := m.name.input
-	in.SetStyles(st.input)
-	out := []string{"", st.title.Render("Welcome to the class."), "",
-		st.faint.Render("The teacher and the room see this name; up to 24 characters."), "", in.View()}
+	in.SetStyles(st.Input)
+	out := []string{"", st.Title.Render("Welcome to the class."), "",
+		st.Faint.Render("The teacher and the room see this name; up to 24 characters."), "", in.View()}
 	if m.name.err != "" {
-		out = append(out, "", st.err.Render("✗ "+m.name.err))
+		out = append(out, "", st.Err.Render("✗ "+m.name.err))
 	}
-	out = append(out, "", st.faint.Render("enter joins · ctrl+c leaves"))
+	out = append(out, "", st.Faint.Render("enter joins · ctrl+c leaves"))
 	return fitHeight(out, h)
 }

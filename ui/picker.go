@@ -46,11 +46,11 @@ type pickAction struct {
 	load     int
 }
 
-func newPicker(items []*scenarios.Scenario, canOpen bool, st *styles) picker {
+func newPicker(items []*scenarios.Scenario, canOpen bool, st *Styles) picker {
 	in := textinput.New()
 	in.Prompt = "file "
 	in.Placeholder = "path/to/scenario.yaml"
-	in.SetStyles(st.input) // a still cursor from the start; colours follow the root's styles
+	in.SetStyles(st.Input) // a still cursor from the start; colours follow the root's styles
 	return picker{items: items, canOpen: canOpen, path: in, keys: newPickerKeys()}
 }
 
@@ -168,18 +168,18 @@ func (p picker) help() []key.Binding {
 }
 
 // view draws the list in h lines.
-func (p picker) view(c common, h int) []string {
-	st := c.styles
+func (p picker) view(c Common, h int) []string {
+	st := c.Styles
 	var lines []string
-	lines = append(lines, st.title.Render("Open a scenario"), "")
+	lines = append(lines, st.Title.Render("Open a scenario"), "")
 	nameW := 0
 	for _, s := range p.items {
-		nameW = max(nameW, c.cells.StringWidth(s.Name))
+		nameW = max(nameW, c.Cells.StringWidth(s.Name))
 	}
 	nameW = min(nameW, 32)
 	var rows []string
 	for i, s := range p.items {
-		row := c.fit(s.Name, nameW) + "  " + st.faint.Render(s.Title)
+		row := c.Fit(s.Name, nameW) + "  " + st.Faint.Render(s.Title)
 		rows = append(rows, p.row(st, i, row))
 	}
 	if p.canOpen {
@@ -188,16 +188,16 @@ func (p picker) view(c common, h int) []string {
 	var tail []string
 	if p.typing {
 		in := p.path
-		in.SetStyles(st.input)
+		in.SetStyles(st.Input)
 		tail = append(tail, "", in.View())
 	}
 	switch {
 	case p.busy:
-		tail = append(tail, "", st.faint.Render("loading… (esc stops)"))
+		tail = append(tail, "", st.Faint.Render("loading… (esc stops)"))
 	case p.err != "":
 		tail = append(tail, "")
-		for _, l := range strings.Split(c.cells.Wrap(p.err, max(c.width-6, 10), " "), "\n") {
-			tail = append(tail, st.err.Render(l))
+		for _, l := range strings.Split(c.Cells.Wrap(p.err, max(c.Width-6, 10), " "), "\n") {
+			tail = append(tail, st.Err.Render(l))
 		}
 	}
 	// Keep the cursor in view when the list is longer than the room, and
@@ -211,14 +211,14 @@ func (p picker) view(c common, h int) []string {
 	}
 	lines = append(lines, rows[from:to]...)
 	if hidden := len(rows) - (to - from); hidden > 0 {
-		lines = append(lines, st.faint.Render(fmt.Sprintf("  … %d more (↑/↓)", hidden)))
+		lines = append(lines, st.Faint.Render(fmt.Sprintf("  … %d more (↑/↓)", hidden)))
 	}
 	return append(lines, tail...)
 }
 
-func (p picker) row(st *styles, i int, text string) string {
+func (p picker) row(st *Styles, i int, text string) string {
 	if i == p.cursor && !p.typing {
-		return st.selected.Render("▸ ") + text
+		return st.Selected.Render("▸ ") + text
 	}
 	return "  " + text
 }

@@ -188,22 +188,22 @@ func (m Model) onTally(t Tally) (tea.Model, tea.Cmd) {
 
 // pollHeader is the teacher's header while asking.
 func (m Model) pollHeader() []string {
-	st := m.c.styles
-	left := st.appName.Render("windowlab · ") + st.title.Render("ask the room")
-	right := st.label.Render(human.Noun{One: "student", Many: "students"}.Of(int64(len(m.roster))))
+	st := m.c.Styles
+	left := st.AppName.Render("windowlab · ") + st.Title.Render("ask the room")
+	right := st.Label.Render(human.Noun{One: "student", Many: "students"}.Of(int64(len(m.roster))))
 	if n := len(m.poll.asked); n > 0 {
-		right = st.label.Render(fmt.Sprintf("%s asked · ", human.Noun{One: "question", Many: "questions"}.Of(int64(n)))) + right
+		right = st.Label.Render(fmt.Sprintf("%s asked · ", human.Noun{One: "question", Many: "questions"}.Of(int64(n)))) + right
 	}
-	return []string{m.c.spread(left, right, m.c.width, true), ""}
+	return []string{m.c.Spread(left, right, m.c.Width, true), ""}
 }
 
 // pollBody is the teacher's screen while asking, in h lines.
 func (m Model) pollBody(h int) []string {
-	st, c, p := m.c.styles, m.c, m.poll
+	st, c, p := m.c.Styles, m.c, m.poll
 	w := textWidth(c)
 	wrap := func(s string, width int, style func(...string) string) []string {
 		var out []string
-		for _, l := range strings.Split(c.cells.Wrap(s, width, " "), "\n") {
+		for _, l := range strings.Split(c.Cells.Wrap(s, width, " "), "\n") {
 			out = append(out, style(l))
 		}
 		return out
@@ -211,53 +211,53 @@ func (m Model) pollBody(h int) []string {
 	var out []string
 	switch p.phase {
 	case pollPicking:
-		out = append(out, st.title.Render("Which question?")+st.faint.Render(" · every student's view shows it and takes an answer"), "")
+		out = append(out, st.Title.Render("Which question?")+st.Faint.Render(" · every student's view shows it and takes an answer"), "")
 		for i, it := range p.questions {
-			mark, style := "  ", st.label.UnsetBold()
+			mark, style := "  ", st.Label.UnsetBold()
 			if i == p.cursor {
-				mark, style = "▸ ", st.selected.Style
+				mark, style = "▸ ", st.Selected.Style
 			}
 			prefix := fmt.Sprintf("%s%d  ", mark, i+1)
-			from := st.faint.Render(" · " + it.From)
-			room := c.width - c.cells.StringWidth(prefix) - c.cells.StringWidth(from)
-			out = append(out, style.Render(prefix+c.cells.Truncate(strings.Join(strings.Fields(it.Ask), " "), max(room, 10), "…"))+from)
+			from := st.Faint.Render(" · " + it.From)
+			room := c.Width - c.Cells.StringWidth(prefix) - c.Cells.StringWidth(from)
+			out = append(out, style.Render(prefix+c.Cells.Truncate(strings.Join(strings.Fields(it.Ask), " "), max(room, 10), "…"))+from)
 		}
 		// The chosen question whole, as the room will read it.
 		out = append(out, "")
-		out = append(out, wrap(p.questions[p.cursor].Ask, w, st.value.Render)...)
+		out = append(out, wrap(p.questions[p.cursor].Ask, w, st.Value.Render)...)
 		if score := m.pollScore(); len(score) > 0 {
 			out = append(out, "")
 			out = append(out, score...)
 		}
 	case pollOpen, pollRevealed:
 		cur := p.open.Item
-		out = append(out, st.title.Render(fmt.Sprintf("Question %d", p.open.ID))+st.faint.Render(" · "+cur.From))
-		out = append(out, wrap(cur.Ask, w, st.value.Render)...)
+		out = append(out, st.Title.Render(fmt.Sprintf("Question %d", p.open.ID))+st.Faint.Render(" · "+cur.From))
+		out = append(out, wrap(cur.Ask, w, st.Value.Render)...)
 		for i, choice := range cur.Choices {
-			out = append(out, wrap(fmt.Sprintf("  %d  %s", i+1, choice), w, st.label.UnsetBold().Render)...)
+			out = append(out, wrap(fmt.Sprintf("  %d  %s", i+1, choice), w, st.Label.UnsetBold().Render)...)
 		}
 		out = append(out, "")
 		t := p.tally
 		if p.phase == pollRevealed {
-			out = append(out, wrap(m.revealedLine(), w, st.allowed.Bold(true).Render)...)
+			out = append(out, wrap(m.revealedLine(), w, st.Allowed.Bold(true).Render)...)
 		}
 		thinking := max(t.Students-t.Answered, 0)
 		rest := fmt.Sprintf(" · %d still thinking", thinking)
 		if p.phase == pollRevealed {
 			rest = fmt.Sprintf(" · %d gave no answer", thinking)
 		}
-		out = append(out, st.label.Render(fmt.Sprintf("%d of %d answered", t.Answered, t.Students))+st.faint.Render(rest))
+		out = append(out, st.Label.Render(fmt.Sprintf("%d of %d answered", t.Answered, t.Students))+st.Faint.Render(rest))
 		out = append(out, m.bars(t, p.phase == pollRevealed, h-len(out)-4)...)
 		if p.phase == pollOpen && len(t.Thinking) > 0 {
 			names := strings.Join(t.Thinking, ", ")
 			if len(t.Thinking) < thinking {
 				names += fmt.Sprintf(" and %d more", thinking-len(t.Thinking))
 			}
-			out = append(out, "", c.cells.Truncate(st.faint.Render("still thinking: "+names), c.width, "…"))
+			out = append(out, "", c.Cells.Truncate(st.Faint.Render("still thinking: "+names), c.Width, "…"))
 		}
 		if p.phase == pollRevealed && cur.Explain != "" {
 			out = append(out, "")
-			out = append(out, wrap(cur.Explain, w, st.caption.Render)...)
+			out = append(out, wrap(cur.Explain, w, st.Caption.Render)...)
 		}
 	}
 	return fitHeight(out, h)
@@ -286,20 +286,20 @@ func percentOf(n, of int) string {
 // given first; the right one is marked only once revealed, since the
 // teacher's screen may be projected.
 func (m Model) bars(t Tally, revealed bool, h int) []string {
-	st, c := m.c.styles, m.c
+	st, c := m.c.Styles, m.c
 	if len(t.Bars) == 0 || h < 1 {
 		if t.Answered == 0 {
-			return []string{st.faint.Render("no answer yet")}
+			return []string{st.Faint.Render("no answer yet")}
 		}
 		return nil
 	}
 	most := t.Bars[0].Count
 	labelW := 4
 	for _, b := range t.Bars {
-		labelW = max(labelW, min(c.cells.StringWidth(b.Answer), 24))
+		labelW = max(labelW, min(c.Cells.StringWidth(b.Answer), 24))
 	}
 	countW := len(fmt.Sprint(most))
-	barW := max(min(c.width-labelW-countW-8, 50), 4)
+	barW := max(min(c.Width-labelW-countW-8, 50), 4)
 	var out []string
 	for i, b := range t.Bars {
 		if len(out) == h-1 && i < len(t.Bars)-1 {
@@ -307,31 +307,31 @@ func (m Model) bars(t Tally, revealed bool, h int) []string {
 			for _, r := range t.Bars[i:] {
 				rest += r.Count
 			}
-			out = append(out, st.faint.Render(fmt.Sprintf("… %d other answers from %d students", len(t.Bars)-i, rest)))
+			out = append(out, st.Faint.Render(fmt.Sprintf("… %d other answers from %d students", len(t.Bars)-i, rest)))
 			break
 		}
-		label := c.cells.Truncate(b.Answer, 24, "…")
-		label += strings.Repeat(" ", labelW-c.cells.StringWidth(label))
+		label := c.Cells.Truncate(b.Answer, 24, "…")
+		label += strings.Repeat(" ", labelW-c.Cells.StringWidth(label))
 		n := max((b.Count*barW+most-1)/most, 1)
 		bar := strings.Repeat("█", n)
-		mark, style := "  ", st.selected
+		mark, style := "  ", st.Selected
 		if revealed && b.Right {
-			mark, style = "✓ ", st.allowed
+			mark, style = "✓ ", st.Allowed
 		} else if revealed {
-			style = st.denied
+			style = st.Denied
 		}
-		out = append(out, mark+label+" "+style.Render(bar)+" "+st.value.Render(fmt.Sprint(b.Count)))
+		out = append(out, mark+label+" "+style.Render(bar)+" "+st.Value.Render(fmt.Sprint(b.Count)))
 	}
 	return out
 }
 
 // pollScore is the score of every question asked so far.
 func (m Model) pollScore() []string {
-	st := m.c.styles
+	st := m.c.Styles
 	if len(m.poll.asked) == 0 {
 		return nil
 	}
-	out := []string{st.title.Render("The room's score")}
+	out := []string{st.Title.Render("The room's score")}
 	for i, a := range m.poll.asked {
 		right := 0
 		for _, b := range a.tally.Bars {
@@ -342,7 +342,7 @@ func (m Model) pollScore() []string {
 		line := fmt.Sprintf("%d. %d of %d right (%s), %d answered — the answer %s: ", i+1, right, a.tally.Students,
 			percentOf(right, a.tally.Students), a.tally.Answered, a.item.Answer)
 		ask := strings.Join(strings.Fields(a.item.Ask), " ")
-		out = append(out, m.c.cells.Truncate(line+st.faint.Render(ask), m.c.width, "…"))
+		out = append(out, m.c.Cells.Truncate(line+st.Faint.Render(ask), m.c.Width, "…"))
 	}
 	return out
 }

@@ -16,11 +16,11 @@ type goToPrompt struct {
 	keys  promptKeys
 }
 
-func newGoToPrompt(st *styles) goToPrompt {
+func newGoToPrompt(st *Styles) goToPrompt {
 	in := textinput.New()
 	in.Prompt = "go to time "
 	in.CharLimit = 32      // 2026-11-30T23:59:59.250+01:00 fits
-	in.SetStyles(st.input) // a still cursor from the start; colours follow the root's styles
+	in.SetStyles(st.Input) // a still cursor from the start; colours follow the root's styles
 	return goToPrompt{input: in, keys: newPromptKeys()}
 }
 
@@ -63,16 +63,16 @@ func (p goToPrompt) update(msg tea.Msg) (goToPrompt, tea.Cmd) {
 
 // view is the prompt with what to type and help, the line of keys the
 // root renders from p.keys; an error goes above it.
-func (p goToPrompt) view(c common, help string) []string {
+func (p goToPrompt) view(c Common, help string) []string {
 	in := p.input
-	in.SetStyles(c.styles.input)
-	line := in.View() + c.styles.faint.Render("  HH:MM:SS[.mmm]  ") + help
+	in.SetStyles(c.Styles.Input)
+	line := in.View() + c.Styles.Faint.Render("  HH:MM:SS[.mmm]  ") + help
 	if p.err == "" {
 		return []string{line}
 	}
 	var out []string
-	for _, l := range strings.Split(c.cells.Wrap("✗ "+p.err, max(c.width, 10), " "), "\n") {
-		out = append(out, c.styles.err.Render(l))
+	for _, l := range strings.Split(c.Cells.Wrap("✗ "+p.err, max(c.Width, 10), " "), "\n") {
+		out = append(out, c.Styles.Err.Render(l))
 	}
 	return append(out, line)
 }

@@ -62,11 +62,11 @@ type quizView struct {
 	keys      quizKeys
 }
 
-func newQuizView(st *styles) quizView {
+func newQuizView(st *Styles) quizView {
 	in := textinput.New()
 	in.Prompt = "your answer › "
 	in.CharLimit = 40
-	in.SetStyles(st.input) // a still cursor from the start; colours follow the root's styles
+	in.SetStyles(st.Input) // a still cursor from the start; colours follow the root's styles
 	return quizView{input: in, keys: newQuizKeys()}
 }
 
@@ -181,7 +181,7 @@ func (m Model) updateQuiz(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		if key.Matches(msg, k.Up) {
 			step = -1
 		}
-		h := m.c.height - len(m.quiz.headerView(m.c)) - len(m.bottomView())
+		h := m.c.Height - len(m.quiz.headerView(m.c)) - len(m.bottomView())
 		most := max(len(m.quiz.scoreLines(m.c))-h, 0)
 		m.quiz.scroll = min(max(m.quiz.scroll+step, 0), most)
 	}
@@ -387,7 +387,7 @@ func (m Model) quizLane() (int, bool) {
 	if !cur.HasAlgorithm {
 		return 0, false
 	}
-	for i, a := range m.snap.algorithms {
+	for i, a := range m.snap.Algorithms {
 		if a == cur.Algorithm {
 			return i, true
 		}
@@ -396,11 +396,11 @@ func (m Model) quizLane() (int, bool) {
 }
 
 // headerView is the quiz's own header while a question is asked.
-func (q quizView) headerView(c common) []string {
-	st := c.styles
-	left := st.appName.Render("windowlab · ") + st.title.Render("check yourself")
+func (q quizView) headerView(c Common) []string {
+	st := c.Styles
+	left := st.AppName.Render("windowlab · ") + st.Title.Render("check yourself")
 	if q.title != "" {
-		left += st.faint.Render(" · " + q.title)
+		left += st.Faint.Render(" · " + q.title)
 	}
 	sc := q.score()
 	pos := fmt.Sprintf("question %d of %d", min(q.index+1, len(q.questions)), len(q.questions))
@@ -411,20 +411,20 @@ func (q quizView) headerView(c common) []string {
 	if sc.Skipped > 0 {
 		tally += fmt.Sprintf(", %d skipped", sc.Skipped)
 	}
-	score := st.label.Render(pos+" · ") + st.value.Render(tally)
+	score := st.Label.Render(pos+" · ") + st.Value.Render(tally)
 	if q.live != 0 {
-		score = st.label.Render(fmt.Sprintf("the room's question %d", q.live))
+		score = st.Label.Render(fmt.Sprintf("the room's question %d", q.live))
 	}
-	return []string{c.spread(left, score, c.width, true), ""}
+	return []string{c.Spread(left, score, c.Width, true), ""}
 }
 
 // textWidth is the measure questions are set at: the screen, up to a
 // comfortable line length.
-func textWidth(c common) int { return min(c.width, 100) }
+func textWidth(c Common) int { return min(c.Width, 100) }
 
 // view is the question being asked, or the score.
-func (q quizView) view(c common, h int) []string {
-	st := c.styles
+func (q quizView) view(c Common, h int) []string {
+	st := c.Styles
 	w := textWidth(c)
 	if q.phase == quizDone {
 		return q.scoreView(c, h)
@@ -433,32 +433,32 @@ func (q quizView) view(c common, h int) []string {
 	var out []string
 	from := ""
 	if cur.From != "" {
-		from = st.faint.Render(" · " + cur.From)
+		from = st.Faint.Render(" · " + cur.From)
 	}
-	out = append(out, st.title.Render(fmt.Sprintf("Question %d", q.index+1))+from, "")
-	for _, l := range strings.Split(c.cells.Wrap(cur.Ask, w, " "), "\n") {
-		out = append(out, st.value.Render(l))
+	out = append(out, st.Title.Render(fmt.Sprintf("Question %d", q.index+1))+from, "")
+	for _, l := range strings.Split(c.Cells.Wrap(cur.Ask, w, " "), "\n") {
+		out = append(out, st.Value.Render(l))
 	}
 	out = append(out, "")
 	if q.typed() {
 		in := q.input
-		in.SetStyles(st.input)
+		in.SetStyles(st.Input)
 		out = append(out, in.View())
 	} else {
 		for i, choice := range cur.Choices {
-			mark, style := "  ", st.label.UnsetBold()
+			mark, style := "  ", st.Label.UnsetBold()
 			switch {
 			case q.tried(i):
-				mark, style = "✗ ", st.faint.Style
+				mark, style = "✗ ", st.Faint.Style
 			case i == q.choice:
-				mark, style = "▸ ", st.selected.Style
+				mark, style = "▸ ", st.Selected.Style
 			}
 			prefix := fmt.Sprintf("%s%d  ", mark, i+1)
-			lines := strings.Split(c.cells.Wrap(choice, w-c.cells.StringWidth(prefix), " "), "\n")
+			lines := strings.Split(c.Cells.Wrap(choice, w-c.Cells.StringWidth(prefix), " "), "\n")
 			for j, l := range lines {
 				p := prefix
 				if j > 0 {
-					p = strings.Repeat(" ", c.cells.StringWidth(prefix))
+					p = strings.Repeat(" ", c.Cells.StringWidth(prefix))
 				}
 				out = append(out, style.Render(p+l))
 			}
@@ -466,8 +466,8 @@ func (q quizView) view(c common, h int) []string {
 	}
 	if q.live != 0 && q.sent != "" {
 		out = append(out, "")
-		for _, l := range strings.Split(c.cells.Wrap("Sent: "+q.sent+". You may change it until the teacher reveals the answer.", w, " "), "\n") {
-			out = append(out, st.selected.Render(l))
+		for _, l := range strings.Split(c.Cells.Wrap("Sent: "+q.sent+". You may change it until the teacher reveals the answer.", w, " "), "\n") {
+			out = append(out, st.Selected.Render(l))
 		}
 	}
 	if q.secondTry() && q.live == 0 {
@@ -477,22 +477,22 @@ func (q quizView) view(c common, h int) []string {
 			tried = fmt.Sprintf("choice %d", slices.Index(cur.Choices, tried)+1)
 		}
 		out = append(out, "")
-		for _, l := range strings.Split(c.cells.Wrap(fmt.Sprintf("✗ Not %s. One more try.", tried), w, " "), "\n") {
-			out = append(out, st.denied.Render(l))
+		for _, l := range strings.Split(c.Cells.Wrap(fmt.Sprintf("✗ Not %s. One more try.", tried), w, " "), "\n") {
+			out = append(out, st.Denied.Render(l))
 		}
 		if hint := cur.FirstStep(); hint != "" {
-			for _, l := range strings.Split(c.cells.Wrap("Hint: "+hint, w, " "), "\n") {
-				out = append(out, st.caption.Render(l))
+			for _, l := range strings.Split(c.Cells.Wrap("Hint: "+hint, w, " "), "\n") {
+				out = append(out, st.Caption.Render(l))
 			}
 		}
 	}
 	if q.err != "" {
-		out = append(out, "", st.err.Render(q.err))
+		out = append(out, "", st.Err.Render(q.err))
 	}
 	return fitHeight(out, h)
 }
 
-func (q quizView) scoreView(c common, h int) []string {
+func (q quizView) scoreView(c Common, h int) []string {
 	lines := q.scoreLines(c)
 	if len(lines) <= h || h < 3 {
 		return fitHeight(lines, h)
@@ -502,21 +502,21 @@ func (q quizView) scoreView(c common, h int) []string {
 	top := min(q.scroll, len(lines)-h)
 	out := slices.Clone(lines[top : top+h])
 	if top > 0 {
-		out[0] = c.styles.faint.Render(fmt.Sprintf("↑ %d more lines above", top+1))
+		out[0] = c.Styles.Faint.Render(fmt.Sprintf("↑ %d more lines above", top+1))
 	}
 	if below := len(lines) - (top + h); below > 0 {
-		out[h-1] = c.styles.faint.Render(fmt.Sprintf("↓ %d more lines below (↑/↓ to scroll)", below+1))
+		out[h-1] = c.Styles.Faint.Render(fmt.Sprintf("↓ %d more lines below (↑/↓ to scroll)", below+1))
 	}
 	return out
 }
 
 // scoreLines is the whole score: the tally, then each question reached,
 // its mark and the right answer, wrapped to the screen and never cut.
-func (q quizView) scoreLines(c common) []string {
-	st := c.styles
+func (q quizView) scoreLines(c Common) []string {
+	st := c.Styles
 	var out []string
-	for _, l := range strings.Split(c.cells.Wrap("Your score: "+q.score().String(), c.width, " "), "\n") {
-		out = append(out, st.title.Render(l))
+	for _, l := range strings.Split(c.Cells.Wrap("Your score: "+q.score().String(), c.Width, " "), "\n") {
+		out = append(out, st.Title.Render(l))
 	}
 	out = append(out, "")
 	for i, question := range q.questions {
@@ -528,13 +528,13 @@ func (q quizView) scoreLines(c common) []string {
 		var mark, detail string
 		switch o {
 		case quiz.Right:
-			mark, detail = st.g.markOK, question.Answer
+			mark, detail = st.Glyphs.MarkOK, question.Answer
 		case quiz.RightSecondTry:
-			mark, detail = st.g.markOK, fmt.Sprintf("%s, at the second try (you said %s first)", question.Answer, given[0])
+			mark, detail = st.Glyphs.MarkOK, fmt.Sprintf("%s, at the second try (you said %s first)", question.Answer, given[0])
 		case quiz.Wrong:
-			mark, detail = st.g.markNo, fmt.Sprintf("you said %s; the answer is %s", strings.Join(given, ", then "), question.Answer)
+			mark, detail = st.Glyphs.MarkNo, fmt.Sprintf("you said %s; the answer is %s", strings.Join(given, ", then "), question.Answer)
 		case quiz.Skipped:
-			mark, detail = st.faint.Render("–"), "skipped; the answer is "+question.Answer
+			mark, detail = st.Faint.Render("–"), "skipped; the answer is "+question.Answer
 			if len(given) > 0 {
 				detail = fmt.Sprintf("skipped after %s; the answer is %s", given[0], question.Answer)
 			}
@@ -543,17 +543,17 @@ func (q quizView) scoreLines(c common) []string {
 		// follows it on the same line when it fits, and wraps below it,
 		// indented, when it does not.
 		prefix := fmt.Sprintf("%s %2d. ", mark, i+1)
-		indent := strings.Repeat(" ", c.cells.StringWidth(prefix))
-		room := c.width - c.cells.StringWidth(prefix)
+		indent := strings.Repeat(" ", c.Cells.StringWidth(prefix))
+		room := c.Width - c.Cells.StringWidth(prefix)
 		ask := strings.Join(strings.Fields(question.Ask), " ")
-		if tail := " — " + detail; c.cells.StringWidth(tail)+20 <= room {
-			ask = c.cells.Truncate(ask, room-c.cells.StringWidth(tail), "…")
-			out = append(out, prefix+ask+st.faint.Render(tail))
+		if tail := " — " + detail; c.Cells.StringWidth(tail)+20 <= room {
+			ask = c.Cells.Truncate(ask, room-c.Cells.StringWidth(tail), "…")
+			out = append(out, prefix+ask+st.Faint.Render(tail))
 			continue
 		}
-		out = append(out, prefix+c.cells.Truncate(ask, room, "…"))
-		for _, l := range strings.Split(c.cells.Wrap(detail, room, " "), "\n") {
-			out = append(out, indent+st.faint.Render(l))
+		out = append(out, prefix+c.Cells.Truncate(ask, room, "…"))
+		for _, l := range strings.Split(c.Cells.Wrap(detail, room, " "), "\n") {
+			out = append(out, indent+st.Faint.Render(l))
 		}
 	}
 	return out
@@ -562,14 +562,14 @@ func (q quizView) scoreLines(c common) []string {
 // revealView takes the caption's place while an answer is revealed: the
 // verdict, the explanation, and the decision that proves it.
 func (m Model) revealView() []string {
-	st, q, w := m.c.styles, m.quiz, m.c.width
+	st, q, w := m.c.Styles, m.quiz, m.c.Width
 	cur := q.current()
 	var text []string
 	add := func(s string, style func(...string) string, most int) {
-		lines := strings.Split(m.c.cells.Wrap(s, w, " "), "\n")
+		lines := strings.Split(m.c.Cells.Wrap(s, w, " "), "\n")
 		if most > 0 && len(lines) > most {
 			lines = lines[:most]
-			lines[most-1] = m.c.cells.Truncate(lines[most-1], w-1, "") + "…"
+			lines[most-1] = m.c.Cells.Truncate(lines[most-1], w-1, "") + "…"
 		}
 		for _, l := range lines {
 			text = append(text, style(l))
@@ -580,22 +580,22 @@ func (m Model) revealView() []string {
 	given := q.given[q.index]
 	switch q.outcome[q.index] {
 	case quiz.Right:
-		add(fmt.Sprintf("✓ Right: %s", cur.Answer), st.allowed.Bold(true).Render, 0)
+		add(fmt.Sprintf("✓ Right: %s", cur.Answer), st.Allowed.Bold(true).Render, 0)
 	case quiz.RightSecondTry:
-		add(fmt.Sprintf("✓ Right at the second try: %s", cur.Answer), st.allowed.Bold(true).Render, 0)
+		add(fmt.Sprintf("✓ Right at the second try: %s", cur.Answer), st.Allowed.Bold(true).Render, 0)
 	case quiz.Skipped:
 		if q.live != 0 {
-			add(fmt.Sprintf("– You sent no answer: the answer is %s", cur.Answer), st.label.Render, 0)
+			add(fmt.Sprintf("– You sent no answer: the answer is %s", cur.Answer), st.Label.Render, 0)
 		} else {
-			add(fmt.Sprintf("– Skipped: the answer is %s", cur.Answer), st.label.Render, 0)
+			add(fmt.Sprintf("– Skipped: the answer is %s", cur.Answer), st.Label.Render, 0)
 		}
 	default:
-		add(fmt.Sprintf("✗ Not quite: you answered %s; the answer is %s", strings.Join(given, ", then "), cur.Answer), st.denied.Render, 0)
+		add(fmt.Sprintf("✗ Not quite: you answered %s; the answer is %s", strings.Join(given, ", then "), cur.Answer), st.Denied.Render, 0)
 	}
 	if cur.Explain != "" {
-		add(cur.Explain, st.caption.Render, 3)
+		add(cur.Explain, st.Caption.Render, 3)
 	}
-	add(m.proofText(), st.value.Render, 4) // its figures explained take room
+	add(m.proofText(), st.Value.Render, 4) // its figures explained take room
 
 	return text
 }
@@ -605,7 +605,7 @@ func (m Model) revealView() []string {
 // read from the snapshot the lanes show.
 func (m Model) proofText() string {
 	cur, s := m.quiz.current(), m.snap
-	if cur.HasAt && s.now < cur.At {
+	if cur.HasAt && s.Now < cur.At {
 		return fmt.Sprintf("▶ replaying to %s, the moment that proves it…", cur.At.Short())
 	}
 	if _, ok := m.quizLane(); !ok {
@@ -614,7 +614,7 @@ func (m Model) proofText() string {
 		}
 		return "The whole replay is below."
 	}
-	return human.KeepVerdict(strings.Join(cur.ProofAt(s.stats, s.last, s.hasLast), " "))
+	return human.KeepVerdict(strings.Join(cur.ProofAt(s.Stats, s.Last, s.HasLast), " "))
 }
 
 // help is the bindings the help line offers in the quiz's phase, worded

@@ -2,36 +2,35 @@ package ui
 
 import (
 	"windowlab/algo"
-	"windowlab/scenarios"
 	"windowlab/sim"
 )
 
 // snapshot is what the view shows at the clock, taken from the engine after
 // every move, so View only formats and stays fast however big the scenario.
-type snapshot struct {
-	now        algo.Instant
-	processed  int64
-	total      int64
-	last       sim.Record // Decisions copied
-	hasLast    bool
-	next       sim.Arrival
-	hasNext    bool
-	stats      []sim.Stats
-	peek       []algo.Decision   // what a request from the focused client would get now
-	window     [][]int64         // sliding logs: the focused client's timestamps in each cell of the lane's strip
-	servers    [][]algo.Decision // a fleet's lane: what each server would decide now
-	nextServer []int             // a fleet's lane: the server the next request reaches
-	client     string            // the focused client ("" before any request)
-	why        focusWhy          // why it is the one
-	held       bool              // last is the held caption's request, not the last decided
-	caption    string
+type Snapshot struct {
+	Now        algo.Instant
+	Processed  int64
+	Total      int64
+	Last       sim.Record // Decisions copied
+	HasLast    bool
+	Next       sim.Arrival
+	HasNext    bool
+	Stats      []sim.Stats
+	Peek       []algo.Decision   // what a request from the focused client would get now
+	Window     [][]int64         // sliding logs: the focused client's timestamps in each cell of the lane's strip
+	Servers    [][]algo.Decision // a fleet's lane: what each server would decide now
+	NextServer []int             // a fleet's lane: the server the next request reaches
+	Client     string            // the focused client ("" before any request)
+	Why        FocusWhy          // why it is the one
+	Held       bool              // last is the held caption's request, not the last decided
+	Caption    string
 
-	config     algo.Config      // the scenario's: limit, window, expiry
-	algorithms []algo.Algorithm // the limiters, in engine order
-	timeline   timelineCells    // what was decided under each of the timeline's cells
-	recent     []recentRow      // the last requests decided, newest last
-	shown      []float64        // while playing, each lane's gauge as its spring has moved it; nil: exact
-	store      []storeLane      // with a store: what each lane's keys hold there
+	Config     algo.Config      // the scenario's: limit, window, expiry
+	Algorithms []algo.Algorithm // the limiters, in engine order
+	Timeline   TimelineCells    // what was decided under each of the timeline's cells
+	Recent     []RecentRow      // the last requests decided, newest last
+	Shown      []float64        // while playing, each lane's gauge as its spring has moved it; nil: exact
+	Store      []StoreLane      // with a store: what each lane's keys hold there
 }
 
 // windowCounter is a limiter that can count the timestamps in each part of
@@ -41,53 +40,78 @@ type windowCounter interface {
 }
 
 // takeSnapshot reads the engine at its clock for the focus, with the
-// focused request held's when it is on, and caption i on screen (−1: none).
-func takeSnapshot(e *sim.Engine, f focus, held heldCaption, captions []scenarios.Caption, i int) snapshot {
-	s := snapshot{
-		now:       e.Now(),
-		processed: e.Processed(),
-		total:     e.Len(),
-		stats:     e.Stats(),
-		client:    f.client,
-		why:       f.why,
-		config:    e.Config(),
+// focused request held when it is not nil (a caption's), and caption the
+// text on screen.
+func Take(e *sim.Engine, f Focus, held *sim.Record, caption string) Snapshot {
+	s := Snapshot{
+		Now:       e.Now(),
+		Processed: e.Processed(),
+		Total:     e.Len(),
+		Stats:     e.Stats(),
+		Client:    f.Client,
+		Why:       f.Why,
+		Config:    e.Config(),
 	}
 	if r, ok := e.Last(); ok {
-		s.last = r
-		s.last.Decisions = append([]algo.Decision(nil), r.Decisions...)
-		s.hasLast = true
+		s.Last = r
+		s.Last.Decisions = append([]algo.Decision(nil), r.Decisions...)
+		s.HasLast = true
 	}
-	if held.on {
-		s.last, s.hasLast, s.held = held.rec, true, true
+	if held != nil {
+		s.Last, s.HasLast, s.Held = *held, true, true
 	}
-	s.next, s.hasNext = e.Next()
+	s.Next, s.HasNext = e.Next()
 	ls := e.Limiters()
-	s.peek = make([]algo.Decision, len(ls))
-	s.window = make([][]int64, len(ls))
-	s.servers, s.nextServer = make([][]algo.Decision, len(ls)), make([]int, len(ls))
+	s.Peek = make([]algo.Decision, len(ls))
+	s.Window = make([][]int64, len(ls))
+	s.Servers, s.NextServer = make([][]algo.Decision, len(ls)), make([]int, len(ls))
 	for i, l := range ls {
-		s.algorithms = append(s.algorithms, algo.Of(l))
-		s.peek[i] = l.Peek(s.now, f.client)
+		s.Algorithms = append(s.Algorithms, algo.Of(l))
+		s.Peek[i] = l.Peek(s.Now, f.Client)
 		if fl, ok := l.(*algo.Fleet); ok {
 			for _, srv := range fl.Servers() {
-				s.servers[i] = append(s.servers[i], srv.Peek(s.now, f.client))
+				s.Servers[i] = append(s.Servers[i], srv.Peek(s.Now, f.Client))
 			}
-			s.nextServer[i] = fl.Server(f.client)
+			s.NextServer[i] = fl.Server(f.Client)
 		}
 	}
-	if i >= 0 && i < len(captions) {
-		s.caption = captions[i].Text
-	}
+	s.Caption = caption
 	return s
 }
 
 // countWindows fills the sliding logs' strips, cells cells wide for the
 // decision a lane shows: counts, not the timestamps, so a window holding
 // fifty million costs the snapshot what a strip of eighty does.
-func (s *snapshot) countWindows(e *sim.Engine, cells func(algo.Decision) int) {
+func (s *Snapshot) CountWindows(e *sim.Engine, cells func(algo.Decision) int) {
 	for i, l := range e.Limiters() {
-		if wc, ok := l.(windowCounter); ok && s.client != "" {
-			s.window[i] = wc.WindowCounts(nil, s.now, s.client, cells(s.peek[i]))
+		if wc, ok := l.(windowCounter); ok && s.Client != "" {
+			s.Window[i] = wc.WindowCounts(nil, s.Now, s.Client, cells(s.Peek[i]))
 		}
 	}
+}
+
+// focus names the focused client and request, and why they are the ones.
+type Focus struct {
+	Client string
+	Why    FocusWhy
+}
+
+type FocusWhy int
+
+const (
+	FocusLast    FocusWhy = iota // the last request's client
+	FocusCaption                 // the caption's
+	FocusChosen                  // chosen by the user
+)
+
+// StoreUsage is what one lane's keys hold on the store, as it counts them.
+type StoreUsage struct {
+	Keys  int64
+	Bytes int64 // MEMORY USAGE, summed
+}
+
+// storeLane is a lane's measured usage in the snapshot.
+type StoreLane struct {
+	Usage StoreUsage
+	OK    bool
 }

@@ -133,7 +133,7 @@ func TestPresenterDrawsTheVerdictLarge(t *testing.T) {
 		drawn := false
 		for sx := 1; sx <= 3 && !drawn; sx++ {
 			drawn = true
-			for _, r := range blockRows("93 → ALLOW", sx, 1) {
+			for _, r := range BlockRows("93 → ALLOW", sx, 1) {
 				drawn = drawn && strings.Contains(s, r)
 			}
 		}
@@ -157,7 +157,7 @@ func TestPresenterDrawsTheVerdictLarge(t *testing.T) {
 		}
 	}
 	m := newLesson(t, 80, 24, true)
-	if m.c.styles.faint.GetFaint() || !m.c.styles.label.GetBold() {
+	if m.c.Styles.Faint.GetFaint() || !m.c.Styles.Label.GetBold() {
 		t.Error("presenter styles should be bold and never faint")
 	}
 	if s := screen(update(t, m, goTo("12:00:59")...)); strings.Contains(s, "█████████") && !strings.Contains(s, "now") {
@@ -167,14 +167,14 @@ func TestPresenterDrawsTheVerdictLarge(t *testing.T) {
 
 // The block letters spell what they are given, glyph by glyph.
 func TestBlockRows(t *testing.T) {
-	got := blockRows("1.5", 1, 1)
+	got := BlockRows("1.5", 1, 1)
 	want := []string{"  #    ####", " ##    #", "  #    ####", "  #       #", " ### # ####"}
 	for i := range want {
 		if w := strings.ReplaceAll(want[i], "#", "█"); got[i] != w {
 			t.Errorf("row %d = %q, want %q", i, got[i], w)
 		}
 	}
-	if tall := blockRows("0", 2, 3); len(tall) != 15 || tall[0] != "████████" {
+	if tall := BlockRows("0", 2, 3); len(tall) != 15 || tall[0] != "████████" {
 		t.Errorf("scaled ×2 ×3: %q", tall)
 	}
 }

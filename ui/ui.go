@@ -185,12 +185,12 @@ type scenarioMsg struct {
 // one piece of shared state, and only Update moves it.
 type Model struct {
 	// The store the limiters decide on (Options.Store), as last measured.
-	storeLanes []storeLane
+	storeLanes []StoreLane
 	storeAt    storeMark
 	storeWhen  time.Time
 	storeErr   error
 
-	c        common
+	c        Common
 	keys     keyMap
 	help     help.Model
 	builtins []*scenarios.Scenario
@@ -224,7 +224,7 @@ type Model struct {
 	saveDir       string              // where w writes a what-if
 	writesNothing bool
 
-	snap snapshot
+	snap Snapshot
 
 	presenter bool
 	// The guided lesson: a scenario and a ready engine per step.
@@ -307,9 +307,9 @@ func New(opts Options) (Model, error) {
 			return Model{}, err
 		}
 	}
-	st := newStyles(true, opts.Presenter)
+	st := NewStyles(true, opts.Presenter)
 	m := Model{
-		c:             common{styles: st},
+		c:             Common{Styles: st},
 		keys:          newKeyMap(),
 		help:          help.New(),
 		builtins:      opts.Builtins,
@@ -337,7 +337,7 @@ func New(opts Options) (Model, error) {
 		poll:          pollView{keys: newPollKeys()},
 	}
 	m.keys.setLesson(len(opts.Lesson) > 0)
-	m.help.Styles = st.help
+	m.help.Styles = st.Help
 	m.goTo = newGoToPrompt(st)
 	m.picker = newPicker(opts.Builtins, opts.Load != nil, st)
 	m.quiz = newQuizView(st)
@@ -495,13 +495,13 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		// The terminal lays out grapheme clusters (mode 2027), and the
 		// renderer counts cells that way from now on: so does the view.
 		if msg.Mode == ansi.ModeUnicodeCore && (msg.Value == ansi.ModeSet || msg.Value == ansi.ModeReset || msg.Value == ansi.ModePermanentlySet) {
-			m.c.cells = ansi.GraphemeWidth
+			m.c.Cells = ansi.GraphemeWidth
 		}
 		return m, nil
 	case tea.BackgroundColorMsg:
 		// Children read the styles from m.c when they draw.
-		m.c.styles = newStyles(msg.IsDark(), m.presenter)
-		m.help.Styles = m.c.styles.help
+		m.c.Styles = NewStyles(msg.IsDark(), m.presenter)
+		m.help.Styles = m.c.Styles.Help
 		return m, nil
 	}
 	if m.job != nil {
@@ -509,10 +509,10 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	}
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
-		m.c.width, m.c.height = max(0, msg.Width), max(0, msg.Height)
-		m.help.SetWidth(m.c.width)
-		m.goTo = m.goTo.setWidth(m.c.width)
-		m.picker = m.picker.setWidth(m.c.width)
+		m.c.Width, m.c.Height = max(0, msg.Width), max(0, msg.Height)
+		m.help.SetWidth(m.c.Width)
+		m.goTo = m.goTo.setWidth(m.c.Width)
+		m.picker = m.picker.setWidth(m.c.Width)
 		m.refresh() // the timeline's cells depend on the width
 		return m, nil
 	case tickMsg:
@@ -584,9 +584,9 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if m.showsLanes() {
 			switch msg.Button {
 			case tea.MouseWheelUp:
-				m.timeline = m.timeline.zoomIn(m.c.width)
+				m.timeline = m.timeline.zoomIn(m.c.Width)
 			case tea.MouseWheelDown:
-				m.timeline = m.timeline.zoomOut(m.c.width)
+				m.timeline = m.timeline.zoomOut(m.c.Width)
 			}
 			m.refresh()
 		}
@@ -633,7 +633,7 @@ func (m Model) updateMain(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m.openMode(msg)
 	case key.Matches(msg, k.WhatIf):
 		m.stop()
-		m.whatIf = newWhatIfForm(m.c.styles, m.sc)
+		m.whatIf = newWhatIfForm(m.c.Styles, m.sc)
 		m.mode = modeWhatIf
 		return m, nil
 	case key.Matches(msg, k.Save):
@@ -772,10 +772,10 @@ func (m *Model) adjustView(msg tea.KeyPressMsg) {
 	case key.Matches(msg, k.Slower):
 		m.speed = max(minSpeed, m.speed/2)
 	case key.Matches(msg, k.ZoomIn):
-		m.timeline = m.timeline.zoomIn(m.c.width)
+		m.timeline = m.timeline.zoomIn(m.c.Width)
 		m.refresh()
 	case key.Matches(msg, k.ZoomOut):
-		m.timeline = m.timeline.zoomOut(m.c.width)
+		m.timeline = m.timeline.zoomOut(m.c.Width)
 		m.refresh()
 	case key.Matches(msg, k.TimelineClient):
 		m.timeline.client = !m.timeline.client
@@ -960,21 +960,21 @@ var gaugeSpring = harmonica.NewSpring(harmonica.FPS(30), 12, 1)
 // animate moves the gauges' springs a frame toward the levels the lanes
 // show now; stepping and pausing draw the exact levels (refresh).
 func (m *Model) animate() {
-	n := len(m.snap.peek)
+	n := len(m.snap.Peek)
 	if len(m.springs) != n {
 		m.springs = make([]springState, n)
-		for i, d := range m.snap.peek {
-			m.springs[i].pos = gaugeLevel(d)
+		for i, d := range m.snap.Peek {
+			m.springs[i].pos = GaugeLevel(d)
 		}
 	}
 	springs := make([]springState, n)
 	shown := make([]float64, n)
-	for i, d := range m.snap.peek {
+	for i, d := range m.snap.Peek {
 		s := m.springs[i]
-		s.pos, s.vel = gaugeSpring.Update(s.pos, s.vel, gaugeLevel(d))
+		s.pos, s.vel = gaugeSpring.Update(s.pos, s.vel, GaugeLevel(d))
 		springs[i], shown[i] = s, s.pos
 	}
-	m.springs, m.snap.shown = springs, shown
+	m.springs, m.snap.Shown = springs, shown
 }
 
 // springState is one gauge's spring: where it is drawn, how fast it moves.
@@ -1077,7 +1077,7 @@ func (m *Model) stop() {
 		m.playing = false
 	}
 	m.gen++
-	m.springs, m.snap.shown = nil, nil // the gauges show exact levels until playing again
+	m.springs, m.snap.Shown = nil, nil // the gauges show exact levels until playing again
 }
 
 // Largest instant the clock is moved to: two days, past any scenario of
@@ -1122,27 +1122,35 @@ func (m *Model) refresh() {
 	m.settle()
 	h := m.eng.History()
 	ci := m.captionIndex()
-	m.snap = takeSnapshot(m.eng, m.focusNow(ci), m.held, m.sc.Captions, ci)
-	m.snap.countWindows(m.eng, m.lanes().stripCells)
+	var held *sim.Record
+	if m.held.on {
+		held = &m.held.rec
+	}
+	caption := ""
+	if ci >= 0 && ci < len(m.sc.Captions) {
+		caption = m.sc.Captions[ci].Text
+	}
+	m.snap = Take(m.eng, m.focusNow(ci), held, caption)
+	m.snap.CountWindows(m.eng, m.lanes().StripCells)
 	id := int32(-1)
-	if m.timeline.client && m.snap.client != "" {
-		id = int32(slices.Index(m.eng.Clients(), m.snap.client))
+	if m.timeline.client && m.snap.Client != "" {
+		id = int32(slices.Index(m.eng.Clients(), m.snap.Client))
 	}
-	m.snap.timeline = m.timeline.cellsAt(h, m.snap.now, m.c.width, len(m.snap.algorithms), id)
+	m.snap.Timeline = m.timeline.cellsAt(h, m.snap.Now, m.c.Width, len(m.snap.Algorithms), id)
 	if id >= 0 {
-		m.snap.timeline.client = m.snap.client
+		m.snap.Timeline.Client = m.snap.Client
 	}
-	m.snap.recent = recentRows(h, m.eng.Clients(), m.c.height)
+	m.snap.Recent = RecentRows(h, m.eng.Clients(), m.c.Height)
 	m.measureStore()
 }
 
 // lanes is the lanes panel over the snapshot.
-func (m Model) lanes() lanesPanel {
+func (m Model) lanes() Lanes {
 	question, ok := m.quizLane()
 	if !ok {
 		question = -1
 	}
-	return lanesPanel{c: m.c, snap: &m.snap, question: question, presenter: m.presenter}
+	return Lanes{C: m.c, Snap: &m.snap, Question: question, Presenter: m.presenter}
 }
 
 // View renders the whole screen.
@@ -1168,7 +1176,7 @@ func (m Model) title() string {
 // and for main to read back the final model). It reads the model's own
 // snapshot, never the engine, so it is safe on a copy held elsewhere.
 func (m Model) Position() (now algo.Instant, processed int64) {
-	return m.snap.now, m.snap.processed
+	return m.snap.Now, m.snap.Processed
 }
 
 // Playing reports whether the clock is running.
@@ -1179,32 +1187,32 @@ func (m Model) Step() (int, int) { return m.step, len(m.lesson) }
 
 func (m Model) render() string {
 	c := m.c
-	if c.tooSmall() {
-		msg := fmt.Sprintf("windowlab needs at least %d×%d, this one is %d×%d", minWidth, minHeight, c.width, c.height)
-		if c.width <= 0 || c.height <= 0 {
+	if c.TooSmall() {
+		msg := fmt.Sprintf("windowlab needs at least %d×%d, this one is %d×%d", MinWidth, MinHeight, c.Width, c.Height)
+		if c.Width <= 0 || c.Height <= 0 {
 			return msg
 		}
-		if wrapped := c.cells.Wrap(msg, c.width, " "); lipgloss.Height(wrapped) <= c.height && c.width >= 20 {
+		if wrapped := c.Cells.Wrap(msg, c.Width, " "); lipgloss.Height(wrapped) <= c.Height && c.Width >= 20 {
 			msg = wrapped
 		} else {
-			msg = c.cells.Truncate(msg, c.width, "…")
+			msg = c.Cells.Truncate(msg, c.Width, "…")
 		}
-		lines := strings.Split(lipgloss.Place(c.width, c.height, lipgloss.Center, lipgloss.Center, msg), "\n")
-		return strings.Join(fitHeight(lines, c.height), "\n")
+		lines := strings.Split(lipgloss.Place(c.Width, c.Height, lipgloss.Center, lipgloss.Center, msg), "\n")
+		return strings.Join(fitHeight(lines, c.Height), "\n")
 	}
 	header := m.headerView()
 	caption := m.captionView()
 	bottom := m.bottomView()
 	var tl, body []string
-	bodyH := c.height - len(header) - len(caption) - len(bottom)
+	bodyH := c.Height - len(header) - len(caption) - len(bottom)
 	switch {
 	case m.mode == modeQuiz && m.quiz.phase != quizRevealed:
 		header = m.quiz.headerView(c)
 		caption = nil
-		bodyH = c.height - len(header) - len(bottom)
+		bodyH = c.Height - len(header) - len(bottom)
 		body = m.quiz.view(c, bodyH)
 	case m.mode == modePicker:
-		tl = m.timelineLines(bodyH - m.lanes().minHeight())
+		tl = m.timelineLines(bodyH - m.lanes().MinHeight())
 		bodyH -= len(tl)
 		body = m.picker.view(c, bodyH)
 	case m.mode == modeClients:
@@ -1213,45 +1221,45 @@ func (m Model) render() string {
 		body = m.whatIf.view(c, bodyH)
 	case m.mode == modeName:
 		caption, tl = nil, nil
-		bodyH = c.height - len(header) - len(bottom)
+		bodyH = c.Height - len(header) - len(bottom)
 		body = m.nameView(bodyH)
 	case m.mode == modePoll:
 		header, caption = m.pollHeader(), nil
-		bodyH = c.height - len(header) - len(bottom)
+		bodyH = c.Height - len(header) - len(bottom)
 		body = m.pollBody(bodyH)
-	case m.presenter && m.presenterFits():
-		tl = m.timelineLines(bodyH - presenterMin)
+	case m.presenter && PresenterFits(c):
+		tl = m.timelineLines(bodyH - PresenterMin)
 		bodyH -= len(tl)
-		body = m.presenterBody(bodyH)
+		body = m.lanes().PresenterBody(m.presenterLane(), bodyH)
 	default:
 		// The caption and each lane's verdict are whole; the timeline gives
 		// way first, then the lanes' details.
 		lanes := m.lanes()
-		units := lanes.layOut(lanes.lanes())
-		tl = m.timelineLines(bodyH - lanes.minHeightOf(units))
+		units := lanes.LayOut(lanes.List())
+		tl = m.timelineLines(bodyH - lanes.MinHeightOf(units))
 		bodyH -= len(tl)
-		body = lanes.renderLanes(units, bodyH)
+		body = lanes.Draw(units, bodyH)
 		if spare := bodyH - len(body); spare >= 4 && !m.presenter {
 			body = append(body, "")
 			if m.roster != nil {
 				body = append(body, m.rosterLines(spare-1, time.Now())...)
 			} else {
-				body = append(body, recentPanel{c: m.c, snap: &m.snap}.render(spare-1)...)
+				body = append(body, Recent{C: m.c, Snap: &m.snap}.Render(spare-1)...)
 			}
 		}
 	}
-	lines := make([]string, 0, c.height)
+	lines := make([]string, 0, c.Height)
 	lines = append(lines, header...)
 	lines = append(lines, caption...)
 	lines = append(lines, fitHeight(body, bodyH)...)
 	lines = append(lines, tl...)
 	lines = append(lines, bottom...)
-	lines = fitHeight(lines, c.height)
+	lines = fitHeight(lines, c.Height)
 	for i, l := range lines {
-		l = strings.ReplaceAll(l, nbsp, " ")
+		l = strings.ReplaceAll(l, NoBreak, " ")
 		lines[i] = l
-		if c.cells.StringWidth(l) > c.width {
-			lines[i] = c.cells.Truncate(l, c.width, "…")
+		if c.Cells.StringWidth(l) > c.Width {
+			lines[i] = c.Cells.Truncate(l, c.Width, "…")
 		}
 	}
 	return strings.Join(lines, "\n")
@@ -1276,7 +1284,7 @@ func fitHeight(lines []string, h int) []string {
 func (m Model) bottomView() []string {
 	var out []string
 	if m.job != nil {
-		return append(out, m.c.styles.warn.Render(m.jobLine()))
+		return append(out, m.c.Styles.Warn.Render(m.jobLine()))
 	}
 	if line := m.followLine(); line != "" && m.mode == modeMain {
 		out = append(out, line)
@@ -1286,9 +1294,9 @@ func (m Model) bottomView() []string {
 	}
 	switch {
 	case m.status != "":
-		out = append(out, m.c.styles.warn.Render(m.status))
-	case m.note != "" && m.snap.now < m.noteUntil && m.mode == modeMain:
-		out = append(out, m.c.styles.faint.Render("⏩ "+m.note))
+		out = append(out, m.c.Styles.Warn.Render(m.status))
+	case m.note != "" && m.snap.Now < m.noteUntil && m.mode == modeMain:
+		out = append(out, m.c.Styles.Faint.Render("⏩ "+m.note))
 	}
 	switch m.mode {
 	case modeGoTo:
@@ -1306,7 +1314,7 @@ func (m Model) bottomView() []string {
 	case modeQuiz:
 		line := m.help.ShortHelpView(m.quiz.help())
 		if hint := m.quiz.hint(); hint != "" {
-			line = m.c.styles.faint.Render(hint) + m.c.styles.help.ShortSeparator.Render(m.help.ShortSeparator) + line
+			line = m.c.Styles.Faint.Render(hint) + m.c.Styles.Help.ShortSeparator.Render(m.help.ShortSeparator) + line
 		}
 		return append(out, line)
 	}
@@ -1324,12 +1332,12 @@ func (m Model) shortHelp() string {
 		return h.Styles.ShortKey.Render(b.Help().Key) + " " + h.Styles.ShortDesc.Render(b.Help().Desc)
 	}
 	// The help styles are colours alone: an item is as wide as its words.
-	sepW := m.c.cells.StringWidth(h.ShortSeparator)
+	sepW := m.c.Cells.StringWidth(h.ShortSeparator)
 	var tail []string
-	room := m.c.width
+	room := m.c.Width
 	for i, b := range m.keys.tailHelp() {
 		tail = append(tail, item(b))
-		room -= m.c.cells.StringWidth(b.Help().Key) + 1 + m.c.cells.StringWidth(b.Help().Desc)
+		room -= m.c.Cells.StringWidth(b.Help().Key) + 1 + m.c.Cells.StringWidth(b.Help().Desc)
 		if i > 0 {
 			room -= sepW
 		}
@@ -1341,7 +1349,7 @@ func (m Model) shortHelp() string {
 		if !b.Enabled() {
 			continue
 		}
-		w := m.c.cells.StringWidth(b.Help().Key) + 1 + m.c.cells.StringWidth(b.Help().Desc) + sepW
+		w := m.c.Cells.StringWidth(b.Help().Key) + 1 + m.c.Cells.StringWidth(b.Help().Desc) + sepW
 		if used+w > room {
 			break
 		}
@@ -1367,60 +1375,88 @@ func (m Model) fullHelp() []string {
 				continue
 			}
 			entries = append(entries, entry{b.Help().Key, b.Help().Desc})
-			kw = max(kw, m.c.cells.StringWidth(b.Help().Key))
+			kw = max(kw, m.c.Cells.StringWidth(b.Help().Key))
 		}
 	}
 	cell := func(e entry) string {
-		return st.FullKey.Render(e.k+strings.Repeat(" ", kw-m.c.cells.StringWidth(e.k))) + " " + st.FullDesc.Render(e.d)
+		return st.FullKey.Render(e.k+strings.Repeat(" ", kw-m.c.Cells.StringWidth(e.k))) + " " + st.FullDesc.Render(e.d)
 	}
 	widest := 0
 	for _, e := range entries {
-		widest = max(widest, m.c.cells.StringWidth(cell(e)))
+		widest = max(widest, m.c.Cells.StringWidth(cell(e)))
 	}
 	gap := 3
-	cols := max(1, (m.c.width+gap)/(widest+gap))
+	cols := max(1, (m.c.Width+gap)/(widest+gap))
 	rows := (len(entries) + cols - 1) / cols
 	out := make([]string, rows)
 	for i, e := range entries {
 		r, c := i%rows, i/rows
 		text := cell(e)
 		if c < cols-1 && i+rows < len(entries) {
-			text += strings.Repeat(" ", widest-m.c.cells.StringWidth(text)+gap)
+			text += strings.Repeat(" ", widest-m.c.Cells.StringWidth(text)+gap)
 		}
 		out[r] += text
 	}
 	return out
 }
 
-// timelineLines is the timeline in at most h lines: whole, or without
-// its legend, then without its labels and ticks; nothing when even its
-// rows do not fit.
+// timelineLines is the timeline in at most h lines (timelinePanel.fit).
 func (m Model) timelineLines(h int) []string {
-	p := timelinePanel{c: m.c, snap: &m.snap}
-	rows := p.rows()
-	axis := p.axis()
-	switch {
-	case h >= 1+len(axis)+len(rows):
-		return append(append([]string{p.legend()}, axis...), rows...)
-	case h >= 1+len(rows):
-		return append([]string{axis[1]}, rows...)
-	case h >= len(rows) && len(rows) > 0:
-		return rows
-	}
-	return nil
+	return Timeline{C: m.c, Snap: &m.snap}.Fit(h)
 }
 
 // timelineInstantAt maps a click to the instant it points at.
 func (m Model) timelineInstantAt(x, y int) (algo.Instant, bool) {
-	if m.c.tooSmall() {
+	if m.c.TooSmall() {
 		return 0, false
 	}
 	bottom := len(m.bottomView())
 	header, caption := len(m.headerView()), len(m.captionView())
-	height := len(m.timelineLines(m.c.height - header - caption - bottom - m.lanes().minHeight()))
-	top := m.c.height - bottom - height
+	height := len(m.timelineLines(m.c.Height - header - caption - bottom - m.lanes().MinHeight()))
+	top := m.c.Height - bottom - height
 	if y < top || y >= top+height {
 		return 0, false
 	}
-	return m.timeline.instantAt(x, m.c.width, m.eng.Now())
+	return m.timeline.instantAt(x, m.c.Width, m.eng.Now())
+}
+
+// headerView is the header's two lines for the model as it stands.
+func (m Model) headerView() []string {
+	h := HeaderInfo{
+		Title: m.title(), Lesson: m.step, Lessons: len(m.lesson), Speed: m.speed,
+		Playing: m.playing || (m.inRoom && m.following && m.teacher.Playing), // a follower plays as its teacher does
+	}
+	if m.mode == modeQuiz {
+		h.Quiz, h.Question, h.Questions = true, m.quiz.index, len(m.quiz.questions)
+	}
+	return Header(m.c, &m.snap, h)
+}
+
+// captionView is the scenario's caption for the current instant, or while
+// a quiz answer is revealed, the verdict and its proof.
+func (m Model) captionView() []string {
+	if m.mode == modeQuiz {
+		if m.quiz.phase != quizRevealed {
+			return nil
+		}
+		return m.revealView()
+	}
+	return Caption(m.c, &m.snap, len(m.sc.Captions) > 0, m.playing)
+}
+
+// presenterLane is the lane a presenter's screen is about: the revealed
+// question's, else the first the caption on screen makes a claim about,
+// else the first.
+func (m Model) presenterLane() int {
+	if i, ok := m.quizLane(); ok {
+		return i
+	}
+	if i := m.captionIndex(); i >= 0 {
+		for _, x := range m.sc.Captions[i].Shows {
+			if k := slices.Index(m.sc.Algorithms, x.Algorithm); k >= 0 && x.Last != nil {
+				return k
+			}
+		}
+	}
+	return 0
 }

@@ -65,13 +65,13 @@ func allAlgorithms() []algo.Algorithm {
 	return out
 }
 
-func newWhatIfForm(st *styles, sc *scenarios.Scenario) whatIfForm {
+func newWhatIfForm(st *Styles, sc *scenarios.Scenario) whatIfForm {
 	input := func(prompt, value string) textinput.Model {
 		in := textinput.New()
 		in.Prompt = prompt
 		in.CharLimit = 16
 		in.SetWidth(16)
-		in.SetStyles(st.input)
+		in.SetStyles(st.Input)
 		in.SetValue(value)
 		return in
 	}
@@ -166,12 +166,12 @@ func (f whatIfForm) step(dir int) whatIfForm {
 }
 
 // view is the form in h lines: the fields, then the limiters in columns.
-func (f whatIfForm) view(c common, h int) []string {
-	st := c.styles
-	out := []string{st.title.Render("What if…") + st.faint.Render("  the same traffic, replayed under other rules"), ""}
+func (f whatIfForm) view(c Common, h int) []string {
+	st := c.Styles
+	out := []string{st.Title.Render("What if…") + st.Faint.Render("  the same traffic, replayed under other rules"), ""}
 	cursor := func(row int) string {
 		if row == f.row {
-			return st.selected.Render("▸ ")
+			return st.Selected.Render("▸ ")
 		}
 		return "  "
 	}
@@ -182,25 +182,25 @@ func (f whatIfForm) view(c common, h int) []string {
 		return "[ ]"
 	}
 	limit, window := f.limit, f.window
-	limit.SetStyles(st.input)
-	window.SetStyles(st.input)
+	limit.SetStyles(st.Input)
+	window.SetStyles(st.Input)
 	out = append(out, cursor(0)+limit.View(), cursor(1)+window.View(),
-		cursor(2)+st.title.Render("expiry ")+box(f.expiry)+st.faint.Render(" old windows are forgotten (a TTL)"), "",
-		st.label.Render("  limiters"))
+		cursor(2)+st.Title.Render("expiry ")+box(f.expiry)+st.Faint.Render(" old windows are forgotten (a TTL)"), "",
+		st.Label.Render("  limiters"))
 	colW := 40
-	cols := max(1, c.width/colW)
+	cols := max(1, c.Width/colW)
 	per := (len(f.algorithms) + cols - 1) / cols
 	lines := make([]string, per)
 	for i, a := range f.algorithms {
 		cell := cursor(3+i) + box(f.on[i]) + " " + a.String()
 		if i/per < cols-1 {
-			cell += strings.Repeat(" ", max(colW-c.cells.StringWidth(cell), 1))
+			cell += strings.Repeat(" ", max(colW-c.Cells.StringWidth(cell), 1))
 		}
 		lines[i%per] += cell
 	}
 	out = append(out, lines...)
 	if f.err != "" {
-		out = append(out, "", st.err.Render("✗ "+f.err))
+		out = append(out, "", st.Err.Render("✗ "+f.err))
 	}
 	return fitHeight(out, h)
 }
@@ -274,7 +274,7 @@ func (m Model) applyWhatIf() (tea.Model, tea.Cmd) {
 		m.whatIf.err = err.Error()
 		return m, nil
 	}
-	n, now, last := m.eng.Processed(), m.eng.Now(), m.snap.hasLast && m.snap.last.Arrival.At == m.eng.Now()
+	n, now, last := m.eng.Processed(), m.eng.Now(), m.snap.HasLast && m.snap.Last.Arrival.At == m.eng.Now()
 	if m.original == nil {
 		m.original = m.sc
 	}
