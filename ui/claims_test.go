@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"windowlab/ui/render"
 
 	"windowlab/algo"
 	"windowlab/scenarios"
@@ -64,8 +65,8 @@ func holdsCaption(t *testing.T, m Model, sc *scenarios.Scenario, i int, route st
 			t.Errorf("%s: the screen contradicts the caption: %s", where, f)
 		}
 		if x.Last != nil && d != nil && m.c.Width >= 160 {
-			if lane := collapse(plain(m.lanes().LaneLines(k))); !strings.Contains(lane, collapse(Explain(*d))) {
-				t.Errorf("%s: lane %s does not print the decision it is claimed to show, %q:\n%s", where, x.Algorithm, Explain(*d), lane)
+			if lane := collapse(plain(m.lanes().LaneLines(k))); !strings.Contains(lane, collapse(render.Explain(*d))) {
+				t.Errorf("%s: lane %s does not print the decision it is claimed to show, %q:\n%s", where, x.Algorithm, render.Explain(*d), lane)
 			}
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"windowlab/ui/render"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/list"
@@ -64,7 +65,7 @@ type clientsMsg struct {
 func countClients(h *sim.History, clients []string, algorithms []algo.Algorithm) []clientRow {
 	names := make([]string, len(algorithms))
 	for k, a := range algorithms {
-		names[k] = ShortName(a)
+		names[k] = render.ShortName(a)
 	}
 	rows := make([]clientRow, len(clients))
 	for i, c := range clients {
@@ -106,7 +107,7 @@ func (m Model) worstClient(rows []clientRow) (string, string) {
 	for k, st := range m.snap.Stats {
 		if st.MaxInWindow > m.snap.Config.Limit && st.MaxInWindow*bestD > bestN*m.snap.Config.Limit {
 			best, bestN, bestD = st.MaxInWindowClient, st.MaxInWindow, m.snap.Config.Limit
-			why = fmt.Sprintf("%s admitted %s to it in one window, %s", ShortName(m.snap.Algorithms[k]),
+			why = fmt.Sprintf("%s admitted %s to it in one window, %s", render.ShortName(m.snap.Algorithms[k]),
 				human.Int(st.MaxInWindow), human.Times(st.MaxInWindow, m.snap.Config.Limit))
 		}
 	}
@@ -133,7 +134,7 @@ type clientKeys struct {
 	Close  key.Binding
 }
 
-func newClientPicker(st *Styles) clientPicker {
+func newClientPicker(st *render.Styles) clientPicker {
 	d := list.NewDefaultDelegate()
 	d.Styles = list.NewDefaultItemStyles(st.IsDark)
 	l := list.New(nil, d, 80, 20)
@@ -172,7 +173,7 @@ func (p clientPicker) open(rows []clientRow, focused string) (clientPicker, tea.
 	return p, cmd
 }
 
-func (p clientPicker) view(c Common, h int) []string {
+func (p clientPicker) view(c render.Common, h int) []string {
 	if p.loading {
 		return []string{c.Styles.Faint.Render("counting each client's requests…")}
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"windowlab/ui/render"
 
 	"windowlab/algo"
 	"windowlab/scenarios"
@@ -30,7 +31,7 @@ var componentSizes = [][2]int{{80, 24}, {160, 40}}
 
 // plain is a rendered component as a golden file holds it.
 func plain(lines []string) string {
-	return strings.ReplaceAll(ansi.Strip(strings.Join(lines, "\n")), NoBreak, " ")
+	return strings.ReplaceAll(ansi.Strip(strings.Join(lines, "\n")), render.NoBreak, " ")
 }
 
 // TestGoldenLanes pins each kind of lane on its own, at the lesson's
@@ -79,7 +80,7 @@ func TestGoldenTimeline(t *testing.T) {
 					if zoom == "zoomed" {
 						m = update(t, m, press("z")...)
 					}
-					lines := Timeline{C: m.c, Snap: &m.snap}.Render()
+					lines := render.Timeline{C: m.c, Snap: &m.snap}.Render()
 					if len(lines) != 3+3 { // legend, labels, ticks, a row a limiter
 						t.Errorf("%d lines, want 6", len(lines))
 					}

@@ -2,6 +2,7 @@ package ui
 
 import (
 	tea "charm.land/bubbletea/v2"
+	"windowlab/ui/render"
 
 	"windowlab/algo"
 	"windowlab/sim"
@@ -145,20 +146,20 @@ func (m *Model) landCaption(i int) tea.Cmd {
 }
 
 // focusNow is the focus at the engine's position, caption i on screen.
-func (m Model) focusNow(i int) Focus {
+func (m Model) focusNow(i int) render.Focus {
 	if m.chosen != "" {
-		return Focus{Client: m.chosen, Why: FocusChosen}
+		return render.Focus{Client: m.chosen, Why: render.FocusChosen}
 	}
 	if i >= 0 && m.sc.Captions[i].Client != "" {
-		return Focus{Client: m.sc.Captions[i].Client, Why: FocusCaption}
+		return render.Focus{Client: m.sc.Captions[i].Client, Why: render.FocusCaption}
 	}
 	if m.held.on {
-		return Focus{Client: m.held.rec.Arrival.Client, Why: FocusCaption}
+		return render.Focus{Client: m.held.rec.Arrival.Client, Why: render.FocusCaption}
 	}
 	if r, ok := m.eng.Last(); ok {
-		return Focus{Client: r.Arrival.Client, Why: FocusLast}
+		return render.Focus{Client: r.Arrival.Client, Why: render.FocusLast}
 	}
-	return Focus{Why: FocusLast}
+	return render.Focus{Why: render.FocusLast}
 }
 
 // nextCaption is the first caption after the one on screen whose moment

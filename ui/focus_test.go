@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"windowlab/ui/render"
 
 	"windowlab/algo"
 )
@@ -182,24 +183,24 @@ func TestIdleStretchesAreSkipped(t *testing.T) {
 // calendar minute.
 func TestTimelineDrawsTheWindows(t *testing.T) {
 	m := update(t, newModel(t, workedExample(), 140, 40), goTo("12:01:15")...)
-	p := Timeline{C: m.c, Snap: &m.snap}
-	count := func(k int, want Tint) (n int) {
+	p := render.Timeline{C: m.c, Snap: &m.snap}
+	count := func(k int, want render.Tint) (n int) {
 		spans := p.WindowSpans(k)
 		for i := range p.Cells() {
-			if TintAt(spans, p.Start(i), p.Start(i)+p.CellMs()) == want {
+			if render.TintAt(spans, p.Start(i), p.Start(i)+p.CellMs()) == want {
 				n++
 			}
 		}
 		return n
 	}
 	perWindow := int(time.Minute / m.snap.Timeline.Cell)
-	if got := count(2, TintOverlap); abs(4*got-3*perWindow) > 2 { // to the nearest cell
+	if got := count(2, render.TintOverlap); abs(4*got-3*perWindow) > 2 { // to the nearest cell
 		t.Errorf("the counter's overlap covers %d cells of a %d-cell window, want three quarters", got, perWindow)
 	}
-	if got := count(2, TintCurrent); got != perWindow {
+	if got := count(2, render.TintCurrent); got != perWindow {
 		t.Errorf("the counter's current window covers %d cells, want %d", got, perWindow)
 	}
-	if got := count(1, TintCurrent); got != perWindow {
+	if got := count(1, render.TintCurrent); got != perWindow {
 		t.Errorf("the log's window covers %d cells, want %d", got, perWindow)
 	}
 	spans := p.WindowSpans(1)

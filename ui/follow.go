@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"windowlab/ui/render"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -168,7 +169,7 @@ func (m Model) followLine() string {
 	if m.following {
 		state := "paused"
 		if m.teacher.Playing {
-			state = "playing " + SpeedText(m.teacher.Speed)
+			state = "playing " + render.SpeedText(m.teacher.Speed)
 		}
 		return st.Selected.Render("● following the teacher") + st.Faint.Render(" ("+state+") · any key that moves the clock explores alone")
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"windowlab/ui/render"
 
 	"github.com/charmbracelet/x/exp/golden"
 
@@ -117,8 +118,8 @@ func TestGoldenBuiltins(t *testing.T) {
 					flat := collapse(out)
 					if sz[0] < 120 { // stacked lanes: every verdict on its line, whole
 						for k, d := range m.snap.Last.Decisions {
-							if !strings.Contains(flat, collapse(Explain(d))) {
-								t.Errorf("lane %d's verdict %q is not whole", k, Explain(d))
+							if !strings.Contains(flat, collapse(render.Explain(d))) {
+								t.Errorf("lane %d's verdict %q is not whole", k, render.Explain(d))
 							}
 						}
 					}

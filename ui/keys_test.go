@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"windowlab/ui/render"
 
 	"charm.land/bubbles/v2/key"
 )
@@ -48,13 +49,13 @@ func TestHelpNamesKeysTheBindingsTake(t *testing.T) {
 	}
 	check("go to time", newPromptKeys().ShortHelp())
 
-	p := newPicker(nil, true, NewStyles(true, false))
+	p := newPicker(nil, true, render.NewStyles(true, false))
 	check("open", p.help())
 	p.typing = true
 	check("open a file", p.help())
 
 	for _, fromView := range []bool{false, true} {
-		q := newQuizView(NewStyles(true, false)).start(quizQuestions(), "t", fromView)
+		q := newQuizView(render.NewStyles(true, false)).start(quizQuestions(), "t", fromView)
 		check("quiz, typed", q.help())
 		q.phase = quizRevealed
 		check("quiz, revealed", q.help())

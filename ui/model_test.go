@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"windowlab/ui/render"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -240,7 +241,7 @@ func TestMouse(t *testing.T) {
 	// The timeline's rows sit just above the help bar.
 	rowY := 24 - 1 - 2
 	// At 80 columns a cell is 5 s; the cursor's holds 12:00:58.
-	x := TimelineLabelWidth + m.timeline.cells(80)*2/3 + 1 // a cell right of the cursor: 12:01:00–12:01:05
+	x := render.TimelineLabelWidth + m.timeline.cells(80)*2/3 + 1 // a cell right of the cursor: 12:01:00–12:01:05
 	m = update(t, m, tea.MouseClickMsg{X: x, Y: rowY, Button: tea.MouseLeft})
 	if now, n := m.Position(); now != algo.Clock(12, 1, 4, 999) || n != 200 {
 		t.Fatalf("click a cell right of 12:00:58: %v, %d decided", now, n)

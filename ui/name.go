@@ -2,6 +2,7 @@ package ui
 
 import (
 	"strings"
+	"windowlab/ui/render"
 
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
@@ -22,7 +23,7 @@ type namePrompt struct {
 	err   string
 }
 
-func newNamePrompt(st *Styles, p *NamePrompt) namePrompt {
+func newNamePrompt(st *render.Styles, p *NamePrompt) namePrompt {
 	in := textinput.New()
 	in.Prompt = "your name "
 	in.CharLimit = 24

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"windowlab/ui/render"
 
 	"windowlab/scenarios"
 
@@ -46,7 +47,7 @@ type pickAction struct {
 	load     int
 }
 
-func newPicker(items []*scenarios.Scenario, canOpen bool, st *Styles) picker {
+func newPicker(items []*scenarios.Scenario, canOpen bool, st *render.Styles) picker {
 	in := textinput.New()
 	in.Prompt = "file "
 	in.Placeholder = "path/to/scenario.yaml"
@@ -168,7 +169,7 @@ func (p picker) help() []key.Binding {
 }
 
 // view draws the list in h lines.
-func (p picker) view(c Common, h int) []string {
+func (p picker) view(c render.Common, h int) []string {
 	st := c.Styles
 	var lines []string
 	lines = append(lines, st.Title.Render("Open a scenario"), "")
@@ -216,7 +217,7 @@ func (p picker) view(c Common, h int) []string {
 	return append(lines, tail...)
 }
 
-func (p picker) row(st *Styles, i int, text string) string {
+func (p picker) row(st *render.Styles, i int, text string) string {
 	if i == p.cursor && !p.typing {
 		return st.Selected.Render("▸ ") + text
 	}

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"strings"
+	"windowlab/ui/render"
 
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
@@ -16,7 +17,7 @@ type goToPrompt struct {
 	keys  promptKeys
 }
 
-func newGoToPrompt(st *Styles) goToPrompt {
+func newGoToPrompt(st *render.Styles) goToPrompt {
 	in := textinput.New()
 	in.Prompt = "go to time "
 	in.CharLimit = 32      // 2026-11-30T23:59:59.250+01:00 fits
@@ -63,7 +64,7 @@ func (p goToPrompt) update(msg tea.Msg) (goToPrompt, tea.Cmd) {
 
 // view is the prompt with what to type and help, the line of keys the
 // root renders from p.keys; an error goes above it.
-func (p goToPrompt) view(c Common, help string) []string {
+func (p goToPrompt) view(c render.Common, help string) []string {
 	in := p.input
 	in.SetStyles(c.Styles.Input)
 	line := in.View() + c.Styles.Faint.Render("  HH:MM:SS[.mmm]  ") + help

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"windowlab/ui/render"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
@@ -62,7 +63,7 @@ type quizView struct {
 	keys      quizKeys
 }
 
-func newQuizView(st *Styles) quizView {
+func newQuizView(st *render.Styles) quizView {
 	in := textinput.New()
 	in.Prompt = "your answer › "
 	in.CharLimit = 40
@@ -396,7 +397,7 @@ func (m Model) quizLane() (int, bool) {
 }
 
 // headerView is the quiz's own header while a question is asked.
-func (q quizView) headerView(c Common) []string {
+func (q quizView) headerView(c render.Common) []string {
 	st := c.Styles
 	left := st.AppName.Render("windowlab · ") + st.Title.Render("check yourself")
 	if q.title != "" {
@@ -420,10 +421,10 @@ func (q quizView) headerView(c Common) []string {
 
 // textWidth is the measure questions are set at: the screen, up to a
 // comfortable line length.
-func textWidth(c Common) int { return min(c.Width, 100) }
+func textWidth(c render.Common) int { return min(c.Width, 100) }
 
 // view is the question being asked, or the score.
-func (q quizView) view(c Common, h int) []string {
+func (q quizView) view(c render.Common, h int) []string {
 	st := c.Styles
 	w := textWidth(c)
 	if q.phase == quizDone {
@@ -492,7 +493,7 @@ func (q quizView) view(c Common, h int) []string {
 	return fitHeight(out, h)
 }
 
-func (q quizView) scoreView(c Common, h int) []string {
+func (q quizView) scoreView(c render.Common, h int) []string {
 	lines := q.scoreLines(c)
 	if len(lines) <= h || h < 3 {
 		return fitHeight(lines, h)
@@ -512,7 +513,7 @@ func (q quizView) scoreView(c Common, h int) []string {
 
 // scoreLines is the whole score: the tally, then each question reached,
 // its mark and the right answer, wrapped to the screen and never cut.
-func (q quizView) scoreLines(c Common) []string {
+func (q quizView) scoreLines(c render.Common) []string {
 	st := c.Styles
 	var out []string
 	for _, l := range strings.Split(c.Cells.Wrap("Your score: "+q.score().String(), c.Width, " "), "\n") {

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"time"
+	"windowlab/ui/render"
 
 	"windowlab/algo"
 )
@@ -21,6 +22,10 @@ type Store interface {
 	// Name is where the store is, safe to show (no password).
 	Name() string
 }
+
+// StoreUsage is what one lane's keys hold on the store, as it counts them;
+// the snapshot carries it to the lanes (render.StoreUsage).
+type StoreUsage = render.StoreUsage
 
 // storeEvery is how often, at most, the view measures the store while
 // the clock moves; a still clock is measured once.
@@ -50,14 +55,14 @@ func (m *Model) measureStore() {
 		m.snap.Store = m.storeLanes
 		return
 	}
-	lanes := make([]StoreLane, len(m.eng.Limiters()))
+	lanes := make([]render.StoreLane, len(m.eng.Limiters()))
 	for i, l := range m.eng.Limiters() {
 		u, ok, err := st.Usage(l, m.eng.Now())
 		if err != nil {
 			m.storeErr = err
 			break
 		}
-		lanes[i] = StoreLane{Usage: u, OK: ok}
+		lanes[i] = render.StoreLane{Usage: u, OK: ok}
 	}
 	m.storeLanes, m.storeAt, m.storeWhen = lanes, at, time.Now()
 	m.snap.Store = lanes

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"windowlab/ui/render"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/exp/golden"
@@ -133,7 +134,7 @@ func TestPresenterDrawsTheVerdictLarge(t *testing.T) {
 		drawn := false
 		for sx := 1; sx <= 3 && !drawn; sx++ {
 			drawn = true
-			for _, r := range BlockRows("93 → ALLOW", sx, 1) {
+			for _, r := range render.BlockRows("93 → ALLOW", sx, 1) {
 				drawn = drawn && strings.Contains(s, r)
 			}
 		}
@@ -162,20 +163,6 @@ func TestPresenterDrawsTheVerdictLarge(t *testing.T) {
 	}
 	if s := screen(update(t, m, goTo("12:00:59")...)); strings.Contains(s, "█████████") && !strings.Contains(s, "now") {
 		t.Errorf("80×24 should get the ordinary lanes:\n%s", s)
-	}
-}
-
-// The block letters spell what they are given, glyph by glyph.
-func TestBlockRows(t *testing.T) {
-	got := BlockRows("1.5", 1, 1)
-	want := []string{"  #    ####", " ##    #", "  #    ####", "  #       #", " ### # ####"}
-	for i := range want {
-		if w := strings.ReplaceAll(want[i], "#", "█"); got[i] != w {
-			t.Errorf("row %d = %q, want %q", i, got[i], w)
-		}
-	}
-	if tall := BlockRows("0", 2, 3); len(tall) != 15 || tall[0] != "████████" {
-		t.Errorf("scaled ×2 ×3: %q", tall)
 	}
 }
 

@@ -17,6 +17,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"windowlab/ui/render"
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
@@ -185,12 +186,12 @@ type scenarioMsg struct {
 // one piece of shared state, and only Update moves it.
 type Model struct {
 	// The store the limiters decide on (Options.Store), as last measured.
-	storeLanes []StoreLane
+	storeLanes []render.StoreLane
 	storeAt    storeMark
 	storeWhen  time.Time
 	storeErr   error
 
-	c        Common
+	c        render.Common
 	keys     keyMap
 	help     help.Model
 	builtins []*scenarios.Scenario
@@ -224,7 +225,7 @@ type Model struct {
 	saveDir       string              // where w writes a what-if
 	writesNothing bool
 
-	snap Snapshot
+	snap render.Snapshot
 
 	presenter bool
 	// The guided lesson: a scenario and a ready engine per step.
@@ -307,9 +308,9 @@ func New(opts Options) (Model, error) {
 			return Model{}, err
 		}
 	}
-	st := NewStyles(true, opts.Presenter)
+	st := render.NewStyles(true, opts.Presenter)
 	m := Model{
-		c:             Common{Styles: st},
+		c:             render.Common{Styles: st},
 		keys:          newKeyMap(),
 		help:          help.New(),
 		builtins:      opts.Builtins,
@@ -500,7 +501,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case tea.BackgroundColorMsg:
 		// Children read the styles from m.c when they draw.
-		m.c.Styles = NewStyles(msg.IsDark(), m.presenter)
+		m.c.Styles = render.NewStyles(msg.IsDark(), m.presenter)
 		m.help.Styles = m.c.Styles.Help
 		return m, nil
 	}
@@ -964,14 +965,14 @@ func (m *Model) animate() {
 	if len(m.springs) != n {
 		m.springs = make([]springState, n)
 		for i, d := range m.snap.Peek {
-			m.springs[i].pos = GaugeLevel(d)
+			m.springs[i].pos = render.GaugeLevel(d)
 		}
 	}
 	springs := make([]springState, n)
 	shown := make([]float64, n)
 	for i, d := range m.snap.Peek {
 		s := m.springs[i]
-		s.pos, s.vel = gaugeSpring.Update(s.pos, s.vel, GaugeLevel(d))
+		s.pos, s.vel = gaugeSpring.Update(s.pos, s.vel, render.GaugeLevel(d))
 		springs[i], shown[i] = s, s.pos
 	}
 	m.springs, m.snap.Shown = springs, shown
@@ -1130,7 +1131,7 @@ func (m *Model) refresh() {
 	if ci >= 0 && ci < len(m.sc.Captions) {
 		caption = m.sc.Captions[ci].Text
 	}
-	m.snap = Take(m.eng, m.focusNow(ci), held, caption)
+	m.snap = render.Take(m.eng, m.focusNow(ci), held, caption)
 	m.snap.CountWindows(m.eng, m.lanes().StripCells)
 	id := int32(-1)
 	if m.timeline.client && m.snap.Client != "" {
@@ -1140,17 +1141,17 @@ func (m *Model) refresh() {
 	if id >= 0 {
 		m.snap.Timeline.Client = m.snap.Client
 	}
-	m.snap.Recent = RecentRows(h, m.eng.Clients(), m.c.Height)
+	m.snap.Recent = render.RecentRows(h, m.eng.Clients(), m.c.Height)
 	m.measureStore()
 }
 
 // lanes is the lanes panel over the snapshot.
-func (m Model) lanes() Lanes {
+func (m Model) lanes() render.Lanes {
 	question, ok := m.quizLane()
 	if !ok {
 		question = -1
 	}
-	return Lanes{C: m.c, Snap: &m.snap, Question: question, Presenter: m.presenter}
+	return render.Lanes{C: m.c, Snap: &m.snap, Question: question, Presenter: m.presenter}
 }
 
 // View renders the whole screen.
@@ -1188,7 +1189,7 @@ func (m Model) Step() (int, int) { return m.step, len(m.lesson) }
 func (m Model) render() string {
 	c := m.c
 	if c.TooSmall() {
-		msg := fmt.Sprintf("windowlab needs at least %d×%d, this one is %d×%d", MinWidth, MinHeight, c.Width, c.Height)
+		msg := fmt.Sprintf("windowlab needs at least %d×%d, this one is %d×%d", render.MinWidth, render.MinHeight, c.Width, c.Height)
 		if c.Width <= 0 || c.Height <= 0 {
 			return msg
 		}
@@ -1227,8 +1228,8 @@ func (m Model) render() string {
 		header, caption = m.pollHeader(), nil
 		bodyH = c.Height - len(header) - len(bottom)
 		body = m.pollBody(bodyH)
-	case m.presenter && PresenterFits(c):
-		tl = m.timelineLines(bodyH - PresenterMin)
+	case m.presenter && render.PresenterFits(c):
+		tl = m.timelineLines(bodyH - render.PresenterMin)
 		bodyH -= len(tl)
 		body = m.lanes().PresenterBody(m.presenterLane(), bodyH)
 	default:
@@ -1244,7 +1245,7 @@ func (m Model) render() string {
 			if m.roster != nil {
 				body = append(body, m.rosterLines(spare-1, time.Now())...)
 			} else {
-				body = append(body, Recent{C: m.c, Snap: &m.snap}.Render(spare-1)...)
+				body = append(body, render.Recent{C: m.c, Snap: &m.snap}.Render(spare-1)...)
 			}
 		}
 	}
@@ -1256,7 +1257,7 @@ func (m Model) render() string {
 	lines = append(lines, bottom...)
 	lines = fitHeight(lines, c.Height)
 	for i, l := range lines {
-		l = strings.ReplaceAll(l, NoBreak, " ")
+		l = strings.ReplaceAll(l, render.NoBreak, " ")
 		lines[i] = l
 		if c.Cells.StringWidth(l) > c.Width {
 			lines[i] = c.Cells.Truncate(l, c.Width, "…")
@@ -1402,7 +1403,7 @@ func (m Model) fullHelp() []string {
 
 // timelineLines is the timeline in at most h lines (timelinePanel.fit).
 func (m Model) timelineLines(h int) []string {
-	return Timeline{C: m.c, Snap: &m.snap}.Fit(h)
+	return render.Timeline{C: m.c, Snap: &m.snap}.Fit(h)
 }
 
 // timelineInstantAt maps a click to the instant it points at.
@@ -1422,14 +1423,14 @@ func (m Model) timelineInstantAt(x, y int) (algo.Instant, bool) {
 
 // headerView is the header's two lines for the model as it stands.
 func (m Model) headerView() []string {
-	h := HeaderInfo{
+	h := render.HeaderInfo{
 		Title: m.title(), Lesson: m.step, Lessons: len(m.lesson), Speed: m.speed,
 		Playing: m.playing || (m.inRoom && m.following && m.teacher.Playing), // a follower plays as its teacher does
 	}
 	if m.mode == modeQuiz {
 		h.Quiz, h.Question, h.Questions = true, m.quiz.index, len(m.quiz.questions)
 	}
-	return Header(m.c, &m.snap, h)
+	return render.Header(m.c, &m.snap, h)
 }
 
 // captionView is the scenario's caption for the current instant, or while
@@ -1441,7 +1442,7 @@ func (m Model) captionView() []string {
 		}
 		return m.revealView()
 	}
-	return Caption(m.c, &m.snap, len(m.sc.Captions) > 0, m.playing)
+	return render.Caption(m.c, &m.snap, len(m.sc.Captions) > 0, m.playing)
 }
 
 // presenterLane is the lane a presenter's screen is about: the revealed

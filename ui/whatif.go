@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"windowlab/ui/render"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
@@ -65,7 +66,7 @@ func allAlgorithms() []algo.Algorithm {
 	return out
 }
 
-func newWhatIfForm(st *Styles, sc *scenarios.Scenario) whatIfForm {
+func newWhatIfForm(st *render.Styles, sc *scenarios.Scenario) whatIfForm {
 	input := func(prompt, value string) textinput.Model {
 		in := textinput.New()
 		in.Prompt = prompt
@@ -166,7 +167,7 @@ func (f whatIfForm) step(dir int) whatIfForm {
 }
 
 // view is the form in h lines: the fields, then the limiters in columns.
-func (f whatIfForm) view(c Common, h int) []string {
+func (f whatIfForm) view(c render.Common, h int) []string {
 	st := c.Styles
 	out := []string{st.Title.Render("What if…") + st.Faint.Render("  the same traffic, replayed under other rules"), ""}
 	cursor := func(row int) string {

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"time"
+	"windowlab/ui/render"
 
 	"windowlab/algo"
 	"windowlab/sim"
@@ -63,7 +64,9 @@ func (t timeline) cell(width int) algo.Instant {
 	return algo.Instant(t.cellSize(width) / time.Millisecond)
 }
 
-func (t timeline) cells(width int) int { return max(width-TimelineLabelWidth-TimelineCountWidth, 8) }
+func (t timeline) cells(width int) int {
+	return max(width-render.TimelineLabelWidth-render.TimelineCountWidth, 8)
+}
 
 // first is the instant the leftmost cell starts at.
 func (t timeline) first(now algo.Instant, width int) algo.Instant {
@@ -74,7 +77,7 @@ func (t timeline) first(now algo.Instant, width int) algo.Instant {
 // instantAt is the instant a click at column x selects: the last millisecond
 // of the cell under it, so every mark drawn in that cell is decided.
 func (t timeline) instantAt(x, width int, now algo.Instant) (algo.Instant, bool) {
-	i := x - TimelineLabelWidth
+	i := x - render.TimelineLabelWidth
 	if i < 0 || i >= t.cells(width) {
 		return 0, false
 	}
@@ -85,9 +88,9 @@ func (t timeline) instantAt(x, width int, now algo.Instant) (algo.Instant, bool)
 // cellsAt counts the decisions of history h under each cell of a timeline
 // width columns wide with the clock at now: every client's, or with id
 // at least 0 the client's of that index only.
-func (t timeline) cellsAt(h *sim.History, now algo.Instant, width, limiters int, id int32) TimelineCells {
+func (t timeline) cellsAt(h *sim.History, now algo.Instant, width, limiters int, id int32) render.TimelineCells {
 	cells, cell := t.cells(width), t.cell(width)
-	d := TimelineCells{First: t.first(now, width), Cell: t.cellSize(width),
+	d := render.TimelineCells{First: t.first(now, width), Cell: t.cellSize(width),
 		Total: make([]int64, cells), Allowed: make([][]int64, cells)}
 	for i := range cells {
 		d.Allowed[i] = make([]int64, limiters)
