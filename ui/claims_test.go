@@ -6,11 +6,11 @@ import (
 	"strings"
 	"testing"
 	"time"
-	"windowlab/ui/render"
 
 	"windowlab/algo"
 	"windowlab/scenarios"
 	"windowlab/sim"
+	"windowlab/ui/render"
 )
 
 // walked are the scenarios whose every caption the claims walk visits:

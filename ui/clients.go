@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"windowlab/ui/render"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/list"
@@ -14,6 +13,7 @@ import (
 	"windowlab/algo"
 	"windowlab/human"
 	"windowlab/sim"
+	"windowlab/ui/render"
 )
 
 // The client picker: every client met so far with what each limiter

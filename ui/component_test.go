@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"windowlab/ui/render"
 
 	"windowlab/algo"
 	"windowlab/scenarios"
+	"windowlab/ui/render"
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"

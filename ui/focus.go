@@ -2,10 +2,10 @@ package ui
 
 import (
 	tea "charm.land/bubbletea/v2"
-	"windowlab/ui/render"
 
 	"windowlab/algo"
 	"windowlab/sim"
+	"windowlab/ui/render"
 )
 
 // The view always has a focus: a client, whose state the lanes show, and

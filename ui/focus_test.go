@@ -4,9 +4,9 @@ import (
 	"strings"
 	"testing"
 	"time"
-	"windowlab/ui/render"
 
 	"windowlab/algo"
+	"windowlab/ui/render"
 )
 
 // twoAtOnce is Cloudflare's example with a caption for each request at

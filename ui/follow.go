@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 	"time"
-	"windowlab/ui/render"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -12,6 +11,7 @@ import (
 	"windowlab/algo"
 	"windowlab/human"
 	"windowlab/sim"
+	"windowlab/ui/render"
 )
 
 // A classroom (windowlab serve): the teacher's view publishes where it

@@ -4,13 +4,13 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"windowlab/ui/render"
 
 	"github.com/charmbracelet/x/exp/golden"
 
 	"windowlab/algo"
 	"windowlab/human"
 	"windowlab/scenarios"
+	"windowlab/ui/render"
 )
 
 var sizes = [][2]int{{80, 24}, {140, 40}}

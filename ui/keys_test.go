@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
 	"windowlab/ui/render"
 
 	"charm.land/bubbles/v2/key"

@@ -7,13 +7,13 @@ import (
 	"strings"
 	"testing"
 	"time"
-	"windowlab/ui/render"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"windowlab/algo"
 	"windowlab/scenarios"
+	"windowlab/ui/render"
 )
 
 func TestStepForwardThenBackIsTheSameFrame(t *testing.T) {

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"strings"
+
 	"windowlab/ui/render"
 
 	"charm.land/bubbles/v2/textinput"

@@ -4,9 +4,9 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"windowlab/ui/render"
 
 	"windowlab/scenarios"
+	"windowlab/ui/render"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"

@@ -2,12 +2,12 @@ package ui
 
 import (
 	"strings"
-	"windowlab/ui/render"
 
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
 	"windowlab/algo"
+	"windowlab/ui/render"
 )
 
 // goToPrompt asks for a time of day to move the clock to.

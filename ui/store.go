@@ -2,9 +2,9 @@ package ui
 
 import (
 	"time"
-	"windowlab/ui/render"
 
 	"windowlab/algo"
+	"windowlab/ui/render"
 )
 
 // Store is a real store the view's limiters decide on (windowlab tui

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-	"windowlab/ui/render"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/exp/golden"
@@ -13,6 +12,7 @@ import (
 	"windowlab/algo"
 	"windowlab/quiz"
 	"windowlab/scenarios"
+	"windowlab/ui/render"
 )
 
 // lessonSteps are two hand-built steps: the boundary burst with pausing

@@ -17,7 +17,6 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"windowlab/ui/render"
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
@@ -30,6 +29,7 @@ import (
 	"windowlab/quiz"
 	"windowlab/scenarios"
 	"windowlab/sim"
+	"windowlab/ui/render"
 )
 
 // Options configure the view.

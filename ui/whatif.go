@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"windowlab/ui/render"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
@@ -19,6 +18,7 @@ import (
 	"windowlab/human"
 	"windowlab/scenarios"
 	"windowlab/sim"
+	"windowlab/ui/render"
 )
 
 // What if: the engineer's "what if I set 150 per minute?" without editing

@@ -2,10 +2,10 @@ package ui
 
 import (
 	"time"
-	"windowlab/ui/render"
 
 	"windowlab/algo"
 	"windowlab/sim"
+	"windowlab/ui/render"
 )
 
 // zoomLevels are the timeline's cell sizes, finest first.
