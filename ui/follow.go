@@ -10,6 +10,7 @@ import (
 
 	"windowlab/algo"
 	"windowlab/human"
+	"windowlab/quiz"
 	"windowlab/sim"
 	"windowlab/ui/render"
 )
@@ -19,6 +20,31 @@ import (
 // position it is sent, until the student moves the clock themselves and
 // explores alone. Positions are whole: the step, the request, the instant
 // and the caption held, so a follower lands exactly where the teacher is.
+
+// roomState is a view's part in a classroom: a teacher's or a student's.
+type roomState struct {
+	publish    func(Position)
+	published  Position
+	inRoom     bool // a student's view
+	following  bool
+	teacher    Position // the teacher's last position
+	hasTeacher bool
+	follow     followKeys
+	report     func(bool)
+	reported   bool
+	roster     []Seat // a teacher's: the students in the room
+	roomKeys   roomKeys
+	roomPaused bool     // a teacher's: positions stay unpublished
+	pausedAt   Position // where the room was paused
+	quietMove  bool     // a teacher's: the view moved to another teacher's position, not to be published
+	joinHint   string
+	// The live quiz (poll.go).
+	poll          pollView
+	askRoom       func(Poll)
+	pollQuestions []quiz.Item
+	answer        func(int, string)
+	pending       *Poll // a question that came during a move or the name prompt
+}
 
 // Position is where a view stands.
 type Position struct {

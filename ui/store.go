@@ -27,6 +27,15 @@ type Store interface {
 // the snapshot carries it to the lanes (render.StoreUsage).
 type StoreUsage = render.StoreUsage
 
+// storeView is the store the limiters decide on (Options.Store), as last
+// measured.
+type storeView struct {
+	storeLanes []render.StoreLane
+	storeAt    storeMark
+	storeWhen  time.Time
+	storeErr   error
+}
+
 // storeEvery is how often, at most, the view measures the store while
 // the clock moves; a still clock is measured once.
 const storeEvery = 250 * time.Millisecond

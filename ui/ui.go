@@ -13,16 +13,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"slices"
-	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/harmonica"
 	"github.com/charmbracelet/x/ansi"
 
 	"windowlab/algo"
@@ -145,15 +141,6 @@ func RunFinal(ctx context.Context, opts Options) (Model, error) {
 	return m, err
 }
 
-// frame is how often the clock moves while playing: about 30 frames a second.
-const frame = time.Second / 30
-
-// Playback speeds, as multiples of real time.
-const (
-	minSpeed = 0.1
-	maxSpeed = 1000
-)
-
 type mode int
 
 const (
@@ -167,13 +154,6 @@ const (
 	modePoll
 )
 
-// tickMsg moves the clock while playing; gen ties it to one run of playback
-// so a tick that was in flight when the user paused is ignored.
-type tickMsg struct {
-	at  time.Time
-	gen int
-}
-
 // scenarioMsg carries a scenario loaded (or not) by a tea.Cmd.
 type scenarioMsg struct {
 	scenario *scenarios.Scenario
@@ -182,97 +162,62 @@ type scenarioMsg struct {
 	load     int // the picker's load it answers; 0 for a built-in
 }
 
+// guidedLesson is the guided lesson: a scenario and a ready engine per
+// step, and the step on screen.
+type guidedLesson struct {
+	lesson        []*scenarios.Scenario
+	lessonEngines []*sim.Engine
+	step          int
+}
+
+// sources are the scenarios the open key offers: the built-ins, and files
+// through load (nil: none).
+type sources struct {
+	builtins []*scenarios.Scenario
+	load     func(context.Context, string) (*scenarios.Scenario, error)
+}
+
+// dialogs are the windows over the main view and which one has the keys.
+type dialogs struct {
+	mode    mode
+	goTo    goToPrompt
+	picker  picker
+	clients clientPicker // the client picker (clients.go)
+	whatIf  whatIfForm   // the what-if form (whatif.go)
+	name    namePrompt
+	quiz    quizView
+}
+
 // Model is the root model. It is a value; the engine it points at is the
 // one piece of shared state, and only Update moves it.
 type Model struct {
-	// The store the limiters decide on (Options.Store), as last measured.
-	storeLanes []render.StoreLane
-	storeAt    storeMark
-	storeWhen  time.Time
-	storeErr   error
-
-	c        render.Common
-	keys     keyMap
-	help     help.Model
-	builtins []*scenarios.Scenario
-	load     func(context.Context, string) (*scenarios.Scenario, error)
+	c    render.Common
+	keys keyMap
+	help help.Model
 
 	sc    *scenarios.Scenario
 	eng   *sim.Engine
 	start algo.Instant // where the view's clock starts
 	end   algo.Instant // where playing stops: the last arrival plus a window
+	snap  render.Snapshot
 
-	playing  bool
-	speed    float64
-	carry    float64 // virtual milliseconds not yet applied
-	gen      int
-	lastTick time.Time
+	player // the clock: playing, its speed, moves that outlast a frame (player.go)
 
 	chosen   string      // the client chosen with c or the picker; "" follows the focus
 	held     heldCaption // the caption whose request the lanes show (focus.go)
 	landing  int         // the caption a move under way lands on, or -1
 	timeline timeline
-	mode     mode
-	goTo     goToPrompt
-	picker   picker
 	status   string
 
-	clients    clientPicker // the client picker (clients.go)
-	clientsGen int          // the count it waits for
+	dialogs // the windows over the main view
 
-	whatIf        whatIfForm          // the what-if form (whatif.go)
-	original      *scenarios.Scenario // the scenario before what-if changed its rules; nil when unchanged
-	saveDir       string              // where w writes a what-if
-	writesNothing bool
-
-	snap render.Snapshot
+	sources      // what the open key offers (open.go)
+	guidedLesson // the guided lesson's scenarios and the step on screen
+	whatIfs      // the scenario before what-if changed its rules, and where w writes (whatif.go)
+	storeView    // the store the limiters decide on, as last measured (store.go)
+	roomState    // a classroom's state (follow.go, poll.go)
 
 	presenter bool
-	// The guided lesson: a scenario and a ready engine per step.
-	lesson        []*scenarios.Scenario
-	lessonEngines []*sim.Engine
-	step          int
-
-	quiz quizView
-
-	// Moves of the clock that outlast a frame (job.go).
-	ctl      *engineControl
-	budget   time.Duration // how long a move may run inside Update: frameBudget
-	job      *job
-	jobGen   int
-	quitting bool // q was pressed during a job: quit when it has stopped
-
-	// A note on what playing did by itself (skipping an idle stretch),
-	// shown until the clock reaches noteUntil.
-	note      string
-	noteUntil algo.Instant
-	dwell     time.Time // playing holds the clock until this tick (captionDwell)
-
-	springs []springState // the gauges' springs while playing (animate)
-
-	// A classroom (follow.go).
-	publish    func(Position)
-	published  Position
-	inRoom     bool // a student's view
-	following  bool
-	teacher    Position // the teacher's last position
-	hasTeacher bool
-	follow     followKeys
-	report     func(bool)
-	reported   bool
-	roster     []Seat // a teacher's: the students in the room
-	name       namePrompt
-	roomKeys   roomKeys
-	roomPaused bool     // a teacher's: positions stay unpublished
-	pausedAt   Position // where the room was paused
-	quietMove  bool     // a teacher's: the view moved to another teacher's position, not to be published
-	joinHint   string
-	// The live quiz (poll.go).
-	poll          pollView
-	askRoom       func(Poll)
-	pollQuestions []quiz.Item
-	answer        func(int, string)
-	pending       *Poll // a question that came during a move or the name prompt
 }
 
 // New returns the root model showing opts.Scenario (or the lesson's first
@@ -310,32 +255,29 @@ func New(opts Options) (Model, error) {
 	}
 	st := render.NewStyles(true, opts.Presenter)
 	m := Model{
-		c:             render.Common{Styles: st},
-		keys:          newKeyMap(),
-		help:          help.New(),
-		builtins:      opts.Builtins,
-		load:          opts.Load,
-		speed:         1,
-		landing:       -1,
-		presenter:     opts.Presenter,
-		lesson:        opts.Lesson,
-		lessonEngines: lessonEngines,
-		ctl:           ctl,
-		budget:        frameBudget,
-		saveDir:       cmp.Or(opts.SaveDir, "."),
-		writesNothing: opts.WritesNothing,
-		publish:       opts.Publish,
-		inRoom:        opts.Follow,
-		following:     opts.Follow,
-		follow:        newFollowKeys(),
-		report:        opts.Report,
-		reported:      opts.Follow,
-		roomKeys:      newRoomKeys(),
-		joinHint:      opts.JoinHint,
-		askRoom:       opts.Ask,
-		pollQuestions: opts.Questions,
-		answer:        opts.Answer,
-		poll:          pollView{keys: newPollKeys()},
+		c:            render.Common{Styles: st},
+		keys:         newKeyMap(),
+		help:         help.New(),
+		sources:      sources{builtins: opts.Builtins, load: opts.Load},
+		player:       player{speed: 1, ctl: ctl, budget: frameBudget},
+		landing:      -1,
+		presenter:    opts.Presenter,
+		guidedLesson: guidedLesson{lesson: opts.Lesson, lessonEngines: lessonEngines},
+		whatIfs:      whatIfs{saveDir: cmp.Or(opts.SaveDir, "."), writesNothing: opts.WritesNothing},
+		roomState: roomState{
+			publish:       opts.Publish,
+			inRoom:        opts.Follow,
+			following:     opts.Follow,
+			follow:        newFollowKeys(),
+			report:        opts.Report,
+			reported:      opts.Follow,
+			roomKeys:      newRoomKeys(),
+			joinHint:      opts.JoinHint,
+			askRoom:       opts.Ask,
+			pollQuestions: opts.Questions,
+			answer:        opts.Answer,
+			poll:          pollView{keys: newPollKeys()},
+		},
 	}
 	m.keys.setLesson(len(opts.Lesson) > 0)
 	m.help.Styles = st.Help
@@ -664,76 +606,6 @@ func (m Model) updateMain(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
-// stepCaption goes to the next (dir > 0) or previous caption's moment,
-// pausing there; in a lesson, past the last caption to the next step and
-// before the first to the previous one.
-func (m *Model) stepCaption(dir int) tea.Cmd {
-	m.stop()
-	i := m.prevCaption()
-	if dir > 0 {
-		i = m.nextCaption()
-	}
-	switch {
-	case i >= 0:
-		return m.landCaption(i)
-	case dir > 0 && len(m.lesson) > 0 && m.step < len(m.lesson)-1:
-		m.goToStep(m.step + 1)
-	case dir < 0 && len(m.lesson) > 0 && m.step > 0 && m.eng.Processed() == 0:
-		m.goToStep(m.step - 1)
-	case dir < 0:
-		m.release()
-		m.rewind()
-	default:
-		m.status = "that was the last caption"
-		if len(m.lesson) > 0 {
-			m.status = "that was the last caption of the lesson; p goes back a step"
-		}
-	}
-	return nil
-}
-
-// moveClock steps to the next or previous request or window edge, or to
-// either end; a move that outlasts a frame goes on in the background.
-func (m *Model) moveClock(msg tea.KeyPressMsg) tea.Cmd {
-	k, now, cfg := m.keys, m.eng.Now(), m.eng.Config()
-	switch {
-	case key.Matches(msg, k.Next):
-		m.stop()
-		if _, ok := m.eng.Step(); ok {
-			m.refresh()
-		} else {
-			m.refresh() // where it stood, its caption held again
-			m.status = "that was the last request; g goes back to the start"
-		}
-	case key.Matches(msg, k.Prev):
-		m.stop()
-		switch n := m.eng.Processed(); {
-		case n > 0:
-			return m.seekIndex(n - 1)
-		case now != m.start:
-			m.rewind()
-		default:
-			m.refresh()
-			m.status = "this is the start: no request yet"
-		}
-	case key.Matches(msg, k.NextEdge):
-		// The edge is fixed before the move, so a move that goes on in the
-		// background ends there (sim.Engine.NextEdge, with a fixed target).
-		if next := cfg.NextEdge(now); next <= m.lastInstant() {
-			return m.seek(next)
-		}
-	case key.Matches(msg, k.PrevEdge):
-		if now > 0 { // the clock never goes before midnight
-			return m.seek(cfg.PrevEdge(now))
-		}
-	case key.Matches(msg, k.Start):
-		m.rewind()
-	case key.Matches(msg, k.End):
-		return m.seekIndex(m.eng.Len())
-	}
-	return nil
-}
-
 // openMode opens the go-to prompt, the open dialog or the scenario's quiz.
 func (m Model) openMode(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	k := m.keys
@@ -859,197 +731,6 @@ func (m Model) updatePicker(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	return m, cmd
 }
 
-// goToInstant lands where a person going to t expects: on the request a
-// caption at t speaks of, or else before t's first request, so that →
-// steps through them.
-func (m *Model) goToInstant(t algo.Instant) tea.Cmd {
-	m.release()
-	for i, c := range m.sc.Captions {
-		if c.At == t && c.Speaks() { // one that speaks of no request is on from the instant itself
-			return m.landCaption(i)
-		}
-	}
-	t = m.clamp(t)
-	return m.move(func(e *sim.Engine) { e.SeekBefore(t) })
-}
-
-// play starts the clock from where it stands.
-func (m *Model) play() tea.Cmd {
-	m.playing = true
-	m.gen++
-	m.lastTick = time.Time{}
-	m.dwell = time.Time{}
-	m.carry = 0
-	return m.tick()
-}
-
-// tick schedules the next frame of playback.
-func (m Model) tick() tea.Cmd {
-	gen := m.gen
-	return tea.Tick(frame, func(t time.Time) tea.Msg { return tickMsg{at: t, gen: gen} })
-}
-
-// onTick moves the clock by speed × the real time since the last frame,
-// measured between the ticks' own timestamps. It lands on every caption
-// it crosses that speaks of a request (and stops at one that pauses), and
-// crosses a stretch where nothing happens for more than idleWall quickly.
-func (m Model) onTick(msg tickMsg) (tea.Model, tea.Cmd) {
-	if !m.playing || msg.gen != m.gen {
-		return m, nil
-	}
-	elapsed := frame
-	if !m.lastTick.IsZero() {
-		elapsed = min(max(msg.at.Sub(m.lastTick), 0), 10*frame)
-	}
-	m.lastTick = msg.at
-	if msg.at.Before(m.dwell) {
-		return m, m.tick() // a caption's moment lingers before the next at its instant
-	}
-	ms := m.speed*float64(elapsed)/float64(time.Millisecond) + m.carry
-	whole := math.Floor(ms)
-	m.carry = ms - whole
-	now := m.eng.Now()
-	target := now + algo.Instant(whole)
-	if m.mode == modeMain {
-		if i, ok := m.captionBetween(now, target); ok {
-			c := &m.sc.Captions[i]
-			if c.Pause {
-				m.stop()
-				m.status = "paused at the caption: space goes on"
-			}
-			if i+1 < len(m.sc.Captions) && m.sc.Captions[i+1].At == c.At {
-				m.dwell = msg.at.Add(captionDwell)
-			}
-			if cmd := m.landCaption(i); cmd != nil {
-				return m, cmd // the next frame comes when the job is done
-			}
-			if !m.playing {
-				return m, nil
-			}
-			return m, m.tick()
-		}
-		if skip, ok := m.idleUntil(now, target); ok {
-			target = skip
-		}
-	}
-	if target >= m.end {
-		target = m.end
-		m.stop()
-		if m.mode == modeMain && len(m.lesson) > 0 && m.step < len(m.lesson)-1 {
-			m.status = "end of this step: n goes on to the next"
-		}
-	}
-	if at, ok := m.proofBetween(now, target); ok {
-		target = at
-		m.stop()
-	}
-	if cmd := m.seek(target); cmd != nil {
-		return m, cmd // the next frame comes when the job is done
-	}
-	if !m.playing {
-		return m, nil
-	}
-	m.animate()
-	return m, m.tick()
-}
-
-// gaugeSpring moves each gauge toward its level at 30 frames a second,
-// critically damped: a fixed window's count falls to 0 at an edge in a
-// few frames, visibly, without overshooting.
-var gaugeSpring = harmonica.NewSpring(harmonica.FPS(30), 12, 1)
-
-// animate moves the gauges' springs a frame toward the levels the lanes
-// show now; stepping and pausing draw the exact levels (refresh).
-func (m *Model) animate() {
-	n := len(m.snap.Peek)
-	if len(m.springs) != n {
-		m.springs = make([]springState, n)
-		for i, d := range m.snap.Peek {
-			m.springs[i].pos = render.GaugeLevel(d)
-		}
-	}
-	springs := make([]springState, n)
-	shown := make([]float64, n)
-	for i, d := range m.snap.Peek {
-		s := m.springs[i]
-		s.pos, s.vel = gaugeSpring.Update(s.pos, s.vel, render.GaugeLevel(d))
-		springs[i], shown[i] = s, s.pos
-	}
-	m.springs, m.snap.Shown = springs, shown
-}
-
-// springState is one gauge's spring: where it is drawn, how fast it moves.
-type springState struct{ pos, vel float64 }
-
-// captionBetween is the first caption playing from → to reaches that
-// speaks of a request or pauses: its instant in (from, to], or at from
-// itself, still to come.
-func (m Model) captionBetween(from, to algo.Instant) (int, bool) {
-	cur := m.captionIndex()
-	for i := range m.sc.Captions {
-		c := &m.sc.Captions[i]
-		if c.At > to {
-			break
-		}
-		if !c.Speaks() && !c.Pause {
-			continue
-		}
-		if (from < c.At) || (c.At == from && i > cur && !m.reached(i)) {
-			return i, true
-		}
-	}
-	return 0, false
-}
-
-// captionDwell is how long playing holds a caption's moment when another
-// caption speaks of a later request at the same instant: without it the
-// first would be on screen for one frame.
-const captionDwell = 3 * time.Second
-
-// idleWall is the longest stretch of real time playing shows with nothing
-// happening; idleLead is how much of the approach to the next event it
-// still shows.
-const (
-	idleWall = 3 * time.Second
-	idleLead = time.Second
-)
-
-// idleUntil is where playing from now jumps when nothing happens (no
-// request, caption or window edge) for more than idleWall of real time
-// at the current speed: idleLead before the next event. It leaves a note
-// on screen until that event.
-func (m *Model) idleUntil(now, target algo.Instant) (algo.Instant, bool) {
-	event := min(m.end, m.eng.Config().NextEdge(now))
-	if next, ok := m.eng.Next(); ok {
-		event = min(event, next.At)
-	}
-	for _, c := range m.sc.Captions {
-		if c.At > now {
-			event = min(event, c.At)
-			break
-		}
-	}
-	wall := time.Duration(float64(event-now) / m.speed * float64(time.Millisecond))
-	lead := algo.Instant(m.speed * float64(idleLead/time.Millisecond))
-	if wall <= idleWall || event-lead <= target {
-		return 0, false
-	}
-	m.note, m.noteUntil = "nothing happens until "+event.Short()+": skipping to "+(event-lead).Short(), event
-	return event - lead, true
-}
-
-// proofBetween is, while a quiz answer is being proved, the instant that
-// proves it when it lies in (from, to].
-func (m Model) proofBetween(from, to algo.Instant) (algo.Instant, bool) {
-	if m.mode != modeQuiz {
-		return 0, false
-	}
-	if at, ok := m.quiz.proofInstant(); ok && from < at && at <= to {
-		return at, true
-	}
-	return 0, false
-}
-
 // goToStep shows step i of the lesson from its start.
 func (m *Model) goToStep(i int) {
 	switch {
@@ -1070,51 +751,6 @@ func (m *Model) goToStep(i int) {
 // showsLanes reports whether the lanes and timeline are on screen.
 func (m Model) showsLanes() bool {
 	return m.mode == modeMain || (m.mode == modeQuiz && m.quiz.phase == quizRevealed)
-}
-
-// stop pauses playback; ticks already in flight are ignored.
-func (m *Model) stop() {
-	if m.playing {
-		m.playing = false
-	}
-	m.gen++
-	m.springs, m.snap.Shown = nil, nil // the gauges show exact levels until playing again
-}
-
-// Largest instant the clock is moved to: two days, past any scenario of
-// a virtual day; for a dated one (a replayed log), two days past its end.
-const maxInstant = algo.Instant(48 * 3600 * 1000)
-
-func (m Model) lastInstant() algo.Instant { return max(maxInstant, m.end+maxInstant) }
-
-// clamp keeps a seek inside the clock's range.
-func (m Model) clamp(t algo.Instant) algo.Instant { return min(max(t, 0), m.lastInstant()) }
-
-// seek moves the clock to t, forward or back, in the background if it
-// outlasts a frame (see move).
-func (m *Model) seek(t algo.Instant) tea.Cmd {
-	t = m.clamp(t)
-	return m.move(func(e *sim.Engine) { e.Seek(t) })
-}
-
-// seekIndex decides exactly the first n arrivals; with none, the clock goes
-// to the view's start.
-func (m *Model) seekIndex(n int64) tea.Cmd {
-	start := m.start
-	return m.move(func(e *sim.Engine) {
-		if e.SeekIndex(n); e.Processed() == 0 {
-			e.Seek(start)
-		}
-	})
-}
-
-// rewind puts the clock back at the view's start: restoring the engine's
-// first checkpoint, always within a frame.
-func (m *Model) rewind() {
-	m.eng.SeekIndex(0)
-	m.eng.SeekBefore(m.start)
-	m.note = ""
-	m.refresh()
 }
 
 // refresh reads the engine after it moved (or the timeline's geometry
@@ -1145,34 +781,6 @@ func (m *Model) refresh() {
 	m.measureStore()
 }
 
-// lanes is the lanes panel over the snapshot.
-func (m Model) lanes() render.Lanes {
-	question, ok := m.quizLane()
-	if !ok {
-		question = -1
-	}
-	return render.Lanes{C: m.c, Snap: &m.snap, Question: question, Presenter: m.presenter}
-}
-
-// View renders the whole screen.
-func (m Model) View() tea.View {
-	v := tea.NewView(m.render())
-	v.AltScreen = true
-	v.MouseMode = tea.MouseModeCellMotion
-	v.WindowTitle = "windowlab — " + m.title()
-	return v
-}
-
-func (m Model) title() string {
-	if m.sc.Title != "" {
-		return m.sc.Title
-	}
-	if m.sc.Name != "" {
-		return m.sc.Name
-	}
-	return "scenario"
-}
-
 // Position reports the clock and how many arrivals are decided (for tests
 // and for main to read back the final model). It reads the model's own
 // snapshot, never the engine, so it is safe on a copy held elsewhere.
@@ -1185,279 +793,3 @@ func (m Model) Playing() bool { return m.playing }
 
 // Step reports the lesson step on screen (0-based) and how many there are.
 func (m Model) Step() (int, int) { return m.step, len(m.lesson) }
-
-func (m Model) render() string {
-	c := m.c
-	if c.TooSmall() {
-		msg := fmt.Sprintf("windowlab needs at least %d×%d, this one is %d×%d", render.MinWidth, render.MinHeight, c.Width, c.Height)
-		if c.Width <= 0 || c.Height <= 0 {
-			return msg
-		}
-		if wrapped := c.Cells.Wrap(msg, c.Width, " "); lipgloss.Height(wrapped) <= c.Height && c.Width >= 20 {
-			msg = wrapped
-		} else {
-			msg = c.Cells.Truncate(msg, c.Width, "…")
-		}
-		lines := strings.Split(lipgloss.Place(c.Width, c.Height, lipgloss.Center, lipgloss.Center, msg), "\n")
-		return strings.Join(fitHeight(lines, c.Height), "\n")
-	}
-	header := m.headerView()
-	caption := m.captionView()
-	bottom := m.bottomView()
-	var tl, body []string
-	bodyH := c.Height - len(header) - len(caption) - len(bottom)
-	switch {
-	case m.mode == modeQuiz && m.quiz.phase != quizRevealed:
-		header = m.quiz.headerView(c)
-		caption = nil
-		bodyH = c.Height - len(header) - len(bottom)
-		body = m.quiz.view(c, bodyH)
-	case m.mode == modePicker:
-		tl = m.timelineLines(bodyH - m.lanes().MinHeight())
-		bodyH -= len(tl)
-		body = m.picker.view(c, bodyH)
-	case m.mode == modeClients:
-		body = m.clients.view(c, bodyH)
-	case m.mode == modeWhatIf:
-		body = m.whatIf.view(c, bodyH)
-	case m.mode == modeName:
-		caption, tl = nil, nil
-		bodyH = c.Height - len(header) - len(bottom)
-		body = m.nameView(bodyH)
-	case m.mode == modePoll:
-		header, caption = m.pollHeader(), nil
-		bodyH = c.Height - len(header) - len(bottom)
-		body = m.pollBody(bodyH)
-	case m.presenter && render.PresenterFits(c):
-		tl = m.timelineLines(bodyH - render.PresenterMin)
-		bodyH -= len(tl)
-		body = m.lanes().PresenterBody(m.presenterLane(), bodyH)
-	default:
-		// The caption and each lane's verdict are whole; the timeline gives
-		// way first, then the lanes' details.
-		lanes := m.lanes()
-		units := lanes.LayOut(lanes.List())
-		tl = m.timelineLines(bodyH - lanes.MinHeightOf(units))
-		bodyH -= len(tl)
-		body = lanes.Draw(units, bodyH)
-		if spare := bodyH - len(body); spare >= 4 && !m.presenter {
-			body = append(body, "")
-			if m.roster != nil {
-				body = append(body, m.rosterLines(spare-1, time.Now())...)
-			} else {
-				body = append(body, render.Recent{C: m.c, Snap: &m.snap}.Render(spare-1)...)
-			}
-		}
-	}
-	lines := make([]string, 0, c.Height)
-	lines = append(lines, header...)
-	lines = append(lines, caption...)
-	lines = append(lines, fitHeight(body, bodyH)...)
-	lines = append(lines, tl...)
-	lines = append(lines, bottom...)
-	lines = fitHeight(lines, c.Height)
-	for i, l := range lines {
-		l = strings.ReplaceAll(l, render.NoBreak, " ")
-		lines[i] = l
-		if c.Cells.StringWidth(l) > c.Width {
-			lines[i] = c.Cells.Truncate(l, c.Width, "…")
-		}
-	}
-	return strings.Join(lines, "\n")
-}
-
-// fitHeight pads or cuts lines to exactly h.
-func fitHeight(lines []string, h int) []string {
-	if h <= 0 {
-		return nil
-	}
-	if len(lines) > h {
-		return lines[:h]
-	}
-	for len(lines) < h {
-		lines = append(lines, "")
-	}
-	return lines
-}
-
-// bottomView is the help bar, or the go-to-time prompt while it is open,
-// with a status line above when there is something to say.
-func (m Model) bottomView() []string {
-	var out []string
-	if m.job != nil {
-		return append(out, m.c.Styles.Warn.Render(m.jobLine()))
-	}
-	if line := m.followLine(); line != "" && m.mode == modeMain {
-		out = append(out, line)
-	}
-	if line := m.teachLine(); line != "" && m.mode == modeMain {
-		out = append(out, line)
-	}
-	switch {
-	case m.status != "":
-		out = append(out, m.c.Styles.Warn.Render(m.status))
-	case m.note != "" && m.snap.Now < m.noteUntil && m.mode == modeMain:
-		out = append(out, m.c.Styles.Faint.Render("⏩ "+m.note))
-	}
-	switch m.mode {
-	case modeGoTo:
-		return append(out, m.goTo.view(m.c, m.help.ShortHelpView(m.goTo.keys.ShortHelp()))...)
-	case modePicker:
-		return append(out, m.help.ShortHelpView(m.picker.help()))
-	case modeClients:
-		return append(out, m.help.ShortHelpView(m.clients.help()))
-	case modeWhatIf:
-		return append(out, m.help.ShortHelpView(m.whatIf.help()))
-	case modeName:
-		return out // the prompt says its keys
-	case modePoll:
-		return append(out, m.help.ShortHelpView(m.pollHelp()))
-	case modeQuiz:
-		line := m.help.ShortHelpView(m.quiz.help())
-		if hint := m.quiz.hint(); hint != "" {
-			line = m.c.Styles.Faint.Render(hint) + m.c.Styles.Help.ShortSeparator.Render(m.help.ShortSeparator) + line
-		}
-		return append(out, line)
-	}
-	if m.help.ShowAll {
-		return append(out, m.fullHelp()...)
-	}
-	return append(out, m.shortHelp())
-}
-
-// shortHelp is the help bar: as many keys as fit, then always "? keys • q quit".
-func (m Model) shortHelp() string {
-	h := m.help
-	sep := h.Styles.ShortSeparator.Render(h.ShortSeparator)
-	item := func(b key.Binding) string {
-		return h.Styles.ShortKey.Render(b.Help().Key) + " " + h.Styles.ShortDesc.Render(b.Help().Desc)
-	}
-	// The help styles are colours alone: an item is as wide as its words.
-	sepW := m.c.Cells.StringWidth(h.ShortSeparator)
-	var tail []string
-	room := m.c.Width
-	for i, b := range m.keys.tailHelp() {
-		tail = append(tail, item(b))
-		room -= m.c.Cells.StringWidth(b.Help().Key) + 1 + m.c.Cells.StringWidth(b.Help().Desc)
-		if i > 0 {
-			room -= sepW
-		}
-	}
-	line := strings.Join(tail, sep)
-	var head []string
-	used := 0
-	for _, b := range m.keys.ShortHelp() {
-		if !b.Enabled() {
-			continue
-		}
-		w := m.c.Cells.StringWidth(b.Help().Key) + 1 + m.c.Cells.StringWidth(b.Help().Desc) + sepW
-		if used+w > room {
-			break
-		}
-		head = append(head, item(b))
-		used += w
-	}
-	if len(head) == 0 {
-		return line
-	}
-	return strings.Join(head, sep) + sep + line
-}
-
-// fullHelp lays every key out in as many columns as the width holds,
-// each column as wide as its longest entry, none cut.
-func (m Model) fullHelp() []string {
-	st := m.help.Styles
-	type entry struct{ k, d string }
-	var entries []entry
-	kw := 0
-	for _, col := range m.keys.FullHelp() {
-		for _, b := range col {
-			if !b.Enabled() {
-				continue
-			}
-			entries = append(entries, entry{b.Help().Key, b.Help().Desc})
-			kw = max(kw, m.c.Cells.StringWidth(b.Help().Key))
-		}
-	}
-	cell := func(e entry) string {
-		return st.FullKey.Render(e.k+strings.Repeat(" ", kw-m.c.Cells.StringWidth(e.k))) + " " + st.FullDesc.Render(e.d)
-	}
-	widest := 0
-	for _, e := range entries {
-		widest = max(widest, m.c.Cells.StringWidth(cell(e)))
-	}
-	gap := 3
-	cols := max(1, (m.c.Width+gap)/(widest+gap))
-	rows := (len(entries) + cols - 1) / cols
-	out := make([]string, rows)
-	for i, e := range entries {
-		r, c := i%rows, i/rows
-		text := cell(e)
-		if c < cols-1 && i+rows < len(entries) {
-			text += strings.Repeat(" ", widest-m.c.Cells.StringWidth(text)+gap)
-		}
-		out[r] += text
-	}
-	return out
-}
-
-// timelineLines is the timeline in at most h lines (timelinePanel.fit).
-func (m Model) timelineLines(h int) []string {
-	return render.Timeline{C: m.c, Snap: &m.snap}.Fit(h)
-}
-
-// timelineInstantAt maps a click to the instant it points at.
-func (m Model) timelineInstantAt(x, y int) (algo.Instant, bool) {
-	if m.c.TooSmall() {
-		return 0, false
-	}
-	bottom := len(m.bottomView())
-	header, caption := len(m.headerView()), len(m.captionView())
-	height := len(m.timelineLines(m.c.Height - header - caption - bottom - m.lanes().MinHeight()))
-	top := m.c.Height - bottom - height
-	if y < top || y >= top+height {
-		return 0, false
-	}
-	return m.timeline.instantAt(x, m.c.Width, m.eng.Now())
-}
-
-// headerView is the header's two lines for the model as it stands.
-func (m Model) headerView() []string {
-	h := render.HeaderInfo{
-		Title: m.title(), Lesson: m.step, Lessons: len(m.lesson), Speed: m.speed,
-		Playing: m.playing || (m.inRoom && m.following && m.teacher.Playing), // a follower plays as its teacher does
-	}
-	if m.mode == modeQuiz {
-		h.Quiz, h.Question, h.Questions = true, m.quiz.index, len(m.quiz.questions)
-	}
-	return render.Header(m.c, &m.snap, h)
-}
-
-// captionView is the scenario's caption for the current instant, or while
-// a quiz answer is revealed, the verdict and its proof.
-func (m Model) captionView() []string {
-	if m.mode == modeQuiz {
-		if m.quiz.phase != quizRevealed {
-			return nil
-		}
-		return m.revealView()
-	}
-	return render.Caption(m.c, &m.snap, len(m.sc.Captions) > 0, m.playing)
-}
-
-// presenterLane is the lane a presenter's screen is about: the revealed
-// question's, else the first the caption on screen makes a claim about,
-// else the first.
-func (m Model) presenterLane() int {
-	if i, ok := m.quizLane(); ok {
-		return i
-	}
-	if i := m.captionIndex(); i >= 0 {
-		for _, x := range m.sc.Captions[i].Shows {
-			if k := slices.Index(m.sc.Algorithms, x.Algorithm); k >= 0 && x.Last != nil {
-				return k
-			}
-		}
-	}
-	return 0
-}

@@ -26,6 +26,13 @@ import (
 // enter replays the same traffic under the new rules and lands at the same
 // request; w writes the changed scenario to a new file, never over one.
 
+// whatIfs is what the view keeps of what-ifs between forms.
+type whatIfs struct {
+	original      *scenarios.Scenario // the scenario before what-if changed its rules; nil when unchanged
+	saveDir       string              // where w writes a what-if
+	writesNothing bool
+}
+
 // whatIfForm is the form. Row 0 is the limit, 1 the window, 2 expiry, and
 // the rest one per algorithm windowlab knows.
 type whatIfForm struct {
