@@ -89,7 +89,7 @@ func TestClientPicker(t *testing.T) {
 	m := update(t, newModel(t, randomTraffic(t), 100, 30), press("G")...)
 	m = settle(t, m, keyMsg("C"))
 	s := screen(m)
-	if m.mode != modeClients || !strings.Contains(s, "Focus a client") || !strings.Contains(s, "501 items") {
+	if modeOf(m) != modeClients || !strings.Contains(s, "Focus a client") || !strings.Contains(s, "501 items") {
 		t.Fatalf("C should list 500 clients and the follow row:\n%s", s)
 	}
 	rows := countClients(m.eng.History(), m.eng.Clients(), m.snap.Algorithms)
@@ -111,8 +111,8 @@ func TestClientPicker(t *testing.T) {
 	}
 	m = settle(t, m, keyMsg("enter")) // leave the filter
 	m = settle(t, m, keyMsg("enter")) // focus the first match
-	if m.mode != modeMain || m.snap.Client != "client-42" {
-		t.Fatalf("focused %q in mode %v, want client-42:\n%s", m.snap.Client, m.mode, screen(m))
+	if modeOf(m) != modeMain || m.snap.Client != "client-42" {
+		t.Fatalf("focused %q in mode %v, want client-42:\n%s", m.snap.Client, modeOf(m), screen(m))
 	}
 	m = update(t, m, press("f")...)
 	if m.snap.Timeline.Client != "client-42" {

@@ -39,7 +39,7 @@ type roomState struct {
 	quietMove  bool     // a teacher's: the view moved to another teacher's position, not to be published
 	joinHint   string
 	// The live quiz (poll.go).
-	poll          pollView
+	poll          pollDialog // the teacher's questions and scores while "ask the room" is closed
 	askRoom       func(Poll)
 	pollQuestions []quiz.Item
 	answer        func(int, string)
@@ -131,7 +131,7 @@ func (m Model) onFollow(p Position) (tea.Model, tea.Cmd) {
 	if m.publish != nil {
 		// Another teacher's move (a teacher's terminal and the projector's
 		// session drive together): go there too, and do not send it back.
-		if m.job != nil || m.mode != modeMain || m.roomPaused {
+		if m.job != nil || m.dialog != nil || m.roomPaused {
 			return m, nil
 		}
 		cmd := m.goToPosition(p)
@@ -139,7 +139,7 @@ func (m Model) onFollow(p Position) (tea.Model, tea.Cmd) {
 		m.publishPosition()
 		return m, cmd
 	}
-	if !m.following || m.job != nil || m.mode != modeMain {
+	if !m.following || m.job != nil || m.dialog != nil {
 		return m, nil
 	}
 	return m, m.goToPosition(p)
@@ -209,7 +209,7 @@ func (m Model) followLine() string {
 // detachOnMove lets a student's key that moves the clock take them off the
 // teacher's screen; it reports whether msg is such a key.
 func (m *Model) detachOnMove(msg tea.KeyPressMsg) {
-	if !m.inRoom || !m.following || m.mode != modeMain {
+	if !m.inRoom || !m.following || m.dialog != nil {
 		return
 	}
 	k := m.keys

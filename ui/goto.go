@@ -3,6 +3,7 @@ package ui
 import (
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
@@ -10,7 +11,8 @@ import (
 	"windowlab/ui/render"
 )
 
-// goToPrompt asks for a time of day to move the clock to.
+// goToPrompt is the go-to-time prompt (t): it asks for a time of day to
+// move the clock to.
 type goToPrompt struct {
 	input textinput.Model
 	err   string
@@ -39,12 +41,6 @@ func (p goToPrompt) open(now algo.Instant) (goToPrompt, tea.Cmd) {
 	return p, cmd
 }
 
-func (p goToPrompt) close() goToPrompt {
-	p.input.Blur()
-	p.err = ""
-	return p
-}
-
 func (p goToPrompt) fail(err error) goToPrompt {
 	p.err = err.Error()
 	return p
@@ -52,7 +48,29 @@ func (p goToPrompt) fail(err error) goToPrompt {
 
 func (p goToPrompt) value() string { return p.input.Value() }
 
-func (p goToPrompt) update(msg tea.Msg) (goToPrompt, tea.Cmd) {
+func (p goToPrompt) resize(w int) Dialog { return p.setWidth(w) }
+
+// update goes to the time typed on enter (or says what is wrong with it),
+// and closes on esc.
+func (p goToPrompt) update(m Model, msg tea.Msg) (Dialog, action, tea.Cmd) {
+	if k, ok := msg.(tea.KeyPressMsg); ok {
+		switch {
+		case key.Matches(k, p.keys.Cancel):
+			return nil, nil, nil
+		case key.Matches(k, p.keys.Go):
+			t, err := parseClock(p.value(), m.eng.Now())
+			if err != nil {
+				return p.fail(err), nil, nil
+			}
+			return nil, func(m *Model) tea.Cmd { return m.goToInstant(t) }, nil
+		}
+	}
+	p, cmd := p.edit(msg)
+	return p, nil, cmd
+}
+
+// edit gives msg to the input; a change clears the error.
+func (p goToPrompt) edit(msg tea.Msg) (goToPrompt, tea.Cmd) {
 	var cmd tea.Cmd
 	before := p.input.Value()
 	p.input, cmd = p.input.Update(msg)
@@ -62,9 +80,17 @@ func (p goToPrompt) update(msg tea.Msg) (goToPrompt, tea.Cmd) {
 	return p, cmd
 }
 
-// view is the prompt with what to type and help, the line of keys the
+func (p goToPrompt) help() []key.Binding { return p.keys.ShortHelp() }
+
+// view leaves the main view on screen, the prompt in place of the help
+// line.
+func (p goToPrompt) view(m Model) dialogView {
+	return dialogView{keepCaption: true, bottom: p.lines(m.c, m.help.ShortHelpView(p.help()))}
+}
+
+// lines are the prompt with what to type and help, the line of keys the
 // root renders from p.keys; an error goes above it.
-func (p goToPrompt) view(c render.Common, help string) []string {
+func (p goToPrompt) lines(c render.Common, help string) []string {
 	in := p.input
 	in.SetStyles(c.Styles.Input)
 	line := in.View() + c.Styles.Faint.Render("  HH:MM:SS[.mmm]  ") + help

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -121,3 +122,44 @@ func goTo(at string) []tea.Msg {
 }
 
 func stringWidth(s string) int { return ansi.StringWidth(s) }
+
+// The dialogs by name, for the tests to say which one is open (modeOf).
+const (
+	modeMain    = "the main view"
+	modeGoTo    = "the go-to-time prompt"
+	modePicker  = "the scenario picker"
+	modeQuiz    = "the quiz"
+	modeClients = "the client picker"
+	modeWhatIf  = "the what-if form"
+	modeName    = "the name prompt"
+	modePoll    = "ask the room"
+)
+
+// modeOf names the dialog open in m.
+func modeOf(m Model) string {
+	switch m.dialog.(type) {
+	case nil:
+		return modeMain
+	case goToPrompt:
+		return modeGoTo
+	case scenarioPicker:
+		return modePicker
+	case quizDialog:
+		return modeQuiz
+	case clientPicker:
+		return modeClients
+	case whatIfForm:
+		return modeWhatIf
+	case namePrompt:
+		return modeName
+	case pollDialog:
+		return modePoll
+	}
+	return fmt.Sprintf("%T", m.dialog)
+}
+
+// quizOf is the quiz open in m (a zero quiz when none is).
+func quizOf(m Model) quizDialog {
+	q, _ := m.openQuiz()
+	return q
+}

@@ -66,8 +66,8 @@ func TestGoToTimeRejectsNonsense(t *testing.T) {
 		t.Fatal("the error outlived an edit")
 	}
 	m = update(t, m, press("esc")...)
-	if now, _ := m.Position(); now != before || m.mode != modeMain {
-		t.Fatalf("esc: clock %v, mode %v", now, m.mode)
+	if now, _ := m.Position(); now != before || modeOf(m) != modeMain {
+		t.Fatalf("esc: clock %v, mode %v", now, modeOf(m))
 	}
 }
 
@@ -270,7 +270,7 @@ func TestOpenBuiltin(t *testing.T) {
 		t.Fatal("enter on a scenario did not load it")
 	}
 	m = update(t, m, cmd())
-	if s := screen(m); !strings.Contains(s, "Worked example") || m.mode != modeMain {
+	if s := screen(m); !strings.Contains(s, "Worked example") || modeOf(m) != modeMain {
 		t.Fatalf("after loading:\n%s", s)
 	}
 	if now, n := m.Position(); n != 0 || now != algo.Clock(12, 0, 29, 0) {
@@ -302,7 +302,7 @@ func TestOpenFileShowsLoadErrors(t *testing.T) {
 		t.Fatalf("load error not shown:\n%s", s)
 	}
 	m = update(t, m, press("esc", "esc")...)
-	if m.mode != modeMain || !strings.Contains(screen(m), "Boundary burst") {
+	if modeOf(m) != modeMain || !strings.Contains(screen(m), "Boundary burst") {
 		t.Fatal("esc esc should return to the scenario")
 	}
 }
@@ -359,7 +359,7 @@ func TestRandomKeysAndSizesNeverPanic(t *testing.T) {
 				}
 				msg = keyMsg(k)
 			}
-			loading := m.mode == modePicker && msg == tea.Msg(keyMsg("enter"))
+			loading := modeOf(m) == modePicker && msg == tea.Msg(keyMsg("enter"))
 			func() {
 				defer func() {
 					if p := recover(); p != nil {
@@ -485,15 +485,15 @@ func TestOpenFileLoadingIsCancellable(t *testing.T) {
 	if ctx.Err() == nil {
 		t.Fatal("esc did not cancel the load")
 	}
-	if s := screen(m); !strings.Contains(s, "stopped loading") || m.mode != modePicker {
+	if s := screen(m); !strings.Contains(s, "stopped loading") || modeOf(m) != modePicker {
 		t.Fatalf("after esc:\n%s", s)
 	}
 	m = update(t, m, <-answer) // the cancelled load's answer comes late
-	if s := screen(m); strings.Contains(s, "context canceled") || m.mode != modePicker {
+	if s := screen(m); strings.Contains(s, "context canceled") || modeOf(m) != modePicker {
 		t.Fatalf("the late answer of a cancelled load was shown:\n%s", s)
 	}
 	m = update(t, m, press("esc", "esc")...)
-	if m.mode != modeMain || !strings.Contains(screen(m), "Boundary burst") {
+	if modeOf(m) != modeMain || !strings.Contains(screen(m), "Boundary burst") {
 		t.Fatal("esc esc should return to the scenario")
 	}
 }

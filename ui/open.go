@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"windowlab/scenarios"
+	"windowlab/sim"
 	"windowlab/ui/render"
 
 	"charm.land/bubbles/v2/key"
@@ -13,8 +14,11 @@ import (
 	tea "charm.land/bubbletea/v2"
 )
 
-// picker lists the built-in scenarios and "open a file…".
-type picker struct {
+// scenarioPicker is the scenario picker (o): it lists the built-in
+// scenarios and "open a file…", and loads the one chosen in the
+// background.
+type scenarioPicker struct {
+	id      int // which opening of the picker this is (Model.opened)
 	items   []*scenarios.Scenario
 	canOpen bool
 	cursor  int
@@ -29,39 +33,30 @@ type picker struct {
 	cancelLoad context.CancelFunc
 }
 
-type pickKind int
-
-const (
-	pickNone pickKind = iota
-	pickCancel
-	pickBuiltin
-	pickFile
-)
-
-// pickAction is what the root should do after a key in the picker.
-type pickAction struct {
-	kind     pickKind
+// scenarioMsg carries a scenario loaded (or not) by a tea.Cmd.
+type scenarioMsg struct {
 	scenario *scenarios.Scenario
-	path     string
-	ctx      context.Context // a file's load: cancelled if the user gives up
-	load     int
+	engine   *sim.Engine
+	err      error
+	picker   int // the picker whose load it answers (scenarioPicker.id)
+	load     int // the picker's load it answers; 0 for a built-in
 }
 
-func newPicker(items []*scenarios.Scenario, canOpen bool, st *render.Styles) picker {
+func newPicker(items []*scenarios.Scenario, canOpen bool, st *render.Styles, id int) scenarioPicker {
 	in := textinput.New()
 	in.Prompt = "file "
 	in.Placeholder = "path/to/scenario.yaml"
 	in.SetStyles(st.Input) // a still cursor from the start; colours follow the root's styles
-	return picker{items: items, canOpen: canOpen, path: in, keys: newPickerKeys()}
+	return scenarioPicker{id: id, items: items, canOpen: canOpen, path: in, keys: newPickerKeys()}
 }
 
-func (p picker) setWidth(w int) picker {
+func (p scenarioPicker) setWidth(w int) scenarioPicker {
 	p.path.SetWidth(max(w-16, 1))
 	return p
 }
 
 // reset shows the list again, cursor on the first entry.
-func (p picker) reset() picker {
+func (p scenarioPicker) reset() scenarioPicker {
 	p = p.giveUp()
 	p.cursor, p.typing, p.err = 0, false, ""
 	p.path.Blur()
@@ -70,7 +65,7 @@ func (p picker) reset() picker {
 
 // giveUp stops waiting for a file being loaded (a FIFO nobody writes, a
 // slow disk): its read is cancelled, and its answer ignored if it comes.
-func (p picker) giveUp() picker {
+func (p scenarioPicker) giveUp() scenarioPicker {
 	if p.cancelLoad != nil {
 		p.cancelLoad()
 		p.cancelLoad = nil
@@ -83,15 +78,17 @@ func (p picker) giveUp() picker {
 }
 
 // loaded reports whether a load's answer is still wanted.
-func (p picker) loaded(load int) bool { return p.busy && load == p.load }
+func (p scenarioPicker) loaded(picker, load int) bool {
+	return p.busy && picker == p.id && load == p.load
+}
 
-func (p picker) failed(err error) picker {
+func (p scenarioPicker) failed(err error) scenarioPicker {
 	p.busy, p.cancelLoad = false, nil
 	p.err = err.Error()
 	return p
 }
 
-func (p picker) entries() int {
+func (p scenarioPicker) entries() int {
 	n := len(p.items)
 	if p.canOpen {
 		n++
@@ -99,66 +96,88 @@ func (p picker) entries() int {
 	return n
 }
 
-func (p picker) update(msg tea.Msg) (picker, tea.Cmd) {
-	if !p.typing {
-		return p, nil
-	}
-	var cmd tea.Cmd
-	p.path, cmd = p.path.Update(msg)
-	return p, cmd
-}
+func (p scenarioPicker) resize(w int) Dialog { return p.setWidth(w) }
 
-func (p picker) updateKey(msg tea.KeyPressMsg) (picker, pickAction, tea.Cmd) {
-	if p.busy {
-		if key.Matches(msg, p.keys.Back) {
-			return p.giveUp(), pickAction{}, nil
-		}
-		return p, pickAction{}, nil
-	}
-	if p.typing {
-		switch {
-		case key.Matches(msg, p.keys.Back):
-			p.typing, p.err = false, ""
-			p.path.Blur()
-			return p, pickAction{}, nil
-		case key.Matches(msg, p.keys.Open):
-			path := strings.TrimSpace(p.path.Value())
-			if path == "" {
-				p.err = "type the path of a scenario file"
-				return p, pickAction{}, nil
-			}
-			ctx, cancel := context.WithCancel(context.Background())
-			p.busy, p.err, p.cancelLoad = true, "", cancel
-			p.load++
-			return p, pickAction{kind: pickFile, path: path, ctx: ctx, load: p.load}, nil
-		}
+// update moves the cursor, takes a path, and on enter starts loading the
+// scenario chosen: the action builds its engine (and reads its file) in a
+// tea.Cmd, and the root shows it when scenarioMsg comes.
+func (p scenarioPicker) update(m Model, msg tea.Msg) (Dialog, action, tea.Cmd) {
+	k, ok := msg.(tea.KeyPressMsg)
+	switch {
+	case !ok && p.typing:
 		var cmd tea.Cmd
 		p.path, cmd = p.path.Update(msg)
-		return p, pickAction{}, cmd
+		return p, nil, cmd
+	case !ok:
+		return p, nil, nil
+	case p.busy:
+		if key.Matches(k, p.keys.Back) {
+			return p.giveUp(), nil, nil
+		}
+		return p, nil, nil
+	case p.typing:
+		return p.updateTyping(m, k)
 	}
 	switch {
-	case key.Matches(msg, p.keys.Close):
-		return p.reset(), pickAction{kind: pickCancel}, nil
-	case key.Matches(msg, p.keys.Up):
+	case key.Matches(k, p.keys.Close):
+		p.reset()
+		return nil, nil, nil
+	case key.Matches(k, p.keys.Up):
 		p.cursor = max(p.cursor-1, 0)
-	case key.Matches(msg, p.keys.Down):
+	case key.Matches(k, p.keys.Down):
 		p.cursor = min(p.cursor+1, max(p.entries()-1, 0))
-	case key.Matches(msg, p.keys.Open):
+	case key.Matches(k, p.keys.Open):
 		if p.cursor < len(p.items) {
 			p.busy, p.err = true, ""
-			return p, pickAction{kind: pickBuiltin, scenario: p.items[p.cursor]}, nil
+			sc, ctl := p.items[p.cursor], m.ctl
+			return p, nil, func() tea.Msg {
+				e, err := buildEngine(sc, ctl)
+				return scenarioMsg{scenario: sc, engine: e, err: err}
+			}
 		}
 		if p.canOpen {
 			p.typing, p.err = true, ""
 			p.path.Reset()
-			return p, pickAction{}, p.path.Focus()
+			return p, nil, p.path.Focus()
 		}
 	}
-	return p, pickAction{}, nil
+	return p, nil, nil
+}
+
+// updateTyping takes the path of a file: enter loads it, esc goes back to
+// the list.
+func (p scenarioPicker) updateTyping(m Model, k tea.KeyPressMsg) (Dialog, action, tea.Cmd) {
+	switch {
+	case key.Matches(k, p.keys.Back):
+		p.typing, p.err = false, ""
+		p.path.Blur()
+		return p, nil, nil
+	case key.Matches(k, p.keys.Open):
+		path := strings.TrimSpace(p.path.Value())
+		if path == "" {
+			p.err = "type the path of a scenario file"
+			return p, nil, nil
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		p.busy, p.err, p.cancelLoad = true, "", cancel
+		p.load++
+		load, ctl, id, n := m.load, m.ctl, p.id, p.load
+		return p, nil, func() tea.Msg {
+			sc, err := load(ctx, path)
+			if err != nil {
+				return scenarioMsg{err: err, picker: id, load: n}
+			}
+			e, err := buildEngine(sc, ctl)
+			return scenarioMsg{scenario: sc, engine: e, err: err, picker: id, load: n}
+		}
+	}
+	var cmd tea.Cmd
+	p.path, cmd = p.path.Update(k)
+	return p, nil, cmd
 }
 
 // help is the bindings the help line offers now.
-func (p picker) help() []key.Binding {
+func (p scenarioPicker) help() []key.Binding {
 	if p.typing && p.busy {
 		return []key.Binding{p.keys.Back}
 	}
@@ -168,8 +187,14 @@ func (p picker) help() []key.Binding {
 	return []key.Binding{p.keys.Up, p.keys.Open, p.keys.Close}
 }
 
-// view draws the list in h lines.
-func (p picker) view(c render.Common, h int) []string {
+// view keeps the header, the caption and the timeline: the list takes the
+// lanes' place.
+func (p scenarioPicker) view(m Model) dialogView {
+	return dialogView{keepCaption: true, timeline: true, body: func(h int) []string { return p.list(m.c, h) }}
+}
+
+// list draws the list in h lines.
+func (p scenarioPicker) list(c render.Common, h int) []string {
 	st := c.Styles
 	var lines []string
 	lines = append(lines, st.Title.Render("Open a scenario"), "")
@@ -217,7 +242,7 @@ func (p picker) view(c render.Common, h int) []string {
 	return append(lines, tail...)
 }
 
-func (p picker) row(st *render.Styles, i int, text string) string {
+func (p scenarioPicker) row(st *render.Styles, i int, text string) string {
 	if i == p.cursor && !p.typing {
 		return st.Selected.Render("▸ ") + text
 	}

@@ -140,8 +140,9 @@ func (m Model) updateJob(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		m.c.Width, m.c.Height = max(0, msg.Width), max(0, msg.Height)
 		m.help.SetWidth(m.c.Width)
-		m.goTo = m.goTo.setWidth(m.c.Width)
-		m.picker = m.picker.setWidth(m.c.Width)
+		if r, ok := m.dialog.(resizer); ok {
+			m.dialog = r.resize(m.c.Width)
+		}
 		return m, nil // the timeline is laid out again when the job is done
 	}
 	return m, nil // ticks, clicks and the rest wait for the job
@@ -295,7 +296,7 @@ func (m Model) onTick(msg tickMsg) (tea.Model, tea.Cmd) {
 	m.carry = ms - whole
 	now := m.eng.Now()
 	target := now + algo.Instant(whole)
-	if m.mode == modeMain {
+	if m.dialog == nil {
 		if i, ok := m.captionBetween(now, target); ok {
 			c := &m.sc.Captions[i]
 			if c.Pause {
@@ -320,7 +321,7 @@ func (m Model) onTick(msg tickMsg) (tea.Model, tea.Cmd) {
 	if target >= m.end {
 		target = m.end
 		m.stop()
-		if m.mode == modeMain && len(m.lesson) > 0 && m.step < len(m.lesson)-1 {
+		if m.dialog == nil && len(m.lesson) > 0 && m.step < len(m.lesson)-1 {
 			m.status = "end of this step: n goes on to the next"
 		}
 	}
@@ -426,10 +427,11 @@ func (m *Model) idleUntil(now, target algo.Instant) (algo.Instant, bool) {
 // proofBetween is, while a quiz answer is being proved, the instant that
 // proves it when it lies in (from, to].
 func (m Model) proofBetween(from, to algo.Instant) (algo.Instant, bool) {
-	if m.mode != modeQuiz {
+	q, ok := m.openQuiz()
+	if !ok {
 		return 0, false
 	}
-	if at, ok := m.quiz.proofInstant(); ok && from < at && at <= to {
+	if at, ok := q.proofInstant(); ok && from < at && at <= to {
 		return at, true
 	}
 	return 0, false

@@ -84,8 +84,8 @@ func TestTheTeacherAsksTheRoom(t *testing.T) {
 		t.Fatalf("the picker should keep the score of question 1:\n%s", s)
 	}
 	teacher = update(t, teacher, press("esc")...)
-	if teacher.mode != modeMain {
-		t.Fatalf("esc should go back to the view, mode %v", teacher.mode)
+	if modeOf(teacher) != modeMain {
+		t.Fatalf("esc should go back to the view, mode %v", modeOf(teacher))
 	}
 }
 
@@ -105,7 +105,7 @@ func TestAStudentAnswersTheRoom(t *testing.T) {
 		student = update(t, student, FollowMsg{Position{Scenario: student.sc.Name, Caption: -1, Speed: 1}})
 		it := quiz.Lesson()[0]
 		student = update(t, student, PollMsg{Poll{ID: 7, Item: it}})
-		if s := screen(student); student.mode != modeQuiz || !strings.Contains(s, "How many get through?") || !strings.Contains(s, "the room's question 7") {
+		if s := screen(student); modeOf(student) != modeQuiz || !strings.Contains(s, "How many get through?") || !strings.Contains(s, "the room's question 7") {
 			t.Fatalf("the room's question should open:\n%s", s)
 		}
 		for _, a := range c.typed {
@@ -126,7 +126,7 @@ func TestAStudentAnswersTheRoom(t *testing.T) {
 			t.Fatalf("%v revealed should show %q:\n%s", c.typed, c.want, s)
 		}
 		student = update(t, student, PollMsg{})
-		if s := screen(student); student.mode != modeMain || !strings.Contains(s, "● following the teacher") {
+		if s := screen(student); modeOf(student) != modeMain || !strings.Contains(s, "● following the teacher") {
 			t.Fatalf("the closed question should leave the student following:\n%s", s)
 		}
 	}
@@ -139,16 +139,16 @@ func TestTheRoomsQuestionReachesEveryone(t *testing.T) {
 	_, student, _, _ := pollRoom(t)
 	it := quiz.Lesson()[1]
 	student = update(t, student, press("right", "e")...) // exploring, in the what-if form
-	if student.mode != modeWhatIf {
-		t.Fatalf("e should open the what-if form, mode %v", student.mode)
+	if modeOf(student) != modeWhatIf {
+		t.Fatalf("e should open the what-if form, mode %v", modeOf(student))
 	}
 	student = update(t, student, PollMsg{Poll{ID: 1, Item: it}})
-	if s := screen(student); student.mode != modeQuiz || !strings.Contains(s, "What does 0.75 represent?") {
+	if s := screen(student); modeOf(student) != modeQuiz || !strings.Contains(s, "What does 0.75 represent?") {
 		t.Fatalf("the question should open over the dialog:\n%s", s)
 	}
 	student = update(t, student, press("esc")...)
-	if student.mode != modeWhatIf {
-		t.Fatalf("esc should leave the question for the form it interrupted, mode %v", student.mode)
+	if modeOf(student) != modeWhatIf {
+		t.Fatalf("esc should leave the question for the form it interrupted, mode %v", modeOf(student))
 	}
 	student = update(t, student, press("esc")...)
 	student = update(t, student, PollMsg{Poll{ID: 1, Item: it, Revealed: true}})

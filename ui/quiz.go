@@ -31,7 +31,7 @@ type savedView struct {
 	eng       *sim.Engine
 	processed int64
 	now       algo.Instant
-	mode      mode // the dialog open when the room's question came (its draft kept)
+	dialog    Dialog // the dialog open when the room's question came (its draft kept)
 }
 
 // revealMsg carries the engine of the scenario that proves question index.
@@ -42,10 +42,12 @@ type revealMsg struct {
 	err    error
 }
 
-// quizView asks questions one at a time and keeps the score. A question
+// quizDialog is the check-yourself quiz (k, windowlab quiz) and, in a
+// student's view, the room's live question: it asks questions one at a
+// time and keeps the score. A question
 // takes a second try after a wrong first answer (quiz.Item.Tries), with a
 // hint; esc skips it.
-type quizView struct {
+type quizDialog struct {
 	title     string
 	questions []quiz.Item
 	index     int
@@ -63,16 +65,16 @@ type quizView struct {
 	keys      quizKeys
 }
 
-func newQuizView(st *render.Styles) quizView {
+func newQuizDialog(st *render.Styles) quizDialog {
 	in := textinput.New()
 	in.Prompt = "your answer › "
 	in.CharLimit = 40
 	in.SetStyles(st.Input) // a still cursor from the start; colours follow the root's styles
-	return quizView{input: in, keys: newQuizKeys()}
+	return quizDialog{input: in, keys: newQuizKeys()}
 }
 
 // start begins a quiz on questions.
-func (q quizView) start(questions []quiz.Item, title string, fromView bool) quizView {
+func (q quizDialog) start(questions []quiz.Item, title string, fromView bool) quizDialog {
 	q.title, q.questions, q.fromView = title, questions, fromView
 	q.live, q.sent = 0, ""
 	q.given = make([][]string, len(questions))
@@ -83,7 +85,7 @@ func (q quizView) start(questions []quiz.Item, title string, fromView bool) quiz
 
 // ask shows the current question, with an empty answer and, for a second
 // try, the cursor on a choice not tried yet.
-func (q quizView) ask() quizView {
+func (q quizDialog) ask() quizDialog {
 	q.phase, q.err = quizAsking, ""
 	q.choice = q.nextChoice(-1, 1)
 	q.input.Reset()
@@ -92,14 +94,14 @@ func (q quizView) ask() quizView {
 }
 
 // tried reports whether choice i of the current question was a wrong try.
-func (q quizView) tried(i int) bool {
+func (q quizDialog) tried(i int) bool {
 	cur := q.current()
 	return q.index < len(q.given) && i < len(cur.Choices) && slices.Contains(q.given[q.index], cur.Choices[i])
 }
 
 // nextChoice is the first choice from i+step on, going by step and round,
 // that was not tried; i itself when there is none.
-func (q quizView) nextChoice(i, step int) int {
+func (q quizDialog) nextChoice(i, step int) int {
 	n := len(q.current().Choices)
 	for k := 1; k <= n; k++ {
 		if j := ((i+k*step)%n + n) % n; !q.tried(j) {
@@ -111,21 +113,21 @@ func (q quizView) nextChoice(i, step int) int {
 
 // secondTry reports whether the current question is being asked again,
 // after a wrong first answer.
-func (q quizView) secondTry() bool {
+func (q quizDialog) secondTry() bool {
 	return q.phase == quizAsking && q.index < len(q.given) && len(q.given[q.index]) > 0
 }
 
-func (q quizView) current() quiz.Item {
+func (q quizDialog) current() quiz.Item {
 	if q.index < len(q.questions) {
 		return q.questions[q.index]
 	}
 	return quiz.Item{}
 }
 
-func (q quizView) typed() bool { return q.current().Typed() }
+func (q quizDialog) typed() bool { return q.current().Typed() }
 
 // proofInstant is where the replay stops while an answer is revealed.
-func (q quizView) proofInstant() (algo.Instant, bool) {
+func (q quizDialog) proofInstant() (algo.Instant, bool) {
 	if q.phase != quizRevealed {
 		return 0, false
 	}
@@ -134,9 +136,37 @@ func (q quizView) proofInstant() (algo.Instant, bool) {
 }
 
 // score counts the questions decided so far: right, wrong and skipped.
-func (q quizView) score() quiz.Score { return quiz.Tally(q.outcome) }
+func (q quizDialog) score() quiz.Score { return quiz.Tally(q.outcome) }
 
-func (q quizView) update(msg tea.Msg) (quizView, tea.Cmd) {
+// update gives keys to the root's quiz logic (an answer moves the main
+// view's clock to prove it) and anything else to the answer's input.
+func (q quizDialog) update(_ Model, msg tea.Msg) (Dialog, action, tea.Cmd) {
+	if k, ok := msg.(tea.KeyPressMsg); ok {
+		return q, whole(func(m Model) (tea.Model, tea.Cmd) { return m.updateQuiz(k) }), nil
+	}
+	q, cmd := q.edit(msg)
+	return q, nil, cmd
+}
+
+// view is the question or the score in the lanes' place; a revealed
+// answer shows the lanes again, under the verdict.
+func (q quizDialog) view(m Model) dialogView {
+	line := m.help.ShortHelpView(q.help())
+	if hint := q.hint(); hint != "" {
+		line = m.c.Styles.Faint.Render(hint) + m.c.Styles.Help.ShortSeparator.Render(m.help.ShortSeparator) + line
+	}
+	v := dialogView{bottom: []string{line}}
+	if q.phase == quizRevealed {
+		v.caption = m.revealView(q)
+		return v
+	}
+	v.header = q.headerView(m.c)
+	v.body = func(h int) []string { return q.lines(m.c, h) }
+	return v
+}
+
+// edit gives msg to the answer's input while a typed answer is asked.
+func (q quizDialog) edit(msg tea.Msg) (quizDialog, tea.Cmd) {
 	if q.phase != quizAsking || !q.typed() {
 		return q, nil
 	}
@@ -154,26 +184,27 @@ func (q quizView) update(msg tea.Msg) (quizView, tea.Cmd) {
 // as skipped, a wrong first answer included. It is all zero when there is
 // no quiz.
 func (m Model) QuizScore() quiz.Score {
-	q := m.quiz
+	q, open := m.openQuiz()
 	outcomes := slices.Clone(q.outcome)
-	if m.mode == modeQuiz && q.phase == quizAsking && q.index < len(outcomes) {
+	if open && q.phase == quizAsking && q.index < len(outcomes) {
 		outcomes[q.index] = quiz.Skipped
 	}
 	return quiz.Tally(outcomes)
 }
 
 func (m Model) updateQuiz(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
-	switch m.quiz.phase {
+	q, _ := m.openQuiz()
+	switch q.phase {
 	case quizAsking:
 		return m.updateAsking(msg)
 	case quizRevealed:
 		return m.updateRevealed(msg)
 	}
 	// The score.
-	k := m.quiz.keys
+	k := q.keys
 	switch {
 	case key.Matches(msg, k.Quit, k.Check, k.Leave):
-		if m.quiz.fromView {
+		if q.fromView {
 			return m.leaveQuiz()
 		}
 		return m, tea.Quit
@@ -182,9 +213,10 @@ func (m Model) updateQuiz(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		if key.Matches(msg, k.Up) {
 			step = -1
 		}
-		h := m.c.Height - len(m.quiz.headerView(m.c)) - len(m.bottomView())
-		most := max(len(m.quiz.scoreLines(m.c))-h, 0)
-		m.quiz.scroll = min(max(m.quiz.scroll+step, 0), most)
+		h := m.c.Height - len(q.headerView(m.c)) - len(m.bottomView(q.view(m)))
+		most := max(len(q.scoreLines(m.c))-h, 0)
+		q.scroll = min(max(q.scroll+step, 0), most)
+		m.dialog = q
 	}
 	return m, nil
 }
@@ -192,7 +224,8 @@ func (m Model) updateQuiz(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 // updateAsking takes an answer: typed into the prompt, or a choice; esc
 // skips the question.
 func (m Model) updateAsking(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
-	q, k := m.quiz, m.quiz.keys
+	q, _ := m.openQuiz()
+	k := q.keys
 	switch {
 	case key.Matches(msg, k.Skip) && q.live != 0:
 		return m.leaveLive() // back to the view; an answer sent stays sent
@@ -204,7 +237,8 @@ func (m Model) updateAsking(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	}
 	if q.typed() {
 		var cmd tea.Cmd
-		m.quiz, cmd = q.update(msg)
+		q, cmd = q.edit(msg)
+		m.dialog = q
 		return m, cmd
 	}
 	n := len(q.current().Choices)
@@ -224,10 +258,10 @@ func (m Model) updateAsking(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, k.Quit):
 		// Leaving on a question skips it: it was shown, not answered.
 		q.outcome[q.index] = quiz.Skipped
-		m.quiz = q
+		m.dialog = q
 		return m.leaveQuiz()
 	}
-	m.quiz = q
+	m.dialog = q
 	return m, nil
 }
 
@@ -235,7 +269,8 @@ func (m Model) updateAsking(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 // through the replay that proves it with the main view's keys.
 func (m Model) updateRevealed(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	m.status = ""
-	q, k := m.quiz, m.keys
+	q, _ := m.openQuiz()
+	k := m.keys
 	switch {
 	case q.live != 0 && key.Matches(msg, q.keys.Next, q.keys.Leave, k.Quit):
 		return m.leaveLive()
@@ -244,10 +279,10 @@ func (m Model) updateRevealed(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		q.index++
 		if q.index >= len(q.questions) {
 			q.phase = quizDone
-			m.quiz = q
+			m.dialog = q
 			return m, nil
 		}
-		m.quiz = q.ask()
+		m.dialog = q.ask()
 		return m, nil
 	case key.Matches(msg, q.keys.Leave):
 		return m.leaveQuiz()
@@ -272,7 +307,7 @@ func (m Model) updateRevealed(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 // revealed with the replay that proves it; wrong at the first of two, the
 // question is asked again with a hint.
 func (m Model) submit() (tea.Model, tea.Cmd) {
-	q := m.quiz
+	q, _ := m.openQuiz()
 	cur := q.current()
 	given := strings.TrimSpace(q.input.Value())
 	if !q.typed() {
@@ -281,11 +316,11 @@ func (m Model) submit() (tea.Model, tea.Cmd) {
 	switch {
 	case given == "":
 		q.err = "type an answer first (a number such as 200 or 0.75), or esc to skip"
-		m.quiz = q
+		m.dialog = q
 		return m, nil
 	case !q.typed() && q.tried(q.choice) && q.live == 0:
 		q.err = "you tried that one already; pick another"
-		m.quiz = q
+		m.dialog = q
 		return m, nil
 	case q.live != 0:
 		return m.sendAnswer(given)
@@ -297,7 +332,7 @@ func (m Model) submit() (tea.Model, tea.Cmd) {
 	case cur.Check(given):
 		q.outcome[q.index] = quiz.RightSecondTry
 	case tries < cur.Tries():
-		m.quiz = q.ask()
+		m.dialog = q.ask()
 		return m, nil
 	default:
 		q.outcome[q.index] = quiz.Wrong
@@ -307,11 +342,11 @@ func (m Model) submit() (tea.Model, tea.Cmd) {
 
 // reveal shows q's current question decided, and starts the replay that
 // proves its answer.
-func (m Model) reveal(q quizView) (tea.Model, tea.Cmd) {
+func (m Model) reveal(q quizDialog) (tea.Model, tea.Cmd) {
 	cur := q.current()
 	q.phase, q.err = quizRevealed, ""
 	q.input.Blur()
-	m.quiz = q
+	m.dialog = q
 	if cur.Scenario == m.sc {
 		// The scenario on screen proves it: replay its own engine, whose
 		// checkpoints make going back cheap, rather than a new one from the
@@ -328,7 +363,7 @@ func (m Model) reveal(q quizView) (tea.Model, tea.Cmd) {
 
 // onReveal shows the scenario that proves the answer and replays it.
 func (m Model) onReveal(msg revealMsg) (tea.Model, tea.Cmd) {
-	if m.mode != modeQuiz || m.quiz.phase != quizRevealed || msg.index != m.quiz.index {
+	if q, ok := m.openQuiz(); !ok || q.phase != quizRevealed || msg.index != q.index {
 		return m, nil // the student has moved on
 	}
 	if msg.err != nil {
@@ -346,7 +381,8 @@ const proofSeconds = 3
 // a speed that gets there in a few seconds; a question with no instant
 // shows the end of the replay.
 func (m *Model) prove() tea.Cmd {
-	cur := m.quiz.current()
+	q, _ := m.openQuiz()
+	cur := q.current()
 	if !cur.HasAt {
 		return m.seekIndex(m.eng.Len())
 	}
@@ -366,13 +402,15 @@ func (m *Model) prove() tea.Cmd {
 // quiz command, shows the score.
 func (m Model) leaveQuiz() (tea.Model, tea.Cmd) {
 	m.stop()
-	if !m.quiz.fromView {
-		m.quiz.phase, m.quiz.scroll = quizDone, 0
+	q, _ := m.openQuiz()
+	if !q.fromView {
+		q.phase, q.scroll = quizDone, 0
+		m.dialog = q
 		return m, nil
 	}
-	s := m.quiz.saved
+	s := q.saved
 	m.setScenario(s.sc, s.eng)
-	m.mode = s.mode
+	m.dialog = s.dialog
 	return m, m.move(func(e *sim.Engine) {
 		e.SeekIndex(s.processed)
 		e.Seek(s.now)
@@ -381,10 +419,11 @@ func (m Model) leaveQuiz() (tea.Model, tea.Cmd) {
 
 // quizLane is the lane of the limiter the revealed question is about.
 func (m Model) quizLane() (int, bool) {
-	if m.mode != modeQuiz || m.quiz.phase != quizRevealed {
+	q, ok := m.openQuiz()
+	if !ok || q.phase != quizRevealed {
 		return 0, false
 	}
-	cur := m.quiz.current()
+	cur := q.current()
 	if !cur.HasAlgorithm {
 		return 0, false
 	}
@@ -397,7 +436,7 @@ func (m Model) quizLane() (int, bool) {
 }
 
 // headerView is the quiz's own header while a question is asked.
-func (q quizView) headerView(c render.Common) []string {
+func (q quizDialog) headerView(c render.Common) []string {
 	st := c.Styles
 	left := st.AppName.Render("windowlab · ") + st.Title.Render("check yourself")
 	if q.title != "" {
@@ -423,8 +462,8 @@ func (q quizView) headerView(c render.Common) []string {
 // comfortable line length.
 func textWidth(c render.Common) int { return min(c.Width, 100) }
 
-// view is the question being asked, or the score.
-func (q quizView) view(c render.Common, h int) []string {
+// lines are the question being asked, or the score, in h lines.
+func (q quizDialog) lines(c render.Common, h int) []string {
 	st := c.Styles
 	w := textWidth(c)
 	if q.phase == quizDone {
@@ -493,7 +532,7 @@ func (q quizView) view(c render.Common, h int) []string {
 	return fitHeight(out, h)
 }
 
-func (q quizView) scoreView(c render.Common, h int) []string {
+func (q quizDialog) scoreView(c render.Common, h int) []string {
 	lines := q.scoreLines(c)
 	if len(lines) <= h || h < 3 {
 		return fitHeight(lines, h)
@@ -513,7 +552,7 @@ func (q quizView) scoreView(c render.Common, h int) []string {
 
 // scoreLines is the whole score: the tally, then each question reached,
 // its mark and the right answer, wrapped to the screen and never cut.
-func (q quizView) scoreLines(c render.Common) []string {
+func (q quizDialog) scoreLines(c render.Common) []string {
 	st := c.Styles
 	var out []string
 	for _, l := range strings.Split(c.Cells.Wrap("Your score: "+q.score().String(), c.Width, " "), "\n") {
@@ -562,8 +601,8 @@ func (q quizView) scoreLines(c render.Common) []string {
 
 // revealView takes the caption's place while an answer is revealed: the
 // verdict, the explanation, and the decision that proves it.
-func (m Model) revealView() []string {
-	st, q, w := m.c.Styles, m.quiz, m.c.Width
+func (m Model) revealView(q quizDialog) []string {
+	st, w := m.c.Styles, m.c.Width
 	cur := q.current()
 	var text []string
 	add := func(s string, style func(...string) string, most int) {
@@ -596,7 +635,7 @@ func (m Model) revealView() []string {
 	if cur.Explain != "" {
 		add(cur.Explain, st.Caption.Render, 3)
 	}
-	add(m.proofText(), st.Value.Render, 4) // its figures explained take room
+	add(m.proofText(cur), st.Value.Render, 4) // its figures explained take room
 
 	return text
 }
@@ -604,8 +643,8 @@ func (m Model) revealView() []string {
 // proofText is what the engine shows at the question's instant: the
 // limiter's totals and the arithmetic of its last decision (quiz.ProofAt),
 // read from the snapshot the lanes show.
-func (m Model) proofText() string {
-	cur, s := m.quiz.current(), m.snap
+func (m Model) proofText(cur quiz.Item) string {
+	s := m.snap
 	if cur.HasAt && s.Now < cur.At {
 		return fmt.Sprintf("▶ replaying to %s, the moment that proves it…", cur.At.Short())
 	}
@@ -620,7 +659,7 @@ func (m Model) proofText() string {
 
 // help is the bindings the help line offers in the quiz's phase, worded
 // for it.
-func (q quizView) help() []key.Binding {
+func (q quizDialog) help() []key.Binding {
 	k := q.keys
 	leave, exit := k.Leave, k.Exit
 	if q.fromView {
@@ -656,7 +695,7 @@ func (q quizView) help() []key.Binding {
 }
 
 // hint is what to do that no key says: type the answer.
-func (q quizView) hint() string {
+func (q quizDialog) hint() string {
 	switch {
 	case q.phase == quizAsking && q.live != 0:
 		return "the teacher asks the room"

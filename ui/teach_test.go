@@ -227,7 +227,7 @@ func TestQuizTypedAnswer(t *testing.T) {
 	}
 	// Enter on nothing asks for an answer.
 	m = update(t, m, press("enter")...)
-	if !strings.Contains(screen(m), "type an answer first") || m.quiz.phase != quizAsking {
+	if !strings.Contains(screen(m), "type an answer first") || quizOf(m).phase != quizAsking {
 		t.Fatalf("empty answer:\n%s", screen(m))
 	}
 	m = update(t, m, typeText(" 200 ")...)
@@ -282,7 +282,7 @@ func TestQuizFromTheScenarioView(t *testing.T) {
 		t.Fatalf("reveal:\n%s", s)
 	}
 	m = update(t, m, press("esc")...)
-	if m.mode != modeMain || screen(m) != before {
+	if modeOf(m) != modeMain || screen(m) != before {
 		t.Fatalf("esc should return to the scenario as it was:\n%s", screen(m))
 	}
 	// A scenario without questions says so.

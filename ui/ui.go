@@ -141,27 +141,6 @@ func RunFinal(ctx context.Context, opts Options) (Model, error) {
 	return m, err
 }
 
-type mode int
-
-const (
-	modeMain mode = iota
-	modeGoTo
-	modePicker
-	modeQuiz
-	modeClients
-	modeWhatIf
-	modeName
-	modePoll
-)
-
-// scenarioMsg carries a scenario loaded (or not) by a tea.Cmd.
-type scenarioMsg struct {
-	scenario *scenarios.Scenario
-	engine   *sim.Engine
-	err      error
-	load     int // the picker's load it answers; 0 for a built-in
-}
-
 // guidedLesson is the guided lesson: a scenario and a ready engine per
 // step, and the step on screen.
 type guidedLesson struct {
@@ -175,17 +154,7 @@ type guidedLesson struct {
 type sources struct {
 	builtins []*scenarios.Scenario
 	load     func(context.Context, string) (*scenarios.Scenario, error)
-}
-
-// dialogs are the windows over the main view and which one has the keys.
-type dialogs struct {
-	mode    mode
-	goTo    goToPrompt
-	picker  picker
-	clients clientPicker // the client picker (clients.go)
-	whatIf  whatIfForm   // the what-if form (whatif.go)
-	name    namePrompt
-	quiz    quizView
+	opened   int // the pickers opened so far: a load's answer names its own
 }
 
 // Model is the root model. It is a value; the engine it points at is the
@@ -209,7 +178,9 @@ type Model struct {
 	timeline timeline
 	status   string
 
-	dialogs // the windows over the main view
+	// dialog is the window open over the main view (dialog.go); nil: none,
+	// the main view has the keys.
+	dialog Dialog
 
 	sources      // what the open key offers (open.go)
 	guidedLesson // the guided lesson's scenarios and the step on screen
@@ -276,15 +247,11 @@ func New(opts Options) (Model, error) {
 			askRoom:       opts.Ask,
 			pollQuestions: opts.Questions,
 			answer:        opts.Answer,
-			poll:          pollView{keys: newPollKeys()},
+			poll:          pollDialog{keys: newPollKeys()},
 		},
 	}
 	m.keys.setLesson(len(opts.Lesson) > 0)
 	m.help.Styles = st.Help
-	m.goTo = newGoToPrompt(st)
-	m.picker = newPicker(opts.Builtins, opts.Load != nil, st)
-	m.quiz = newQuizView(st)
-	m.clients = newClientPicker(st)
 	m.setScenario(first, eng)
 	m.chosen = opts.Client
 	if len(opts.Lesson) > 0 && opts.LessonStep > 0 {
@@ -294,8 +261,7 @@ func New(opts Options) (Model, error) {
 		m.goToStep(opts.LessonStep)
 	}
 	if opts.Name != nil {
-		m.name = newNamePrompt(st, opts.Name)
-		m.mode = modeName
+		m.dialog = newNamePrompt(st, opts.Name)
 	}
 	if opts.StartAt != nil {
 		m.budget = time.Hour // New has no frame to keep: go all the way
@@ -303,8 +269,7 @@ func New(opts Options) (Model, error) {
 		m.budget = frameBudget
 	}
 	if len(opts.Quiz) > 0 {
-		m.quiz = m.quiz.start(opts.Quiz, opts.QuizTitle, false)
-		m.mode = modeQuiz
+		m.dialog = newQuizDialog(st).start(opts.Quiz, opts.QuizTitle, false)
 	}
 	return m, nil
 }
@@ -392,7 +357,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyPressMsg, tea.MouseClickMsg:
 		m.quietMove = false // the teacher's own move, to publish
 	}
-	if k, ok := msg.(tea.KeyPressMsg); ok && m.publish != nil && m.job == nil && m.mode == modeMain {
+	if k, ok := msg.(tea.KeyPressMsg); ok && m.publish != nil && m.job == nil && m.dialog == nil {
 		switch {
 		case key.Matches(k, m.roomKeys.Ask):
 			return m.openPoll()
@@ -401,7 +366,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 	}
-	if k, ok := msg.(tea.KeyPressMsg); ok && m.inRoom && m.job == nil && m.mode == modeMain {
+	if k, ok := msg.(tea.KeyPressMsg); ok && m.inRoom && m.job == nil && m.dialog == nil {
 		if key.Matches(k, m.follow.Follow) {
 			m.following, m.status = true, ""
 			m.reportFollowing()
@@ -416,7 +381,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	nm := next.(Model)
 	nm.publishPosition()
 	nm.reportFollowing()
-	if nm.pending != nil && nm.job == nil && nm.mode != modeName {
+	if nm.pending != nil && nm.job == nil && !nm.naming() {
 		after, open := nm.onPoll(*nm.pending)
 		return after, tea.Batch(cmd, open)
 	}
@@ -454,8 +419,9 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		m.c.Width, m.c.Height = max(0, msg.Width), max(0, msg.Height)
 		m.help.SetWidth(m.c.Width)
-		m.goTo = m.goTo.setWidth(m.c.Width)
-		m.picker = m.picker.setWidth(m.c.Width)
+		if r, ok := m.dialog.(resizer); ok {
+			m.dialog = r.resize(m.c.Width)
+		}
 		m.refresh() // the timeline's cells depend on the width
 		return m, nil
 	case tickMsg:
@@ -472,19 +438,22 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	case scenarioMsg:
-		if msg.load != 0 && !m.picker.loaded(msg.load) {
+		p, picking := m.dialog.(scenarioPicker)
+		if msg.load != 0 && !(picking && p.loaded(msg.picker, msg.load)) {
 			return m, nil // a load the user gave up
 		}
 		if msg.err != nil {
-			if m.mode == modePicker {
-				m.picker = m.picker.failed(msg.err)
+			if picking {
+				m.dialog = p.failed(msg.err)
 			} else {
 				m.status = msg.err.Error()
 			}
 			return m, nil
 		}
-		m.mode = modeMain
-		m.picker = m.picker.reset()
+		if picking {
+			p.reset() // its load is done: let go of its context
+		}
+		m.dialog = nil
 		m.original = nil
 		m.setScenario(msg.scenario, msg.engine)
 		return m, nil
@@ -492,27 +461,8 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if key.Matches(msg, m.keys.ForceQuit) {
 			return m, tea.Quit
 		}
-		switch m.mode {
-		case modeGoTo:
-			return m.updateGoTo(msg)
-		case modePicker:
-			return m.updatePicker(msg)
-		case modeQuiz:
-			return m.updateQuiz(msg)
-		case modeWhatIf:
-			return m.updateWhatIf(msg)
-		case modeName:
-			return m.updateName(msg)
-		case modePoll:
-			return m.updatePoll(msg)
-		case modeClients:
-			if m.clients.loading { // the count reads the history: nothing moves until it is done
-				if key.Matches(msg, m.keys.Quit) {
-					return m, tea.Quit
-				}
-				return m, nil
-			}
-			return m.updateClients(msg)
+		if m.dialog != nil {
+			return m.updateDialog(msg)
 		}
 		return m.updateMain(msg)
 	case tea.MouseClickMsg:
@@ -535,19 +485,11 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	}
-	// Anything else (a text input's own messages) goes to the focused child.
-	var cmd tea.Cmd
-	switch m.mode {
-	case modeGoTo:
-		m.goTo, cmd = m.goTo.update(msg)
-	case modePicker:
-		m.picker, cmd = m.picker.update(msg)
-	case modeQuiz:
-		m.quiz, cmd = m.quiz.update(msg)
-	case modeClients:
-		m.clients.list, cmd = m.clients.list.Update(msg)
+	// Anything else (a text input's own messages) goes to the dialog.
+	if m.dialog != nil {
+		return m.updateDialog(msg)
 	}
-	return m, cmd
+	return m, nil
 }
 
 func (m Model) updateMain(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
@@ -573,11 +515,10 @@ func (m Model) updateMain(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, k.PrevCaption):
 		return m, m.stepCaption(-1)
 	case key.Matches(msg, k.GoTo, k.Open, k.Quiz):
-		return m.openMode(msg)
+		return m.openDialog(msg)
 	case key.Matches(msg, k.WhatIf):
 		m.stop()
-		m.whatIf = newWhatIfForm(m.c.Styles, m.sc)
-		m.mode = modeWhatIf
+		m.dialog = newWhatIfForm(m.c.Styles, m.sc)
 		return m, nil
 	case key.Matches(msg, k.Save):
 		if m.writesNothing {
@@ -594,7 +535,7 @@ func (m Model) updateMain(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			m.status = "no client has sent a request yet"
 			return m, nil
 		}
-		m.mode, m.clients.loading = modeClients, true
+		m.dialog = newClientPicker(true)
 		return m, m.countCmd(key.Matches(msg, k.Worst))
 	case key.Matches(msg, k.NextStep):
 		m.goToStep(m.step + 1)
@@ -606,31 +547,30 @@ func (m Model) updateMain(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
-// openMode opens the go-to prompt, the open dialog or the scenario's quiz.
-func (m Model) openMode(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+// openDialog opens the go-to prompt, the scenario picker or the scenario's quiz.
+func (m Model) openDialog(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	k := m.keys
 	switch {
 	case key.Matches(msg, k.GoTo):
-		m.mode = modeGoTo
-		var cmd tea.Cmd
-		m.goTo, cmd = m.goTo.open(m.eng.Now())
+		p, cmd := newGoToPrompt(m.c.Styles).setWidth(m.c.Width).open(m.eng.Now())
+		m.dialog = p
 		return m, cmd
 	case key.Matches(msg, k.Open):
 		if len(m.builtins) == 0 && m.load == nil {
 			m.status = "there are no other scenarios to open"
 			return m, nil
 		}
-		m.mode = modePicker
-		m.picker = m.picker.reset()
+		m.opened++
+		m.dialog = newPicker(m.builtins, m.load != nil, m.c.Styles, m.opened).setWidth(m.c.Width)
 	case key.Matches(msg, k.Quiz):
 		if len(m.sc.Questions) == 0 {
 			m.status = "this scenario has no questions; windowlab quiz has plenty"
 			return m, nil
 		}
 		m.stop()
-		m.quiz = m.quiz.start(quiz.Of(m.sc), m.title(), true)
-		m.quiz.saved = savedView{sc: m.sc, eng: m.eng, processed: m.eng.Processed(), now: m.eng.Now()}
-		m.mode = modeQuiz
+		q := newQuizDialog(m.c.Styles).start(quiz.Of(m.sc), m.title(), true)
+		q.saved = savedView{sc: m.sc, eng: m.eng, processed: m.eng.Processed(), now: m.eng.Now()}
+		m.dialog = q
 	}
 	return m, nil
 }
@@ -684,53 +624,6 @@ func nextClient(clients []string, chosen string) string {
 	return ""
 }
 
-func (m Model) updateGoTo(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
-	switch {
-	case key.Matches(msg, m.goTo.keys.Cancel):
-		m.mode = modeMain
-		m.goTo = m.goTo.close()
-		return m, nil
-	case key.Matches(msg, m.goTo.keys.Go):
-		t, err := parseClock(m.goTo.value(), m.eng.Now())
-		if err != nil {
-			m.goTo = m.goTo.fail(err)
-			return m, nil
-		}
-		m.mode = modeMain
-		m.goTo = m.goTo.close()
-		return m, m.goToInstant(t)
-	}
-	var cmd tea.Cmd
-	m.goTo, cmd = m.goTo.update(msg)
-	return m, cmd
-}
-
-func (m Model) updatePicker(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
-	p, act, cmd := m.picker.updateKey(msg)
-	m.picker = p
-	switch act.kind {
-	case pickCancel:
-		m.mode = modeMain
-	case pickBuiltin:
-		sc, ctl := act.scenario, m.ctl
-		return m, func() tea.Msg {
-			e, err := buildEngine(sc, ctl)
-			return scenarioMsg{scenario: sc, engine: e, err: err}
-		}
-	case pickFile:
-		load, path, ctx, n, ctl := m.load, act.path, act.ctx, act.load, m.ctl
-		return m, func() tea.Msg {
-			sc, err := load(ctx, path)
-			if err != nil {
-				return scenarioMsg{err: err, load: n}
-			}
-			e, err := buildEngine(sc, ctl)
-			return scenarioMsg{scenario: sc, engine: e, err: err, load: n}
-		}
-	}
-	return m, cmd
-}
-
 // goToStep shows step i of the lesson from its start.
 func (m *Model) goToStep(i int) {
 	switch {
@@ -750,7 +643,8 @@ func (m *Model) goToStep(i int) {
 
 // showsLanes reports whether the lanes and timeline are on screen.
 func (m Model) showsLanes() bool {
-	return m.mode == modeMain || (m.mode == modeQuiz && m.quiz.phase == quizRevealed)
+	q, quizzing := m.openQuiz()
+	return m.dialog == nil || (quizzing && q.phase == quizRevealed)
 }
 
 // refresh reads the engine after it moved (or the timeline's geometry

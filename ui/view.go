@@ -57,33 +57,17 @@ func (m Model) render() string {
 		lines := strings.Split(lipgloss.Place(c.Width, c.Height, lipgloss.Center, lipgloss.Center, msg), "\n")
 		return strings.Join(fitHeight(lines, c.Height), "\n")
 	}
-	header := m.headerView()
-	caption := m.captionView()
-	bottom := m.bottomView()
+	dv := m.screen()
+	header, caption, bottom := m.headerView(dv), m.captionView(dv), m.bottomView(dv)
 	var tl, body []string
 	bodyH := c.Height - len(header) - len(caption) - len(bottom)
 	switch {
-	case m.mode == modeQuiz && m.quiz.phase != quizRevealed:
-		header = m.quiz.headerView(c)
-		caption = nil
-		bodyH = c.Height - len(header) - len(bottom)
-		body = m.quiz.view(c, bodyH)
-	case m.mode == modePicker:
-		tl = m.timelineLines(bodyH - m.lanes().MinHeight())
-		bodyH -= len(tl)
-		body = m.picker.view(c, bodyH)
-	case m.mode == modeClients:
-		body = m.clients.view(c, bodyH)
-	case m.mode == modeWhatIf:
-		body = m.whatIf.view(c, bodyH)
-	case m.mode == modeName:
-		caption, tl = nil, nil
-		bodyH = c.Height - len(header) - len(bottom)
-		body = m.nameView(bodyH)
-	case m.mode == modePoll:
-		header, caption = m.pollHeader(), nil
-		bodyH = c.Height - len(header) - len(bottom)
-		body = m.pollBody(bodyH)
+	case dv.body != nil: // a dialog in the lanes' place
+		if dv.timeline {
+			tl = m.timelineLines(bodyH - m.lanes().MinHeight())
+			bodyH -= len(tl)
+		}
+		body = dv.body(bodyH)
 	case m.presenter && render.PresenterFits(c):
 		tl = m.timelineLines(bodyH - render.PresenterMin)
 		bodyH -= len(tl)
@@ -138,42 +122,31 @@ func fitHeight(lines []string, h int) []string {
 
 // bottomView is the help bar, or the go-to-time prompt while it is open,
 // with a status line above when there is something to say.
-func (m Model) bottomView() []string {
+func (m Model) bottomView(dv dialogView) []string {
 	var out []string
 	if m.job != nil {
 		return append(out, m.c.Styles.Warn.Render(m.jobLine()))
 	}
-	if line := m.followLine(); line != "" && m.mode == modeMain {
+	if line := m.followLine(); line != "" && m.dialog == nil {
 		out = append(out, line)
 	}
-	if line := m.teachLine(); line != "" && m.mode == modeMain {
+	if line := m.teachLine(); line != "" && m.dialog == nil {
 		out = append(out, line)
 	}
 	switch {
 	case m.status != "":
 		out = append(out, m.c.Styles.Warn.Render(m.status))
-	case m.note != "" && m.snap.Now < m.noteUntil && m.mode == modeMain:
+	case m.note != "" && m.snap.Now < m.noteUntil && m.dialog == nil:
 		out = append(out, m.c.Styles.Faint.Render("⏩ "+m.note))
 	}
-	switch m.mode {
-	case modeGoTo:
-		return append(out, m.goTo.view(m.c, m.help.ShortHelpView(m.goTo.keys.ShortHelp()))...)
-	case modePicker:
-		return append(out, m.help.ShortHelpView(m.picker.help()))
-	case modeClients:
-		return append(out, m.help.ShortHelpView(m.clients.help()))
-	case modeWhatIf:
-		return append(out, m.help.ShortHelpView(m.whatIf.help()))
-	case modeName:
-		return out // the prompt says its keys
-	case modePoll:
-		return append(out, m.help.ShortHelpView(m.pollHelp()))
-	case modeQuiz:
-		line := m.help.ShortHelpView(m.quiz.help())
-		if hint := m.quiz.hint(); hint != "" {
-			line = m.c.Styles.Faint.Render(hint) + m.c.Styles.Help.ShortSeparator.Render(m.help.ShortSeparator) + line
-		}
-		return append(out, line)
+	switch {
+	case m.dialog == nil:
+	case dv.noHelp:
+		return out
+	case dv.bottom != nil:
+		return append(out, dv.bottom...)
+	default:
+		return append(out, m.help.ShortHelpView(m.dialog.help()))
 	}
 	if m.help.ShowAll {
 		return append(out, m.fullHelp()...)
@@ -267,8 +240,9 @@ func (m Model) timelineInstantAt(x, y int) (algo.Instant, bool) {
 	if m.c.TooSmall() {
 		return 0, false
 	}
-	bottom := len(m.bottomView())
-	header, caption := len(m.headerView()), len(m.captionView())
+	dv := m.screen()
+	bottom := len(m.bottomView(dv))
+	header, caption := len(m.headerView(dv)), len(m.captionView(dv))
 	height := len(m.timelineLines(m.c.Height - header - caption - bottom - m.lanes().MinHeight()))
 	top := m.c.Height - bottom - height
 	if y < top || y >= top+height {
@@ -277,26 +251,27 @@ func (m Model) timelineInstantAt(x, y int) (algo.Instant, bool) {
 	return m.timeline.instantAt(x, m.c.Width, m.eng.Now())
 }
 
-// headerView is the header's two lines for the model as it stands.
-func (m Model) headerView() []string {
+// headerView is the header's two lines for the model as it stands, or the
+// dialog's own.
+func (m Model) headerView(dv dialogView) []string {
+	if dv.header != nil {
+		return dv.header
+	}
 	h := render.HeaderInfo{
 		Title: m.title(), Lesson: m.step, Lessons: len(m.lesson), Speed: m.speed,
 		Playing: m.playing || (m.inRoom && m.following && m.teacher.Playing), // a follower plays as its teacher does
 	}
-	if m.mode == modeQuiz {
-		h.Quiz, h.Question, h.Questions = true, m.quiz.index, len(m.quiz.questions)
+	if q, ok := m.openQuiz(); ok {
+		h.Quiz, h.Question, h.Questions = true, q.index, len(q.questions)
 	}
 	return render.Header(m.c, &m.snap, h)
 }
 
-// captionView is the scenario's caption for the current instant, or while
-// a quiz answer is revealed, the verdict and its proof.
-func (m Model) captionView() []string {
-	if m.mode == modeQuiz {
-		if m.quiz.phase != quizRevealed {
-			return nil
-		}
-		return m.revealView()
+// captionView is the scenario's caption for the current instant, or what
+// the dialog shows in its place (a quiz answer's verdict and proof).
+func (m Model) captionView(dv dialogView) []string {
+	if !dv.keepCaption {
+		return dv.caption
 	}
 	return render.Caption(m.c, &m.snap, len(m.sc.Captions) > 0, m.playing)
 }
@@ -316,4 +291,13 @@ func (m Model) presenterLane() int {
 		}
 	}
 	return 0
+}
+
+// screen is how the open dialog shares the screen; with none, the main
+// view's parts.
+func (m Model) screen() dialogView {
+	if m.dialog == nil {
+		return dialogView{keepCaption: true}
+	}
+	return m.dialog.view(m)
 }

@@ -173,8 +173,13 @@ func (f whatIfForm) step(dir int) whatIfForm {
 	return f
 }
 
-// view is the form in h lines: the fields, then the limiters in columns.
-func (f whatIfForm) view(c render.Common, h int) []string {
+// view keeps the header and the caption; the form takes the lanes' place.
+func (f whatIfForm) view(m Model) dialogView {
+	return dialogView{keepCaption: true, body: func(h int) []string { return f.lines(m.c, h) }}
+}
+
+// lines are the form in h lines: the fields, then the limiters in columns.
+func (f whatIfForm) lines(c render.Common, h int) []string {
 	st := c.Styles
 	out := []string{st.Title.Render("What if…") + st.Faint.Render("  the same traffic, replayed under other rules"), ""}
 	cursor := func(row int) string {
@@ -218,13 +223,21 @@ func (f whatIfForm) help() []key.Binding {
 	return []key.Binding{k.Up, k.More, k.Toggle, k.Apply, k.Cancel}
 }
 
-// updateWhatIf handles a key while the form is open.
-func (m Model) updateWhatIf(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
-	f, k := m.whatIf, m.whatIf.keys
+// update handles a key while the form is open: enter replays the traffic
+// under the form's rules (the action), esc closes.
+func (f whatIfForm) update(_ Model, msg tea.Msg) (Dialog, action, tea.Cmd) {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return f, nil, nil
+	}
+	return f.updateKey(k)
+}
+
+func (f whatIfForm) updateKey(msg tea.KeyPressMsg) (Dialog, action, tea.Cmd) {
+	k := f.keys
 	switch {
 	case key.Matches(msg, k.Cancel):
-		m.mode = modeMain
-		return m, nil
+		return nil, nil, nil
 	case key.Matches(msg, k.Up):
 		f.row = (f.row + f.rows() - 1) % f.rows()
 	case key.Matches(msg, k.Down):
@@ -236,13 +249,16 @@ func (m Model) updateWhatIf(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, k.Toggle) && f.row >= 2:
 		f = f.step(0)
 	case key.Matches(msg, k.Apply):
-		m.whatIf = f
-		return m.applyWhatIf()
+		return f, whole(func(m Model) (tea.Model, tea.Cmd) { return m.applyWhatIf(f) }), nil
 	default:
-		if f.fresh && msg.Text != "" && f.row < 2 {
+		if f.fresh && msg.Text != "" {
 			// The first character typed replaces the value, as a form's does.
-			f.limit.SetValue(map[bool]string{true: "", false: f.limit.Value()}[f.row == 0])
-			f.window.SetValue(map[bool]string{true: "", false: f.window.Value()}[f.row == 1])
+			switch f.row {
+			case 0:
+				f.limit.SetValue("")
+			case 1:
+				f.window.SetValue("")
+			}
 		}
 		f.fresh = false
 		var cmd tea.Cmd
@@ -253,19 +269,18 @@ func (m Model) updateWhatIf(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			f.window, cmd = f.window.Update(msg)
 		}
 		f.err = ""
-		m.whatIf = f
-		return m, cmd
+		return f, nil, cmd
 	}
 	f.err = ""
 	f.fresh = true
-	m.whatIf = f.focus()
-	return m, nil
+	return f.focus(), nil, nil
 }
 
-// applyWhatIf replays the scenario's traffic under the form's rules and
-// lands on the request the view stood at.
-func (m Model) applyWhatIf() (tea.Model, tea.Cmd) {
-	cfg, algos, err := m.whatIf.rules()
+// applyWhatIf replays the scenario's traffic under form f's rules and
+// lands on the request the view stood at; with rules that do not hold,
+// the form stays, saying why.
+func (m Model) applyWhatIf(f whatIfForm) (tea.Model, tea.Cmd) {
+	cfg, algos, err := f.rules()
 	base := m.original
 	if base == nil {
 		base = m.sc
@@ -279,7 +294,8 @@ func (m Model) applyWhatIf() (tea.Model, tea.Cmd) {
 		eng, err = buildEngine(sc, m.ctl)
 	}
 	if err != nil {
-		m.whatIf.err = err.Error()
+		f.err = err.Error()
+		m.dialog = f
 		return m, nil
 	}
 	n, now, last := m.eng.Processed(), m.eng.Now(), m.snap.HasLast && m.snap.Last.Arrival.At == m.eng.Now()
@@ -289,7 +305,7 @@ func (m Model) applyWhatIf() (tea.Model, tea.Cmd) {
 	chosen, tl := m.chosen, m.timeline
 	m.setScenario(sc, eng)
 	m.chosen, tl.window, m.timeline = chosen, sc.Config.Window, tl
-	m.mode = modeMain
+	m.dialog = nil
 	m.status = "the original rules again"
 	if _, changed, ok := strings.Cut(sc.Title, " — what if: "); ok {
 		m.status = "what if: " + changed + " · w writes it to a new file"
