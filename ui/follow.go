@@ -8,9 +8,9 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"windowlab/algo"
 	"windowlab/human"
 	"windowlab/quiz"
+	"windowlab/room"
 	"windowlab/sim"
 	"windowlab/ui/render"
 )
@@ -21,49 +21,34 @@ import (
 // explores alone. Positions are whole: the step, the request, the instant
 // and the caption held, so a follower lands exactly where the teacher is.
 
+// teaching reports whether the view is a classroom's teacher's.
+func (m Model) teaching() bool { return m.room != nil && !m.room.Follows() }
+
 // roomState is a view's part in a classroom: a teacher's or a student's.
 type roomState struct {
-	publish    func(Position)
-	published  Position
+	room       room.Room // nil outside a classroom
+	published  room.Position
 	inRoom     bool // a student's view
 	following  bool
-	teacher    Position // the teacher's last position
+	teacher    room.Position // the teacher's last position
 	hasTeacher bool
 	follow     followKeys
-	report     func(bool)
 	reported   bool
-	roster     []Seat // a teacher's: the students in the room
+	roster     []room.Seat // a teacher's: the students in the room
 	roomKeys   roomKeys
-	roomPaused bool     // a teacher's: positions stay unpublished
-	pausedAt   Position // where the room was paused
-	quietMove  bool     // a teacher's: the view moved to another teacher's position, not to be published
+	roomPaused bool          // a teacher's: positions stay unpublished
+	pausedAt   room.Position // where the room was paused
+	quietMove  bool          // a teacher's: the view moved to another teacher's position, not to be published
 	joinHint   string
 	// The live quiz (poll.go).
 	poll          pollDialog // the teacher's questions and scores while "ask the room" is closed
-	askRoom       func(Poll)
 	pollQuestions []quiz.Item
-	answer        func(int, string)
-	pending       *Poll // a question that came during a move or the name prompt
+	pending       *room.Poll // a question that came during a move or the name prompt
 }
-
-// Position is where a view stands.
-type Position struct {
-	Step      int          // the lesson's step, 0 outside a lesson
-	Scenario  string       // the scenario's name, so a follower knows it has the same one
-	Processed int64        // arrivals decided
-	Now       algo.Instant // the clock
-	Caption   int          // the caption held, or -1
-	Playing   bool
-	Speed     float64
-	Paused    bool // the teacher paused the room: followers stay here
-}
-
-// FollowMsg sends a following view the teacher's position.
-type FollowMsg struct{ Position Position }
 
 // position is where the model stands now.
-func (m Model) position() Position {
-	p := Position{Step: m.step, Scenario: m.sc.Name, Processed: m.snap.Processed, Now: m.snap.Now,
+func (m Model) position() room.Position {
+	p := room.Position{Step: m.step, Scenario: m.sc.Name, Processed: m.snap.Processed, Now: m.snap.Now,
 		Caption: -1, Playing: m.playing, Speed: m.speed}
 	if m.held.on {
 		p.Caption = m.held.caption
@@ -74,7 +59,7 @@ func (m Model) position() Position {
 // publishPosition tells the room where the teacher's view stands, when
 // that changed; publish must not block (the room keeps the latest only).
 func (m *Model) publishPosition() {
-	if m.publish == nil || m.job != nil {
+	if !m.teaching() || m.job != nil {
 		return
 	}
 	p := m.position()
@@ -88,7 +73,7 @@ func (m *Model) publishPosition() {
 	}
 	if p != m.published {
 		m.published = p
-		m.publish(p)
+		m.room.Publish(p)
 	}
 }
 
@@ -111,7 +96,7 @@ func (m *Model) pauseRoom(on bool) {
 // teachLine is the banner of a teacher's view: the room's keys, and
 // whether it is paused.
 func (m Model) teachLine() string {
-	if m.publish == nil {
+	if !m.teaching() {
 		return ""
 	}
 	st := m.c.Styles
@@ -126,9 +111,9 @@ func (m Model) teachLine() string {
 }
 
 // onFollow takes the teacher's position, and goes there when following.
-func (m Model) onFollow(p Position) (tea.Model, tea.Cmd) {
+func (m Model) onFollow(p room.Position) (tea.Model, tea.Cmd) {
 	m.teacher, m.hasTeacher = p, true
-	if m.publish != nil {
+	if m.teaching() {
 		// Another teacher's move (a teacher's terminal and the projector's
 		// session drive together): go there too, and do not send it back.
 		if m.job != nil || m.dialog != nil || m.roomPaused {
@@ -147,7 +132,7 @@ func (m Model) onFollow(p Position) (tea.Model, tea.Cmd) {
 
 // goToPosition moves the view to p: its step, then its caption's moment
 // or its request and instant.
-func (m *Model) goToPosition(p Position) tea.Cmd {
+func (m *Model) goToPosition(p room.Position) tea.Cmd {
 	if len(m.lesson) > 0 && p.Step != m.step && p.Step >= 0 && p.Step < len(m.lesson) {
 		m.goToStep(p.Step)
 	}
@@ -219,11 +204,7 @@ func (m *Model) detachOnMove(msg tea.KeyPressMsg) {
 	}
 }
 
-// TeacherMsg says the room's teacher left (students explore alone) or is
-// back (they follow again, from the teacher's next position).
-type TeacherMsg struct{ Present bool }
-
-func (m Model) onTeacher(msg TeacherMsg) (tea.Model, tea.Cmd) {
+func (m Model) onTeacher(msg room.TeacherMsg) (tea.Model, tea.Cmd) {
 	if !m.inRoom {
 		return m, nil
 	}
@@ -236,17 +217,6 @@ func (m Model) onTeacher(msg TeacherMsg) (tea.Model, tea.Cmd) {
 	m.status = "the teacher is back: following"
 	return m, nil
 }
-
-// Seat is one student in the teacher's roster.
-type Seat struct {
-	Name      string
-	Following bool
-	Since     time.Time
-}
-
-// RosterMsg brings the teacher's view the room's students, as they come,
-// go, or start or stop following.
-type RosterMsg struct{ Seats []Seat }
 
 // rosterLines are the roster for the teacher, in at most h lines: who is
 // in the room, following or exploring, and for how long.

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"windowlab/room"
 	"windowlab/scenarios"
 
 	tea "charm.land/bubbletea/v2"
@@ -162,4 +163,40 @@ func modeOf(m Model) string {
 func quizOf(m Model) quizDialog {
 	q, _ := m.openQuiz()
 	return q
+}
+
+// testRoom is a classroom for one view: a student's when follows, else a
+// teacher's; what the view tells the room goes to the funcs set.
+type testRoom struct {
+	follows bool
+	publish func(room.Position)
+	report  func(bool)
+	ask     func(room.Poll)
+	answer  func(int, string)
+}
+
+func (r testRoom) Follows() bool { return r.follows }
+
+func (r testRoom) Publish(p room.Position) {
+	if r.publish != nil {
+		r.publish(p)
+	}
+}
+
+func (r testRoom) Report(following bool) {
+	if r.report != nil {
+		r.report(following)
+	}
+}
+
+func (r testRoom) Ask(p room.Poll) {
+	if r.ask != nil {
+		r.ask(p)
+	}
+}
+
+func (r testRoom) Answer(id int, text string) {
+	if r.answer != nil {
+		r.answer(id, text)
+	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"windowlab/human"
 	"windowlab/quiz"
+	"windowlab/room"
 	"windowlab/ui/render"
 )
 
@@ -22,29 +23,6 @@ import (
 // (windowlab serve) carries the question and the answers; the view knows
 // no network.
 
-// Poll is a question put to the room.
-type Poll struct {
-	ID       int // 1, 2, … in the order the teacher asked; 0: no question open
-	Item     quiz.Item
-	Revealed bool
-}
-
-// PollMsg brings a student's view the room's question as it opens, as it
-// is revealed, and as it closes (ID 0).
-type PollMsg struct{ Poll Poll }
-
-// Tally is the room's answers to the open question.
-type Tally struct {
-	ID       int
-	Bars     []quiz.Bar
-	Answered int      // students who answered
-	Students int      // students in the room
-	Thinking []string // the names of those who have not answered yet, the first to come first
-}
-
-// TallyMsg brings the teacher's view the room's answers as they arrive.
-type TallyMsg struct{ Tally Tally }
-
 type pollPhase int
 
 const (
@@ -56,7 +34,7 @@ const (
 // asked is a question the room was asked, and how it answered.
 type asked struct {
 	item  quiz.Item
-	tally Tally
+	tally room.Tally
 }
 
 // pollDialog is the teacher's: the questions to ask, the one open and its
@@ -65,8 +43,8 @@ type pollDialog struct {
 	questions []quiz.Item // the ones on offer
 	cursor    int
 	phase     pollPhase
-	open      Poll
-	tally     Tally
+	open      room.Poll
+	tally     room.Tally
 	asked     []asked
 	lastID    int
 	keys      pollKeys
@@ -140,7 +118,7 @@ func (p pollDialog) update(m Model, msg tea.Msg) (Dialog, action, tea.Cmd) {
 
 func (p pollDialog) updateKey(m Model, msg tea.KeyPressMsg) (Dialog, action, tea.Cmd) {
 	k := p.keys
-	var tell *Poll // what to tell the room
+	var tell *room.Poll // what to tell the room
 	closing := false
 	switch p.phase {
 	case pollPicking:
@@ -151,8 +129,8 @@ func (p pollDialog) updateKey(m Model, msg tea.KeyPressMsg) (Dialog, action, tea
 			p.cursor = (p.cursor + 1) % len(p.questions)
 		case key.Matches(msg, k.Ask):
 			p.lastID++
-			p.open = Poll{ID: p.lastID, Item: p.questions[p.cursor]}
-			p.tally = Tally{ID: p.open.ID, Students: len(m.roster)}
+			p.open = room.Poll{ID: p.lastID, Item: p.questions[p.cursor]}
+			p.tally = room.Tally{ID: p.open.ID, Students: len(m.roster)}
 			p.phase = pollOpen
 			tell = &p.open
 		case key.Matches(msg, k.Back, m.keys.Quit):
@@ -168,17 +146,17 @@ func (p pollDialog) updateKey(m Model, msg tea.KeyPressMsg) (Dialog, action, tea
 		case key.Matches(msg, k.Back):
 			// Withdrawn before the answer: it counts for nothing.
 			p.phase = pollPicking
-			tell = &Poll{}
+			tell = &room.Poll{}
 		}
 	case pollRevealed:
 		switch {
 		case key.Matches(msg, k.Next):
 			p.phase = pollPicking
 			p.cursor = (p.cursor + 1) % len(p.questions)
-			tell = &Poll{}
+			tell = &room.Poll{}
 		case key.Matches(msg, k.Back, m.keys.Quit):
 			closing = true
-			tell = &Poll{}
+			tell = &room.Poll{}
 		}
 	}
 	act := func(m *Model) tea.Cmd {
@@ -203,14 +181,14 @@ func (p pollDialog) view(m Model) dialogView {
 }
 
 // ask tells the room of the question: open, revealed, or closed.
-func (m Model) ask(p Poll) {
-	if m.askRoom != nil {
-		m.askRoom(p)
+func (m Model) ask(p room.Poll) {
+	if m.room != nil {
+		m.room.Ask(p)
 	}
 }
 
 // onTally takes the room's answers to the open question.
-func (m Model) onTally(t Tally) (tea.Model, tea.Cmd) {
+func (m Model) onTally(t room.Tally) (tea.Model, tea.Cmd) {
 	if p, ok := m.dialog.(pollDialog); ok && t.ID == p.open.ID && p.phase == pollOpen {
 		p.tally = t
 		m.dialog = p
@@ -317,7 +295,7 @@ func percentOf(n, of int) string {
 // tallyBars draws the answers as a histogram in at most h lines, the most
 // given first; the right one is marked only once revealed, since the
 // teacher's screen may be projected.
-func (p pollDialog) tallyBars(c render.Common, t Tally, revealed bool, h int) []string {
+func (p pollDialog) tallyBars(c render.Common, t room.Tally, revealed bool, h int) []string {
 	st := c.Styles
 	if len(t.Bars) == 0 || h < 1 {
 		if t.Answered == 0 {
@@ -396,7 +374,7 @@ func (p pollDialog) help() []key.Binding {
 // A student's side.
 
 // onPoll opens, reveals or closes the room's question in a student's view.
-func (m Model) onPoll(p Poll) (tea.Model, tea.Cmd) {
+func (m Model) onPoll(p room.Poll) (tea.Model, tea.Cmd) {
 	if !m.inRoom {
 		return m, nil
 	}
@@ -457,8 +435,8 @@ func (m Model) sendAnswer(given string) (tea.Model, tea.Cmd) {
 	}
 	q.err = ""
 	m.dialog = q
-	if m.answer != nil {
-		m.answer(q.live, given)
+	if m.room != nil {
+		m.room.Answer(q.live, given)
 	}
 	return m, nil
 }

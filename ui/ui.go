@@ -23,6 +23,7 @@ import (
 
 	"windowlab/algo"
 	"windowlab/quiz"
+	"windowlab/room"
 	"windowlab/scenarios"
 	"windowlab/sim"
 	"windowlab/ui/render"
@@ -50,30 +51,20 @@ type Options struct {
 	// Presenter draws for the back of a room: taller, wider gauges and
 	// high-contrast text.
 	Presenter bool
-	// Publish, when set, is called with the view's position after every
-	// message that moved it: a teacher's view in a classroom. It must not
-	// block.
-	Publish func(Position)
-	// Follow makes the view a student's in a classroom: it goes to every
-	// position a FollowMsg brings until the student explores alone.
-	Follow bool
-	// Report, in a student's view, is called when it starts or stops
-	// following; it must not block.
-	Report func(following bool)
-	// Ask, in a teacher's view, puts a question to the room, reveals it
-	// or closes it (Poll.ID 0); it must not block. Questions are what the
-	// teacher may ask beside the scenario's own (the lesson's two,
-	// generated ones).
-	Ask       func(Poll)
+	// Room, when set, puts the view in a classroom (room.Room): a
+	// teacher's view publishes its position after every message that moved
+	// it and may ask the room questions; a student's (Room.Follows) goes to
+	// every position a room.FollowMsg brings until the student explores
+	// alone, and answers the room's questions.
+	Room room.Room
+	// Questions, in a teacher's view, are what the teacher may ask beside
+	// the scenario's own (the lesson's two, generated ones).
 	Questions []quiz.Item
 	// JoinHint, in a teacher's view, is how students join (the ssh
 	// command), shown in its banner.
 	JoinHint string
-	// Answer, in a student's view, sends the student's answer to the
-	// room's question; it must not block.
-	Answer func(id int, text string)
 	// StartAt opens the view at a position (a teacher taking the room back).
-	StartAt *Position
+	StartAt *room.Position
 	// Name, when set, asks a student's name before the view.
 	Name *NamePrompt
 	// Started, when set, is given the program's Send once RunFinal has
@@ -225,6 +216,7 @@ func New(opts Options) (Model, error) {
 		}
 	}
 	st := render.NewStyles(true, opts.Presenter)
+	follows := opts.Room != nil && opts.Room.Follows()
 	m := Model{
 		c:            render.Common{Styles: st},
 		keys:         newKeyMap(),
@@ -236,17 +228,14 @@ func New(opts Options) (Model, error) {
 		guidedLesson: guidedLesson{lesson: opts.Lesson, lessonEngines: lessonEngines},
 		whatIfs:      whatIfs{saveDir: cmp.Or(opts.SaveDir, "."), writesNothing: opts.WritesNothing},
 		roomState: roomState{
-			publish:       opts.Publish,
-			inRoom:        opts.Follow,
-			following:     opts.Follow,
+			room:          opts.Room,
+			inRoom:        follows,
+			following:     follows,
 			follow:        newFollowKeys(),
-			report:        opts.Report,
-			reported:      opts.Follow,
+			reported:      follows,
 			roomKeys:      newRoomKeys(),
 			joinHint:      opts.JoinHint,
-			askRoom:       opts.Ask,
 			pollQuestions: opts.Questions,
-			answer:        opts.Answer,
 			poll:          pollDialog{keys: newPollKeys()},
 		},
 	}
@@ -338,26 +327,26 @@ func (m Model) Init() tea.Cmd { return tea.RequestBackgroundColor }
 // classroom it follows the teacher or publishes where it stands.
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
-	case FollowMsg:
+	case room.FollowMsg:
 		return m.onFollow(msg.Position)
-	case TeacherMsg:
+	case room.TeacherMsg:
 		next, cmd := m.onTeacher(msg)
 		nm := next.(Model)
 		nm.reportFollowing()
 		return nm, cmd
-	case RosterMsg:
-		m.roster = append([]Seat{}, msg.Seats...) // empty, not nil: a room with no one yet
+	case room.RosterMsg:
+		m.roster = append([]room.Seat{}, msg.Seats...) // empty, not nil: a room with no one yet
 		return m, nil
-	case PollMsg:
+	case room.PollMsg:
 		return m.onPoll(msg.Poll)
-	case TallyMsg:
+	case room.TallyMsg:
 		return m.onTally(msg.Tally)
 	}
 	switch msg.(type) {
 	case tea.KeyPressMsg, tea.MouseClickMsg:
 		m.quietMove = false // the teacher's own move, to publish
 	}
-	if k, ok := msg.(tea.KeyPressMsg); ok && m.publish != nil && m.job == nil && m.dialog == nil {
+	if k, ok := msg.(tea.KeyPressMsg); ok && m.teaching() && m.job == nil && m.dialog == nil {
 		switch {
 		case key.Matches(k, m.roomKeys.Ask):
 			return m.openPoll()
@@ -390,9 +379,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 // reportFollowing tells the room when a student starts or stops following.
 func (m *Model) reportFollowing() {
-	if m.report != nil && m.following != m.reported {
+	if m.room != nil && m.following != m.reported {
 		m.reported = m.following
-		m.report(m.following)
+		m.room.Report(m.following)
 	}
 }
 
