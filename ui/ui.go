@@ -427,25 +427,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	case scenarioMsg:
-		p, picking := m.dialog.(scenarioPicker)
-		if msg.load != 0 && !(picking && p.loaded(msg.picker, msg.load)) {
-			return m, nil // a load the user gave up
-		}
-		if msg.err != nil {
-			if picking {
-				m.dialog = p.failed(msg.err)
-			} else {
-				m.status = msg.err.Error()
-			}
-			return m, nil
-		}
-		if picking {
-			p.reset() // its load is done: let go of its context
-		}
-		m.dialog = nil
-		m.original = nil
-		m.setScenario(msg.scenario, msg.engine)
-		return m, nil
+		return m.onScenario(msg), nil
 	case tea.KeyPressMsg:
 		if key.Matches(msg, m.keys.ForceQuit) {
 			return m, tea.Quit
@@ -454,29 +436,62 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m.updateDialog(msg)
 		}
 		return m.updateMain(msg)
+	case tea.MouseClickMsg, tea.MouseWheelMsg:
+		return m.onMouse(msg)
+	}
+	// Anything else (a text input's own messages) goes to the dialog.
+	if m.dialog != nil {
+		return m.updateDialog(msg)
+	}
+	return m, nil
+}
+
+// onScenario shows a scenario the picker loaded, or says why it could
+// not; an answer to a load the user gave up is dropped.
+func (m Model) onScenario(msg scenarioMsg) Model {
+	p, picking := m.dialog.(scenarioPicker)
+	if msg.load != 0 && !(picking && p.loaded(msg.picker, msg.load)) {
+		return m // a load the user gave up
+	}
+	if msg.err != nil {
+		if picking {
+			m.dialog = p.failed(msg.err)
+		} else {
+			m.status = msg.err.Error()
+		}
+		return m
+	}
+	if picking {
+		p.reset() // its load is done: let go of its context
+	}
+	m.dialog = nil
+	m.original = nil
+	m.setScenario(msg.scenario, msg.engine)
+	return m
+}
+
+// onMouse seeks where a click on the timeline points, and zooms it with
+// the wheel, while the lanes are on screen.
+func (m Model) onMouse(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if !m.showsLanes() {
+		return m, nil
+	}
+	switch msg := msg.(type) {
 	case tea.MouseClickMsg:
-		if m.showsLanes() && msg.Button == tea.MouseLeft {
+		if msg.Button == tea.MouseLeft {
 			if t, ok := m.timelineInstantAt(msg.X, msg.Y); ok {
 				m.release()
 				return m, m.seek(t)
 			}
 		}
-		return m, nil
 	case tea.MouseWheelMsg:
-		if m.showsLanes() {
-			switch msg.Button {
-			case tea.MouseWheelUp:
-				m.timeline = m.timeline.zoomIn(m.c.Width)
-			case tea.MouseWheelDown:
-				m.timeline = m.timeline.zoomOut(m.c.Width)
-			}
-			m.refresh()
+		switch msg.Button {
+		case tea.MouseWheelUp:
+			m.timeline = m.timeline.zoomIn(m.c.Width)
+		case tea.MouseWheelDown:
+			m.timeline = m.timeline.zoomOut(m.c.Width)
 		}
-		return m, nil
-	}
-	// Anything else (a text input's own messages) goes to the dialog.
-	if m.dialog != nil {
-		return m.updateDialog(msg)
+		m.refresh()
 	}
 	return m, nil
 }
