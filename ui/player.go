@@ -175,10 +175,10 @@ type tickMsg struct {
 	gen int
 }
 
-// stepCaption goes to the next (dir > 0) or previous caption's moment,
+// jumpCaption goes to the next (dir > 0) or previous caption's moment,
 // pausing there; in a lesson, past the last caption to the next step and
 // before the first to the previous one.
-func (m *Model) stepCaption(dir int) tea.Cmd {
+func (m *Model) jumpCaption(dir int) tea.Cmd {
 	m.stop()
 	i := m.prevCaption()
 	if dir > 0 {

@@ -99,12 +99,12 @@ func (q quizDialog) tried(i int) bool {
 	return q.index < len(q.given) && i < len(cur.Choices) && slices.Contains(q.given[q.index], cur.Choices[i])
 }
 
-// nextChoice is the first choice from i+step on, going by step and round,
+// nextChoice is the first choice from i+dir on, going by dir and round,
 // that was not tried; i itself when there is none.
-func (q quizDialog) nextChoice(i, step int) int {
+func (q quizDialog) nextChoice(i, dir int) int {
 	n := len(q.current().Choices)
 	for k := 1; k <= n; k++ {
-		if j := ((i+k*step)%n + n) % n; !q.tried(j) {
+		if j := ((i+k*dir)%n + n) % n; !q.tried(j) {
 			return j
 		}
 	}
@@ -209,13 +209,13 @@ func (m Model) updateQuiz(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		}
 		return m, tea.Quit
 	case key.Matches(msg, k.Up, k.Down):
-		step := 1
+		dir := 1
 		if key.Matches(msg, k.Up) {
-			step = -1
+			dir = -1
 		}
 		h := m.c.Height - len(q.headerView(m.c)) - len(m.bottomView(q.view(m)))
 		most := max(len(q.scoreLines(m.c))-h, 0)
-		q.scroll = min(max(q.scroll+step, 0), most)
+		q.scroll = min(max(q.scroll+dir, 0), most)
 		m.dialog = q
 	}
 	return m, nil
@@ -680,12 +680,12 @@ func (q quizDialog) help() []key.Binding {
 		return []key.Binding{k.Up, k.Check, k.Skip, exit}
 	case quizRevealed:
 		if q.live != 0 {
-			return []key.Binding{k.Next, k.Replay, k.Step}
+			return []key.Binding{k.Next, k.Replay, k.Clock}
 		}
 		if q.index == len(q.questions)-1 {
 			k.Next.SetHelp("enter", "see your score")
 		}
-		return []key.Binding{k.Next, k.Replay, k.Step, leave, exit}
+		return []key.Binding{k.Next, k.Replay, k.Clock, leave, exit}
 	}
 	if q.fromView {
 		k.Check.SetHelp("enter", "back to the scenario")

@@ -94,11 +94,11 @@ func Record(ctx context.Context, w io.Writer, o RecordOptions) (frames int, leng
 		r.at += recordFrame
 		switch {
 		case len(keys) > 0:
-			m = step(m, keys[0])
+			m = apply(m, keys[0])
 			keys = keys[1:]
 		case m.playing:
 			paused = 0
-			m = step(m, tickMsg{at: base.Add(r.at), gen: m.gen})
+			m = apply(m, tickMsg{at: base.Add(r.at), gen: m.gen})
 		case o.HasUntil && m.eng.Now() >= o.Until, m.eng.Now() >= m.end:
 			if paused += recordFrame; paused >= hold {
 				return r.frames, r.at, r.emit("") // the last frame held
@@ -106,7 +106,7 @@ func Record(ctx context.Context, w io.Writer, o RecordOptions) (frames int, leng
 		default: // stopped at a caption: read it, then go on
 			if paused += recordFrame; paused >= hold {
 				paused = 0
-				m = step(m, tea.KeyPressMsg{Code: tea.KeySpace, Text: " "})
+				m = apply(m, tea.KeyPressMsg{Code: tea.KeySpace, Text: " "})
 			}
 		}
 		if o.HasUntil && m.eng.Now() >= o.Until && m.playing {
@@ -149,8 +149,8 @@ func recordModel(o RecordOptions) (Model, error) {
 	if o.Light {
 		bg = color.White
 	}
-	m = step(m, tea.BackgroundColorMsg{Color: bg})
-	m = step(m, tea.WindowSizeMsg{Width: o.Width, Height: o.Height})
+	m = apply(m, tea.BackgroundColorMsg{Color: bg})
+	m = apply(m, tea.WindowSizeMsg{Width: o.Width, Height: o.Height})
 	if o.Speed > 0 {
 		m.speed = min(max(o.Speed, minSpeed), maxSpeed)
 	}
@@ -218,9 +218,9 @@ func (r *recorder) draw(m Model) error {
 	return r.emit(b.String())
 }
 
-// step is one Update; the commands it returns are not run: the recording
+// apply is one Update; the commands it returns are not run: the recording
 // makes its own ticks.
-func step(m Model, msg tea.Msg) Model {
+func apply(m Model, msg tea.Msg) Model {
 	next, _ := m.Update(msg)
 	return next.(Model)
 }

@@ -3,9 +3,15 @@
 // timeline of every decision, the scenario's captions and the arithmetic of
 // the last decision always on screen.
 //
-// One root Model routes messages: a WindowSizeMsg reaches every child, keys
-// reach the focused one (the main view, the go-to-time prompt or the
-// scenario picker). Children return strings; only the root returns a tea.View.
+// The root Model is a router. It takes the classroom's messages (package
+// room) and the terminal's (size, background, grapheme clustering) itself;
+// while a move of the clock outlasts a frame, the player's job (player.go)
+// has every message; otherwise keys go to the open Dialog (dialog.go) or,
+// with none open, to the main view's keys. A Dialog answers with the next
+// dialog, an action the root applies to the model and a command, and says
+// how it shares the screen. Drawing is package ui/render's: pure functions
+// of the snapshot the root takes after every move and of the terminal's
+// size (view.go lays them out). Only the root returns a tea.View.
 package ui
 
 import (
@@ -515,9 +521,9 @@ func (m Model) updateMain(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.release()
 		return m, m.moveClock(msg)
 	case key.Matches(msg, k.NextCaption):
-		return m, m.stepCaption(+1)
+		return m, m.jumpCaption(+1)
 	case key.Matches(msg, k.PrevCaption):
-		return m, m.stepCaption(-1)
+		return m, m.jumpCaption(-1)
 	case key.Matches(msg, k.GoTo, k.Open, k.Quiz):
 		return m.openDialog(msg)
 	case key.Matches(msg, k.WhatIf):

@@ -139,9 +139,9 @@ func (f whatIfForm) rules() (algo.Config, []algo.Algorithm, error) {
 	return cfg, algos, nil
 }
 
-// step nudges the selected field: the limit by a tenth (at least one), the
+// nudge moves the selected field: the limit by a tenth (at least one), the
 // window to the next or previous of a few round lengths.
-func (f whatIfForm) step(dir int) whatIfForm {
+func (f whatIfForm) nudge(dir int) whatIfForm {
 	switch f.row {
 	case 0:
 		n, err := strconv.ParseInt(strings.TrimSpace(f.limit.Value()), 10, 64)
@@ -155,16 +155,16 @@ func (f whatIfForm) step(dir int) whatIfForm {
 		if err != nil {
 			return f
 		}
-		steps := []time.Duration{time.Second, 10 * time.Second, 30 * time.Second, time.Minute, 5 * time.Minute,
+		lengths := []time.Duration{time.Second, 10 * time.Second, 30 * time.Second, time.Minute, 5 * time.Minute,
 			15 * time.Minute, time.Hour, 24 * time.Hour}
-		i, _ := slices.BinarySearch(steps, w)
+		i, _ := slices.BinarySearch(lengths, w)
 		switch {
-		case dir > 0 && i < len(steps) && steps[i] == w:
+		case dir > 0 && i < len(lengths) && lengths[i] == w:
 			i++
 		case dir < 0:
 			i--
 		}
-		f.window.SetValue(human.Duration(steps[min(max(i, 0), len(steps)-1)]))
+		f.window.SetValue(human.Duration(lengths[min(max(i, 0), len(lengths)-1)]))
 	case 2:
 		f.expiry = !f.expiry
 	default:
@@ -243,11 +243,11 @@ func (f whatIfForm) updateKey(msg tea.KeyPressMsg) (Dialog, action, tea.Cmd) {
 	case key.Matches(msg, k.Down):
 		f.row = (f.row + 1) % f.rows()
 	case key.Matches(msg, k.More):
-		f = f.step(+1)
+		f = f.nudge(+1)
 	case key.Matches(msg, k.Less):
-		f = f.step(-1)
+		f = f.nudge(-1)
 	case key.Matches(msg, k.Toggle) && f.row >= 2:
-		f = f.step(0)
+		f = f.nudge(0)
 	case key.Matches(msg, k.Apply):
 		return f, whole(func(m Model) (tea.Model, tea.Cmd) { return m.applyWhatIf(f) }), nil
 	default:

@@ -10,7 +10,7 @@ import (
 )
 
 // labelSteps are the spacings the axis labels may take.
-var labelSteps = []time.Duration{
+var labelSpacings = []time.Duration{
 	time.Millisecond, 2 * time.Millisecond, 5 * time.Millisecond,
 	10 * time.Millisecond, 20 * time.Millisecond, 50 * time.Millisecond,
 	100 * time.Millisecond, 200 * time.Millisecond, 500 * time.Millisecond,
@@ -121,17 +121,17 @@ func (p Timeline) figuresHead() string {
 	return "so far"
 }
 
-// labelStep is the spacing of the axis labels: the first that is a whole
+// labelSpacing is the spacing of the axis labels: the first that is a whole
 // number of cells and leaves room for a label of lw cells.
-func (p Timeline) labelStep(lw int) time.Duration {
+func (p Timeline) labelSpacing(lw int) time.Duration {
 	cell := p.CellMs()
-	for _, s := range labelSteps {
+	for _, s := range labelSpacings {
 		d := algo.Instant(s / time.Millisecond)
 		if d%cell == 0 && int(d/cell) >= lw+3 {
 			return s
 		}
 	}
-	return labelSteps[len(labelSteps)-1]
+	return labelSpacings[len(labelSpacings)-1]
 }
 
 // axis is the labels line and the ticks line, window edges standing out.
@@ -141,7 +141,7 @@ func (p Timeline) axis() []string {
 	if cell < 1000 {
 		lw = 12
 	}
-	step := p.labelStep(lw)
+	spacing := p.labelSpacing(lw)
 	cursor := p.cursor()
 	labels := []rune(strings.Repeat(" ", cells+lw))
 	var edgeLabels []int
@@ -155,7 +155,7 @@ func (p Timeline) axis() []string {
 	}
 	for i := range cells {
 		start := p.Start(i)
-		t0 := (start + cell - 1).Truncate(step)
+		t0 := (start + cell - 1).Truncate(spacing)
 		labelled := t0 >= start
 		switch {
 		case p.isEdge(i): // over the cursor too: its cells in the rows show where the clock is
