@@ -154,7 +154,7 @@ func newPickerKeys() pickerKeys {
 }
 
 // quizKeys are the quiz's, in its three phases: asking, the revealed
-// answer and the score. Their help changes with the phase (quizView.help).
+// answer and the score. Their help changes with the phase (quizDialog.help).
 type quizKeys struct {
 	Up     key.Binding // the choices
 	Down   key.Binding
