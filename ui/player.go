@@ -162,12 +162,6 @@ func (m Model) jobLine() string {
 // frame is how often the clock moves while playing: about 30 frames a second.
 const frame = time.Second / 30
 
-// Playback speeds, as multiples of real time.
-const (
-	minSpeed = 0.1
-	maxSpeed = 1000
-)
-
 // tickMsg moves the clock while playing; gen ties it to one run of playback
 // so a tick that was in flight when the user paused is ignored.
 type tickMsg struct {

@@ -138,6 +138,12 @@ func RunFinal(ctx context.Context, opts Options) (Model, error) {
 	return m, err
 }
 
+// Playback speeds, as multiples of real time.
+const (
+	minSpeed = 0.1
+	maxSpeed = 1000
+)
+
 // guidedLesson is the guided lesson: a scenario and a ready engine per
 // step, and the step on screen.
 type guidedLesson struct {
