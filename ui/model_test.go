@@ -241,7 +241,7 @@ func TestMouse(t *testing.T) {
 	// The timeline's rows sit just above the help bar.
 	rowY := 24 - 1 - 2
 	// At 80 columns a cell is 5 s; the cursor's holds 12:00:58.
-	x := render.TimelineLabelWidth + m.timeline.cells(80)*2/3 + 1 // a cell right of the cursor: 12:01:00–12:01:05
+	x := render.TimelineLabelWidth + m.timeline.Cells(80)*2/3 + 1 // a cell right of the cursor: 12:01:00–12:01:05
 	m = update(t, m, tea.MouseClickMsg{X: x, Y: rowY, Button: tea.MouseLeft})
 	if now, n := m.Position(); now != algo.Clock(12, 1, 4, 999) || n != 200 {
 		t.Fatalf("click a cell right of 12:00:58: %v, %d decided", now, n)
@@ -250,9 +250,9 @@ func TestMouse(t *testing.T) {
 	if now, _ := m.Position(); now != algo.Clock(12, 1, 4, 999) {
 		t.Fatalf("a click outside the timeline moved the clock to %v", now)
 	}
-	z := m.timeline.level(80)
+	z := m.timeline.Level(80)
 	m = update(t, m, tea.MouseWheelMsg{X: x, Y: rowY, Button: tea.MouseWheelUp})
-	if m.timeline.level(80) != z-1 || !strings.Contains(screen(m), "2s/cell") {
+	if m.timeline.Level(80) != z-1 || !strings.Contains(screen(m), "2s/cell") {
 		t.Fatalf("wheel up should zoom in to 2 s cells:\n%s", screen(m))
 	}
 }

@@ -178,7 +178,7 @@ type Model struct {
 	chosen   string      // the client chosen with c or the picker; "" follows the focus
 	held     heldCaption // the caption whose request the lanes show (focus.go)
 	landing  int         // the caption a move under way lands on, or -1
-	timeline timeline
+	timeline render.Zoom
 	status   string
 
 	// dialog is the window open over the main view (dialog.go); nil: none,
@@ -307,7 +307,7 @@ func (m *Model) setScenario(sc *scenarios.Scenario, eng *sim.Engine) {
 	if sc.Speed > 0 {
 		m.speed = min(max(sc.Speed, minSpeed), maxSpeed)
 	}
-	m.timeline = newTimeline(eng.Window())
+	m.timeline = render.NewZoom(eng.Window())
 	m.status = ""
 	m.rewind()
 	m.keys.setQuestions(len(sc.Questions) > 0)
@@ -499,9 +499,9 @@ func (m Model) onMouse(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.MouseWheelMsg:
 		switch msg.Button {
 		case tea.MouseWheelUp:
-			m.timeline = m.timeline.zoomIn(m.c.Width)
+			m.timeline = m.timeline.In(m.c.Width)
 		case tea.MouseWheelDown:
-			m.timeline = m.timeline.zoomOut(m.c.Width)
+			m.timeline = m.timeline.Out(m.c.Width)
 		}
 		m.refresh()
 	}
@@ -601,13 +601,13 @@ func (m *Model) adjustView(msg tea.KeyPressMsg) {
 	case key.Matches(msg, k.Slower):
 		m.speed = max(minSpeed, m.speed/2)
 	case key.Matches(msg, k.ZoomIn):
-		m.timeline = m.timeline.zoomIn(m.c.Width)
+		m.timeline = m.timeline.In(m.c.Width)
 		m.refresh()
 	case key.Matches(msg, k.ZoomOut):
-		m.timeline = m.timeline.zoomOut(m.c.Width)
+		m.timeline = m.timeline.Out(m.c.Width)
 		m.refresh()
 	case key.Matches(msg, k.TimelineClient):
-		m.timeline.client = !m.timeline.client
+		m.timeline.Client = !m.timeline.Client
 		m.refresh()
 	case key.Matches(msg, k.Client):
 		m.chosen = nextClient(m.eng.Clients(), m.chosen)
@@ -680,10 +680,10 @@ func (m *Model) refresh() {
 	m.snap = render.Take(m.eng, m.focusNow(ci), held, caption)
 	m.snap.CountWindows(m.eng, m.lanes().StripCells)
 	id := int32(-1)
-	if m.timeline.client && m.snap.Client != "" {
+	if m.timeline.Client && m.snap.Client != "" {
 		id = int32(slices.Index(m.eng.Clients(), m.snap.Client))
 	}
-	m.snap.Timeline = m.timeline.cellsAt(h, m.snap.Now, m.c.Width, len(m.snap.Algorithms), id)
+	m.snap.Timeline = m.timeline.CellsAt(h, m.snap.Now, m.c.Width, len(m.snap.Algorithms), id)
 	if id >= 0 {
 		m.snap.Timeline.Client = m.snap.Client
 	}

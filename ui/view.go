@@ -248,7 +248,7 @@ func (m Model) timelineInstantAt(x, y int) (algo.Instant, bool) {
 	if y < top || y >= top+height {
 		return 0, false
 	}
-	return m.timeline.instantAt(x, m.c.Width, m.eng.Now())
+	return m.timeline.InstantAt(x, m.c.Width, m.eng.Now())
 }
 
 // headerView is the header's two lines for the model as it stands, or the

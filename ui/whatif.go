@@ -304,7 +304,7 @@ func (m Model) applyWhatIf(f whatIfForm) (tea.Model, tea.Cmd) {
 	}
 	chosen, tl := m.chosen, m.timeline
 	m.setScenario(sc, eng)
-	m.chosen, tl.window, m.timeline = chosen, sc.Config.Window, tl
+	m.chosen, tl.Window, m.timeline = chosen, sc.Config.Window, tl
 	m.dialog = nil
 	m.status = "the original rules again"
 	if _, changed, ok := strings.Cut(sc.Title, " — what if: "); ok {
