@@ -36,8 +36,10 @@ var allowed = map[string][]string{
 
 // testsMay adds what a package's tests may import besides: the lab's tests
 // check its decisions against the engine's; the classroom's serve the
-// lesson; the JSON outputs' tests keep their schemas.
+// lesson; the renderers' goldens draw scenarios at their captions; the
+// JSON outputs' tests keep their schemas.
 var testsMay = map[string][]string{"sim/lab": {"sim", "internal/schematest"}, "serve": {"scenarios"},
+	"ui/render":  {"scenarios"},
 	"redisstore": {"redisstore", "sim", "scenarios", "internal/redistest"}, "sim/report": {"internal/schematest"}}
 
 func TestLayers(t *testing.T) {

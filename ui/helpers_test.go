@@ -2,11 +2,14 @@ package ui
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
+	"windowlab/algo"
 	"windowlab/room"
 	"windowlab/scenarios"
+	"windowlab/ui/render"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -199,4 +202,22 @@ func (r testRoom) Answer(id int, text string) {
 	if r.answer != nil {
 		r.answer(id, text)
 	}
+}
+
+// fourLimiters is the boundary burst through all four limiters.
+func fourLimiters() *scenarios.Scenario {
+	s := boundaryBurst()
+	for _, name := range []string{"token-bucket"} {
+		a, err := algo.ParseAlgorithm(name)
+		if err != nil {
+			panic(err)
+		}
+		s.Algorithms = append(s.Algorithms, a)
+	}
+	return s
+}
+
+// plain is a rendered component as a golden file holds it.
+func plain(lines []string) string {
+	return strings.ReplaceAll(ansi.Strip(strings.Join(lines, "\n")), render.NoBreak, " ")
 }
