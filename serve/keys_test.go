@@ -14,6 +14,7 @@ import (
 	"charm.land/ssh"
 	gossh "golang.org/x/crypto/ssh"
 
+	"windowlab/room"
 	"windowlab/ui"
 )
 
@@ -97,6 +98,6 @@ func TestKeyFilesAreBounded(t *testing.T) {
 
 // hostKeyErr is why a server with the host key at path is not made.
 func hostKeyErr(path string) error {
-	_, err := New(Config{HostKeyPath: path, View: func(bool, func(ui.Position)) ui.Options { return ui.Options{} }, Log: log.New(io.Discard)})
+	_, err := New(Config{HostKeyPath: path, View: func(room.Room) ui.Options { return ui.Options{} }, Log: log.New(io.Discard)})
 	return err
 }

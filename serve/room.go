@@ -11,7 +11,7 @@ import (
 
 	"windowlab/human"
 	"windowlab/quiz"
-	"windowlab/ui"
+	"windowlab/room"
 )
 
 // Room is where the teacher's position goes to every student. Publishing
@@ -20,11 +20,11 @@ import (
 type Room struct {
 	mu       sync.Mutex
 	members  map[*member]struct{}
-	last     ui.Position
+	last     room.Position
 	hasLast  bool
 	teachers int
 	// The question open (ID 0: none) and each student's answer to it.
-	poll    ui.Poll
+	poll    room.Poll
 	answers map[*member]string
 }
 
@@ -34,11 +34,11 @@ type member struct {
 	since     time.Time
 	following bool // a student's, as their view last said
 	send      func(tea.Msg)
-	box       chan ui.Position // the latest position not handed on yet
-	roster    chan struct{}    // a teacher's: the roster changed
-	teacher   chan bool        // a student's: the teacher left or is back (the latest)
-	poll      chan ui.Poll     // a student's: the room's question, the latest
-	tally     chan struct{}    // a teacher's: the answers changed
+	box       chan room.Position // the latest position not handed on yet
+	roster    chan struct{}      // a teacher's: the roster changed
+	teacher   chan bool          // a student's: the teacher left or is back (the latest)
+	poll      chan room.Poll     // a student's: the room's question, the latest
+	tally     chan struct{}      // a teacher's: the answers changed
 	done      chan struct{}
 }
 
@@ -48,7 +48,7 @@ func newRoom() *Room { return &Room{members: map[*member]struct{}{}, answers: ma
 // student, and every other teacher's view (a teacher's terminal and the
 // projector's session drive the room together, each showing the other's
 // moves). The latest replaces one not handed on yet.
-func (r *Room) publish(from *member, p ui.Position) {
+func (r *Room) publish(from *member, p room.Position) {
 	r.mu.Lock()
 	r.last, r.hasLast = p, true
 	members := make([]*member, 0, len(r.members))
@@ -83,8 +83,8 @@ func latest[T any](box chan T, v T) {
 // teacher's last position at once.
 func (r *Room) join(name, role string, send func(tea.Msg)) *member {
 	m := &member{name: name, role: role, since: time.Now(), following: role == "student", send: send,
-		box: make(chan ui.Position, 1), roster: make(chan struct{}, 1), teacher: make(chan bool, 1),
-		poll: make(chan ui.Poll, 1), tally: make(chan struct{}, 1), done: make(chan struct{})}
+		box: make(chan room.Position, 1), roster: make(chan struct{}, 1), teacher: make(chan bool, 1),
+		poll: make(chan room.Poll, 1), tally: make(chan struct{}, 1), done: make(chan struct{})}
 	r.mu.Lock()
 	r.members[m] = struct{}{}
 	last, has, poll := r.last, r.hasLast, r.poll
@@ -104,7 +104,7 @@ func (r *Room) join(name, role string, send func(tea.Msg)) *member {
 // Ask puts the teacher's question to every student: opened (a new ID
 // wipes the answers), revealed (no more answers are taken), or closed
 // (ID 0).
-func (r *Room) Ask(p ui.Poll) {
+func (r *Room) Ask(p room.Poll) {
 	r.mu.Lock()
 	if p.ID != r.poll.ID {
 		clear(r.answers)
@@ -144,10 +144,10 @@ func (r *Room) answer(m *member, id int, text string) {
 const maxThinking = 20
 
 // Tally is the answers to the open question, grouped.
-func (r *Room) Tally() ui.Tally {
+func (r *Room) Tally() room.Tally {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	t := ui.Tally{ID: r.poll.ID}
+	t := room.Tally{ID: r.poll.ID}
 	var answered, thinking []*member
 	for m := range r.members {
 		if m.role != "student" {
@@ -187,15 +187,15 @@ func (m *member) deliver(r *Room) {
 	for {
 		select {
 		case p := <-m.box:
-			m.send(ui.FollowMsg{Position: p})
+			m.send(room.FollowMsg{Position: p})
 		case <-m.roster:
-			m.send(ui.RosterMsg{Seats: r.seats()})
+			m.send(room.RosterMsg{Seats: r.seats()})
 		case present := <-m.teacher:
-			m.send(ui.TeacherMsg{Present: present})
+			m.send(room.TeacherMsg{Present: present})
 		case p := <-m.poll:
-			m.send(ui.PollMsg{Poll: p})
+			m.send(room.PollMsg{Poll: p})
 		case <-m.tally:
-			m.send(ui.TallyMsg{Tally: r.Tally()})
+			m.send(room.TallyMsg{Tally: r.Tally()})
 		case <-m.done:
 			return
 		}
@@ -225,16 +225,16 @@ func (r *Room) toTeachers(flag func(*member) chan struct{}) {
 }
 
 // seats are the students, in the order they came, for a teacher's roster.
-func (r *Room) seats() []ui.Seat {
+func (r *Room) seats() []room.Seat {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	var out []ui.Seat
+	var out []room.Seat
 	for m := range r.members {
 		if m.role == "student" {
-			out = append(out, ui.Seat{Name: m.name, Following: m.following, Since: m.since})
+			out = append(out, room.Seat{Name: m.name, Following: m.following, Since: m.since})
 		}
 	}
-	slices.SortFunc(out, func(a, b ui.Seat) int { return a.Since.Compare(b.Since) })
+	slices.SortFunc(out, func(a, b room.Seat) int { return a.Since.Compare(b.Since) })
 	return out
 }
 
@@ -309,31 +309,15 @@ func (r *Room) teacherLeft() {
 	r.mu.Unlock()
 	if none {
 		if open {
-			r.Ask(ui.Poll{}) // no one is left to reveal it
+			r.Ask(room.Poll{}) // no one is left to reveal it
 		}
 		r.tellStudents(false)
 	}
 }
 
 // Last is the teacher's last position, if any.
-func (r *Room) Last() (ui.Position, bool) {
+func (r *Room) Last() (room.Position, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.last, r.hasLast
-}
-
-// TeacherHere counts in a teacher whose view is not a session (the one
-// in the terminal windowlab serve runs in): the room's messages (the
-// roster, the answers, another teacher's moves) go to send, the view's
-// positions to publish, until gone is called.
-func (r *Room) TeacherHere(name string, send func(tea.Msg)) (publish func(ui.Position), gone func()) {
-	m := r.join(name, "teacher", send)
-	r.teacherJoined()
-	var once sync.Once
-	return func(p ui.Position) { r.publish(m, p) }, func() {
-		once.Do(func() {
-			r.leave(m)
-			r.teacherLeft()
-		})
-	}
 }

@@ -9,7 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"windowlab/quiz"
-	"windowlab/ui"
+	"windowlab/room"
 )
 
 // inbox is a member's program, as the room sees it: the messages sent to it.
@@ -44,14 +44,14 @@ func (b *inbox) wait(t *testing.T, what string, ok func(tea.Msg) bool) tea.Msg {
 
 func pollIs(id int, revealed bool) func(tea.Msg) bool {
 	return func(msg tea.Msg) bool {
-		p, ok := msg.(ui.PollMsg)
+		p, ok := msg.(room.PollMsg)
 		return ok && p.Poll.ID == id && p.Poll.Revealed == revealed
 	}
 }
 
 func tallyIs(answered, students int) func(tea.Msg) bool {
 	return func(msg tea.Msg) bool {
-		tm, ok := msg.(ui.TallyMsg)
+		tm, ok := msg.(room.TallyMsg)
 		return ok && tm.Tally.Answered == answered && tm.Tally.Students == students
 	}
 }
@@ -68,12 +68,12 @@ func TestTheRoomsPoll(t *testing.T) {
 	a := r.join("ann", "student", ann.send)
 	b := r.join("bob", "student", bob.send)
 	it := quiz.Lesson()[0]
-	r.Ask(ui.Poll{ID: 1, Item: it})
+	r.Ask(room.Poll{ID: 1, Item: it})
 	ann.wait(t, "ann's question", pollIs(1, false))
 	bob.wait(t, "bob's question", pollIs(1, false))
 	teacher.wait(t, "an empty tally", tallyIs(0, 2))
 	r.answer(a, 1, "300")
-	if th := teacher.wait(t, "ann's answer", tallyIs(1, 2)).(ui.TallyMsg).Tally.Thinking; len(th) != 1 || th[0] != "bob" {
+	if th := teacher.wait(t, "ann's answer", tallyIs(1, 2)).(room.TallyMsg).Tally.Thinking; len(th) != 1 || th[0] != "bob" {
 		t.Fatalf("still thinking: %q, want bob", th)
 	}
 
@@ -84,7 +84,7 @@ func TestTheRoomsPoll(t *testing.T) {
 	r.answer(b, 1, "200 requests")                    // changed: the last one counts
 	r.answer(c, 2, "200")                             // another question's
 	r.answer(c, 1, strings.Repeat("9", 500)+"\u202e") // bounded, and cleaned
-	msg := teacher.wait(t, "three answers", tallyIs(3, 3)).(ui.TallyMsg)
+	msg := teacher.wait(t, "three answers", tallyIs(3, 3)).(room.TallyMsg)
 	bars := msg.Tally.Bars
 	if len(bars) != 2 || bars[0] != (quiz.Bar{Answer: "200", Count: 2, Right: true}) || len([]rune(bars[1].Answer)) != quiz.MaxAnswer {
 		t.Fatalf("the tally is %+v", bars)
@@ -93,14 +93,14 @@ func TestTheRoomsPoll(t *testing.T) {
 	for _, box := range []*inbox{&ann, &bob, &cy} {
 		box.mu.Lock()
 		for _, m := range box.msgs {
-			if _, ok := m.(ui.TallyMsg); ok {
+			if _, ok := m.(room.TallyMsg); ok {
 				t.Fatal("a student was sent the tally")
 			}
 		}
 		box.mu.Unlock()
 	}
 
-	r.Ask(ui.Poll{ID: 1, Item: it, Revealed: true})
+	r.Ask(room.Poll{ID: 1, Item: it, Revealed: true})
 	ann.wait(t, "ann's reveal", pollIs(1, true))
 	r.answer(a, 1, "100") // too late
 	if got := r.Tally().Bars[0]; got.Count != 2 || !got.Right {
@@ -110,7 +110,7 @@ func TestTheRoomsPoll(t *testing.T) {
 	teacher.wait(t, "bob gone from the tally", tallyIs(2, 2))
 
 	// A new question wipes the answers; the teacher leaving closes it.
-	r.Ask(ui.Poll{ID: 2, Item: quiz.Lesson()[1]})
+	r.Ask(room.Poll{ID: 2, Item: quiz.Lesson()[1]})
 	if tl := r.Tally(); tl.Answered != 0 || tl.ID != 2 {
 		t.Fatalf("question 2 starts with %+v", tl)
 	}

@@ -5,8 +5,8 @@
 //
 // It is a top-level package beside the commands rather than part of ui:
 // it owns a network server, keys and sessions, which nothing below the
-// commands may know of, and ui stays a view that knows no network (it
-// only publishes and follows positions, ui.Options.Publish and Follow).
+// commands may know of, and ui stays a view that knows no network: it
+// talks to a room.Room (ui.Options.Room), which each session's Place is.
 package serve
 
 import (
@@ -34,6 +34,7 @@ import (
 
 	"windowlab/algo"
 	"windowlab/human"
+	"windowlab/room"
 	"windowlab/ui"
 )
 
@@ -43,9 +44,10 @@ type Config struct {
 	HostKeyPath string // created once (ed25519, mode 0600) when missing, never overwritten
 	// TeacherKeys may drive the room; every other key, or none, is a student's.
 	TeacherKeys []ssh.PublicKey
-	// View builds the options of one session's view: a student's follows,
-	// a teacher's publishes (publish is nil for a student).
-	View func(follow bool, publish func(ui.Position)) ui.Options
+	// View builds the options of one session's view in the room r, which
+	// it gives the view (ui.Options.Room): a student's when r.Follows(),
+	// else a teacher's.
+	View func(r room.Room) ui.Options
 	// MaxStudents is how many students may be connected at once.
 	MaxStudents int
 	// Idle closes a session nothing came through for this long (0: never).
@@ -179,15 +181,6 @@ func (s *Server) Serve(ln net.Listener) error {
 		return nil
 	}
 	return err
-}
-
-// ListenAndServe listens on the configured address and serves.
-func (s *Server) ListenAndServe() error {
-	ln, err := net.Listen("tcp", s.cfg.Addr)
-	if err != nil {
-		return fmt.Errorf("serve: %w", err)
-	}
-	return s.Serve(ln)
 }
 
 // Shutdown ends the class without waiting for anyone to leave: every
@@ -372,68 +365,11 @@ func (s *Server) program(ctx context.Context, sess ssh.Session) *tea.Program {
 	}
 	teacher := s.isTeacher(sess.PublicKey())
 	name := DisplayName(sess.User())
-	from := sess.RemoteAddr().String()
-	var opts ui.Options
-	var me *member // set once joined; the view reports through it
-	var meMu sync.Mutex
-	if teacher {
-		opts = s.cfg.View(false, func(p ui.Position) {
-			meMu.Lock()
-			m := me
-			meMu.Unlock()
-			if m != nil {
-				s.room.publish(m, p)
-			}
-		})
-		opts.Ask = s.room.Ask
-		if last, ok := s.room.Last(); ok {
-			opts.StartAt = &last // a teacher coming back takes the room where it was
-		}
-	} else {
-		if n := s.students.Add(1); n > int64(s.cfg.MaxStudents) {
-			s.students.Add(-1)
-			wish.Fatalln(sess, fmt.Sprintf("windowlab: the room is full (%d students); ask the teacher", s.cfg.MaxStudents))
-			return nil
-		}
-		opts = s.cfg.View(true, nil)
-		opts.Name = &ui.NamePrompt{Default: name, Claim: func(typed string) error {
-			if !visible(human.Line(typed, 24)) {
-				return fmt.Errorf("%+q will not do: a name needs a character that shows, not only blanks or marks", typed)
-			}
-			clean := DisplayName(typed)
-			if clean != strings.TrimSpace(typed) {
-				return fmt.Errorf("%q will not do: use 1 to 24 printable characters", typed)
-			}
-			meMu.Lock()
-			m := me
-			meMu.Unlock()
-			if m == nil {
-				return errors.New("still joining the room; press enter again")
-			}
-			return s.room.rename(m, clean)
-		}}
-		opts.Answer = func(id int, text string) {
-			meMu.Lock()
-			m := me
-			meMu.Unlock()
-			if m != nil {
-				s.room.answer(m, id, text) // a lock and a signal: never blocks the view
-			}
-		}
-		opts.Report = func(following bool) {
-			meMu.Lock()
-			m := me
-			meMu.Unlock()
-			if m != nil {
-				s.room.setFollowing(m, following) // a lock and a flag: never blocks the view
-			}
-		}
+	place := s.room.place(!teacher)
+	opts, ok := s.options(sess, place)
+	if !ok {
+		return nil
 	}
-	if opts.CheckpointBytes == 0 {
-		opts.CheckpointBytes = sessionCheckpoints
-	}
-	opts.WritesNothing = true // the server writes nothing outside its config directory
-	opts.Load = nil           // nor reads a file for a session
 	m, err := ui.New(opts)
 	if err != nil {
 		if !teacher {
@@ -452,10 +388,8 @@ func (s *Server) program(ctx context.Context, sess ssh.Session) *tea.Program {
 	if teacher {
 		s.room.teacherJoined()
 	}
-	meMu.Lock()
-	me = member
-	meMu.Unlock()
-	s.cfg.Log.Info("connected", "name", name, "role", role, "from", from, "students", s.students.Load())
+	place.sit(member)
+	s.cfg.Log.Info("connected", "name", name, "role", role, "from", sess.RemoteAddr().String(), "students", s.students.Load())
 	s.cfg.Log.Debug("server", "goroutines", runtime.NumGoroutine())
 	go func() {
 		<-ctx.Done()
@@ -471,6 +405,50 @@ func (s *Server) program(ctx context.Context, sess ssh.Session) *tea.Program {
 		s.cfg.Log.Debug("server", "goroutines", runtime.NumGoroutine())
 	}()
 	return p
+}
+
+// options are one session's view's options at place: a teacher's takes
+// the room where it was; a student's counts against MaxStudents (false
+// when the room is full, the session told) and asks the student's name.
+func (s *Server) options(sess ssh.Session, place *Place) (ui.Options, bool) {
+	var opts ui.Options
+	if !place.follows {
+		opts = s.cfg.View(place)
+		if last, ok := s.room.Last(); ok {
+			opts.StartAt = &last // a teacher coming back takes the room where it was
+		}
+	} else {
+		if n := s.students.Add(1); n > int64(s.cfg.MaxStudents) {
+			s.students.Add(-1)
+			wish.Fatalln(sess, fmt.Sprintf("windowlab: the room is full (%d students); ask the teacher", s.cfg.MaxStudents))
+			return opts, false
+		}
+		opts = s.cfg.View(place)
+		opts.Name = &ui.NamePrompt{Default: DisplayName(sess.User()), Claim: func(typed string) error { return s.claim(place, typed) }}
+	}
+	if opts.CheckpointBytes == 0 {
+		opts.CheckpointBytes = sessionCheckpoints
+	}
+	opts.WritesNothing = true // the server writes nothing outside its config directory
+	opts.Load = nil           // nor reads a file for a session
+	return opts, true
+}
+
+// claim takes the name a student typed for place, or says what is wrong
+// with it.
+func (s *Server) claim(place *Place, typed string) error {
+	if !visible(human.Line(typed, 24)) {
+		return fmt.Errorf("%+q will not do: a name needs a character that shows, not only blanks or marks", typed)
+	}
+	clean := DisplayName(typed)
+	if clean != strings.TrimSpace(typed) {
+		return fmt.Errorf("%q will not do: use 1 to 24 printable characters", typed)
+	}
+	m := place.seated()
+	if m == nil {
+		return errors.New("still joining the room; press enter again")
+	}
+	return s.room.rename(m, clean)
 }
 
 // sessionsChanged counts a session in or out, and moves the memory limit.

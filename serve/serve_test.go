@@ -22,6 +22,7 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"windowlab/quiz"
+	"windowlab/room"
 	"windowlab/scenarios"
 	"windowlab/ui"
 )
@@ -39,8 +40,8 @@ func classroom(t *testing.T, teacher gossh.Signer, tweak func(*Config)) (*Server
 		Addr:        "127.0.0.1:0",
 		HostKeyPath: filepath.Join(t.TempDir(), "host_ed25519"),
 		TeacherKeys: []ssh.PublicKey{pub},
-		View: func(follow bool, publish func(ui.Position)) ui.Options {
-			return ui.Options{Lesson: lesson, Follow: follow, Publish: publish}
+		View: func(r room.Room) ui.Options {
+			return ui.Options{Lesson: lesson, Room: r}
 		},
 		Log: log.New(io.Discard),
 	}
@@ -381,14 +382,15 @@ func TestInvisibleNames(t *testing.T) {
 // follow it, and its view is sent the roster as they come and go.
 func TestTheTeacherHere(t *testing.T) {
 	s, addr := classroom(t, newSigner(t), nil)
-	rosters := make(chan ui.RosterMsg, 16)
-	publish, gone := s.Room().TeacherHere("teacher (here)", func(msg tea.Msg) {
-		if r, ok := msg.(ui.RosterMsg); ok {
+	rosters := make(chan room.RosterMsg, 16)
+	here := s.Room().Teacher()
+	gone := here.Here("teacher (here)", func(msg tea.Msg) {
+		if r, ok := msg.(room.RosterMsg); ok {
 			rosters <- r
 		}
 	})
 	defer gone()
-	publish(ui.Position{Scenario: "bouncer", Caption: -1, Speed: 1})
+	here.Publish(room.Position{Scenario: "bouncer", Caption: -1, Speed: 1})
 	student(t, addr, "zoe", nil)
 	deadline := time.After(10 * time.Second)
 	for {
@@ -411,8 +413,8 @@ func TestTheRoomAnswersOverSSH(t *testing.T) {
 	teacherKey := newSigner(t)
 	_, addr := classroom(t, teacherKey, func(c *Config) {
 		view := c.View
-		c.View = func(follow bool, publish func(ui.Position)) ui.Options {
-			o := view(follow, publish)
+		c.View = func(r room.Room) ui.Options {
+			o := view(r)
 			o.Questions = quiz.Lesson()
 			return o
 		}

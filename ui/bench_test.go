@@ -9,6 +9,7 @@ import (
 
 	"windowlab/algo"
 	"windowlab/scenarios"
+	"windowlab/ui/render"
 )
 
 // million is a million requests from a thousand clients, one every 3ms for
@@ -30,7 +31,7 @@ func BenchmarkView(b *testing.B) {
 			m := newModel(b, million(), 200, 50)
 			m = update(b, m, goTo("12:40:00")...)
 			if zoom == "1h" {
-				for range len(zoomLevels) {
+				for range len(render.ZoomLevels) {
 					m = update(b, m, keyMsg("Z"))
 				}
 			}

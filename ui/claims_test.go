@@ -10,6 +10,7 @@ import (
 	"windowlab/algo"
 	"windowlab/scenarios"
 	"windowlab/sim"
+	"windowlab/ui/render"
 )
 
 // walked are the scenarios whose every caption the claims walk visits:
@@ -46,7 +47,7 @@ func captionOnScreen(m Model) string {
 func holdsCaption(t *testing.T, m Model, sc *scenarios.Scenario, i int, route string) {
 	t.Helper()
 	c := &sc.Captions[i]
-	where := fmt.Sprintf("%s captions[%d] at %s by %s (%dx%d)", sc.Name, i, c.At.Short(), route, m.c.width, m.c.height)
+	where := fmt.Sprintf("%s captions[%d] at %s by %s (%dx%d)", sc.Name, i, c.At.Short(), route, m.c.Width, m.c.Height)
 	if got := m.captionIndex(); got != i {
 		t.Errorf("%s: caption %d is on, not this one", where, got)
 		return
@@ -57,20 +58,20 @@ func holdsCaption(t *testing.T, m Model, sc *scenarios.Scenario, i int, route st
 	for j, x := range c.Shows {
 		k := slices.Index(sc.Algorithms, x.Algorithm)
 		var d *algo.Decision
-		if m.snap.hasLast {
-			d = &m.snap.last.Decisions[k]
+		if m.snap.HasLast {
+			d = &m.snap.Last.Decisions[k]
 		}
-		for _, f := range sc.Shown(i, j, m.snap.stats[k], d) {
+		for _, f := range sc.Shown(i, j, m.snap.Stats[k], d) {
 			t.Errorf("%s: the screen contradicts the caption: %s", where, f)
 		}
-		if x.Last != nil && d != nil && m.c.width >= 160 {
-			if lane := collapse(plain(laneLines(m.lanes(), k))); !strings.Contains(lane, collapse(explain(*d))) {
-				t.Errorf("%s: lane %s does not print the decision it is claimed to show, %q:\n%s", where, x.Algorithm, explain(*d), lane)
+		if x.Last != nil && d != nil && m.c.Width >= 160 {
+			if lane := collapse(plain(m.lanes().LaneLines(k))); !strings.Contains(lane, collapse(render.Explain(*d))) {
+				t.Errorf("%s: lane %s does not print the decision it is claimed to show, %q:\n%s", where, x.Algorithm, render.Explain(*d), lane)
 			}
 		}
 	}
-	if c.Client != "" && m.snap.client != c.Client {
-		t.Errorf("%s: the lanes show client %q, the caption speaks of %q", where, m.snap.client, c.Client)
+	if c.Client != "" && m.snap.Client != c.Client {
+		t.Errorf("%s: the lanes show client %q, the caption speaks of %q", where, m.snap.Client, c.Client)
 	}
 }
 

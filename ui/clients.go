@@ -13,6 +13,7 @@ import (
 	"windowlab/algo"
 	"windowlab/human"
 	"windowlab/sim"
+	"windowlab/ui/render"
 )
 
 // The client picker: every client met so far with what each limiter
@@ -64,7 +65,7 @@ type clientsMsg struct {
 func countClients(h *sim.History, clients []string, algorithms []algo.Algorithm) []clientRow {
 	names := make([]string, len(algorithms))
 	for k, a := range algorithms {
-		names[k] = shortName(a)
+		names[k] = render.ShortName(a)
 	}
 	rows := make([]clientRow, len(clients))
 	for i, c := range clients {
@@ -92,7 +93,7 @@ func countClients(h *sim.History, clients []string, algorithms []algo.Algorithm)
 func (m *Model) countCmd(jump bool) tea.Cmd {
 	m.stop()
 	m.clientsGen++
-	h, clients, algorithms, gen := m.eng.History(), append([]string(nil), m.eng.Clients()...), m.snap.algorithms, m.clientsGen
+	h, clients, algorithms, gen := m.eng.History(), append([]string(nil), m.eng.Clients()...), m.snap.Algorithms, m.clientsGen
 	return func() tea.Msg {
 		return clientsMsg{rows: countClients(h, clients, algorithms), jump: jump, gen: gen}
 	}
@@ -103,11 +104,11 @@ func (m *Model) countCmd(jump bool) tea.Cmd {
 func (m Model) worstClient(rows []clientRow) (string, string) {
 	best, why := "", ""
 	var bestN, bestD int64 = 0, 1
-	for k, st := range m.snap.stats {
-		if st.MaxInWindow > m.snap.config.Limit && st.MaxInWindow*bestD > bestN*m.snap.config.Limit {
-			best, bestN, bestD = st.MaxInWindowClient, st.MaxInWindow, m.snap.config.Limit
-			why = fmt.Sprintf("%s admitted %s to it in one window, %s", shortName(m.snap.algorithms[k]),
-				human.Int(st.MaxInWindow), human.Times(st.MaxInWindow, m.snap.config.Limit))
+	for k, st := range m.snap.Stats {
+		if st.MaxInWindow > m.snap.Config.Limit && st.MaxInWindow*bestD > bestN*m.snap.Config.Limit {
+			best, bestN, bestD = st.MaxInWindowClient, st.MaxInWindow, m.snap.Config.Limit
+			why = fmt.Sprintf("%s admitted %s to it in one window, %s", render.ShortName(m.snap.Algorithms[k]),
+				human.Int(st.MaxInWindow), human.Times(st.MaxInWindow, m.snap.Config.Limit))
 		}
 	}
 	if best != "" {
@@ -121,7 +122,8 @@ func (m Model) worstClient(rows []clientRow) (string, string) {
 	return "", ""
 }
 
-// clientPicker is the picker's list.
+// clientPicker is the client picker (c, W): loading while the count runs,
+// then the list.
 type clientPicker struct {
 	list    list.Model
 	loading bool
@@ -133,9 +135,12 @@ type clientKeys struct {
 	Close  key.Binding
 }
 
-func newClientPicker(st *styles) clientPicker {
+// newClientPicker is a picker waiting for its count. Its rows have the
+// dark background's colours, as they always had: the view made its picker
+// before the terminal said its background.
+func newClientPicker(isDark bool) clientPicker {
 	d := list.NewDefaultDelegate()
-	d.Styles = list.NewDefaultItemStyles(st.isDark)
+	d.Styles = list.NewDefaultItemStyles(isDark)
 	l := list.New(nil, d, 80, 20)
 	l.Title = "Focus a client"
 	l.SetShowHelp(false)
@@ -144,7 +149,7 @@ func newClientPicker(st *styles) clientPicker {
 	in := l.FilterInput.Styles()
 	in.Cursor.Blink = false
 	l.FilterInput.SetStyles(in)
-	return clientPicker{list: l, keys: clientKeys{
+	return clientPicker{list: l, loading: true, keys: clientKeys{
 		Choose: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "focus")),
 		Close:  key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
 	}}
@@ -172,36 +177,49 @@ func (p clientPicker) open(rows []clientRow, focused string) (clientPicker, tea.
 	return p, cmd
 }
 
-func (p clientPicker) view(c common, h int) []string {
+// view keeps the header and the caption; the list takes the lanes' place.
+func (p clientPicker) view(m Model) dialogView {
+	return dialogView{keepCaption: true, body: func(h int) []string { return p.lines(m.c, h) }}
+}
+
+func (p clientPicker) lines(c render.Common, h int) []string {
 	if p.loading {
-		return []string{c.styles.faint.Render("counting each client's requests…")}
+		return []string{c.Styles.Faint.Render("counting each client's requests…")}
 	}
-	p.list.SetSize(c.width, max(h, 3))
+	p.list.SetSize(c.Width, max(h, 3))
 	return strings.Split(p.list.View(), "\n")
 }
 
-// updateClients handles a key while the client picker is open.
-func (m Model) updateClients(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
-	p := m.clients
+// update filters and moves through the list; enter focuses the client
+// chosen, esc closes. While the count runs, only quitting does anything.
+func (p clientPicker) update(m Model, msg tea.Msg) (Dialog, action, tea.Cmd) {
+	k, isKey := msg.(tea.KeyPressMsg)
+	if isKey && p.loading { // the count reads the history: nothing moves until it is done
+		if key.Matches(k, m.keys.Quit) {
+			return p, nil, tea.Quit
+		}
+		return p, nil, nil
+	}
 	filtering := p.list.SettingFilter()
 	switch {
-	case !filtering && key.Matches(msg, p.keys.Close):
-		m.mode = modeMain
-		return m, nil
-	case !filtering && key.Matches(msg, p.keys.Choose):
-		if r, ok := p.list.SelectedItem().(clientRow); ok {
-			m.chosen = r.name
-			if r.follow {
-				m.chosen = ""
+	case isKey && !filtering && key.Matches(k, p.keys.Close):
+		return nil, nil, nil
+	case isKey && !filtering && key.Matches(k, p.keys.Choose):
+		r, ok := p.list.SelectedItem().(clientRow)
+		return nil, func(m *Model) tea.Cmd {
+			if ok {
+				m.chosen = r.name
+				if r.follow {
+					m.chosen = ""
+				}
 			}
-		}
-		m.mode = modeMain
-		m.refresh()
-		return m, nil
+			m.refresh()
+			return nil
+		}, nil
 	}
 	var cmd tea.Cmd
-	m.clients.list, cmd = p.list.Update(msg)
-	return m, cmd
+	p.list, cmd = p.list.Update(msg)
+	return p, nil, cmd
 }
 
 // onClients shows counted rows: in the picker, or focusing the worst.
@@ -210,7 +228,7 @@ func (m Model) onClients(msg clientsMsg) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	if msg.jump {
-		m.mode, m.clients.loading = modeMain, false
+		m.dialog = nil
 		name, why := m.worstClient(msg.rows)
 		if name == "" {
 			m.status = "no client has been denied anything yet"
@@ -221,10 +239,11 @@ func (m Model) onClients(msg clientsMsg) (tea.Model, tea.Cmd) {
 		m.refresh()
 		return m, nil
 	}
-	if m.mode != modeClients {
+	p, ok := m.dialog.(clientPicker)
+	if !ok {
 		return m, nil
 	}
 	var cmd tea.Cmd
-	m.clients, cmd = m.clients.open(msg.rows, m.snap.client)
+	m.dialog, cmd = p.open(msg.rows, m.snap.Client)
 	return m, cmd
 }

@@ -64,13 +64,13 @@ func randomTraffic(t *testing.T) *scenarios.Scenario {
 // limit in one window, named with why.
 func TestWorstClient(t *testing.T) {
 	m := update(t, newModel(t, randomTraffic(t), 100, 30), press("G")...)
-	fixed := m.snap.stats[0]
-	if fixed.MaxInWindow <= m.snap.config.Limit {
+	fixed := m.snap.Stats[0]
+	if fixed.MaxInWindow <= m.snap.Config.Limit {
 		t.Fatalf("the fixed window never overshot: %d", fixed.MaxInWindow)
 	}
 	m = settle(t, m, keyMsg("!"))
 	s := screen(m)
-	if m.snap.client != fixed.MaxInWindowClient || !strings.Contains(s, "client "+fixed.MaxInWindowClient+" (chosen)") ||
+	if m.snap.Client != fixed.MaxInWindowClient || !strings.Contains(s, "client "+fixed.MaxInWindowClient+" (chosen)") ||
 		!strings.Contains(s, "focused "+fixed.MaxInWindowClient+": fixed admitted 20 to it in one window, twice the limit") {
 		t.Fatalf("! should focus %s:\n%s", fixed.MaxInWindowClient, s)
 	}
@@ -78,7 +78,7 @@ func TestWorstClient(t *testing.T) {
 	exact := parse("limit: 2\nwindow: 1m\nalgorithms: [sliding-log]\ntraffic:\n  - {at: \"12:00:00\", count: 2, client: ann}\n" +
 		"  - {at: \"12:00:01\", count: 5, client: bob}\n  - {at: \"12:00:02\", count: 1, client: cy}\n")
 	m = settle(t, update(t, newModel(t, exact, 100, 30), press("G")...), keyMsg("!"))
-	if m.snap.client != "bob" || !strings.Contains(screen(m), "focused bob: denied most: 5 requests · log ✗3") {
+	if m.snap.Client != "bob" || !strings.Contains(screen(m), "focused bob: denied most: 5 requests · log ✗3") {
 		t.Errorf("! without an overshoot:\n%s", screen(m))
 	}
 }
@@ -89,10 +89,10 @@ func TestClientPicker(t *testing.T) {
 	m := update(t, newModel(t, randomTraffic(t), 100, 30), press("G")...)
 	m = settle(t, m, keyMsg("C"))
 	s := screen(m)
-	if m.mode != modeClients || !strings.Contains(s, "Focus a client") || !strings.Contains(s, "501 items") {
+	if modeOf(m) != modeClients || !strings.Contains(s, "Focus a client") || !strings.Contains(s, "501 items") {
 		t.Fatalf("C should list 500 clients and the follow row:\n%s", s)
 	}
-	rows := countClients(m.eng.History(), m.eng.Clients(), m.snap.algorithms)
+	rows := countClients(m.eng.History(), m.eng.Clients(), m.snap.Algorithms)
 	for i := 1; i < len(rows); i++ {
 		if rows[i].mostDenied() > rows[i-1].mostDenied() {
 			t.Fatalf("rows are not worst first: %v then %v", rows[i-1], rows[i])
@@ -102,8 +102,8 @@ func TestClientPicker(t *testing.T) {
 	for _, r := range rows {
 		total += r.requests
 	}
-	if total != m.snap.processed {
-		t.Errorf("the rows count %d requests, the replay decided %d", total, m.snap.processed)
+	if total != m.snap.Processed {
+		t.Errorf("the rows count %d requests, the replay decided %d", total, m.snap.Processed)
 	}
 	m = settle(t, m, keyMsg("/"))
 	for _, r := range "client-42" {
@@ -111,12 +111,12 @@ func TestClientPicker(t *testing.T) {
 	}
 	m = settle(t, m, keyMsg("enter")) // leave the filter
 	m = settle(t, m, keyMsg("enter")) // focus the first match
-	if m.mode != modeMain || m.snap.client != "client-42" {
-		t.Fatalf("focused %q in mode %v, want client-42:\n%s", m.snap.client, m.mode, screen(m))
+	if modeOf(m) != modeMain || m.snap.Client != "client-42" {
+		t.Fatalf("focused %q in mode %v, want client-42:\n%s", m.snap.Client, modeOf(m), screen(m))
 	}
 	m = update(t, m, press("f")...)
-	if m.snap.timeline.client != "client-42" {
-		t.Errorf("the timeline shows %q, want the chosen client", m.snap.timeline.client)
+	if m.snap.Timeline.Client != "client-42" {
+		t.Errorf("the timeline shows %q, want the chosen client", m.snap.Timeline.Client)
 	}
 	// The follow row gives the focus back to the last request.
 	m = settle(t, m, keyMsg("C"))

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -37,9 +36,4 @@ func parseClock(s string, now algo.Instant) (algo.Instant, error) {
 		return now.Truncate(24*time.Hour) + t, nil
 	}
 	return t, nil
-}
-
-// speedText prints a playback speed: 1×, 0.5×, 1000×.
-func speedText(s float64) string {
-	return strconv.FormatFloat(s, 'g', 3, 64) + "×"
 }

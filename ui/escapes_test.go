@@ -68,8 +68,8 @@ func TestViewShowsHostileKeysVisibly(t *testing.T) {
 		m = update(t, m, press("f")...) // the timeline: this client's
 		for range hostileKeys {
 			m = update(t, m, press("c")...)
-			checkNoEscapes(t, "client "+human.Visible(m.snap.client), m)
-			if want := human.Visible(m.snap.client); sz[0] >= 140 && !strings.Contains(screen(m), "client "+want) {
+			checkNoEscapes(t, "client "+human.Visible(m.snap.Client), m)
+			if want := human.Visible(m.snap.Client); sz[0] >= 140 && !strings.Contains(screen(m), "client "+want) {
 				t.Errorf("the header does not name %s:\n%s", want, screen(m))
 			}
 		}

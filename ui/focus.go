@@ -5,6 +5,7 @@ import (
 
 	"windowlab/algo"
 	"windowlab/sim"
+	"windowlab/ui/render"
 )
 
 // The view always has a focus: a client, whose state the lanes show, and
@@ -22,20 +23,6 @@ type heldCaption struct {
 	rec       sim.Record // the caption's request, its decisions copied
 	processed int64      // arrivals decided at the caption's moment
 }
-
-// focus names the focused client and request, and why they are the ones.
-type focus struct {
-	client string
-	why    focusWhy
-}
-
-type focusWhy int
-
-const (
-	focusLast    focusWhy = iota // the last request's client
-	focusCaption                 // the caption's
-	focusChosen                  // chosen by the user
-)
 
 // release lets go of a held caption: the user moved the clock.
 func (m *Model) release() {
@@ -159,20 +146,20 @@ func (m *Model) landCaption(i int) tea.Cmd {
 }
 
 // focusNow is the focus at the engine's position, caption i on screen.
-func (m Model) focusNow(i int) focus {
+func (m Model) focusNow(i int) render.Focus {
 	if m.chosen != "" {
-		return focus{client: m.chosen, why: focusChosen}
+		return render.Focus{Client: m.chosen, Why: render.FocusChosen}
 	}
 	if i >= 0 && m.sc.Captions[i].Client != "" {
-		return focus{client: m.sc.Captions[i].Client, why: focusCaption}
+		return render.Focus{Client: m.sc.Captions[i].Client, Why: render.FocusCaption}
 	}
 	if m.held.on {
-		return focus{client: m.held.rec.Arrival.Client, why: focusCaption}
+		return render.Focus{Client: m.held.rec.Arrival.Client, Why: render.FocusCaption}
 	}
 	if r, ok := m.eng.Last(); ok {
-		return focus{client: r.Arrival.Client, why: focusLast}
+		return render.Focus{Client: r.Arrival.Client, Why: render.FocusLast}
 	}
-	return focus{why: focusLast}
+	return render.Focus{Why: render.FocusLast}
 }
 
 // nextCaption is the first caption after the one on screen whose moment

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"windowlab/algo"
+	"windowlab/ui/render"
 )
 
 // twoAtOnce is Cloudflare's example with a caption for each request at
@@ -55,7 +56,7 @@ func TestCaptionRoutesShowItsRequest(t *testing.T) {
 		},
 		"play": func(m Model) Model {
 			m = update(t, m, press("space")...)
-			for i := 0; i < 4000 && m.snap.now < algo.Clock(12, 1, 15, 0); i++ {
+			for i := 0; i < 4000 && m.snap.Now < algo.Clock(12, 1, 15, 0); i++ {
 				m = update(t, m, tickMsg{at: time.Unix(1000, 0).Add(time.Duration(i) * frame), gen: m.gen})
 			}
 			return m
@@ -182,32 +183,32 @@ func TestIdleStretchesAreSkipped(t *testing.T) {
 // calendar minute.
 func TestTimelineDrawsTheWindows(t *testing.T) {
 	m := update(t, newModel(t, workedExample(), 140, 40), goTo("12:01:15")...)
-	p := timelinePanel{c: m.c, snap: &m.snap}
-	count := func(k int, want tint) (n int) {
-		spans := p.windowSpans(k)
-		for i := range p.cells() {
-			if tintAt(spans, p.start(i), p.start(i)+p.cellMs()) == want {
+	p := render.Timeline{C: m.c, Snap: &m.snap}
+	count := func(k int, want render.Tint) (n int) {
+		spans := p.WindowSpans(k)
+		for i := range p.Cells() {
+			if render.TintAt(spans, p.Start(i), p.Start(i)+p.CellMs()) == want {
 				n++
 			}
 		}
 		return n
 	}
-	perWindow := int(time.Minute / m.snap.timeline.cell)
-	if got := count(2, tintOverlap); abs(4*got-3*perWindow) > 2 { // to the nearest cell
+	perWindow := int(time.Minute / m.snap.Timeline.Cell)
+	if got := count(2, render.TintOverlap); abs(4*got-3*perWindow) > 2 { // to the nearest cell
 		t.Errorf("the counter's overlap covers %d cells of a %d-cell window, want three quarters", got, perWindow)
 	}
-	if got := count(2, tintCurrent); got != perWindow {
+	if got := count(2, render.TintCurrent); got != perWindow {
 		t.Errorf("the counter's current window covers %d cells, want %d", got, perWindow)
 	}
-	if got := count(1, tintCurrent); got != perWindow {
+	if got := count(1, render.TintCurrent); got != perWindow {
 		t.Errorf("the log's window covers %d cells, want %d", got, perWindow)
 	}
-	spans := p.windowSpans(1)
-	if s := spans[0]; s.to != m.snap.now+1 || s.from != m.snap.now-59_999 {
-		t.Errorf("the log's window is [%v, %v), want (now − 1m, now]", s.from, s.to)
+	spans := p.WindowSpans(1)
+	if s := spans[0]; s.To != m.snap.Now+1 || s.From != m.snap.Now-59_999 {
+		t.Errorf("the log's window is [%v, %v), want (now − 1m, now]", s.From, s.To)
 	}
-	if s := p.windowSpans(0)[0]; s.from != algo.Clock(12, 1, 0, 0) || s.to != algo.Clock(12, 2, 0, 0) {
-		t.Errorf("the fixed window is [%v, %v), want the 12:01 minute", s.from, s.to)
+	if s := p.WindowSpans(0)[0]; s.From != algo.Clock(12, 1, 0, 0) || s.To != algo.Clock(12, 2, 0, 0) {
+		t.Errorf("the fixed window is [%v, %v), want the 12:01 minute", s.From, s.To)
 	}
 }
 
@@ -217,16 +218,16 @@ func TestTimelineFollowsTheFocus(t *testing.T) {
 	sc := parse(twoAtOnce())
 	m := update(t, newModel(t, sc, 140, 40), goTo("12:01:15")...)
 	m = update(t, m, press("tab")...) // bursty's second request
-	all := m.snap.timeline
+	all := m.snap.Timeline
 	m = update(t, m, press("f")...)
-	one := m.snap.timeline
-	if one.client != "bursty" || !strings.Contains(screen(m), "timeline · bursty (f)") || !strings.Contains(screen(m), "in view") {
-		t.Fatalf("f: the timeline is %q's:\n%s", one.client, screen(m))
+	one := m.snap.Timeline
+	if one.Client != "bursty" || !strings.Contains(screen(m), "timeline · bursty (f)") || !strings.Contains(screen(m), "in view") {
+		t.Fatalf("f: the timeline is %q's:\n%s", one.Client, screen(m))
 	}
 	var sumAll, sumOne int64
-	for i := range all.total {
-		sumAll += all.total[i]
-		sumOne += one.total[i]
+	for i := range all.Total {
+		sumAll += all.Total[i]
+		sumOne += one.Total[i]
 	}
 	if sumOne != 62 || sumAll != 62 {
 		// all 62 decided requests are in view; bursty sent every one of them
@@ -236,14 +237,14 @@ func TestTimelineFollowsTheFocus(t *testing.T) {
 	m = update(t, m, press("c")...)     // choose a client: the first met, bursty
 	m = update(t, m, press("c")...)     // then steady
 	var steady int64
-	for _, n := range m.snap.timeline.total {
+	for _, n := range m.snap.Timeline.Total {
 		steady += n
 	}
-	if m.snap.timeline.client != "steady" || steady != 1 {
-		t.Errorf("the timeline follows the chosen client: %q with %d requests, want steady's 1", m.snap.timeline.client, steady)
+	if m.snap.Timeline.Client != "steady" || steady != 1 {
+		t.Errorf("the timeline follows the chosen client: %q with %d requests, want steady's 1", m.snap.Timeline.Client, steady)
 	}
 	m = update(t, m, press("f")...)
-	if m.snap.timeline.client != "" || !strings.Contains(screen(m), "all clients") {
+	if m.snap.Timeline.Client != "" || !strings.Contains(screen(m), "all clients") {
 		t.Errorf("f again should show every client:\n%s", screen(m))
 	}
 }
@@ -270,8 +271,8 @@ traffic:
 	for i := 0; i < 20; i++ {
 		at = at.Add(frame)
 		m = update(t, m, tickMsg{at: at, gen: m.gen})
-		if m.snap.now >= algo.Clock(12, 2, 0, 0) {
-			fixed, log = append(fixed, m.snap.shown[0]), append(log, m.snap.shown[1])
+		if m.snap.Now >= algo.Clock(12, 2, 0, 0) {
+			fixed, log = append(fixed, m.snap.Shown[0]), append(log, m.snap.Shown[1])
 		}
 	}
 	if len(fixed) < 5 {
@@ -295,7 +296,7 @@ traffic:
 		}
 	}
 	m = update(t, m, press("space")...)
-	if m.snap.shown != nil {
+	if m.snap.Shown != nil {
 		t.Error("paused, the gauges should draw exact levels")
 	}
 }

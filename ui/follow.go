@@ -8,9 +8,11 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"windowlab/algo"
 	"windowlab/human"
+	"windowlab/quiz"
+	"windowlab/room"
 	"windowlab/sim"
+	"windowlab/ui/render"
 )
 
 // A classroom (windowlab serve): the teacher's view publishes where it
@@ -19,24 +21,34 @@ import (
 // explores alone. Positions are whole: the step, the request, the instant
 // and the caption held, so a follower lands exactly where the teacher is.
 
-// Position is where a view stands.
-type Position struct {
-	Step      int          // the lesson's step, 0 outside a lesson
-	Scenario  string       // the scenario's name, so a follower knows it has the same one
-	Processed int64        // arrivals decided
-	Now       algo.Instant // the clock
-	Caption   int          // the caption held, or -1
-	Playing   bool
-	Speed     float64
-	Paused    bool // the teacher paused the room: followers stay here
+// teaching reports whether the view is a classroom's teacher's.
+func (m Model) teaching() bool { return m.room != nil && !m.room.Follows() }
+
+// roomState is a view's part in a classroom: a teacher's or a student's.
+type roomState struct {
+	room       room.Room // nil outside a classroom
+	published  room.Position
+	inRoom     bool // a student's view
+	following  bool
+	teacher    room.Position // the teacher's last position
+	hasTeacher bool
+	follow     followKeys
+	reported   bool
+	roster     []room.Seat // a teacher's: the students in the room
+	roomKeys   roomKeys
+	roomPaused bool          // a teacher's: positions stay unpublished
+	pausedAt   room.Position // where the room was paused
+	quietMove  bool          // a teacher's: the view moved to another teacher's position, not to be published
+	joinHint   string
+	// The live quiz (poll.go).
+	poll          pollDialog // the teacher's questions and scores while "ask the room" is closed
+	pollQuestions []quiz.Item
+	pending       *room.Poll // a question that came during a move or the name prompt
 }
 
-// FollowMsg sends a following view the teacher's position.
-type FollowMsg struct{ Position Position }
-
 // position is where the model stands now.
-func (m Model) position() Position {
-	p := Position{Step: m.step, Scenario: m.sc.Name, Processed: m.snap.processed, Now: m.snap.now,
+func (m Model) position() room.Position {
+	p := room.Position{Step: m.step, Scenario: m.sc.Name, Processed: m.snap.Processed, Now: m.snap.Now,
 		Caption: -1, Playing: m.playing, Speed: m.speed}
 	if m.held.on {
 		p.Caption = m.held.caption
@@ -47,7 +59,7 @@ func (m Model) position() Position {
 // publishPosition tells the room where the teacher's view stands, when
 // that changed; publish must not block (the room keeps the latest only).
 func (m *Model) publishPosition() {
-	if m.publish == nil || m.job != nil {
+	if !m.teaching() || m.job != nil {
 		return
 	}
 	p := m.position()
@@ -61,7 +73,7 @@ func (m *Model) publishPosition() {
 	}
 	if p != m.published {
 		m.published = p
-		m.publish(p)
+		m.room.Publish(p)
 	}
 }
 
@@ -84,27 +96,27 @@ func (m *Model) pauseRoom(on bool) {
 // teachLine is the banner of a teacher's view: the room's keys, and
 // whether it is paused.
 func (m Model) teachLine() string {
-	if m.publish == nil {
+	if !m.teaching() {
 		return ""
 	}
-	st := m.c.styles
+	st := m.c.Styles
 	if m.roomPaused {
-		return st.warn.Render("■ the room is paused at "+m.pausedAt.Now.Short()) + st.faint.Render(" · P lets it follow you · A asks it a question")
+		return st.Warn.Render("■ the room is paused at "+m.pausedAt.Now.Short()) + st.Faint.Render(" · P lets it follow you · A asks it a question")
 	}
 	join := " · the room follows your moves"
 	if m.joinHint != "" {
 		join = " · students join with " + m.joinHint
 	}
-	return st.selected.Render("● teaching") + st.faint.Render(join+" · A asks the room · P pauses it")
+	return st.Selected.Render("● teaching") + st.Faint.Render(join+" · A asks the room · P pauses it")
 }
 
 // onFollow takes the teacher's position, and goes there when following.
-func (m Model) onFollow(p Position) (tea.Model, tea.Cmd) {
+func (m Model) onFollow(p room.Position) (tea.Model, tea.Cmd) {
 	m.teacher, m.hasTeacher = p, true
-	if m.publish != nil {
+	if m.teaching() {
 		// Another teacher's move (a teacher's terminal and the projector's
 		// session drive together): go there too, and do not send it back.
-		if m.job != nil || m.mode != modeMain || m.roomPaused {
+		if m.job != nil || m.dialog != nil || m.roomPaused {
 			return m, nil
 		}
 		cmd := m.goToPosition(p)
@@ -112,7 +124,7 @@ func (m Model) onFollow(p Position) (tea.Model, tea.Cmd) {
 		m.publishPosition()
 		return m, cmd
 	}
-	if !m.following || m.job != nil || m.mode != modeMain {
+	if !m.following || m.job != nil || m.dialog != nil {
 		return m, nil
 	}
 	return m, m.goToPosition(p)
@@ -120,7 +132,7 @@ func (m Model) onFollow(p Position) (tea.Model, tea.Cmd) {
 
 // goToPosition moves the view to p: its step, then its caption's moment
 // or its request and instant.
-func (m *Model) goToPosition(p Position) tea.Cmd {
+func (m *Model) goToPosition(p room.Position) tea.Cmd {
 	if len(m.lesson) > 0 && p.Step != m.step && p.Step >= 0 && p.Step < len(m.lesson) {
 		m.goToStep(p.Step)
 	}
@@ -158,31 +170,31 @@ func newFollowKeys() followKeys {
 
 // followLine is the banner of a student's view: following, or exploring.
 func (m Model) followLine() string {
-	st := m.c.styles
+	st := m.c.Styles
 	if !m.inRoom {
 		return ""
 	}
 	if m.following && m.teacher.Paused {
-		return st.warn.Render("■ the teacher has paused the room") + st.faint.Render(" · any key that moves the clock explores alone")
+		return st.Warn.Render("■ the teacher has paused the room") + st.Faint.Render(" · any key that moves the clock explores alone")
 	}
 	if m.following {
 		state := "paused"
 		if m.teacher.Playing {
-			state = "playing " + speedText(m.teacher.Speed)
+			state = "playing " + render.SpeedText(m.teacher.Speed)
 		}
-		return st.selected.Render("● following the teacher") + st.faint.Render(" ("+state+") · any key that moves the clock explores alone")
+		return st.Selected.Render("● following the teacher") + st.Faint.Render(" ("+state+") · any key that moves the clock explores alone")
 	}
 	where := ""
 	if m.hasTeacher {
 		where = " (the teacher is at " + m.teacher.Now.Short() + ", request " + human.Int(m.teacher.Processed) + ")"
 	}
-	return st.warn.Render("○ exploring alone") + st.faint.Render(where+" · F follows the teacher again")
+	return st.Warn.Render("○ exploring alone") + st.Faint.Render(where+" · F follows the teacher again")
 }
 
 // detachOnMove lets a student's key that moves the clock take them off the
 // teacher's screen; it reports whether msg is such a key.
 func (m *Model) detachOnMove(msg tea.KeyPressMsg) {
-	if !m.inRoom || !m.following || m.mode != modeMain {
+	if !m.inRoom || !m.following || m.dialog != nil {
 		return
 	}
 	k := m.keys
@@ -192,11 +204,7 @@ func (m *Model) detachOnMove(msg tea.KeyPressMsg) {
 	}
 }
 
-// TeacherMsg says the room's teacher left (students explore alone) or is
-// back (they follow again, from the teacher's next position).
-type TeacherMsg struct{ Present bool }
-
-func (m Model) onTeacher(msg TeacherMsg) (tea.Model, tea.Cmd) {
+func (m Model) onTeacher(msg room.TeacherMsg) (tea.Model, tea.Cmd) {
 	if !m.inRoom {
 		return m, nil
 	}
@@ -210,45 +218,34 @@ func (m Model) onTeacher(msg TeacherMsg) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
-// Seat is one student in the teacher's roster.
-type Seat struct {
-	Name      string
-	Following bool
-	Since     time.Time
-}
-
-// RosterMsg brings the teacher's view the room's students, as they come,
-// go, or start or stop following.
-type RosterMsg struct{ Seats []Seat }
-
 // rosterLines are the roster for the teacher, in at most h lines: who is
 // in the room, following or exploring, and for how long.
 func (m Model) rosterLines(h int, now time.Time) []string {
 	if m.roster == nil || h < 2 {
 		return nil
 	}
-	st := m.c.styles
+	st := m.c.Styles
 	following := 0
 	for _, s := range m.roster {
 		if s.Following {
 			following++
 		}
 	}
-	head := st.title.Render("room") + st.faint.Render(fmt.Sprintf(" · %s, %d following, %d exploring",
+	head := st.Title.Render("room") + st.Faint.Render(fmt.Sprintf(" · %s, %d following, %d exploring",
 		human.Noun{One: "student", Many: "students"}.Of(int64(len(m.roster))), following, len(m.roster)-following))
 	out := []string{head}
 	var line strings.Builder
 	for i, s := range m.roster {
-		mark := st.selected.Render("●")
+		mark := st.Selected.Render("●")
 		if !s.Following {
-			mark = st.warn.Render("○")
+			mark = st.Warn.Render("○")
 		}
-		cell := mark + " " + s.Name + st.faint.Render(" "+human.Duration(now.Sub(s.Since).Truncate(time.Second)))
-		if line.Len() > 0 && m.c.cells.StringWidth(line.String())+3+m.c.cells.StringWidth(cell) > m.c.width {
+		cell := mark + " " + s.Name + st.Faint.Render(" "+human.Duration(now.Sub(s.Since).Truncate(time.Second)))
+		if line.Len() > 0 && m.c.Cells.StringWidth(line.String())+3+m.c.Cells.StringWidth(cell) > m.c.Width {
 			out = append(out, line.String())
 			line.Reset()
 			if len(out) == h {
-				out[h-1] = st.faint.Render(fmt.Sprintf("… and %d more", len(m.roster)-i))
+				out[h-1] = st.Faint.Render(fmt.Sprintf("… and %d more", len(m.roster)-i))
 				return out
 			}
 		}

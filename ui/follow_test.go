@@ -6,20 +6,21 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"windowlab/room"
 	"windowlab/scenarios"
 )
 
 // classroom is a teacher's view publishing into last, and a student's
 // following it, on the lesson.
-func classroom(t *testing.T) (teacher, student Model, last *Position) {
+func classroom(t *testing.T) (teacher, student Model, last *room.Position) {
 	t.Helper()
-	last = new(Position)
+	last = new(room.Position)
 	var err error
-	teacher, err = New(Options{Lesson: scenarios.Lesson(), Publish: func(p Position) { *last = p }})
+	teacher, err = New(Options{Lesson: scenarios.Lesson(), Room: testRoom{publish: func(p room.Position) { *last = p }}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	student, err = New(Options{Lesson: scenarios.Lesson(), Follow: true})
+	student, err = New(Options{Lesson: scenarios.Lesson(), Room: testRoom{follows: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +35,7 @@ func TestStudentsFollowTheTeacher(t *testing.T) {
 	teacher, student, last := classroom(t)
 	for _, keys := range [][]string{{"tab"}, {"tab"}, {"n"}, {"tab", "tab"}, {"right"}, {"p"}} {
 		teacher = update(t, teacher, press(keys...)...)
-		student = update(t, student, FollowMsg{*last})
+		student = update(t, student, room.FollowMsg{Position: *last})
 		if got, want := student.position(), teacher.position(); got != want {
 			t.Fatalf("after the teacher's %v the student is at %+v, the teacher at %+v", keys, got, want)
 		}
@@ -47,7 +48,7 @@ func TestStudentsFollowTheTeacher(t *testing.T) {
 	student = update(t, student, press("right", "right")...)
 	mine := student.position()
 	teacher = update(t, teacher, press("tab")...)
-	student = update(t, student, FollowMsg{*last})
+	student = update(t, student, room.FollowMsg{Position: *last})
 	if student.position() != mine || !strings.Contains(screen(student), "○ exploring alone") {
 		t.Fatalf("exploring, the student moved with the teacher:\n%s", screen(student))
 	}

@@ -83,7 +83,7 @@ func FuzzModel(f *testing.F) {
 			if ws, ok := msg.(tea.WindowSizeMsg); ok {
 				w, h = ws.Width, ws.Height
 			}
-			wasMode, wasPhase := m.mode, m.quiz.phase
+			wasMode, wasPhase := modeOf(m), quizOf(m).phase
 			next, cmd := m.Update(msg)
 			m = next.(Model)
 			// Opening a scenario and revealing an answer (enter, or esc to skip) are commands that
@@ -92,7 +92,7 @@ func FuzzModel(f *testing.F) {
 			if k, ok := msg.(tea.KeyPressMsg); ok && cmd != nil &&
 				((k.String() == "enter" && wasMode == modePicker) ||
 					((k.String() == "enter" || k.String() == "esc") && wasMode == modeQuiz && wasPhase == quizAsking) ||
-					((k.String() == "C" || k.String() == "!") && wasMode == modeMain && m.mode == modeClients)) {
+					((k.String() == "C" || k.String() == "!") && wasMode == modeMain && modeOf(m) == modeClients)) {
 				switch res := cmd().(type) {
 				case scenarioMsg, revealMsg, clientsMsg:
 					next, _ = m.Update(res)

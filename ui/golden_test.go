@@ -10,6 +10,7 @@ import (
 	"windowlab/algo"
 	"windowlab/human"
 	"windowlab/scenarios"
+	"windowlab/ui/render"
 )
 
 var sizes = [][2]int{{80, 24}, {140, 40}}
@@ -116,14 +117,14 @@ func TestGoldenBuiltins(t *testing.T) {
 					}
 					flat := collapse(out)
 					if sz[0] < 120 { // stacked lanes: every verdict on its line, whole
-						for k, d := range m.snap.last.Decisions {
-							if !strings.Contains(flat, collapse(explain(d))) {
-								t.Errorf("lane %d's verdict %q is not whole", k, explain(d))
+						for k, d := range m.snap.Last.Decisions {
+							if !strings.Contains(flat, collapse(render.Explain(d))) {
+								t.Errorf("lane %d's verdict %q is not whole", k, render.Explain(d))
 							}
 						}
 					}
-					for k, st := range m.snap.stats {
-						if st.MaxInWindow > m.snap.config.Limit && !strings.Contains(out, "⚠ "+human.Int(st.MaxInWindow)) {
+					for k, st := range m.snap.Stats {
+						if st.MaxInWindow > m.snap.Config.Limit && !strings.Contains(out, "⚠ "+human.Int(st.MaxInWindow)) {
 							t.Errorf("lane %d's warning (%d admitted) is not on screen", k, st.MaxInWindow)
 						}
 					}

@@ -1,10 +1,15 @@
 package ui
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
+	"windowlab/algo"
+	"windowlab/room"
 	"windowlab/scenarios"
+	"windowlab/ui/render"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -121,3 +126,98 @@ func goTo(at string) []tea.Msg {
 }
 
 func stringWidth(s string) int { return ansi.StringWidth(s) }
+
+// The dialogs by name, for the tests to say which one is open (modeOf).
+const (
+	modeMain    = "the main view"
+	modeGoTo    = "the go-to-time prompt"
+	modePicker  = "the scenario picker"
+	modeQuiz    = "the quiz"
+	modeClients = "the client picker"
+	modeWhatIf  = "the what-if form"
+	modeName    = "the name prompt"
+	modePoll    = "ask the room"
+)
+
+// modeOf names the dialog open in m.
+func modeOf(m Model) string {
+	switch m.dialog.(type) {
+	case nil:
+		return modeMain
+	case goToPrompt:
+		return modeGoTo
+	case scenarioPicker:
+		return modePicker
+	case quizDialog:
+		return modeQuiz
+	case clientPicker:
+		return modeClients
+	case whatIfForm:
+		return modeWhatIf
+	case namePrompt:
+		return modeName
+	case pollDialog:
+		return modePoll
+	}
+	return fmt.Sprintf("%T", m.dialog)
+}
+
+// quizOf is the quiz open in m (a zero quiz when none is).
+func quizOf(m Model) quizDialog {
+	q, _ := m.openQuiz()
+	return q
+}
+
+// testRoom is a classroom for one view: a student's when follows, else a
+// teacher's; what the view tells the room goes to the funcs set.
+type testRoom struct {
+	follows bool
+	publish func(room.Position)
+	report  func(bool)
+	ask     func(room.Poll)
+	answer  func(int, string)
+}
+
+func (r testRoom) Follows() bool { return r.follows }
+
+func (r testRoom) Publish(p room.Position) {
+	if r.publish != nil {
+		r.publish(p)
+	}
+}
+
+func (r testRoom) Report(following bool) {
+	if r.report != nil {
+		r.report(following)
+	}
+}
+
+func (r testRoom) Ask(p room.Poll) {
+	if r.ask != nil {
+		r.ask(p)
+	}
+}
+
+func (r testRoom) Answer(id int, text string) {
+	if r.answer != nil {
+		r.answer(id, text)
+	}
+}
+
+// fourLimiters is the boundary burst through all four limiters.
+func fourLimiters() *scenarios.Scenario {
+	s := boundaryBurst()
+	for _, name := range []string{"token-bucket"} {
+		a, err := algo.ParseAlgorithm(name)
+		if err != nil {
+			panic(err)
+		}
+		s.Algorithms = append(s.Algorithms, a)
+	}
+	return s
+}
+
+// plain is a rendered component as a golden file holds it.
+func plain(lines []string) string {
+	return strings.ReplaceAll(ansi.Strip(strings.Join(lines, "\n")), render.NoBreak, " ")
+}

@@ -154,7 +154,7 @@ func newPickerKeys() pickerKeys {
 }
 
 // quizKeys are the quiz's, in its three phases: asking, the revealed
-// answer and the score. Their help changes with the phase (quizView.help).
+// answer and the score. Their help changes with the phase (quizDialog.help).
 type quizKeys struct {
 	Up     key.Binding // the choices
 	Down   key.Binding
@@ -162,7 +162,7 @@ type quizKeys struct {
 	Check  key.Binding
 	Next   key.Binding // after an answer: the next question, or the score
 	Replay key.Binding
-	Step   key.Binding // stands for the main view's stepping keys in the help
+	Clock  key.Binding // stands for the main view's keys that move the clock (←/→) in the help
 	Skip   key.Binding // esc while asking: skip the question, see its answer
 	Leave  key.Binding // esc after the answer: the score, or back to the scenario
 	Quit   key.Binding // q: leave a choice question or the score
@@ -177,7 +177,7 @@ func newQuizKeys() quizKeys {
 		Check:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "check")),
 		Next:   key.NewBinding(key.WithKeys("enter", "n"), key.WithHelp("enter", "next question")),
 		Replay: key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "replay")),
-		Step:   key.NewBinding(key.WithKeys("left", "right"), key.WithHelp("←/→", "step")),
+		Clock:  key.NewBinding(key.WithKeys("left", "right"), key.WithHelp("←/→", "step")),
 		Skip:   key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "skip")),
 		Leave:  key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "see your score")),
 		Quit:   key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),

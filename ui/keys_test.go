@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"windowlab/ui/render"
+
 	"charm.land/bubbles/v2/key"
 )
 
@@ -48,13 +50,13 @@ func TestHelpNamesKeysTheBindingsTake(t *testing.T) {
 	}
 	check("go to time", newPromptKeys().ShortHelp())
 
-	p := newPicker(nil, true, newStyles(true, false))
+	p := newPicker(nil, true, render.NewStyles(true, false), 0)
 	check("open", p.help())
 	p.typing = true
 	check("open a file", p.help())
 
 	for _, fromView := range []bool{false, true} {
-		q := newQuizView(newStyles(true, false)).start(quizQuestions(), "t", fromView)
+		q := newQuizDialog(render.NewStyles(true, false)).start(quizQuestions(), "t", fromView)
 		check("quiz, typed", q.help())
 		q.phase = quizRevealed
 		check("quiz, revealed", q.help())

@@ -13,6 +13,7 @@ import (
 
 	"windowlab/algo"
 	"windowlab/scenarios"
+	"windowlab/ui/render"
 )
 
 func TestStepForwardThenBackIsTheSameFrame(t *testing.T) {
@@ -65,8 +66,8 @@ func TestGoToTimeRejectsNonsense(t *testing.T) {
 		t.Fatal("the error outlived an edit")
 	}
 	m = update(t, m, press("esc")...)
-	if now, _ := m.Position(); now != before || m.mode != modeMain {
-		t.Fatalf("esc: clock %v, mode %v", now, m.mode)
+	if now, _ := m.Position(); now != before || modeOf(m) != modeMain {
+		t.Fatalf("esc: clock %v, mode %v", now, modeOf(m))
 	}
 }
 
@@ -240,7 +241,7 @@ func TestMouse(t *testing.T) {
 	// The timeline's rows sit just above the help bar.
 	rowY := 24 - 1 - 2
 	// At 80 columns a cell is 5 s; the cursor's holds 12:00:58.
-	x := tlLabelWidth + m.timeline.cells(80)*2/3 + 1 // a cell right of the cursor: 12:01:00–12:01:05
+	x := render.TimelineLabelWidth + m.timeline.Cells(80)*2/3 + 1 // a cell right of the cursor: 12:01:00–12:01:05
 	m = update(t, m, tea.MouseClickMsg{X: x, Y: rowY, Button: tea.MouseLeft})
 	if now, n := m.Position(); now != algo.Clock(12, 1, 4, 999) || n != 200 {
 		t.Fatalf("click a cell right of 12:00:58: %v, %d decided", now, n)
@@ -249,9 +250,9 @@ func TestMouse(t *testing.T) {
 	if now, _ := m.Position(); now != algo.Clock(12, 1, 4, 999) {
 		t.Fatalf("a click outside the timeline moved the clock to %v", now)
 	}
-	z := m.timeline.level(80)
+	z := m.timeline.Level(80)
 	m = update(t, m, tea.MouseWheelMsg{X: x, Y: rowY, Button: tea.MouseWheelUp})
-	if m.timeline.level(80) != z-1 || !strings.Contains(screen(m), "2s/cell") {
+	if m.timeline.Level(80) != z-1 || !strings.Contains(screen(m), "2s/cell") {
 		t.Fatalf("wheel up should zoom in to 2 s cells:\n%s", screen(m))
 	}
 }
@@ -269,7 +270,7 @@ func TestOpenBuiltin(t *testing.T) {
 		t.Fatal("enter on a scenario did not load it")
 	}
 	m = update(t, m, cmd())
-	if s := screen(m); !strings.Contains(s, "Worked example") || m.mode != modeMain {
+	if s := screen(m); !strings.Contains(s, "Worked example") || modeOf(m) != modeMain {
 		t.Fatalf("after loading:\n%s", s)
 	}
 	if now, n := m.Position(); n != 0 || now != algo.Clock(12, 0, 29, 0) {
@@ -301,7 +302,7 @@ func TestOpenFileShowsLoadErrors(t *testing.T) {
 		t.Fatalf("load error not shown:\n%s", s)
 	}
 	m = update(t, m, press("esc", "esc")...)
-	if m.mode != modeMain || !strings.Contains(screen(m), "Boundary burst") {
+	if modeOf(m) != modeMain || !strings.Contains(screen(m), "Boundary burst") {
 		t.Fatal("esc esc should return to the scenario")
 	}
 }
@@ -358,7 +359,7 @@ func TestRandomKeysAndSizesNeverPanic(t *testing.T) {
 				}
 				msg = keyMsg(k)
 			}
-			loading := m.mode == modePicker && msg == tea.Msg(keyMsg("enter"))
+			loading := modeOf(m) == modePicker && msg == tea.Msg(keyMsg("enter"))
 			func() {
 				defer func() {
 					if p := recover(); p != nil {
@@ -423,11 +424,11 @@ func TestPromptRunsNoTimers(t *testing.T) {
 
 func TestBackgroundColourPicksStyles(t *testing.T) {
 	m := newModel(t, boundaryBurst(), 80, 24)
-	if !m.c.styles.isDark {
+	if !m.c.Styles.IsDark {
 		t.Fatal("dark is the default until the terminal answers")
 	}
 	m = update(t, m, tea.BackgroundColorMsg{Color: color.White})
-	if m.c.styles.isDark {
+	if m.c.Styles.IsDark {
 		t.Fatal("a white background should pick light styles")
 	}
 	// Styles change colours only: the text is the same.
@@ -484,15 +485,15 @@ func TestOpenFileLoadingIsCancellable(t *testing.T) {
 	if ctx.Err() == nil {
 		t.Fatal("esc did not cancel the load")
 	}
-	if s := screen(m); !strings.Contains(s, "stopped loading") || m.mode != modePicker {
+	if s := screen(m); !strings.Contains(s, "stopped loading") || modeOf(m) != modePicker {
 		t.Fatalf("after esc:\n%s", s)
 	}
 	m = update(t, m, <-answer) // the cancelled load's answer comes late
-	if s := screen(m); strings.Contains(s, "context canceled") || m.mode != modePicker {
+	if s := screen(m); strings.Contains(s, "context canceled") || modeOf(m) != modePicker {
 		t.Fatalf("the late answer of a cancelled load was shown:\n%s", s)
 	}
 	m = update(t, m, press("esc", "esc")...)
-	if m.mode != modeMain || !strings.Contains(screen(m), "Boundary burst") {
+	if modeOf(m) != modeMain || !strings.Contains(screen(m), "Boundary burst") {
 		t.Fatal("esc esc should return to the scenario")
 	}
 }

@@ -3,6 +3,9 @@ package ui
 import (
 	"strings"
 
+	"windowlab/ui/render"
+
+	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 )
@@ -15,54 +18,76 @@ type NamePrompt struct {
 	Claim   func(name string) error
 }
 
-// namePrompt is the prompt's state.
+// namePrompt is the name prompt: a student's name before the view.
 type namePrompt struct {
 	input textinput.Model
 	claim func(string) error
 	err   string
 }
 
-func newNamePrompt(st *styles, p *NamePrompt) namePrompt {
+func newNamePrompt(st *render.Styles, p *NamePrompt) namePrompt {
 	in := textinput.New()
 	in.Prompt = "your name "
 	in.CharLimit = 24
 	in.SetWidth(24)
-	in.SetStyles(st.input)
+	in.SetStyles(st.Input)
 	in.SetValue(p.Default)
 	in.Focus()
 	return namePrompt{input: in, claim: p.Claim}
 }
 
-func (m Model) updateName(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
-	if msg.String() == "enter" {
-		name := strings.TrimSpace(m.name.input.Value())
-		if err := m.name.claim(name); err != nil {
-			m.name.err = err.Error()
-			return m, nil
+// update claims the name typed on enter: taken, the view opens (at the
+// teacher's moment when following); refused, the prompt says why.
+func (p namePrompt) update(_ Model, msg tea.Msg) (Dialog, action, tea.Cmd) {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return p, nil, nil
+	}
+	if k.String() == "enter" {
+		name := strings.TrimSpace(p.input.Value())
+		if err := p.claim(name); err != nil {
+			p.err = err.Error()
+			return p, nil, nil
 		}
-		m.mode = modeMain
-		m.status = "welcome, " + name
-		if m.following && m.hasTeacher {
-			return m, m.goToPosition(m.teacher)
-		}
-		return m, nil
+		return nil, func(m *Model) tea.Cmd {
+			m.status = "welcome, " + name
+			if m.following && m.hasTeacher {
+				return m.goToPosition(m.teacher)
+			}
+			return nil
+		}, nil
 	}
 	var cmd tea.Cmd
-	m.name.input, cmd = m.name.input.Update(msg)
-	m.name.err = ""
-	return m, cmd
+	p.input, cmd = p.input.Update(k)
+	p.err = ""
+	return p, nil, cmd
 }
 
-// nameView is the prompt, in h lines.
-func (m Model) nameView(h int) []string {
-	st := m.c.styles
-	in := m.name.input
-	in.SetStyles(st.input)
-	out := []string{"", st.title.Render("Welcome to the class."), "",
-		st.faint.Render("The teacher and the room see this name; up to 24 characters."), "", in.View()}
-	if m.name.err != "" {
-		out = append(out, "", st.err.Render("✗ "+m.name.err))
+// help is empty: the prompt says its keys.
+func (p namePrompt) help() []key.Binding { return nil }
+
+// view keeps the header alone: the prompt takes the rest.
+func (p namePrompt) view(m Model) dialogView {
+	return dialogView{body: func(h int) []string { return p.lines(m.c, h) }, noHelp: true}
+}
+
+// lines are the prompt, in h lines.
+func (p namePrompt) lines(c render.Common, h int) []string {
+	st := c.Styles
+	in := p.input
+	in.SetStyles(st.Input)
+	out := []string{"", st.Title.Render("Welcome to the class."), "",
+		st.Faint.Render("The teacher and the room see this name; up to 24 characters."), "", in.View()}
+	if p.err != "" {
+		out = append(out, "", st.Err.Render("✗ "+p.err))
 	}
-	out = append(out, "", st.faint.Render("enter joins · ctrl+c leaves"))
+	out = append(out, "", st.Faint.Render("enter joins · ctrl+c leaves"))
 	return fitHeight(out, h)
+}
+
+// naming reports whether the name prompt is open: a room's question waits
+// until the student has a name.
+func (m Model) naming() bool {
+	_, ok := m.dialog.(namePrompt)
+	return ok
 }

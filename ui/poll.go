@@ -10,6 +10,8 @@ import (
 
 	"windowlab/human"
 	"windowlab/quiz"
+	"windowlab/room"
+	"windowlab/ui/render"
 )
 
 // A live quiz in a classroom. The teacher puts one question at a time to
@@ -20,29 +22,6 @@ import (
 // or wrong and the replay that proves it, the teacher the score. The room
 // (windowlab serve) carries the question and the answers; the view knows
 // no network.
-
-// Poll is a question put to the room.
-type Poll struct {
-	ID       int // 1, 2, … in the order the teacher asked; 0: no question open
-	Item     quiz.Item
-	Revealed bool
-}
-
-// PollMsg brings a student's view the room's question as it opens, as it
-// is revealed, and as it closes (ID 0).
-type PollMsg struct{ Poll Poll }
-
-// Tally is the room's answers to the open question.
-type Tally struct {
-	ID       int
-	Bars     []quiz.Bar
-	Answered int      // students who answered
-	Students int      // students in the room
-	Thinking []string // the names of those who have not answered yet, the first to come first
-}
-
-// TallyMsg brings the teacher's view the room's answers as they arrive.
-type TallyMsg struct{ Tally Tally }
 
 type pollPhase int
 
@@ -55,17 +34,17 @@ const (
 // asked is a question the room was asked, and how it answered.
 type asked struct {
 	item  quiz.Item
-	tally Tally
+	tally room.Tally
 }
 
-// pollView is the teacher's: the questions to ask, the one open and its
+// pollDialog is the teacher's: the questions to ask, the one open and its
 // answers, and each question's score.
-type pollView struct {
+type pollDialog struct {
 	questions []quiz.Item // the ones on offer
 	cursor    int
 	phase     pollPhase
-	open      Poll
-	tally     Tally
+	open      room.Poll
+	tally     room.Tally
 	asked     []asked
 	lastID    int
 	keys      pollKeys
@@ -118,16 +97,29 @@ func (m Model) openPoll() (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	m.stop()
-	m.poll.questions = qs
-	m.poll.cursor = min(m.poll.cursor, len(qs)-1)
-	m.poll.phase = pollPicking
-	m.mode = modePoll
+	p := m.poll
+	p.questions = qs
+	p.cursor = min(p.cursor, len(qs)-1)
+	p.phase = pollPicking
+	m.dialog = p
 	return m, nil
 }
 
-// updatePoll is the teacher's keys while asking the room.
-func (m Model) updatePoll(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
-	p, k := m.poll, m.poll.keys
+// update is the teacher's keys while asking the room. What the room is
+// told goes in the action; closing keeps the questions asked and their
+// scores for the next time.
+func (p pollDialog) update(m Model, msg tea.Msg) (Dialog, action, tea.Cmd) {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return p, nil, nil
+	}
+	return p.updateKey(m, k)
+}
+
+func (p pollDialog) updateKey(m Model, msg tea.KeyPressMsg) (Dialog, action, tea.Cmd) {
+	k := p.keys
+	var tell *room.Poll // what to tell the room
+	closing := false
 	switch p.phase {
 	case pollPicking:
 		switch {
@@ -137,12 +129,12 @@ func (m Model) updatePoll(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			p.cursor = (p.cursor + 1) % len(p.questions)
 		case key.Matches(msg, k.Ask):
 			p.lastID++
-			p.open = Poll{ID: p.lastID, Item: p.questions[p.cursor]}
-			p.tally = Tally{ID: p.open.ID, Students: len(m.roster)}
+			p.open = room.Poll{ID: p.lastID, Item: p.questions[p.cursor]}
+			p.tally = room.Tally{ID: p.open.ID, Students: len(m.roster)}
 			p.phase = pollOpen
-			m.ask(p.open)
+			tell = &p.open
 		case key.Matches(msg, k.Back, m.keys.Quit):
-			m.mode = modeMain
+			closing = true
 		}
 	case pollOpen:
 		switch {
@@ -150,60 +142,78 @@ func (m Model) updatePoll(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			p.open.Revealed = true
 			p.phase = pollRevealed
 			p.asked = append(p.asked, asked{item: p.open.Item, tally: p.tally})
-			m.ask(p.open)
+			tell = &p.open
 		case key.Matches(msg, k.Back):
 			// Withdrawn before the answer: it counts for nothing.
 			p.phase = pollPicking
-			m.ask(Poll{})
+			tell = &room.Poll{}
 		}
 	case pollRevealed:
 		switch {
 		case key.Matches(msg, k.Next):
 			p.phase = pollPicking
 			p.cursor = (p.cursor + 1) % len(p.questions)
-			m.ask(Poll{})
+			tell = &room.Poll{}
 		case key.Matches(msg, k.Back, m.keys.Quit):
-			m.mode = modeMain
-			m.ask(Poll{})
+			closing = true
+			tell = &room.Poll{}
 		}
 	}
-	m.poll = p
-	return m, nil
+	act := func(m *Model) tea.Cmd {
+		if tell != nil {
+			m.ask(*tell)
+		}
+		if closing {
+			m.poll = p
+		}
+		return nil
+	}
+	if closing {
+		return nil, act, nil
+	}
+	return p, act, nil
+}
+
+// view is the teacher's own screen while asking: the question, the
+// answers arriving, the scores.
+func (p pollDialog) view(m Model) dialogView {
+	return dialogView{header: p.header(m.c, len(m.roster)), body: func(h int) []string { return p.lines(m.c, h) }}
 }
 
 // ask tells the room of the question: open, revealed, or closed.
-func (m Model) ask(p Poll) {
-	if m.askRoom != nil {
-		m.askRoom(p)
+func (m Model) ask(p room.Poll) {
+	if m.room != nil {
+		m.room.Ask(p)
 	}
 }
 
 // onTally takes the room's answers to the open question.
-func (m Model) onTally(t Tally) (tea.Model, tea.Cmd) {
-	if t.ID == m.poll.open.ID && m.poll.phase == pollOpen {
-		m.poll.tally = t
+func (m Model) onTally(t room.Tally) (tea.Model, tea.Cmd) {
+	if p, ok := m.dialog.(pollDialog); ok && t.ID == p.open.ID && p.phase == pollOpen {
+		p.tally = t
+		m.dialog = p
 	}
 	return m, nil
 }
 
 // pollHeader is the teacher's header while asking.
-func (m Model) pollHeader() []string {
-	st := m.c.styles
-	left := st.appName.Render("windowlab · ") + st.title.Render("ask the room")
-	right := st.label.Render(human.Noun{One: "student", Many: "students"}.Of(int64(len(m.roster))))
-	if n := len(m.poll.asked); n > 0 {
-		right = st.label.Render(fmt.Sprintf("%s asked · ", human.Noun{One: "question", Many: "questions"}.Of(int64(n)))) + right
+func (p pollDialog) header(c render.Common, students int) []string {
+	st := c.Styles
+	left := st.AppName.Render("windowlab · ") + st.Title.Render("ask the room")
+	right := st.Label.Render(human.Noun{One: "student", Many: "students"}.Of(int64(students)))
+	if n := len(p.asked); n > 0 {
+		right = st.Label.Render(fmt.Sprintf("%s asked · ", human.Noun{One: "question", Many: "questions"}.Of(int64(n)))) + right
 	}
-	return []string{m.c.spread(left, right, m.c.width, true), ""}
+	return []string{c.Spread(left, right, c.Width, true), ""}
 }
 
 // pollBody is the teacher's screen while asking, in h lines.
-func (m Model) pollBody(h int) []string {
-	st, c, p := m.c.styles, m.c, m.poll
+func (p pollDialog) lines(c render.Common, h int) []string {
+	st := c.Styles
 	w := textWidth(c)
 	wrap := func(s string, width int, style func(...string) string) []string {
 		var out []string
-		for _, l := range strings.Split(c.cells.Wrap(s, width, " "), "\n") {
+		for _, l := range strings.Split(c.Cells.Wrap(s, width, " "), "\n") {
 			out = append(out, style(l))
 		}
 		return out
@@ -211,61 +221,61 @@ func (m Model) pollBody(h int) []string {
 	var out []string
 	switch p.phase {
 	case pollPicking:
-		out = append(out, st.title.Render("Which question?")+st.faint.Render(" · every student's view shows it and takes an answer"), "")
+		out = append(out, st.Title.Render("Which question?")+st.Faint.Render(" · every student's view shows it and takes an answer"), "")
 		for i, it := range p.questions {
-			mark, style := "  ", st.label.UnsetBold()
+			mark, style := "  ", st.Label.UnsetBold()
 			if i == p.cursor {
-				mark, style = "▸ ", st.selected.Style
+				mark, style = "▸ ", st.Selected.Style
 			}
 			prefix := fmt.Sprintf("%s%d  ", mark, i+1)
-			from := st.faint.Render(" · " + it.From)
-			room := c.width - c.cells.StringWidth(prefix) - c.cells.StringWidth(from)
-			out = append(out, style.Render(prefix+c.cells.Truncate(strings.Join(strings.Fields(it.Ask), " "), max(room, 10), "…"))+from)
+			from := st.Faint.Render(" · " + it.From)
+			room := c.Width - c.Cells.StringWidth(prefix) - c.Cells.StringWidth(from)
+			out = append(out, style.Render(prefix+c.Cells.Truncate(strings.Join(strings.Fields(it.Ask), " "), max(room, 10), "…"))+from)
 		}
 		// The chosen question whole, as the room will read it.
 		out = append(out, "")
-		out = append(out, wrap(p.questions[p.cursor].Ask, w, st.value.Render)...)
-		if score := m.pollScore(); len(score) > 0 {
+		out = append(out, wrap(p.questions[p.cursor].Ask, w, st.Value.Render)...)
+		if score := p.score(c); len(score) > 0 {
 			out = append(out, "")
 			out = append(out, score...)
 		}
 	case pollOpen, pollRevealed:
 		cur := p.open.Item
-		out = append(out, st.title.Render(fmt.Sprintf("Question %d", p.open.ID))+st.faint.Render(" · "+cur.From))
-		out = append(out, wrap(cur.Ask, w, st.value.Render)...)
+		out = append(out, st.Title.Render(fmt.Sprintf("Question %d", p.open.ID))+st.Faint.Render(" · "+cur.From))
+		out = append(out, wrap(cur.Ask, w, st.Value.Render)...)
 		for i, choice := range cur.Choices {
-			out = append(out, wrap(fmt.Sprintf("  %d  %s", i+1, choice), w, st.label.UnsetBold().Render)...)
+			out = append(out, wrap(fmt.Sprintf("  %d  %s", i+1, choice), w, st.Label.UnsetBold().Render)...)
 		}
 		out = append(out, "")
 		t := p.tally
 		if p.phase == pollRevealed {
-			out = append(out, wrap(m.revealedLine(), w, st.allowed.Bold(true).Render)...)
+			out = append(out, wrap(p.revealedLine(c), w, st.Allowed.Bold(true).Render)...)
 		}
 		thinking := max(t.Students-t.Answered, 0)
 		rest := fmt.Sprintf(" · %d still thinking", thinking)
 		if p.phase == pollRevealed {
 			rest = fmt.Sprintf(" · %d gave no answer", thinking)
 		}
-		out = append(out, st.label.Render(fmt.Sprintf("%d of %d answered", t.Answered, t.Students))+st.faint.Render(rest))
-		out = append(out, m.bars(t, p.phase == pollRevealed, h-len(out)-4)...)
+		out = append(out, st.Label.Render(fmt.Sprintf("%d of %d answered", t.Answered, t.Students))+st.Faint.Render(rest))
+		out = append(out, p.tallyBars(c, t, p.phase == pollRevealed, h-len(out)-4)...)
 		if p.phase == pollOpen && len(t.Thinking) > 0 {
 			names := strings.Join(t.Thinking, ", ")
 			if len(t.Thinking) < thinking {
 				names += fmt.Sprintf(" and %d more", thinking-len(t.Thinking))
 			}
-			out = append(out, "", c.cells.Truncate(st.faint.Render("still thinking: "+names), c.width, "…"))
+			out = append(out, "", c.Cells.Truncate(st.Faint.Render("still thinking: "+names), c.Width, "…"))
 		}
 		if p.phase == pollRevealed && cur.Explain != "" {
 			out = append(out, "")
-			out = append(out, wrap(cur.Explain, w, st.caption.Render)...)
+			out = append(out, wrap(cur.Explain, w, st.Caption.Render)...)
 		}
 	}
 	return fitHeight(out, h)
 }
 
 // revealedLine is the answer and the room's score on it.
-func (m Model) revealedLine() string {
-	t, cur := m.poll.tally, m.poll.open.Item
+func (p pollDialog) revealedLine(c render.Common) string {
+	t, cur := p.tally, p.open.Item
 	right := 0
 	for _, b := range t.Bars {
 		if b.Right {
@@ -282,24 +292,24 @@ func percentOf(n, of int) string {
 	return fmt.Sprintf("%d%%", (200*n+of)/(2*of)) // rounded half up, exactly
 }
 
-// bars draws the answers as a histogram in at most h lines, the most
+// tallyBars draws the answers as a histogram in at most h lines, the most
 // given first; the right one is marked only once revealed, since the
 // teacher's screen may be projected.
-func (m Model) bars(t Tally, revealed bool, h int) []string {
-	st, c := m.c.styles, m.c
+func (p pollDialog) tallyBars(c render.Common, t room.Tally, revealed bool, h int) []string {
+	st := c.Styles
 	if len(t.Bars) == 0 || h < 1 {
 		if t.Answered == 0 {
-			return []string{st.faint.Render("no answer yet")}
+			return []string{st.Faint.Render("no answer yet")}
 		}
 		return nil
 	}
 	most := t.Bars[0].Count
 	labelW := 4
 	for _, b := range t.Bars {
-		labelW = max(labelW, min(c.cells.StringWidth(b.Answer), 24))
+		labelW = max(labelW, min(c.Cells.StringWidth(b.Answer), 24))
 	}
 	countW := len(fmt.Sprint(most))
-	barW := max(min(c.width-labelW-countW-8, 50), 4)
+	barW := max(min(c.Width-labelW-countW-8, 50), 4)
 	var out []string
 	for i, b := range t.Bars {
 		if len(out) == h-1 && i < len(t.Bars)-1 {
@@ -307,32 +317,32 @@ func (m Model) bars(t Tally, revealed bool, h int) []string {
 			for _, r := range t.Bars[i:] {
 				rest += r.Count
 			}
-			out = append(out, st.faint.Render(fmt.Sprintf("… %d other answers from %d students", len(t.Bars)-i, rest)))
+			out = append(out, st.Faint.Render(fmt.Sprintf("… %d other answers from %d students", len(t.Bars)-i, rest)))
 			break
 		}
-		label := c.cells.Truncate(b.Answer, 24, "…")
-		label += strings.Repeat(" ", labelW-c.cells.StringWidth(label))
+		label := c.Cells.Truncate(b.Answer, 24, "…")
+		label += strings.Repeat(" ", labelW-c.Cells.StringWidth(label))
 		n := max((b.Count*barW+most-1)/most, 1)
 		bar := strings.Repeat("█", n)
-		mark, style := "  ", st.selected
+		mark, style := "  ", st.Selected
 		if revealed && b.Right {
-			mark, style = "✓ ", st.allowed
+			mark, style = "✓ ", st.Allowed
 		} else if revealed {
-			style = st.denied
+			style = st.Denied
 		}
-		out = append(out, mark+label+" "+style.Render(bar)+" "+st.value.Render(fmt.Sprint(b.Count)))
+		out = append(out, mark+label+" "+style.Render(bar)+" "+st.Value.Render(fmt.Sprint(b.Count)))
 	}
 	return out
 }
 
 // pollScore is the score of every question asked so far.
-func (m Model) pollScore() []string {
-	st := m.c.styles
-	if len(m.poll.asked) == 0 {
+func (p pollDialog) score(c render.Common) []string {
+	st := c.Styles
+	if len(p.asked) == 0 {
 		return nil
 	}
-	out := []string{st.title.Render("The room's score")}
-	for i, a := range m.poll.asked {
+	out := []string{st.Title.Render("The room's score")}
+	for i, a := range p.asked {
 		right := 0
 		for _, b := range a.tally.Bars {
 			if b.Right {
@@ -342,15 +352,15 @@ func (m Model) pollScore() []string {
 		line := fmt.Sprintf("%d. %d of %d right (%s), %d answered — the answer %s: ", i+1, right, a.tally.Students,
 			percentOf(right, a.tally.Students), a.tally.Answered, a.item.Answer)
 		ask := strings.Join(strings.Fields(a.item.Ask), " ")
-		out = append(out, m.c.cells.Truncate(line+st.faint.Render(ask), m.c.width, "…"))
+		out = append(out, c.Cells.Truncate(line+st.Faint.Render(ask), c.Width, "…"))
 	}
 	return out
 }
 
 // pollHelp is the teacher's keys while asking.
-func (m Model) pollHelp() []key.Binding {
-	k := m.poll.keys
-	switch m.poll.phase {
+func (p pollDialog) help() []key.Binding {
+	k := p.keys
+	switch p.phase {
 	case pollOpen:
 		back := k.Back
 		back.SetHelp("esc", "withdraw the question")
@@ -364,44 +374,44 @@ func (m Model) pollHelp() []key.Binding {
 // A student's side.
 
 // onPoll opens, reveals or closes the room's question in a student's view.
-func (m Model) onPoll(p Poll) (tea.Model, tea.Cmd) {
+func (m Model) onPoll(p room.Poll) (tea.Model, tea.Cmd) {
 	if !m.inRoom {
 		return m, nil
 	}
-	if m.job != nil || m.mode == modeName {
+	if m.job != nil || m.naming() {
 		m.pending = &p // once the move is done, or the student has a name
 		return m, nil
 	}
 	m.pending = nil
-	live := m.mode == modeQuiz && m.quiz.live != 0
+	q, live := m.openQuiz()
+	live = live && q.live != 0
 	switch {
 	case p.ID == 0:
 		if !live {
 			return m, nil
 		}
 		return m.leaveLive()
-	case live && m.quiz.live == p.ID && !p.Revealed:
+	case live && q.live == p.ID && !p.Revealed:
 		return m, nil // asked again: the student's answer stands
 	}
-	if !live || m.quiz.live != p.ID {
+	if !live || q.live != p.ID {
 		if live {
 			next, _ := m.leaveQuiz() // a question the teacher left unrevealed
 			m = next.(Model)
 		}
 		m.stop()
-		was := m.mode // a dialog's draft (a what-if, a time typed) waits for the student's return
-		if was == modeQuiz {
-			was = modeMain
+		was := m.dialog // a dialog's draft (a what-if, a time typed) waits for the student's return
+		if _, quizzing := was.(quizDialog); quizzing {
+			was = nil
 		}
-		m.quiz = m.quiz.start([]quiz.Item{p.Item}, "the teacher asks the room", true)
-		m.quiz.live = p.ID
-		m.quiz.saved = savedView{sc: m.sc, eng: m.eng, processed: m.eng.Processed(), now: m.eng.Now(), mode: was}
-		m.mode = modeQuiz
+		q = newQuizDialog(m.c.Styles).start([]quiz.Item{p.Item}, "the teacher asks the room", true)
+		q.live = p.ID
+		q.saved = savedView{sc: m.sc, eng: m.eng, processed: m.eng.Processed(), now: m.eng.Now(), dialog: was}
+		m.dialog = q
 	}
 	if !p.Revealed {
 		return m, nil
 	}
-	q := m.quiz
 	q.outcome[0] = quiz.Skipped
 	if g := q.given[0]; len(g) > 0 {
 		q.outcome[0] = quiz.Wrong
@@ -416,7 +426,7 @@ func (m Model) onPoll(p Poll) (tea.Model, tea.Cmd) {
 // sendAnswer is a student's answer to the room's question: it goes to the
 // room, and the student may change it until the teacher reveals.
 func (m Model) sendAnswer(given string) (tea.Model, tea.Cmd) {
-	q := m.quiz
+	q, _ := m.openQuiz()
 	given = human.Line(given, quiz.MaxAnswer)
 	q.given[0] = append(q.given[0], given)
 	q.sent = given
@@ -424,9 +434,9 @@ func (m Model) sendAnswer(given string) (tea.Model, tea.Cmd) {
 		q.input.Reset()
 	}
 	q.err = ""
-	m.quiz = q
-	if m.answer != nil {
-		m.answer(q.live, given)
+	m.dialog = q
+	if m.room != nil {
+		m.room.Answer(q.live, given)
 	}
 	return m, nil
 }

@@ -7,30 +7,31 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"windowlab/quiz"
+	"windowlab/room"
 	"windowlab/scenarios"
 )
 
 // pollRoom is a teacher's view whose questions go to asks, and a
 // student's whose answers go to answers, on the lesson, at 100×30.
-func pollRoom(t *testing.T) (teacher, student Model, asks *[]Poll, answers *[]string) {
+func pollRoom(t *testing.T) (teacher, student Model, asks *[]room.Poll, answers *[]string) {
 	t.Helper()
-	asks, answers = new([]Poll), new([]string)
+	asks, answers = new([]room.Poll), new([]string)
 	lesson := scenarios.Lesson()
 	var err error
-	teacher, err = New(Options{Lesson: lesson, Publish: func(Position) {}, Questions: quiz.Lesson(),
-		Ask: func(p Poll) { *asks = append(*asks, p) }})
+	teacher, err = New(Options{Lesson: lesson, Questions: quiz.Lesson(),
+		Room: testRoom{ask: func(p room.Poll) { *asks = append(*asks, p) }}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	student, err = New(Options{Lesson: lesson, Follow: true, Answer: func(id int, text string) {
+	student, err = New(Options{Lesson: lesson, Room: testRoom{follows: true, answer: func(id int, text string) {
 		*answers = append(*answers, text)
-	}})
+	}}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	teacher.budget, student.budget = inFrame, inFrame
 	size := tea.WindowSizeMsg{Width: 100, Height: 30}
-	seats := RosterMsg{Seats: []Seat{{Name: "ann", Following: true}, {Name: "bob", Following: true}, {Name: "cy", Following: true}}}
+	seats := room.RosterMsg{Seats: []room.Seat{{Name: "ann", Following: true}, {Name: "bob", Following: true}, {Name: "cy", Following: true}}}
 	return update(t, teacher, size, seats), update(t, student, size), asks, answers
 }
 
@@ -52,7 +53,7 @@ func TestTheTeacherAsksTheRoom(t *testing.T) {
 	}
 	it := (*asks)[0].Item
 	given := []string{"200", "about 200 requests", "100"}
-	teacher = update(t, teacher, TallyMsg{Tally{ID: 1, Bars: it.Tally(given[:2]), Answered: 2, Students: 3, Thinking: []string{"cy"}}})
+	teacher = update(t, teacher, room.TallyMsg{Tally: room.Tally{ID: 1, Bars: it.Tally(given[:2]), Answered: 2, Students: 3, Thinking: []string{"cy"}}})
 	s := screen(teacher)
 	if !strings.Contains(s, "2 of 3 answered · 1 still thinking") || !strings.Contains(s, "200") || !strings.Contains(s, "still thinking: cy") {
 		t.Fatalf("two answers in:\n%s", s)
@@ -60,7 +61,7 @@ func TestTheTeacherAsksTheRoom(t *testing.T) {
 	if strings.Contains(s, "✓") {
 		t.Fatalf("the right answer is marked before the reveal, on a screen the room may see:\n%s", s)
 	}
-	teacher = update(t, teacher, TallyMsg{Tally{ID: 1, Bars: it.Tally(given), Answered: 3, Students: 3}})
+	teacher = update(t, teacher, room.TallyMsg{Tally: room.Tally{ID: 1, Bars: it.Tally(given), Answered: 3, Students: 3}})
 	teacher = update(t, teacher, press("enter")...)
 	if last := (*asks)[len(*asks)-1]; !last.Revealed || last.ID != 1 {
 		t.Fatalf("enter should reveal question 1; asked %+v", last)
@@ -72,7 +73,7 @@ func TestTheTeacherAsksTheRoom(t *testing.T) {
 		}
 	}
 	// A tally that comes late (an answer after the reveal) changes nothing.
-	teacher = update(t, teacher, TallyMsg{Tally{ID: 1, Bars: it.Tally(append(given, "200")), Answered: 4, Students: 4}})
+	teacher = update(t, teacher, room.TallyMsg{Tally: room.Tally{ID: 1, Bars: it.Tally(append(given, "200")), Answered: 4, Students: 4}})
 	if !strings.Contains(screen(teacher), "2 of 3 right") {
 		t.Fatalf("the score moved after the reveal:\n%s", screen(teacher))
 	}
@@ -84,8 +85,8 @@ func TestTheTeacherAsksTheRoom(t *testing.T) {
 		t.Fatalf("the picker should keep the score of question 1:\n%s", s)
 	}
 	teacher = update(t, teacher, press("esc")...)
-	if teacher.mode != modeMain {
-		t.Fatalf("esc should go back to the view, mode %v", teacher.mode)
+	if modeOf(teacher) != modeMain {
+		t.Fatalf("esc should go back to the view, mode %v", modeOf(teacher))
 	}
 }
 
@@ -102,10 +103,10 @@ func TestAStudentAnswersTheRoom(t *testing.T) {
 		{nil, "– You sent no answer: the answer is 200"},
 	} {
 		_, student, _, answers := pollRoom(t)
-		student = update(t, student, FollowMsg{Position{Scenario: student.sc.Name, Caption: -1, Speed: 1}})
+		student = update(t, student, room.FollowMsg{Position: room.Position{Scenario: student.sc.Name, Caption: -1, Speed: 1}})
 		it := quiz.Lesson()[0]
-		student = update(t, student, PollMsg{Poll{ID: 7, Item: it}})
-		if s := screen(student); student.mode != modeQuiz || !strings.Contains(s, "How many get through?") || !strings.Contains(s, "the room's question 7") {
+		student = update(t, student, room.PollMsg{Poll: room.Poll{ID: 7, Item: it}})
+		if s := screen(student); modeOf(student) != modeQuiz || !strings.Contains(s, "How many get through?") || !strings.Contains(s, "the room's question 7") {
 			t.Fatalf("the room's question should open:\n%s", s)
 		}
 		for _, a := range c.typed {
@@ -121,12 +122,12 @@ func TestAStudentAnswersTheRoom(t *testing.T) {
 		if strings.Contains(screen(student), "Right") || strings.Contains(screen(student), "Not quite") {
 			t.Fatalf("the verdict shows before the teacher reveals:\n%s", screen(student))
 		}
-		student = update(t, student, PollMsg{Poll{ID: 7, Item: it, Revealed: true}})
+		student = update(t, student, room.PollMsg{Poll: room.Poll{ID: 7, Item: it, Revealed: true}})
 		if s := screen(student); !strings.Contains(s, c.want) {
 			t.Fatalf("%v revealed should show %q:\n%s", c.typed, c.want, s)
 		}
-		student = update(t, student, PollMsg{})
-		if s := screen(student); student.mode != modeMain || !strings.Contains(s, "● following the teacher") {
+		student = update(t, student, room.PollMsg{})
+		if s := screen(student); modeOf(student) != modeMain || !strings.Contains(s, "● following the teacher") {
 			t.Fatalf("the closed question should leave the student following:\n%s", s)
 		}
 	}
@@ -139,19 +140,19 @@ func TestTheRoomsQuestionReachesEveryone(t *testing.T) {
 	_, student, _, _ := pollRoom(t)
 	it := quiz.Lesson()[1]
 	student = update(t, student, press("right", "e")...) // exploring, in the what-if form
-	if student.mode != modeWhatIf {
-		t.Fatalf("e should open the what-if form, mode %v", student.mode)
+	if modeOf(student) != modeWhatIf {
+		t.Fatalf("e should open the what-if form, mode %v", modeOf(student))
 	}
-	student = update(t, student, PollMsg{Poll{ID: 1, Item: it}})
-	if s := screen(student); student.mode != modeQuiz || !strings.Contains(s, "What does 0.75 represent?") {
+	student = update(t, student, room.PollMsg{Poll: room.Poll{ID: 1, Item: it}})
+	if s := screen(student); modeOf(student) != modeQuiz || !strings.Contains(s, "What does 0.75 represent?") {
 		t.Fatalf("the question should open over the dialog:\n%s", s)
 	}
 	student = update(t, student, press("esc")...)
-	if student.mode != modeWhatIf {
-		t.Fatalf("esc should leave the question for the form it interrupted, mode %v", student.mode)
+	if modeOf(student) != modeWhatIf {
+		t.Fatalf("esc should leave the question for the form it interrupted, mode %v", modeOf(student))
 	}
 	student = update(t, student, press("esc")...)
-	student = update(t, student, PollMsg{Poll{ID: 1, Item: it, Revealed: true}})
+	student = update(t, student, room.PollMsg{Poll: room.Poll{ID: 1, Item: it, Revealed: true}})
 	if s := screen(student); !strings.Contains(s, "– You sent no answer: the answer is The share of the previous window") {
 		t.Fatalf("the reveal should reach a student who left the question:\n%s", s)
 	}
@@ -168,7 +169,7 @@ func TestPausingTheRoom(t *testing.T) {
 	if !last.Paused || last.Processed != held.Processed {
 		t.Fatalf("P should publish the teacher's moment, paused: %+v (was %+v)", *last, held)
 	}
-	student = update(t, student, FollowMsg{*last})
+	student = update(t, student, room.FollowMsg{Position: *last})
 	if s := screen(student); !strings.Contains(s, "■ the teacher has paused the room") {
 		t.Fatalf("the student should be told the room is paused:\n%s", s)
 	}
@@ -180,7 +181,7 @@ func TestPausingTheRoom(t *testing.T) {
 		t.Fatalf("while paused the teacher's moves reached the room: %+v", *last)
 	}
 	teacher = update(t, teacher, press("P")...)
-	student = update(t, student, FollowMsg{*last})
+	student = update(t, student, room.FollowMsg{Position: *last})
 	if last.Paused || student.position() != teacher.position() {
 		t.Fatalf("P again should take the room to the teacher: student %+v, teacher %+v", student.position(), teacher.position())
 	}
@@ -190,9 +191,9 @@ func TestPausingTheRoom(t *testing.T) {
 // session) drive the room together: each goes where the other's keys go,
 // and neither sends back a move it was sent.
 func TestTeachersDriveTogether(t *testing.T) {
-	var sentA, sentB []Position
-	mk := func(sent *[]Position) Model {
-		m, err := New(Options{Lesson: scenarios.Lesson(), Publish: func(p Position) { *sent = append(*sent, p) }})
+	var sentA, sentB []room.Position
+	mk := func(sent *[]room.Position) Model {
+		m, err := New(Options{Lesson: scenarios.Lesson(), Room: testRoom{publish: func(p room.Position) { *sent = append(*sent, p) }}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -201,7 +202,7 @@ func TestTeachersDriveTogether(t *testing.T) {
 	}
 	a, b := mk(&sentA), mk(&sentB)
 	a = update(t, a, press("tab", "tab")...)
-	b = update(t, b, FollowMsg{sentA[len(sentA)-1]})
+	b = update(t, b, room.FollowMsg{Position: sentA[len(sentA)-1]})
 	if b.position() != a.position() {
 		t.Fatalf("b at %+v, a at %+v", b.position(), a.position())
 	}
@@ -214,7 +215,7 @@ func TestTeachersDriveTogether(t *testing.T) {
 		t.Fatal("b's own key was not sent to the room")
 	}
 	n := len(sentA)
-	a = update(t, a, FollowMsg{sentB[len(sentB)-1]})
+	a = update(t, a, room.FollowMsg{Position: sentB[len(sentB)-1]})
 	if step, _ := a.Step(); step != 1 || len(sentA) != n {
 		t.Fatalf("a should go to b's step 2 without sending it back: step %d, sent %d more", step+1, len(sentA)-n)
 	}

@@ -104,7 +104,7 @@ func finalModel(t *testing.T, tm *teatest.TestModel) Model {
 func TestProgramStartsPausedAndQuits(t *testing.T) {
 	w := newWatch()
 	tm := startProgram(t, boundaryBurst(), w)
-	w.waitFor(t, tm, "the first frame's size", func(m Model) bool { return m.c.width == 100 })
+	w.waitFor(t, tm, "the first frame's size", func(m Model) bool { return m.c.Width == 100 })
 	tm.Send(keyMsg("q"))
 	m := finalModel(t, tm)
 	if now, n := m.Position(); m.Playing() || n != 0 || now != algo.Clock(12, 0, 58, 0) {
@@ -115,7 +115,7 @@ func TestProgramStartsPausedAndQuits(t *testing.T) {
 func TestProgramPlaysToTheEnd(t *testing.T) {
 	w := newWatch()
 	tm := startProgram(t, boundaryBurst(), w)
-	w.waitFor(t, tm, "the first frame's size", func(m Model) bool { return m.c.width == 100 })
+	w.waitFor(t, tm, "the first frame's size", func(m Model) bool { return m.c.Width == 100 })
 	for range 6 { // 64×: the scenario's 62 s of virtual time in about a second
 		tm.Send(keyMsg("+"))
 	}
@@ -135,7 +135,7 @@ func TestProgramPlaysToTheEnd(t *testing.T) {
 func TestProgramGoesToATypedTime(t *testing.T) {
 	w := newWatch()
 	tm := startProgram(t, workedExample(), w)
-	w.waitFor(t, tm, "the first frame's size", func(m Model) bool { return m.c.width == 100 })
+	w.waitFor(t, tm, "the first frame's size", func(m Model) bool { return m.c.Width == 100 })
 	tm.Send(keyMsg("t"))
 	tm.Type("12:01:15")
 	tm.Send(keyMsg("enter"))
@@ -145,8 +145,8 @@ func TestProgramGoesToATypedTime(t *testing.T) {
 	if now, n := m.Position(); n != 115 || now != algo.Clock(12, 1, 15, 0) {
 		t.Fatalf("at %v with %d decided; want 12:01:15.000, 115", now, n)
 	}
-	if len(m.snap.peek) != 3 || m.snap.last.Decisions[2].Explain() != "30 + 84 × 0.75 = 93 → allow (93 < 100)" {
-		t.Fatalf("last sliding-counter decision: %v", m.snap.last.Decisions)
+	if len(m.snap.Peek) != 3 || m.snap.Last.Decisions[2].Explain() != "30 + 84 × 0.75 = 93 → allow (93 < 100)" {
+		t.Fatalf("last sliding-counter decision: %v", m.snap.Last.Decisions)
 	}
 }
 
@@ -160,7 +160,7 @@ func TestProgramAnswersWhileALongSeekRuns(t *testing.T) {
 		w := newWatch()
 		sc := parse("title: Millions at once\nlimit: 100\nwindow: 1m\ntraffic:\n  - {at: \"12:00:00\", count: 8000000}\n")
 		tm := startProgramWithBudget(t, sc, w, time.Nanosecond)
-		w.waitFor(t, tm, "the first frame's size", func(m Model) bool { return m.c.width == 100 })
+		w.waitFor(t, tm, "the first frame's size", func(m Model) bool { return m.c.Width == 100 })
 		tm.Send(keyMsg("G"))
 		w.waitFor(t, tm, "the replay going on in the background", func(m Model) bool { return m.job != nil })
 		return w, tm

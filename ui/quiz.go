@@ -14,6 +14,7 @@ import (
 	"windowlab/quiz"
 	"windowlab/scenarios"
 	"windowlab/sim"
+	"windowlab/ui/render"
 )
 
 type quizPhase int
@@ -30,7 +31,7 @@ type savedView struct {
 	eng       *sim.Engine
 	processed int64
 	now       algo.Instant
-	mode      mode // the dialog open when the room's question came (its draft kept)
+	dialog    Dialog // the dialog open when the room's question came (its draft kept)
 }
 
 // revealMsg carries the engine of the scenario that proves question index.
@@ -41,10 +42,12 @@ type revealMsg struct {
 	err    error
 }
 
-// quizView asks questions one at a time and keeps the score. A question
+// quizDialog is the check-yourself quiz (k, windowlab quiz) and, in a
+// student's view, the room's live question: it asks questions one at a
+// time and keeps the score. A question
 // takes a second try after a wrong first answer (quiz.Item.Tries), with a
 // hint; esc skips it.
-type quizView struct {
+type quizDialog struct {
 	title     string
 	questions []quiz.Item
 	index     int
@@ -62,16 +65,16 @@ type quizView struct {
 	keys      quizKeys
 }
 
-func newQuizView(st *styles) quizView {
+func newQuizDialog(st *render.Styles) quizDialog {
 	in := textinput.New()
 	in.Prompt = "your answer › "
 	in.CharLimit = 40
-	in.SetStyles(st.input) // a still cursor from the start; colours follow the root's styles
-	return quizView{input: in, keys: newQuizKeys()}
+	in.SetStyles(st.Input) // a still cursor from the start; colours follow the root's styles
+	return quizDialog{input: in, keys: newQuizKeys()}
 }
 
 // start begins a quiz on questions.
-func (q quizView) start(questions []quiz.Item, title string, fromView bool) quizView {
+func (q quizDialog) start(questions []quiz.Item, title string, fromView bool) quizDialog {
 	q.title, q.questions, q.fromView = title, questions, fromView
 	q.live, q.sent = 0, ""
 	q.given = make([][]string, len(questions))
@@ -82,7 +85,7 @@ func (q quizView) start(questions []quiz.Item, title string, fromView bool) quiz
 
 // ask shows the current question, with an empty answer and, for a second
 // try, the cursor on a choice not tried yet.
-func (q quizView) ask() quizView {
+func (q quizDialog) ask() quizDialog {
 	q.phase, q.err = quizAsking, ""
 	q.choice = q.nextChoice(-1, 1)
 	q.input.Reset()
@@ -91,17 +94,17 @@ func (q quizView) ask() quizView {
 }
 
 // tried reports whether choice i of the current question was a wrong try.
-func (q quizView) tried(i int) bool {
+func (q quizDialog) tried(i int) bool {
 	cur := q.current()
 	return q.index < len(q.given) && i < len(cur.Choices) && slices.Contains(q.given[q.index], cur.Choices[i])
 }
 
-// nextChoice is the first choice from i+step on, going by step and round,
+// nextChoice is the first choice from i+dir on, going by dir and round,
 // that was not tried; i itself when there is none.
-func (q quizView) nextChoice(i, step int) int {
+func (q quizDialog) nextChoice(i, dir int) int {
 	n := len(q.current().Choices)
 	for k := 1; k <= n; k++ {
-		if j := ((i+k*step)%n + n) % n; !q.tried(j) {
+		if j := ((i+k*dir)%n + n) % n; !q.tried(j) {
 			return j
 		}
 	}
@@ -110,21 +113,21 @@ func (q quizView) nextChoice(i, step int) int {
 
 // secondTry reports whether the current question is being asked again,
 // after a wrong first answer.
-func (q quizView) secondTry() bool {
+func (q quizDialog) secondTry() bool {
 	return q.phase == quizAsking && q.index < len(q.given) && len(q.given[q.index]) > 0
 }
 
-func (q quizView) current() quiz.Item {
+func (q quizDialog) current() quiz.Item {
 	if q.index < len(q.questions) {
 		return q.questions[q.index]
 	}
 	return quiz.Item{}
 }
 
-func (q quizView) typed() bool { return q.current().Typed() }
+func (q quizDialog) typed() bool { return q.current().Typed() }
 
 // proofInstant is where the replay stops while an answer is revealed.
-func (q quizView) proofInstant() (algo.Instant, bool) {
+func (q quizDialog) proofInstant() (algo.Instant, bool) {
 	if q.phase != quizRevealed {
 		return 0, false
 	}
@@ -133,9 +136,37 @@ func (q quizView) proofInstant() (algo.Instant, bool) {
 }
 
 // score counts the questions decided so far: right, wrong and skipped.
-func (q quizView) score() quiz.Score { return quiz.Tally(q.outcome) }
+func (q quizDialog) score() quiz.Score { return quiz.Tally(q.outcome) }
 
-func (q quizView) update(msg tea.Msg) (quizView, tea.Cmd) {
+// update gives keys to the root's quiz logic (an answer moves the main
+// view's clock to prove it) and anything else to the answer's input.
+func (q quizDialog) update(_ Model, msg tea.Msg) (Dialog, action, tea.Cmd) {
+	if k, ok := msg.(tea.KeyPressMsg); ok {
+		return q, whole(func(m Model) (tea.Model, tea.Cmd) { return m.updateQuiz(k) }), nil
+	}
+	q, cmd := q.edit(msg)
+	return q, nil, cmd
+}
+
+// view is the question or the score in the lanes' place; a revealed
+// answer shows the lanes again, under the verdict.
+func (q quizDialog) view(m Model) dialogView {
+	line := m.help.ShortHelpView(q.help())
+	if hint := q.hint(); hint != "" {
+		line = m.c.Styles.Faint.Render(hint) + m.c.Styles.Help.ShortSeparator.Render(m.help.ShortSeparator) + line
+	}
+	v := dialogView{bottom: []string{line}}
+	if q.phase == quizRevealed {
+		v.caption = m.revealView(q)
+		return v
+	}
+	v.header = q.headerView(m.c)
+	v.body = func(h int) []string { return q.lines(m.c, h) }
+	return v
+}
+
+// edit gives msg to the answer's input while a typed answer is asked.
+func (q quizDialog) edit(msg tea.Msg) (quizDialog, tea.Cmd) {
 	if q.phase != quizAsking || !q.typed() {
 		return q, nil
 	}
@@ -153,37 +184,39 @@ func (q quizView) update(msg tea.Msg) (quizView, tea.Cmd) {
 // as skipped, a wrong first answer included. It is all zero when there is
 // no quiz.
 func (m Model) QuizScore() quiz.Score {
-	q := m.quiz
+	q, open := m.openQuiz()
 	outcomes := slices.Clone(q.outcome)
-	if m.mode == modeQuiz && q.phase == quizAsking && q.index < len(outcomes) {
+	if open && q.phase == quizAsking && q.index < len(outcomes) {
 		outcomes[q.index] = quiz.Skipped
 	}
 	return quiz.Tally(outcomes)
 }
 
 func (m Model) updateQuiz(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
-	switch m.quiz.phase {
+	q, _ := m.openQuiz()
+	switch q.phase {
 	case quizAsking:
 		return m.updateAsking(msg)
 	case quizRevealed:
 		return m.updateRevealed(msg)
 	}
 	// The score.
-	k := m.quiz.keys
+	k := q.keys
 	switch {
 	case key.Matches(msg, k.Quit, k.Check, k.Leave):
-		if m.quiz.fromView {
+		if q.fromView {
 			return m.leaveQuiz()
 		}
 		return m, tea.Quit
 	case key.Matches(msg, k.Up, k.Down):
-		step := 1
+		dir := 1
 		if key.Matches(msg, k.Up) {
-			step = -1
+			dir = -1
 		}
-		h := m.c.height - len(m.quiz.headerView(m.c)) - len(m.bottomView())
-		most := max(len(m.quiz.scoreLines(m.c))-h, 0)
-		m.quiz.scroll = min(max(m.quiz.scroll+step, 0), most)
+		h := m.c.Height - len(q.headerView(m.c)) - len(m.bottomView(q.view(m)))
+		most := max(len(q.scoreLines(m.c))-h, 0)
+		q.scroll = min(max(q.scroll+dir, 0), most)
+		m.dialog = q
 	}
 	return m, nil
 }
@@ -191,7 +224,8 @@ func (m Model) updateQuiz(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 // updateAsking takes an answer: typed into the prompt, or a choice; esc
 // skips the question.
 func (m Model) updateAsking(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
-	q, k := m.quiz, m.quiz.keys
+	q, _ := m.openQuiz()
+	k := q.keys
 	switch {
 	case key.Matches(msg, k.Skip) && q.live != 0:
 		return m.leaveLive() // back to the view; an answer sent stays sent
@@ -203,7 +237,8 @@ func (m Model) updateAsking(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	}
 	if q.typed() {
 		var cmd tea.Cmd
-		m.quiz, cmd = q.update(msg)
+		q, cmd = q.edit(msg)
+		m.dialog = q
 		return m, cmd
 	}
 	n := len(q.current().Choices)
@@ -223,10 +258,10 @@ func (m Model) updateAsking(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, k.Quit):
 		// Leaving on a question skips it: it was shown, not answered.
 		q.outcome[q.index] = quiz.Skipped
-		m.quiz = q
+		m.dialog = q
 		return m.leaveQuiz()
 	}
-	m.quiz = q
+	m.dialog = q
 	return m, nil
 }
 
@@ -234,7 +269,8 @@ func (m Model) updateAsking(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 // through the replay that proves it with the main view's keys.
 func (m Model) updateRevealed(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	m.status = ""
-	q, k := m.quiz, m.keys
+	q, _ := m.openQuiz()
+	k := m.keys
 	switch {
 	case q.live != 0 && key.Matches(msg, q.keys.Next, q.keys.Leave, k.Quit):
 		return m.leaveLive()
@@ -243,10 +279,10 @@ func (m Model) updateRevealed(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		q.index++
 		if q.index >= len(q.questions) {
 			q.phase = quizDone
-			m.quiz = q
+			m.dialog = q
 			return m, nil
 		}
-		m.quiz = q.ask()
+		m.dialog = q.ask()
 		return m, nil
 	case key.Matches(msg, q.keys.Leave):
 		return m.leaveQuiz()
@@ -271,7 +307,7 @@ func (m Model) updateRevealed(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 // revealed with the replay that proves it; wrong at the first of two, the
 // question is asked again with a hint.
 func (m Model) submit() (tea.Model, tea.Cmd) {
-	q := m.quiz
+	q, _ := m.openQuiz()
 	cur := q.current()
 	given := strings.TrimSpace(q.input.Value())
 	if !q.typed() {
@@ -280,11 +316,11 @@ func (m Model) submit() (tea.Model, tea.Cmd) {
 	switch {
 	case given == "":
 		q.err = "type an answer first (a number such as 200 or 0.75), or esc to skip"
-		m.quiz = q
+		m.dialog = q
 		return m, nil
 	case !q.typed() && q.tried(q.choice) && q.live == 0:
 		q.err = "you tried that one already; pick another"
-		m.quiz = q
+		m.dialog = q
 		return m, nil
 	case q.live != 0:
 		return m.sendAnswer(given)
@@ -296,7 +332,7 @@ func (m Model) submit() (tea.Model, tea.Cmd) {
 	case cur.Check(given):
 		q.outcome[q.index] = quiz.RightSecondTry
 	case tries < cur.Tries():
-		m.quiz = q.ask()
+		m.dialog = q.ask()
 		return m, nil
 	default:
 		q.outcome[q.index] = quiz.Wrong
@@ -306,11 +342,11 @@ func (m Model) submit() (tea.Model, tea.Cmd) {
 
 // reveal shows q's current question decided, and starts the replay that
 // proves its answer.
-func (m Model) reveal(q quizView) (tea.Model, tea.Cmd) {
+func (m Model) reveal(q quizDialog) (tea.Model, tea.Cmd) {
 	cur := q.current()
 	q.phase, q.err = quizRevealed, ""
 	q.input.Blur()
-	m.quiz = q
+	m.dialog = q
 	if cur.Scenario == m.sc {
 		// The scenario on screen proves it: replay its own engine, whose
 		// checkpoints make going back cheap, rather than a new one from the
@@ -327,7 +363,7 @@ func (m Model) reveal(q quizView) (tea.Model, tea.Cmd) {
 
 // onReveal shows the scenario that proves the answer and replays it.
 func (m Model) onReveal(msg revealMsg) (tea.Model, tea.Cmd) {
-	if m.mode != modeQuiz || m.quiz.phase != quizRevealed || msg.index != m.quiz.index {
+	if q, ok := m.openQuiz(); !ok || q.phase != quizRevealed || msg.index != q.index {
 		return m, nil // the student has moved on
 	}
 	if msg.err != nil {
@@ -345,7 +381,8 @@ const proofSeconds = 3
 // a speed that gets there in a few seconds; a question with no instant
 // shows the end of the replay.
 func (m *Model) prove() tea.Cmd {
-	cur := m.quiz.current()
+	q, _ := m.openQuiz()
+	cur := q.current()
 	if !cur.HasAt {
 		return m.seekIndex(m.eng.Len())
 	}
@@ -365,13 +402,15 @@ func (m *Model) prove() tea.Cmd {
 // quiz command, shows the score.
 func (m Model) leaveQuiz() (tea.Model, tea.Cmd) {
 	m.stop()
-	if !m.quiz.fromView {
-		m.quiz.phase, m.quiz.scroll = quizDone, 0
+	q, _ := m.openQuiz()
+	if !q.fromView {
+		q.phase, q.scroll = quizDone, 0
+		m.dialog = q
 		return m, nil
 	}
-	s := m.quiz.saved
+	s := q.saved
 	m.setScenario(s.sc, s.eng)
-	m.mode = s.mode
+	m.dialog = s.dialog
 	return m, m.move(func(e *sim.Engine) {
 		e.SeekIndex(s.processed)
 		e.Seek(s.now)
@@ -380,14 +419,15 @@ func (m Model) leaveQuiz() (tea.Model, tea.Cmd) {
 
 // quizLane is the lane of the limiter the revealed question is about.
 func (m Model) quizLane() (int, bool) {
-	if m.mode != modeQuiz || m.quiz.phase != quizRevealed {
+	q, ok := m.openQuiz()
+	if !ok || q.phase != quizRevealed {
 		return 0, false
 	}
-	cur := m.quiz.current()
+	cur := q.current()
 	if !cur.HasAlgorithm {
 		return 0, false
 	}
-	for i, a := range m.snap.algorithms {
+	for i, a := range m.snap.Algorithms {
 		if a == cur.Algorithm {
 			return i, true
 		}
@@ -396,11 +436,11 @@ func (m Model) quizLane() (int, bool) {
 }
 
 // headerView is the quiz's own header while a question is asked.
-func (q quizView) headerView(c common) []string {
-	st := c.styles
-	left := st.appName.Render("windowlab · ") + st.title.Render("check yourself")
+func (q quizDialog) headerView(c render.Common) []string {
+	st := c.Styles
+	left := st.AppName.Render("windowlab · ") + st.Title.Render("check yourself")
 	if q.title != "" {
-		left += st.faint.Render(" · " + q.title)
+		left += st.Faint.Render(" · " + q.title)
 	}
 	sc := q.score()
 	pos := fmt.Sprintf("question %d of %d", min(q.index+1, len(q.questions)), len(q.questions))
@@ -411,20 +451,20 @@ func (q quizView) headerView(c common) []string {
 	if sc.Skipped > 0 {
 		tally += fmt.Sprintf(", %d skipped", sc.Skipped)
 	}
-	score := st.label.Render(pos+" · ") + st.value.Render(tally)
+	score := st.Label.Render(pos+" · ") + st.Value.Render(tally)
 	if q.live != 0 {
-		score = st.label.Render(fmt.Sprintf("the room's question %d", q.live))
+		score = st.Label.Render(fmt.Sprintf("the room's question %d", q.live))
 	}
-	return []string{c.spread(left, score, c.width, true), ""}
+	return []string{c.Spread(left, score, c.Width, true), ""}
 }
 
 // textWidth is the measure questions are set at: the screen, up to a
 // comfortable line length.
-func textWidth(c common) int { return min(c.width, 100) }
+func textWidth(c render.Common) int { return min(c.Width, 100) }
 
-// view is the question being asked, or the score.
-func (q quizView) view(c common, h int) []string {
-	st := c.styles
+// lines are the question being asked, or the score, in h lines.
+func (q quizDialog) lines(c render.Common, h int) []string {
+	st := c.Styles
 	w := textWidth(c)
 	if q.phase == quizDone {
 		return q.scoreView(c, h)
@@ -433,32 +473,32 @@ func (q quizView) view(c common, h int) []string {
 	var out []string
 	from := ""
 	if cur.From != "" {
-		from = st.faint.Render(" · " + cur.From)
+		from = st.Faint.Render(" · " + cur.From)
 	}
-	out = append(out, st.title.Render(fmt.Sprintf("Question %d", q.index+1))+from, "")
-	for _, l := range strings.Split(c.cells.Wrap(cur.Ask, w, " "), "\n") {
-		out = append(out, st.value.Render(l))
+	out = append(out, st.Title.Render(fmt.Sprintf("Question %d", q.index+1))+from, "")
+	for _, l := range strings.Split(c.Cells.Wrap(cur.Ask, w, " "), "\n") {
+		out = append(out, st.Value.Render(l))
 	}
 	out = append(out, "")
 	if q.typed() {
 		in := q.input
-		in.SetStyles(st.input)
+		in.SetStyles(st.Input)
 		out = append(out, in.View())
 	} else {
 		for i, choice := range cur.Choices {
-			mark, style := "  ", st.label.UnsetBold()
+			mark, style := "  ", st.Label.UnsetBold()
 			switch {
 			case q.tried(i):
-				mark, style = "✗ ", st.faint.Style
+				mark, style = "✗ ", st.Faint.Style
 			case i == q.choice:
-				mark, style = "▸ ", st.selected.Style
+				mark, style = "▸ ", st.Selected.Style
 			}
 			prefix := fmt.Sprintf("%s%d  ", mark, i+1)
-			lines := strings.Split(c.cells.Wrap(choice, w-c.cells.StringWidth(prefix), " "), "\n")
+			lines := strings.Split(c.Cells.Wrap(choice, w-c.Cells.StringWidth(prefix), " "), "\n")
 			for j, l := range lines {
 				p := prefix
 				if j > 0 {
-					p = strings.Repeat(" ", c.cells.StringWidth(prefix))
+					p = strings.Repeat(" ", c.Cells.StringWidth(prefix))
 				}
 				out = append(out, style.Render(p+l))
 			}
@@ -466,8 +506,8 @@ func (q quizView) view(c common, h int) []string {
 	}
 	if q.live != 0 && q.sent != "" {
 		out = append(out, "")
-		for _, l := range strings.Split(c.cells.Wrap("Sent: "+q.sent+". You may change it until the teacher reveals the answer.", w, " "), "\n") {
-			out = append(out, st.selected.Render(l))
+		for _, l := range strings.Split(c.Cells.Wrap("Sent: "+q.sent+". You may change it until the teacher reveals the answer.", w, " "), "\n") {
+			out = append(out, st.Selected.Render(l))
 		}
 	}
 	if q.secondTry() && q.live == 0 {
@@ -477,22 +517,22 @@ func (q quizView) view(c common, h int) []string {
 			tried = fmt.Sprintf("choice %d", slices.Index(cur.Choices, tried)+1)
 		}
 		out = append(out, "")
-		for _, l := range strings.Split(c.cells.Wrap(fmt.Sprintf("✗ Not %s. One more try.", tried), w, " "), "\n") {
-			out = append(out, st.denied.Render(l))
+		for _, l := range strings.Split(c.Cells.Wrap(fmt.Sprintf("✗ Not %s. One more try.", tried), w, " "), "\n") {
+			out = append(out, st.Denied.Render(l))
 		}
 		if hint := cur.FirstStep(); hint != "" {
-			for _, l := range strings.Split(c.cells.Wrap("Hint: "+hint, w, " "), "\n") {
-				out = append(out, st.caption.Render(l))
+			for _, l := range strings.Split(c.Cells.Wrap("Hint: "+hint, w, " "), "\n") {
+				out = append(out, st.Caption.Render(l))
 			}
 		}
 	}
 	if q.err != "" {
-		out = append(out, "", st.err.Render(q.err))
+		out = append(out, "", st.Err.Render(q.err))
 	}
 	return fitHeight(out, h)
 }
 
-func (q quizView) scoreView(c common, h int) []string {
+func (q quizDialog) scoreView(c render.Common, h int) []string {
 	lines := q.scoreLines(c)
 	if len(lines) <= h || h < 3 {
 		return fitHeight(lines, h)
@@ -502,21 +542,21 @@ func (q quizView) scoreView(c common, h int) []string {
 	top := min(q.scroll, len(lines)-h)
 	out := slices.Clone(lines[top : top+h])
 	if top > 0 {
-		out[0] = c.styles.faint.Render(fmt.Sprintf("↑ %d more lines above", top+1))
+		out[0] = c.Styles.Faint.Render(fmt.Sprintf("↑ %d more lines above", top+1))
 	}
 	if below := len(lines) - (top + h); below > 0 {
-		out[h-1] = c.styles.faint.Render(fmt.Sprintf("↓ %d more lines below (↑/↓ to scroll)", below+1))
+		out[h-1] = c.Styles.Faint.Render(fmt.Sprintf("↓ %d more lines below (↑/↓ to scroll)", below+1))
 	}
 	return out
 }
 
 // scoreLines is the whole score: the tally, then each question reached,
 // its mark and the right answer, wrapped to the screen and never cut.
-func (q quizView) scoreLines(c common) []string {
-	st := c.styles
+func (q quizDialog) scoreLines(c render.Common) []string {
+	st := c.Styles
 	var out []string
-	for _, l := range strings.Split(c.cells.Wrap("Your score: "+q.score().String(), c.width, " "), "\n") {
-		out = append(out, st.title.Render(l))
+	for _, l := range strings.Split(c.Cells.Wrap("Your score: "+q.score().String(), c.Width, " "), "\n") {
+		out = append(out, st.Title.Render(l))
 	}
 	out = append(out, "")
 	for i, question := range q.questions {
@@ -528,13 +568,13 @@ func (q quizView) scoreLines(c common) []string {
 		var mark, detail string
 		switch o {
 		case quiz.Right:
-			mark, detail = st.g.markOK, question.Answer
+			mark, detail = st.Glyphs.MarkOK, question.Answer
 		case quiz.RightSecondTry:
-			mark, detail = st.g.markOK, fmt.Sprintf("%s, at the second try (you said %s first)", question.Answer, given[0])
+			mark, detail = st.Glyphs.MarkOK, fmt.Sprintf("%s, at the second try (you said %s first)", question.Answer, given[0])
 		case quiz.Wrong:
-			mark, detail = st.g.markNo, fmt.Sprintf("you said %s; the answer is %s", strings.Join(given, ", then "), question.Answer)
+			mark, detail = st.Glyphs.MarkNo, fmt.Sprintf("you said %s; the answer is %s", strings.Join(given, ", then "), question.Answer)
 		case quiz.Skipped:
-			mark, detail = st.faint.Render("–"), "skipped; the answer is "+question.Answer
+			mark, detail = st.Faint.Render("–"), "skipped; the answer is "+question.Answer
 			if len(given) > 0 {
 				detail = fmt.Sprintf("skipped after %s; the answer is %s", given[0], question.Answer)
 			}
@@ -543,17 +583,17 @@ func (q quizView) scoreLines(c common) []string {
 		// follows it on the same line when it fits, and wraps below it,
 		// indented, when it does not.
 		prefix := fmt.Sprintf("%s %2d. ", mark, i+1)
-		indent := strings.Repeat(" ", c.cells.StringWidth(prefix))
-		room := c.width - c.cells.StringWidth(prefix)
+		indent := strings.Repeat(" ", c.Cells.StringWidth(prefix))
+		room := c.Width - c.Cells.StringWidth(prefix)
 		ask := strings.Join(strings.Fields(question.Ask), " ")
-		if tail := " — " + detail; c.cells.StringWidth(tail)+20 <= room {
-			ask = c.cells.Truncate(ask, room-c.cells.StringWidth(tail), "…")
-			out = append(out, prefix+ask+st.faint.Render(tail))
+		if tail := " — " + detail; c.Cells.StringWidth(tail)+20 <= room {
+			ask = c.Cells.Truncate(ask, room-c.Cells.StringWidth(tail), "…")
+			out = append(out, prefix+ask+st.Faint.Render(tail))
 			continue
 		}
-		out = append(out, prefix+c.cells.Truncate(ask, room, "…"))
-		for _, l := range strings.Split(c.cells.Wrap(detail, room, " "), "\n") {
-			out = append(out, indent+st.faint.Render(l))
+		out = append(out, prefix+c.Cells.Truncate(ask, room, "…"))
+		for _, l := range strings.Split(c.Cells.Wrap(detail, room, " "), "\n") {
+			out = append(out, indent+st.Faint.Render(l))
 		}
 	}
 	return out
@@ -561,15 +601,15 @@ func (q quizView) scoreLines(c common) []string {
 
 // revealView takes the caption's place while an answer is revealed: the
 // verdict, the explanation, and the decision that proves it.
-func (m Model) revealView() []string {
-	st, q, w := m.c.styles, m.quiz, m.c.width
+func (m Model) revealView(q quizDialog) []string {
+	st, w := m.c.Styles, m.c.Width
 	cur := q.current()
 	var text []string
 	add := func(s string, style func(...string) string, most int) {
-		lines := strings.Split(m.c.cells.Wrap(s, w, " "), "\n")
+		lines := strings.Split(m.c.Cells.Wrap(s, w, " "), "\n")
 		if most > 0 && len(lines) > most {
 			lines = lines[:most]
-			lines[most-1] = m.c.cells.Truncate(lines[most-1], w-1, "") + "…"
+			lines[most-1] = m.c.Cells.Truncate(lines[most-1], w-1, "") + "…"
 		}
 		for _, l := range lines {
 			text = append(text, style(l))
@@ -580,22 +620,22 @@ func (m Model) revealView() []string {
 	given := q.given[q.index]
 	switch q.outcome[q.index] {
 	case quiz.Right:
-		add(fmt.Sprintf("✓ Right: %s", cur.Answer), st.allowed.Bold(true).Render, 0)
+		add(fmt.Sprintf("✓ Right: %s", cur.Answer), st.Allowed.Bold(true).Render, 0)
 	case quiz.RightSecondTry:
-		add(fmt.Sprintf("✓ Right at the second try: %s", cur.Answer), st.allowed.Bold(true).Render, 0)
+		add(fmt.Sprintf("✓ Right at the second try: %s", cur.Answer), st.Allowed.Bold(true).Render, 0)
 	case quiz.Skipped:
 		if q.live != 0 {
-			add(fmt.Sprintf("– You sent no answer: the answer is %s", cur.Answer), st.label.Render, 0)
+			add(fmt.Sprintf("– You sent no answer: the answer is %s", cur.Answer), st.Label.Render, 0)
 		} else {
-			add(fmt.Sprintf("– Skipped: the answer is %s", cur.Answer), st.label.Render, 0)
+			add(fmt.Sprintf("– Skipped: the answer is %s", cur.Answer), st.Label.Render, 0)
 		}
 	default:
-		add(fmt.Sprintf("✗ Not quite: you answered %s; the answer is %s", strings.Join(given, ", then "), cur.Answer), st.denied.Render, 0)
+		add(fmt.Sprintf("✗ Not quite: you answered %s; the answer is %s", strings.Join(given, ", then "), cur.Answer), st.Denied.Render, 0)
 	}
 	if cur.Explain != "" {
-		add(cur.Explain, st.caption.Render, 3)
+		add(cur.Explain, st.Caption.Render, 3)
 	}
-	add(m.proofText(), st.value.Render, 4) // its figures explained take room
+	add(m.proofText(cur), st.Value.Render, 4) // its figures explained take room
 
 	return text
 }
@@ -603,9 +643,9 @@ func (m Model) revealView() []string {
 // proofText is what the engine shows at the question's instant: the
 // limiter's totals and the arithmetic of its last decision (quiz.ProofAt),
 // read from the snapshot the lanes show.
-func (m Model) proofText() string {
-	cur, s := m.quiz.current(), m.snap
-	if cur.HasAt && s.now < cur.At {
+func (m Model) proofText(cur quiz.Item) string {
+	s := m.snap
+	if cur.HasAt && s.Now < cur.At {
 		return fmt.Sprintf("▶ replaying to %s, the moment that proves it…", cur.At.Short())
 	}
 	if _, ok := m.quizLane(); !ok {
@@ -614,12 +654,12 @@ func (m Model) proofText() string {
 		}
 		return "The whole replay is below."
 	}
-	return human.KeepVerdict(strings.Join(cur.ProofAt(s.stats, s.last, s.hasLast), " "))
+	return human.KeepVerdict(strings.Join(cur.ProofAt(s.Stats, s.Last, s.HasLast), " "))
 }
 
 // help is the bindings the help line offers in the quiz's phase, worded
 // for it.
-func (q quizView) help() []key.Binding {
+func (q quizDialog) help() []key.Binding {
 	k := q.keys
 	leave, exit := k.Leave, k.Exit
 	if q.fromView {
@@ -640,12 +680,12 @@ func (q quizView) help() []key.Binding {
 		return []key.Binding{k.Up, k.Check, k.Skip, exit}
 	case quizRevealed:
 		if q.live != 0 {
-			return []key.Binding{k.Next, k.Replay, k.Step}
+			return []key.Binding{k.Next, k.Replay, k.Clock}
 		}
 		if q.index == len(q.questions)-1 {
 			k.Next.SetHelp("enter", "see your score")
 		}
-		return []key.Binding{k.Next, k.Replay, k.Step, leave, exit}
+		return []key.Binding{k.Next, k.Replay, k.Clock, leave, exit}
 	}
 	if q.fromView {
 		k.Check.SetHelp("enter", "back to the scenario")
@@ -655,7 +695,7 @@ func (q quizView) help() []key.Binding {
 }
 
 // hint is what to do that no key says: type the answer.
-func (q quizView) hint() string {
+func (q quizDialog) hint() string {
 	switch {
 	case q.phase == quizAsking && q.live != 0:
 		return "the teacher asks the room"

@@ -37,8 +37,8 @@ func TestQuizSecondTryWithHint(t *testing.T) {
 	m = update(t, m, typeText("150")...)
 	m = update(t, m, press("enter")...)
 	s := screen(m)
-	if m.quiz.phase != quizAsking || m.quiz.input.Value() != "" {
-		t.Fatalf("a wrong first answer should ask again with an empty prompt; phase %d, prompt %q", m.quiz.phase, m.quiz.input.Value())
+	if quizOf(m).phase != quizAsking || quizOf(m).input.Value() != "" {
+		t.Fatalf("a wrong first answer should ask again with an empty prompt; phase %d, prompt %q", quizOf(m).phase, quizOf(m).input.Value())
 	}
 	for _, want := range []string{"✗ Not 150. One more try.", "Hint: The two bursts fall in different windows.", "one more try"} {
 		if !strings.Contains(s, want) {
@@ -77,21 +77,21 @@ func TestQuizChoiceSecondTry(t *testing.T) {
 	m := newQuizModel(t, 80, 24)
 	m = answer(t, update(t, m, typeText("200")...))
 	m = update(t, m, press("enter")...) // question 2
-	wrong := m.quiz.current().Choices[0]
+	wrong := quizOf(m).current().Choices[0]
 	m = update(t, m, press("1", "enter")...)
-	if m.quiz.phase != quizAsking || !m.quiz.tried(0) || m.quiz.choice == 0 {
-		t.Fatalf("a wrong choice of three should be tried again; phase %d, choice %d", m.quiz.phase, m.quiz.choice)
+	if quizOf(m).phase != quizAsking || !quizOf(m).tried(0) || quizOf(m).choice == 0 {
+		t.Fatalf("a wrong choice of three should be tried again; phase %d, choice %d", quizOf(m).phase, quizOf(m).choice)
 	}
 	s := screen(m)
 	if !strings.Contains(s, "✗ 1  "+wrong[:20]) || !strings.Contains(s, "✗ Not choice 1. One more try.") || !strings.Contains(s, "Hint: At 12:01:15 the last 60 seconds reach back to 12:00:15.") {
 		t.Fatalf("second try of a choice:\n%s", s)
 	}
 	m = update(t, m, press("1")...)
-	if m.quiz.choice == 0 || !strings.Contains(screen(m), "you tried 1 already") {
+	if quizOf(m).choice == 0 || !strings.Contains(screen(m), "you tried 1 already") {
 		t.Fatalf("picking the tried choice again:\n%s", screen(m))
 	}
 	for range 4 {
-		if m = update(t, m, press("up")...); m.quiz.choice == 0 {
+		if m = update(t, m, press("up")...); quizOf(m).choice == 0 {
 			t.Fatal("↑ landed on the tried choice")
 		}
 	}
@@ -112,8 +112,8 @@ func TestQuizChoiceSecondTry(t *testing.T) {
 	m.budget = inFrame
 	m = update(t, m, tea.WindowSizeMsg{Width: 80, Height: 24})
 	m = answer(t, m) // the first choice, the wrong one
-	if m.quiz.phase != quizRevealed || m.QuizScore().Wrong != 1 {
-		t.Fatalf("a wrong choice of two should be revealed at once; phase %d, score %s", m.quiz.phase, m.QuizScore())
+	if quizOf(m).phase != quizRevealed || m.QuizScore().Wrong != 1 {
+		t.Fatalf("a wrong choice of two should be revealed at once; phase %d, score %s", quizOf(m).phase, m.QuizScore())
 	}
 }
 
@@ -124,7 +124,7 @@ func TestQuizEscSkips(t *testing.T) {
 	m = update(t, m, typeText("15")...)
 	m = keyThenReveal(t, m, "esc")
 	s := screen(m)
-	if m.quiz.phase != quizRevealed || !strings.Contains(s, "– Skipped: the answer is 200") || strings.Contains(s, "you said") {
+	if quizOf(m).phase != quizRevealed || !strings.Contains(s, "– Skipped: the answer is 200") || strings.Contains(s, "you said") {
 		t.Fatalf("esc on a question:\n%s", s)
 	}
 	if !strings.Contains(words(s), "By 12:01:00 the fixed window allowed 200 requests") {
@@ -138,7 +138,7 @@ func TestQuizEscSkips(t *testing.T) {
 	m = keyThenReveal(t, m, "esc")
 	m = update(t, m, press("enter")...)
 	s = screen(m)
-	if m.quiz.phase != quizDone {
+	if quizOf(m).phase != quizDone {
 		t.Fatalf("no score after the last question:\n%s", s)
 	}
 	for _, want := range []string{
@@ -165,7 +165,7 @@ func TestQuizScoreWhenTheQuizEnds(t *testing.T) {
 		t.Errorf("quitting on question 2: %s", sc)
 	}
 	m = update(t, m, press("q")...)
-	if m.quiz.phase != quizDone || !strings.Contains(screen(m), "Your score: 1 right, 0 wrong, 1 skipped of 2") {
+	if quizOf(m).phase != quizDone || !strings.Contains(screen(m), "Your score: 1 right, 0 wrong, 1 skipped of 2") {
 		t.Fatalf("q on a choice question:\n%s", screen(m))
 	}
 	qs := quizQuestions()

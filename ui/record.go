@@ -67,102 +67,46 @@ func Record(ctx context.Context, w io.Writer, o RecordOptions) (frames int, leng
 	if longest <= 0 {
 		longest = DefaultLongest
 	}
-	var keys []tea.KeyPressMsg
-	for _, k := range o.Keys {
-		msg, ok := keyNamed(k)
-		if !ok {
-			return 0, 0, fmt.Errorf("%q is not a key; use a key's name as the view's help writes it: space, enter, tab, left, right, or a letter", k)
-		}
-		keys = append(keys, msg)
-	}
-	m, err := New(Options{Scenario: o.Scenario})
+	keys, err := recordKeys(o.Keys)
 	if err != nil {
 		return 0, 0, err
 	}
-	m.budget = time.Hour // every move finishes inside Update: no job, no wall clock
-	bg := color.Color(color.Black)
-	if o.Light {
-		bg = color.White
-	}
-	m = step(m, tea.BackgroundColorMsg{Color: bg})
-	m = step(m, tea.WindowSizeMsg{Width: o.Width, Height: o.Height})
-	if o.Speed > 0 {
-		m.speed = min(max(o.Speed, minSpeed), maxSpeed)
-	}
-	header, _ := json.Marshal(struct {
-		Version int               `json:"version"`
-		Width   int               `json:"width"`
-		Height  int               `json:"height"`
-		Title   string            `json:"title,omitempty"`
-		Env     map[string]string `json:"env"`
-	}{2, o.Width, o.Height, o.Title, map[string]string{"TERM": "xterm-256color"}})
-	if _, err := fmt.Fprintf(w, "%s\n", header); err != nil {
+	m, err := recordModel(o)
+	if err != nil {
 		return 0, 0, err
 	}
-	var last []string
-	var at time.Duration
-	emit := func(text string) error {
-		frames++
-		data, _ := json.Marshal(text)
-		_, err := fmt.Fprintf(w, "[%s, \"o\", %s]\n", strconv.FormatFloat(at.Seconds(), 'f', 6, 64), data)
-		return err
+	r := &recorder{w: w, o: o}
+	if err := r.header(); err != nil {
+		return 0, 0, err
 	}
-	draw := func() error {
-		view := m.View().Content
-		if o.onFrame != nil {
-			o.onFrame(view)
-		}
-		lines := strings.Split(view, "\n")
-		var b strings.Builder
-		if last == nil {
-			b.WriteString("\x1b[?25l\x1b[H\x1b[2J") // no cursor, a clear screen
-		}
-		for i := range o.Height {
-			line := ""
-			if i < len(lines) {
-				line = lines[i]
-			}
-			if last != nil && i < len(last) && last[i] == line {
-				continue
-			}
-			// Cleared first: a line as wide as the screen leaves the cursor
-			// past its end, where clearing would take its last cell.
-			fmt.Fprintf(&b, "\x1b[%d;1H\x1b[2K%s\x1b[0m", i+1, line)
-		}
-		last = lines
-		if b.Len() == 0 {
-			return nil
-		}
-		return emit(b.String())
-	}
-	if err := draw(); err != nil {
-		return frames, at, err
+	if err := r.draw(m); err != nil {
+		return r.frames, r.at, err
 	}
 	base := time.Unix(0, 0) // the ticks' own clock: only differences count
 	var paused time.Duration
 	for {
 		if err := ctx.Err(); err != nil {
-			return frames, at, context.Cause(ctx)
+			return r.frames, r.at, context.Cause(ctx)
 		}
-		if at >= longest {
+		if r.at >= longest {
 			break
 		}
-		at += recordFrame
+		r.at += recordFrame
 		switch {
 		case len(keys) > 0:
-			m = step(m, keys[0])
+			m = apply(m, keys[0])
 			keys = keys[1:]
 		case m.playing:
 			paused = 0
-			m = step(m, tickMsg{at: base.Add(at), gen: m.gen})
+			m = apply(m, tickMsg{at: base.Add(r.at), gen: m.gen})
 		case o.HasUntil && m.eng.Now() >= o.Until, m.eng.Now() >= m.end:
 			if paused += recordFrame; paused >= hold {
-				return frames, at, emit("") // the last frame held
+				return r.frames, r.at, r.emit("") // the last frame held
 			}
 		default: // stopped at a caption: read it, then go on
 			if paused += recordFrame; paused >= hold {
 				paused = 0
-				m = step(m, tea.KeyPressMsg{Code: tea.KeySpace, Text: " "})
+				m = apply(m, tea.KeyPressMsg{Code: tea.KeySpace, Text: " "})
 			}
 		}
 		if o.HasUntil && m.eng.Now() >= o.Until && m.playing {
@@ -172,16 +116,111 @@ func Record(ctx context.Context, w io.Writer, o RecordOptions) (frames int, leng
 				m.seek(o.Until)
 			}
 		}
-		if err := draw(); err != nil {
-			return frames, at, err
+		if err := r.draw(m); err != nil {
+			return r.frames, r.at, err
 		}
 	}
-	return frames, at, emit("")
+	return r.frames, r.at, r.emit("")
 }
 
-// step is one Update; the commands it returns are not run: the recording
+// recordKeys reads the keys a recording presses, by the names the help
+// writes.
+func recordKeys(names []string) ([]tea.KeyPressMsg, error) {
+	var keys []tea.KeyPressMsg
+	for _, k := range names {
+		msg, ok := keyNamed(k)
+		if !ok {
+			return nil, fmt.Errorf("%q is not a key; use a key's name as the view's help writes it: space, enter, tab, left, right, or a letter", k)
+		}
+		keys = append(keys, msg)
+	}
+	return keys, nil
+}
+
+// recordModel is the view a recording draws: sized, on its background, at
+// its speed, every move inside Update.
+func recordModel(o RecordOptions) (Model, error) {
+	m, err := New(Options{Scenario: o.Scenario})
+	if err != nil {
+		return Model{}, err
+	}
+	m.budget = time.Hour // every move finishes inside Update: no job, no wall clock
+	bg := color.Color(color.Black)
+	if o.Light {
+		bg = color.White
+	}
+	m = apply(m, tea.BackgroundColorMsg{Color: bg})
+	m = apply(m, tea.WindowSizeMsg{Width: o.Width, Height: o.Height})
+	if o.Speed > 0 {
+		m.speed = min(max(o.Speed, minSpeed), maxSpeed)
+	}
+	return m, nil
+}
+
+// recorder writes an asciicast: its header, then each frame as the lines
+// that changed since the last, at its time.
+type recorder struct {
+	w      io.Writer
+	o      RecordOptions
+	frames int
+	at     time.Duration
+	last   []string // the lines on screen
+}
+
+// header is the cast's first line.
+func (r *recorder) header() error {
+	header, _ := json.Marshal(struct {
+		Version int               `json:"version"`
+		Width   int               `json:"width"`
+		Height  int               `json:"height"`
+		Title   string            `json:"title,omitempty"`
+		Env     map[string]string `json:"env"`
+	}{2, r.o.Width, r.o.Height, r.o.Title, map[string]string{"TERM": "xterm-256color"}})
+	_, err := fmt.Fprintf(r.w, "%s\n", header)
+	return err
+}
+
+// emit writes one frame's output at the recorder's time.
+func (r *recorder) emit(text string) error {
+	r.frames++
+	data, _ := json.Marshal(text)
+	_, err := fmt.Fprintf(r.w, "[%s, \"o\", %s]\n", strconv.FormatFloat(r.at.Seconds(), 'f', 6, 64), data)
+	return err
+}
+
+// draw emits the lines of m's view that changed; nothing when none did.
+func (r *recorder) draw(m Model) error {
+	view := m.View().Content
+	if r.o.onFrame != nil {
+		r.o.onFrame(view)
+	}
+	lines := strings.Split(view, "\n")
+	var b strings.Builder
+	if r.last == nil {
+		b.WriteString("\x1b[?25l\x1b[H\x1b[2J") // no cursor, a clear screen
+	}
+	for i := range r.o.Height {
+		line := ""
+		if i < len(lines) {
+			line = lines[i]
+		}
+		if r.last != nil && i < len(r.last) && r.last[i] == line {
+			continue
+		}
+		// Cleared first: a line as wide as the screen leaves the cursor
+		// past its end, where clearing would take its last cell.
+		fmt.Fprintf(&b, "\x1b[%d;1H\x1b[2K%s\x1b[0m", i+1, line)
+	}
+	r.last = lines
+	if b.Len() == 0 {
+		return nil
+	}
+	return r.emit(b.String())
+}
+
+// apply is one Update; the commands it returns are not run: the recording
 // makes its own ticks.
-func step(m Model, msg tea.Msg) Model {
+func apply(m Model, msg tea.Msg) Model {
 	next, _ := m.Update(msg)
 	return next.(Model)
 }

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"windowlab/algo"
+	"windowlab/ui/render"
 )
 
 // Store is a real store the view's limiters decide on (windowlab tui
@@ -22,16 +23,17 @@ type Store interface {
 	Name() string
 }
 
-// StoreUsage is what one lane's keys hold on the store, as it counts them.
-type StoreUsage struct {
-	Keys  int64
-	Bytes int64 // MEMORY USAGE, summed
-}
+// StoreUsage is what one lane's keys hold on the store, as it counts them;
+// the snapshot carries it to the lanes (render.StoreUsage).
+type StoreUsage = render.StoreUsage
 
-// storeLane is a lane's measured usage in the snapshot.
-type storeLane struct {
-	usage StoreUsage
-	ok    bool
+// storeView is the store the limiters decide on (Options.Store), as last
+// measured.
+type storeView struct {
+	storeLanes []render.StoreLane
+	storeAt    storeMark
+	storeWhen  time.Time
+	storeErr   error
 }
 
 // storeEvery is how often, at most, the view measures the store while
@@ -55,24 +57,24 @@ func (m *Model) measureStore() {
 	}
 	at := storeMark{now: m.eng.Now(), processed: m.eng.Processed(), eng: m.eng}
 	if at == m.storeAt && len(m.storeLanes) == len(m.eng.Limiters()) {
-		m.snap.store = m.storeLanes
+		m.snap.Store = m.storeLanes
 		return
 	}
 	if m.playing && time.Since(m.storeWhen) < storeEvery && len(m.storeLanes) == len(m.eng.Limiters()) {
-		m.snap.store = m.storeLanes
+		m.snap.Store = m.storeLanes
 		return
 	}
-	lanes := make([]storeLane, len(m.eng.Limiters()))
+	lanes := make([]render.StoreLane, len(m.eng.Limiters()))
 	for i, l := range m.eng.Limiters() {
 		u, ok, err := st.Usage(l, m.eng.Now())
 		if err != nil {
 			m.storeErr = err
 			break
 		}
-		lanes[i] = storeLane{usage: u, ok: ok}
+		lanes[i] = render.StoreLane{Usage: u, OK: ok}
 	}
 	m.storeLanes, m.storeAt, m.storeWhen = lanes, at, time.Now()
-	m.snap.store = lanes
+	m.snap.Store = lanes
 }
 
 // storeMark is where the engine stood when the store was last measured.

@@ -12,6 +12,7 @@ import (
 	"windowlab/algo"
 	"windowlab/quiz"
 	"windowlab/scenarios"
+	"windowlab/ui/render"
 )
 
 // lessonSteps are two hand-built steps: the boundary burst with pausing
@@ -133,7 +134,7 @@ func TestPresenterDrawsTheVerdictLarge(t *testing.T) {
 		drawn := false
 		for sx := 1; sx <= 3 && !drawn; sx++ {
 			drawn = true
-			for _, r := range blockRows("93 → ALLOW", sx, 1) {
+			for _, r := range render.BlockRows("93 → ALLOW", sx, 1) {
 				drawn = drawn && strings.Contains(s, r)
 			}
 		}
@@ -157,25 +158,11 @@ func TestPresenterDrawsTheVerdictLarge(t *testing.T) {
 		}
 	}
 	m := newLesson(t, 80, 24, true)
-	if m.c.styles.faint.GetFaint() || !m.c.styles.label.GetBold() {
+	if m.c.Styles.Faint.GetFaint() || !m.c.Styles.Label.GetBold() {
 		t.Error("presenter styles should be bold and never faint")
 	}
 	if s := screen(update(t, m, goTo("12:00:59")...)); strings.Contains(s, "█████████") && !strings.Contains(s, "now") {
 		t.Errorf("80×24 should get the ordinary lanes:\n%s", s)
-	}
-}
-
-// The block letters spell what they are given, glyph by glyph.
-func TestBlockRows(t *testing.T) {
-	got := blockRows("1.5", 1, 1)
-	want := []string{"  #    ####", " ##    #", "  #    ####", "  #       #", " ### # ####"}
-	for i := range want {
-		if w := strings.ReplaceAll(want[i], "#", "█"); got[i] != w {
-			t.Errorf("row %d = %q, want %q", i, got[i], w)
-		}
-	}
-	if tall := blockRows("0", 2, 3); len(tall) != 15 || tall[0] != "████████" {
-		t.Errorf("scaled ×2 ×3: %q", tall)
 	}
 }
 
@@ -240,7 +227,7 @@ func TestQuizTypedAnswer(t *testing.T) {
 	}
 	// Enter on nothing asks for an answer.
 	m = update(t, m, press("enter")...)
-	if !strings.Contains(screen(m), "type an answer first") || m.quiz.phase != quizAsking {
+	if !strings.Contains(screen(m), "type an answer first") || quizOf(m).phase != quizAsking {
 		t.Fatalf("empty answer:\n%s", screen(m))
 	}
 	m = update(t, m, typeText(" 200 ")...)
@@ -295,7 +282,7 @@ func TestQuizFromTheScenarioView(t *testing.T) {
 		t.Fatalf("reveal:\n%s", s)
 	}
 	m = update(t, m, press("esc")...)
-	if m.mode != modeMain || screen(m) != before {
+	if modeOf(m) != modeMain || screen(m) != before {
 		t.Fatalf("esc should return to the scenario as it was:\n%s", screen(m))
 	}
 	// A scenario without questions says so.

@@ -3,9 +3,15 @@
 // timeline of every decision, the scenario's captions and the arithmetic of
 // the last decision always on screen.
 //
-// One root Model routes messages: a WindowSizeMsg reaches every child, keys
-// reach the focused one (the main view, the go-to-time prompt or the
-// scenario picker). Children return strings; only the root returns a tea.View.
+// The root Model is a router. It takes the classroom's messages (package
+// room) and the terminal's (size, background, grapheme clustering) itself;
+// while a move of the clock outlasts a frame, the player's job (player.go)
+// has every message; otherwise keys go to the open Dialog (dialog.go) or,
+// with none open, to the main view's keys. A Dialog answers with the next
+// dialog, an action the root applies to the model and a command, and says
+// how it shares the screen. Drawing is package ui/render's: pure functions
+// of the snapshot the root takes after every move and of the terminal's
+// size (view.go lays them out). Only the root returns a tea.View.
 package ui
 
 import (
@@ -13,22 +19,20 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"slices"
-	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/harmonica"
 	"github.com/charmbracelet/x/ansi"
 
 	"windowlab/algo"
 	"windowlab/quiz"
+	"windowlab/room"
 	"windowlab/scenarios"
 	"windowlab/sim"
+	"windowlab/ui/render"
 )
 
 // Options configure the view.
@@ -53,30 +57,20 @@ type Options struct {
 	// Presenter draws for the back of a room: taller, wider gauges and
 	// high-contrast text.
 	Presenter bool
-	// Publish, when set, is called with the view's position after every
-	// message that moved it: a teacher's view in a classroom. It must not
-	// block.
-	Publish func(Position)
-	// Follow makes the view a student's in a classroom: it goes to every
-	// position a FollowMsg brings until the student explores alone.
-	Follow bool
-	// Report, in a student's view, is called when it starts or stops
-	// following; it must not block.
-	Report func(following bool)
-	// Ask, in a teacher's view, puts a question to the room, reveals it
-	// or closes it (Poll.ID 0); it must not block. Questions are what the
-	// teacher may ask beside the scenario's own (the lesson's two,
-	// generated ones).
-	Ask       func(Poll)
+	// Room, when set, puts the view in a classroom (room.Room): a
+	// teacher's view publishes its position after every message that moved
+	// it and may ask the room questions; a student's (Room.Follows) goes to
+	// every position a room.FollowMsg brings until the student explores
+	// alone, and answers the room's questions.
+	Room room.Room
+	// Questions, in a teacher's view, are what the teacher may ask beside
+	// the scenario's own (the lesson's two, generated ones).
 	Questions []quiz.Item
 	// JoinHint, in a teacher's view, is how students join (the ssh
 	// command), shown in its banner.
 	JoinHint string
-	// Answer, in a student's view, sends the student's answer to the
-	// room's question; it must not block.
-	Answer func(id int, text string)
 	// StartAt opens the view at a position (a teacher taking the room back).
-	StartAt *Position
+	StartAt *room.Position
 	// Name, when set, asks a student's name before the view.
 	Name *NamePrompt
 	// Started, when set, is given the program's Send once RunFinal has
@@ -144,134 +138,60 @@ func RunFinal(ctx context.Context, opts Options) (Model, error) {
 	return m, err
 }
 
-// frame is how often the clock moves while playing: about 30 frames a second.
-const frame = time.Second / 30
-
 // Playback speeds, as multiples of real time.
 const (
 	minSpeed = 0.1
 	maxSpeed = 1000
 )
 
-type mode int
-
-const (
-	modeMain mode = iota
-	modeGoTo
-	modePicker
-	modeQuiz
-	modeClients
-	modeWhatIf
-	modeName
-	modePoll
-)
-
-// tickMsg moves the clock while playing; gen ties it to one run of playback
-// so a tick that was in flight when the user paused is ignored.
-type tickMsg struct {
-	at  time.Time
-	gen int
+// guidedLesson is the guided lesson: a scenario and a ready engine per
+// step, and the step on screen.
+type guidedLesson struct {
+	lesson        []*scenarios.Scenario
+	lessonEngines []*sim.Engine
+	step          int
 }
 
-// scenarioMsg carries a scenario loaded (or not) by a tea.Cmd.
-type scenarioMsg struct {
-	scenario *scenarios.Scenario
-	engine   *sim.Engine
-	err      error
-	load     int // the picker's load it answers; 0 for a built-in
+// sources are the scenarios the open key offers: the built-ins, and files
+// through load (nil: none).
+type sources struct {
+	builtins []*scenarios.Scenario
+	load     func(context.Context, string) (*scenarios.Scenario, error)
+	opened   int // the pickers opened so far: a load's answer names its own
 }
 
 // Model is the root model. It is a value; the engine it points at is the
 // one piece of shared state, and only Update moves it.
 type Model struct {
-	// The store the limiters decide on (Options.Store), as last measured.
-	storeLanes []storeLane
-	storeAt    storeMark
-	storeWhen  time.Time
-	storeErr   error
-
-	c        common
-	keys     keyMap
-	help     help.Model
-	builtins []*scenarios.Scenario
-	load     func(context.Context, string) (*scenarios.Scenario, error)
+	c    render.Common
+	keys keyMap
+	help help.Model
 
 	sc    *scenarios.Scenario
 	eng   *sim.Engine
 	start algo.Instant // where the view's clock starts
 	end   algo.Instant // where playing stops: the last arrival plus a window
+	snap  render.Snapshot
 
-	playing  bool
-	speed    float64
-	carry    float64 // virtual milliseconds not yet applied
-	gen      int
-	lastTick time.Time
+	player // the clock: playing, its speed, moves that outlast a frame (player.go)
 
 	chosen   string      // the client chosen with c or the picker; "" follows the focus
 	held     heldCaption // the caption whose request the lanes show (focus.go)
 	landing  int         // the caption a move under way lands on, or -1
-	timeline timeline
-	mode     mode
-	goTo     goToPrompt
-	picker   picker
+	timeline render.Zoom
 	status   string
 
-	clients    clientPicker // the client picker (clients.go)
-	clientsGen int          // the count it waits for
+	// dialog is the window open over the main view (dialog.go); nil: none,
+	// the main view has the keys.
+	dialog Dialog
 
-	whatIf        whatIfForm          // the what-if form (whatif.go)
-	original      *scenarios.Scenario // the scenario before what-if changed its rules; nil when unchanged
-	saveDir       string              // where w writes a what-if
-	writesNothing bool
-
-	snap snapshot
+	sources      // what the open key offers (open.go)
+	guidedLesson // the guided lesson's scenarios and the step on screen
+	whatIfs      // the scenario before what-if changed its rules, and where w writes (whatif.go)
+	storeView    // the store the limiters decide on, as last measured (store.go)
+	roomState    // a classroom's state (follow.go, poll.go)
 
 	presenter bool
-	// The guided lesson: a scenario and a ready engine per step.
-	lesson        []*scenarios.Scenario
-	lessonEngines []*sim.Engine
-	step          int
-
-	quiz quizView
-
-	// Moves of the clock that outlast a frame (job.go).
-	ctl      *engineControl
-	budget   time.Duration // how long a move may run inside Update: frameBudget
-	job      *job
-	jobGen   int
-	quitting bool // q was pressed during a job: quit when it has stopped
-
-	// A note on what playing did by itself (skipping an idle stretch),
-	// shown until the clock reaches noteUntil.
-	note      string
-	noteUntil algo.Instant
-	dwell     time.Time // playing holds the clock until this tick (captionDwell)
-
-	springs []springState // the gauges' springs while playing (animate)
-
-	// A classroom (follow.go).
-	publish    func(Position)
-	published  Position
-	inRoom     bool // a student's view
-	following  bool
-	teacher    Position // the teacher's last position
-	hasTeacher bool
-	follow     followKeys
-	report     func(bool)
-	reported   bool
-	roster     []Seat // a teacher's: the students in the room
-	name       namePrompt
-	roomKeys   roomKeys
-	roomPaused bool     // a teacher's: positions stay unpublished
-	pausedAt   Position // where the room was paused
-	quietMove  bool     // a teacher's: the view moved to another teacher's position, not to be published
-	joinHint   string
-	// The live quiz (poll.go).
-	poll          pollView
-	askRoom       func(Poll)
-	pollQuestions []quiz.Item
-	answer        func(int, string)
-	pending       *Poll // a question that came during a move or the name prompt
 }
 
 // New returns the root model showing opts.Scenario (or the lesson's first
@@ -307,41 +227,32 @@ func New(opts Options) (Model, error) {
 			return Model{}, err
 		}
 	}
-	st := newStyles(true, opts.Presenter)
+	st := render.NewStyles(true, opts.Presenter)
+	follows := opts.Room != nil && opts.Room.Follows()
 	m := Model{
-		c:             common{styles: st},
-		keys:          newKeyMap(),
-		help:          help.New(),
-		builtins:      opts.Builtins,
-		load:          opts.Load,
-		speed:         1,
-		landing:       -1,
-		presenter:     opts.Presenter,
-		lesson:        opts.Lesson,
-		lessonEngines: lessonEngines,
-		ctl:           ctl,
-		budget:        frameBudget,
-		saveDir:       cmp.Or(opts.SaveDir, "."),
-		writesNothing: opts.WritesNothing,
-		publish:       opts.Publish,
-		inRoom:        opts.Follow,
-		following:     opts.Follow,
-		follow:        newFollowKeys(),
-		report:        opts.Report,
-		reported:      opts.Follow,
-		roomKeys:      newRoomKeys(),
-		joinHint:      opts.JoinHint,
-		askRoom:       opts.Ask,
-		pollQuestions: opts.Questions,
-		answer:        opts.Answer,
-		poll:          pollView{keys: newPollKeys()},
+		c:            render.Common{Styles: st},
+		keys:         newKeyMap(),
+		help:         help.New(),
+		sources:      sources{builtins: opts.Builtins, load: opts.Load},
+		player:       player{speed: 1, ctl: ctl, budget: frameBudget},
+		landing:      -1,
+		presenter:    opts.Presenter,
+		guidedLesson: guidedLesson{lesson: opts.Lesson, lessonEngines: lessonEngines},
+		whatIfs:      whatIfs{saveDir: cmp.Or(opts.SaveDir, "."), writesNothing: opts.WritesNothing},
+		roomState: roomState{
+			room:          opts.Room,
+			inRoom:        follows,
+			following:     follows,
+			follow:        newFollowKeys(),
+			reported:      follows,
+			roomKeys:      newRoomKeys(),
+			joinHint:      opts.JoinHint,
+			pollQuestions: opts.Questions,
+			poll:          pollDialog{keys: newPollKeys()},
+		},
 	}
 	m.keys.setLesson(len(opts.Lesson) > 0)
-	m.help.Styles = st.help
-	m.goTo = newGoToPrompt(st)
-	m.picker = newPicker(opts.Builtins, opts.Load != nil, st)
-	m.quiz = newQuizView(st)
-	m.clients = newClientPicker(st)
+	m.help.Styles = st.Help
 	m.setScenario(first, eng)
 	m.chosen = opts.Client
 	if len(opts.Lesson) > 0 && opts.LessonStep > 0 {
@@ -351,8 +262,7 @@ func New(opts Options) (Model, error) {
 		m.goToStep(opts.LessonStep)
 	}
 	if opts.Name != nil {
-		m.name = newNamePrompt(st, opts.Name)
-		m.mode = modeName
+		m.dialog = newNamePrompt(st, opts.Name)
 	}
 	if opts.StartAt != nil {
 		m.budget = time.Hour // New has no frame to keep: go all the way
@@ -360,8 +270,7 @@ func New(opts Options) (Model, error) {
 		m.budget = frameBudget
 	}
 	if len(opts.Quiz) > 0 {
-		m.quiz = m.quiz.start(opts.Quiz, opts.QuizTitle, false)
-		m.mode = modeQuiz
+		m.dialog = newQuizDialog(st).start(opts.Quiz, opts.QuizTitle, false)
 	}
 	return m, nil
 }
@@ -398,7 +307,7 @@ func (m *Model) setScenario(sc *scenarios.Scenario, eng *sim.Engine) {
 	if sc.Speed > 0 {
 		m.speed = min(max(sc.Speed, minSpeed), maxSpeed)
 	}
-	m.timeline = newTimeline(eng.Window())
+	m.timeline = render.NewZoom(eng.Window())
 	m.status = ""
 	m.rewind()
 	m.keys.setQuestions(len(sc.Questions) > 0)
@@ -430,26 +339,26 @@ func (m Model) Init() tea.Cmd { return tea.RequestBackgroundColor }
 // classroom it follows the teacher or publishes where it stands.
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
-	case FollowMsg:
+	case room.FollowMsg:
 		return m.onFollow(msg.Position)
-	case TeacherMsg:
+	case room.TeacherMsg:
 		next, cmd := m.onTeacher(msg)
 		nm := next.(Model)
 		nm.reportFollowing()
 		return nm, cmd
-	case RosterMsg:
-		m.roster = append([]Seat{}, msg.Seats...) // empty, not nil: a room with no one yet
+	case room.RosterMsg:
+		m.roster = append([]room.Seat{}, msg.Seats...) // empty, not nil: a room with no one yet
 		return m, nil
-	case PollMsg:
+	case room.PollMsg:
 		return m.onPoll(msg.Poll)
-	case TallyMsg:
+	case room.TallyMsg:
 		return m.onTally(msg.Tally)
 	}
 	switch msg.(type) {
 	case tea.KeyPressMsg, tea.MouseClickMsg:
 		m.quietMove = false // the teacher's own move, to publish
 	}
-	if k, ok := msg.(tea.KeyPressMsg); ok && m.publish != nil && m.job == nil && m.mode == modeMain {
+	if k, ok := msg.(tea.KeyPressMsg); ok && m.teaching() && m.job == nil && m.dialog == nil {
 		switch {
 		case key.Matches(k, m.roomKeys.Ask):
 			return m.openPoll()
@@ -458,7 +367,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 	}
-	if k, ok := msg.(tea.KeyPressMsg); ok && m.inRoom && m.job == nil && m.mode == modeMain {
+	if k, ok := msg.(tea.KeyPressMsg); ok && m.inRoom && m.job == nil && m.dialog == nil {
 		if key.Matches(k, m.follow.Follow) {
 			m.following, m.status = true, ""
 			m.reportFollowing()
@@ -473,7 +382,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	nm := next.(Model)
 	nm.publishPosition()
 	nm.reportFollowing()
-	if nm.pending != nil && nm.job == nil && nm.mode != modeName {
+	if nm.pending != nil && nm.job == nil && !nm.naming() {
 		after, open := nm.onPoll(*nm.pending)
 		return after, tea.Batch(cmd, open)
 	}
@@ -482,9 +391,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 // reportFollowing tells the room when a student starts or stops following.
 func (m *Model) reportFollowing() {
-	if m.report != nil && m.following != m.reported {
+	if m.room != nil && m.following != m.reported {
 		m.reported = m.following
-		m.report(m.following)
+		m.room.Report(m.following)
 	}
 }
 
@@ -495,13 +404,13 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		// The terminal lays out grapheme clusters (mode 2027), and the
 		// renderer counts cells that way from now on: so does the view.
 		if msg.Mode == ansi.ModeUnicodeCore && (msg.Value == ansi.ModeSet || msg.Value == ansi.ModeReset || msg.Value == ansi.ModePermanentlySet) {
-			m.c.cells = ansi.GraphemeWidth
+			m.c.Cells = ansi.GraphemeWidth
 		}
 		return m, nil
 	case tea.BackgroundColorMsg:
 		// Children read the styles from m.c when they draw.
-		m.c.styles = newStyles(msg.IsDark(), m.presenter)
-		m.help.Styles = m.c.styles.help
+		m.c.Styles = render.NewStyles(msg.IsDark(), m.presenter)
+		m.help.Styles = m.c.Styles.Help
 		return m, nil
 	}
 	if m.job != nil {
@@ -509,10 +418,11 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	}
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
-		m.c.width, m.c.height = max(0, msg.Width), max(0, msg.Height)
-		m.help.SetWidth(m.c.width)
-		m.goTo = m.goTo.setWidth(m.c.width)
-		m.picker = m.picker.setWidth(m.c.width)
+		m.c.Width, m.c.Height = max(0, msg.Width), max(0, msg.Height)
+		m.help.SetWidth(m.c.Width)
+		if r, ok := m.dialog.(resizer); ok {
+			m.dialog = r.resize(m.c.Width)
+		}
 		m.refresh() // the timeline's cells depend on the width
 		return m, nil
 	case tickMsg:
@@ -529,82 +439,73 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	case scenarioMsg:
-		if msg.load != 0 && !m.picker.loaded(msg.load) {
-			return m, nil // a load the user gave up
-		}
-		if msg.err != nil {
-			if m.mode == modePicker {
-				m.picker = m.picker.failed(msg.err)
-			} else {
-				m.status = msg.err.Error()
-			}
-			return m, nil
-		}
-		m.mode = modeMain
-		m.picker = m.picker.reset()
-		m.original = nil
-		m.setScenario(msg.scenario, msg.engine)
-		return m, nil
+		return m.onScenario(msg), nil
 	case tea.KeyPressMsg:
 		if key.Matches(msg, m.keys.ForceQuit) {
 			return m, tea.Quit
 		}
-		switch m.mode {
-		case modeGoTo:
-			return m.updateGoTo(msg)
-		case modePicker:
-			return m.updatePicker(msg)
-		case modeQuiz:
-			return m.updateQuiz(msg)
-		case modeWhatIf:
-			return m.updateWhatIf(msg)
-		case modeName:
-			return m.updateName(msg)
-		case modePoll:
-			return m.updatePoll(msg)
-		case modeClients:
-			if m.clients.loading { // the count reads the history: nothing moves until it is done
-				if key.Matches(msg, m.keys.Quit) {
-					return m, tea.Quit
-				}
-				return m, nil
-			}
-			return m.updateClients(msg)
+		if m.dialog != nil {
+			return m.updateDialog(msg)
 		}
 		return m.updateMain(msg)
+	case tea.MouseClickMsg, tea.MouseWheelMsg:
+		return m.onMouse(msg)
+	}
+	// Anything else (a text input's own messages) goes to the dialog.
+	if m.dialog != nil {
+		return m.updateDialog(msg)
+	}
+	return m, nil
+}
+
+// onScenario shows a scenario the picker loaded, or says why it could
+// not; an answer to a load the user gave up is dropped.
+func (m Model) onScenario(msg scenarioMsg) Model {
+	p, picking := m.dialog.(scenarioPicker)
+	if msg.load != 0 && !(picking && p.loaded(msg.picker, msg.load)) {
+		return m // a load the user gave up
+	}
+	if msg.err != nil {
+		if picking {
+			m.dialog = p.failed(msg.err)
+		} else {
+			m.status = msg.err.Error()
+		}
+		return m
+	}
+	if picking {
+		p.reset() // its load is done: let go of its context
+	}
+	m.dialog = nil
+	m.original = nil
+	m.setScenario(msg.scenario, msg.engine)
+	return m
+}
+
+// onMouse seeks where a click on the timeline points, and zooms it with
+// the wheel, while the lanes are on screen.
+func (m Model) onMouse(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if !m.showsLanes() {
+		return m, nil
+	}
+	switch msg := msg.(type) {
 	case tea.MouseClickMsg:
-		if m.showsLanes() && msg.Button == tea.MouseLeft {
+		if msg.Button == tea.MouseLeft {
 			if t, ok := m.timelineInstantAt(msg.X, msg.Y); ok {
 				m.release()
 				return m, m.seek(t)
 			}
 		}
-		return m, nil
 	case tea.MouseWheelMsg:
-		if m.showsLanes() {
-			switch msg.Button {
-			case tea.MouseWheelUp:
-				m.timeline = m.timeline.zoomIn(m.c.width)
-			case tea.MouseWheelDown:
-				m.timeline = m.timeline.zoomOut(m.c.width)
-			}
-			m.refresh()
+		switch msg.Button {
+		case tea.MouseWheelUp:
+			m.timeline = m.timeline.In(m.c.Width)
+		case tea.MouseWheelDown:
+			m.timeline = m.timeline.Out(m.c.Width)
 		}
-		return m, nil
+		m.refresh()
 	}
-	// Anything else (a text input's own messages) goes to the focused child.
-	var cmd tea.Cmd
-	switch m.mode {
-	case modeGoTo:
-		m.goTo, cmd = m.goTo.update(msg)
-	case modePicker:
-		m.picker, cmd = m.picker.update(msg)
-	case modeQuiz:
-		m.quiz, cmd = m.quiz.update(msg)
-	case modeClients:
-		m.clients.list, cmd = m.clients.list.Update(msg)
-	}
-	return m, cmd
+	return m, nil
 }
 
 func (m Model) updateMain(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
@@ -626,15 +527,14 @@ func (m Model) updateMain(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.release()
 		return m, m.moveClock(msg)
 	case key.Matches(msg, k.NextCaption):
-		return m, m.stepCaption(+1)
+		return m, m.jumpCaption(+1)
 	case key.Matches(msg, k.PrevCaption):
-		return m, m.stepCaption(-1)
+		return m, m.jumpCaption(-1)
 	case key.Matches(msg, k.GoTo, k.Open, k.Quiz):
-		return m.openMode(msg)
+		return m.openDialog(msg)
 	case key.Matches(msg, k.WhatIf):
 		m.stop()
-		m.whatIf = newWhatIfForm(m.c.styles, m.sc)
-		m.mode = modeWhatIf
+		m.dialog = newWhatIfForm(m.c.Styles, m.sc)
 		return m, nil
 	case key.Matches(msg, k.Save):
 		if m.writesNothing {
@@ -651,7 +551,7 @@ func (m Model) updateMain(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			m.status = "no client has sent a request yet"
 			return m, nil
 		}
-		m.mode, m.clients.loading = modeClients, true
+		m.dialog = newClientPicker(true)
 		return m, m.countCmd(key.Matches(msg, k.Worst))
 	case key.Matches(msg, k.NextStep):
 		m.goToStep(m.step + 1)
@@ -663,101 +563,30 @@ func (m Model) updateMain(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
-// stepCaption goes to the next (dir > 0) or previous caption's moment,
-// pausing there; in a lesson, past the last caption to the next step and
-// before the first to the previous one.
-func (m *Model) stepCaption(dir int) tea.Cmd {
-	m.stop()
-	i := m.prevCaption()
-	if dir > 0 {
-		i = m.nextCaption()
-	}
-	switch {
-	case i >= 0:
-		return m.landCaption(i)
-	case dir > 0 && len(m.lesson) > 0 && m.step < len(m.lesson)-1:
-		m.goToStep(m.step + 1)
-	case dir < 0 && len(m.lesson) > 0 && m.step > 0 && m.eng.Processed() == 0:
-		m.goToStep(m.step - 1)
-	case dir < 0:
-		m.release()
-		m.rewind()
-	default:
-		m.status = "that was the last caption"
-		if len(m.lesson) > 0 {
-			m.status = "that was the last caption of the lesson; p goes back a step"
-		}
-	}
-	return nil
-}
-
-// moveClock steps to the next or previous request or window edge, or to
-// either end; a move that outlasts a frame goes on in the background.
-func (m *Model) moveClock(msg tea.KeyPressMsg) tea.Cmd {
-	k, now, cfg := m.keys, m.eng.Now(), m.eng.Config()
-	switch {
-	case key.Matches(msg, k.Next):
-		m.stop()
-		if _, ok := m.eng.Step(); ok {
-			m.refresh()
-		} else {
-			m.refresh() // where it stood, its caption held again
-			m.status = "that was the last request; g goes back to the start"
-		}
-	case key.Matches(msg, k.Prev):
-		m.stop()
-		switch n := m.eng.Processed(); {
-		case n > 0:
-			return m.seekIndex(n - 1)
-		case now != m.start:
-			m.rewind()
-		default:
-			m.refresh()
-			m.status = "this is the start: no request yet"
-		}
-	case key.Matches(msg, k.NextEdge):
-		// The edge is fixed before the move, so a move that goes on in the
-		// background ends there (sim.Engine.NextEdge, with a fixed target).
-		if next := cfg.NextEdge(now); next <= m.lastInstant() {
-			return m.seek(next)
-		}
-	case key.Matches(msg, k.PrevEdge):
-		if now > 0 { // the clock never goes before midnight
-			return m.seek(cfg.PrevEdge(now))
-		}
-	case key.Matches(msg, k.Start):
-		m.rewind()
-	case key.Matches(msg, k.End):
-		return m.seekIndex(m.eng.Len())
-	}
-	return nil
-}
-
-// openMode opens the go-to prompt, the open dialog or the scenario's quiz.
-func (m Model) openMode(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+// openDialog opens the go-to prompt, the scenario picker or the scenario's quiz.
+func (m Model) openDialog(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	k := m.keys
 	switch {
 	case key.Matches(msg, k.GoTo):
-		m.mode = modeGoTo
-		var cmd tea.Cmd
-		m.goTo, cmd = m.goTo.open(m.eng.Now())
+		p, cmd := newGoToPrompt(m.c.Styles).setWidth(m.c.Width).open(m.eng.Now())
+		m.dialog = p
 		return m, cmd
 	case key.Matches(msg, k.Open):
 		if len(m.builtins) == 0 && m.load == nil {
 			m.status = "there are no other scenarios to open"
 			return m, nil
 		}
-		m.mode = modePicker
-		m.picker = m.picker.reset()
+		m.opened++
+		m.dialog = newPicker(m.builtins, m.load != nil, m.c.Styles, m.opened).setWidth(m.c.Width)
 	case key.Matches(msg, k.Quiz):
 		if len(m.sc.Questions) == 0 {
 			m.status = "this scenario has no questions; windowlab quiz has plenty"
 			return m, nil
 		}
 		m.stop()
-		m.quiz = m.quiz.start(quiz.Of(m.sc), m.title(), true)
-		m.quiz.saved = savedView{sc: m.sc, eng: m.eng, processed: m.eng.Processed(), now: m.eng.Now()}
-		m.mode = modeQuiz
+		q := newQuizDialog(m.c.Styles).start(quiz.Of(m.sc), m.title(), true)
+		q.saved = savedView{sc: m.sc, eng: m.eng, processed: m.eng.Processed(), now: m.eng.Now()}
+		m.dialog = q
 	}
 	return m, nil
 }
@@ -772,13 +601,13 @@ func (m *Model) adjustView(msg tea.KeyPressMsg) {
 	case key.Matches(msg, k.Slower):
 		m.speed = max(minSpeed, m.speed/2)
 	case key.Matches(msg, k.ZoomIn):
-		m.timeline = m.timeline.zoomIn(m.c.width)
+		m.timeline = m.timeline.In(m.c.Width)
 		m.refresh()
 	case key.Matches(msg, k.ZoomOut):
-		m.timeline = m.timeline.zoomOut(m.c.width)
+		m.timeline = m.timeline.Out(m.c.Width)
 		m.refresh()
 	case key.Matches(msg, k.TimelineClient):
-		m.timeline.client = !m.timeline.client
+		m.timeline.Client = !m.timeline.Client
 		m.refresh()
 	case key.Matches(msg, k.Client):
 		m.chosen = nextClient(m.eng.Clients(), m.chosen)
@@ -811,244 +640,6 @@ func nextClient(clients []string, chosen string) string {
 	return ""
 }
 
-func (m Model) updateGoTo(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
-	switch {
-	case key.Matches(msg, m.goTo.keys.Cancel):
-		m.mode = modeMain
-		m.goTo = m.goTo.close()
-		return m, nil
-	case key.Matches(msg, m.goTo.keys.Go):
-		t, err := parseClock(m.goTo.value(), m.eng.Now())
-		if err != nil {
-			m.goTo = m.goTo.fail(err)
-			return m, nil
-		}
-		m.mode = modeMain
-		m.goTo = m.goTo.close()
-		return m, m.goToInstant(t)
-	}
-	var cmd tea.Cmd
-	m.goTo, cmd = m.goTo.update(msg)
-	return m, cmd
-}
-
-func (m Model) updatePicker(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
-	p, act, cmd := m.picker.updateKey(msg)
-	m.picker = p
-	switch act.kind {
-	case pickCancel:
-		m.mode = modeMain
-	case pickBuiltin:
-		sc, ctl := act.scenario, m.ctl
-		return m, func() tea.Msg {
-			e, err := buildEngine(sc, ctl)
-			return scenarioMsg{scenario: sc, engine: e, err: err}
-		}
-	case pickFile:
-		load, path, ctx, n, ctl := m.load, act.path, act.ctx, act.load, m.ctl
-		return m, func() tea.Msg {
-			sc, err := load(ctx, path)
-			if err != nil {
-				return scenarioMsg{err: err, load: n}
-			}
-			e, err := buildEngine(sc, ctl)
-			return scenarioMsg{scenario: sc, engine: e, err: err, load: n}
-		}
-	}
-	return m, cmd
-}
-
-// goToInstant lands where a person going to t expects: on the request a
-// caption at t speaks of, or else before t's first request, so that →
-// steps through them.
-func (m *Model) goToInstant(t algo.Instant) tea.Cmd {
-	m.release()
-	for i, c := range m.sc.Captions {
-		if c.At == t && c.Speaks() { // one that speaks of no request is on from the instant itself
-			return m.landCaption(i)
-		}
-	}
-	t = m.clamp(t)
-	return m.move(func(e *sim.Engine) { e.SeekBefore(t) })
-}
-
-// play starts the clock from where it stands.
-func (m *Model) play() tea.Cmd {
-	m.playing = true
-	m.gen++
-	m.lastTick = time.Time{}
-	m.dwell = time.Time{}
-	m.carry = 0
-	return m.tick()
-}
-
-// tick schedules the next frame of playback.
-func (m Model) tick() tea.Cmd {
-	gen := m.gen
-	return tea.Tick(frame, func(t time.Time) tea.Msg { return tickMsg{at: t, gen: gen} })
-}
-
-// onTick moves the clock by speed × the real time since the last frame,
-// measured between the ticks' own timestamps. It lands on every caption
-// it crosses that speaks of a request (and stops at one that pauses), and
-// crosses a stretch where nothing happens for more than idleWall quickly.
-func (m Model) onTick(msg tickMsg) (tea.Model, tea.Cmd) {
-	if !m.playing || msg.gen != m.gen {
-		return m, nil
-	}
-	elapsed := frame
-	if !m.lastTick.IsZero() {
-		elapsed = min(max(msg.at.Sub(m.lastTick), 0), 10*frame)
-	}
-	m.lastTick = msg.at
-	if msg.at.Before(m.dwell) {
-		return m, m.tick() // a caption's moment lingers before the next at its instant
-	}
-	ms := m.speed*float64(elapsed)/float64(time.Millisecond) + m.carry
-	whole := math.Floor(ms)
-	m.carry = ms - whole
-	now := m.eng.Now()
-	target := now + algo.Instant(whole)
-	if m.mode == modeMain {
-		if i, ok := m.captionBetween(now, target); ok {
-			c := &m.sc.Captions[i]
-			if c.Pause {
-				m.stop()
-				m.status = "paused at the caption: space goes on"
-			}
-			if i+1 < len(m.sc.Captions) && m.sc.Captions[i+1].At == c.At {
-				m.dwell = msg.at.Add(captionDwell)
-			}
-			if cmd := m.landCaption(i); cmd != nil {
-				return m, cmd // the next frame comes when the job is done
-			}
-			if !m.playing {
-				return m, nil
-			}
-			return m, m.tick()
-		}
-		if skip, ok := m.idleUntil(now, target); ok {
-			target = skip
-		}
-	}
-	if target >= m.end {
-		target = m.end
-		m.stop()
-		if m.mode == modeMain && len(m.lesson) > 0 && m.step < len(m.lesson)-1 {
-			m.status = "end of this step: n goes on to the next"
-		}
-	}
-	if at, ok := m.proofBetween(now, target); ok {
-		target = at
-		m.stop()
-	}
-	if cmd := m.seek(target); cmd != nil {
-		return m, cmd // the next frame comes when the job is done
-	}
-	if !m.playing {
-		return m, nil
-	}
-	m.animate()
-	return m, m.tick()
-}
-
-// gaugeSpring moves each gauge toward its level at 30 frames a second,
-// critically damped: a fixed window's count falls to 0 at an edge in a
-// few frames, visibly, without overshooting.
-var gaugeSpring = harmonica.NewSpring(harmonica.FPS(30), 12, 1)
-
-// animate moves the gauges' springs a frame toward the levels the lanes
-// show now; stepping and pausing draw the exact levels (refresh).
-func (m *Model) animate() {
-	n := len(m.snap.peek)
-	if len(m.springs) != n {
-		m.springs = make([]springState, n)
-		for i, d := range m.snap.peek {
-			m.springs[i].pos = gaugeLevel(d)
-		}
-	}
-	springs := make([]springState, n)
-	shown := make([]float64, n)
-	for i, d := range m.snap.peek {
-		s := m.springs[i]
-		s.pos, s.vel = gaugeSpring.Update(s.pos, s.vel, gaugeLevel(d))
-		springs[i], shown[i] = s, s.pos
-	}
-	m.springs, m.snap.shown = springs, shown
-}
-
-// springState is one gauge's spring: where it is drawn, how fast it moves.
-type springState struct{ pos, vel float64 }
-
-// captionBetween is the first caption playing from → to reaches that
-// speaks of a request or pauses: its instant in (from, to], or at from
-// itself, still to come.
-func (m Model) captionBetween(from, to algo.Instant) (int, bool) {
-	cur := m.captionIndex()
-	for i := range m.sc.Captions {
-		c := &m.sc.Captions[i]
-		if c.At > to {
-			break
-		}
-		if !c.Speaks() && !c.Pause {
-			continue
-		}
-		if (from < c.At) || (c.At == from && i > cur && !m.reached(i)) {
-			return i, true
-		}
-	}
-	return 0, false
-}
-
-// captionDwell is how long playing holds a caption's moment when another
-// caption speaks of a later request at the same instant: without it the
-// first would be on screen for one frame.
-const captionDwell = 3 * time.Second
-
-// idleWall is the longest stretch of real time playing shows with nothing
-// happening; idleLead is how much of the approach to the next event it
-// still shows.
-const (
-	idleWall = 3 * time.Second
-	idleLead = time.Second
-)
-
-// idleUntil is where playing from now jumps when nothing happens (no
-// request, caption or window edge) for more than idleWall of real time
-// at the current speed: idleLead before the next event. It leaves a note
-// on screen until that event.
-func (m *Model) idleUntil(now, target algo.Instant) (algo.Instant, bool) {
-	event := min(m.end, m.eng.Config().NextEdge(now))
-	if next, ok := m.eng.Next(); ok {
-		event = min(event, next.At)
-	}
-	for _, c := range m.sc.Captions {
-		if c.At > now {
-			event = min(event, c.At)
-			break
-		}
-	}
-	wall := time.Duration(float64(event-now) / m.speed * float64(time.Millisecond))
-	lead := algo.Instant(m.speed * float64(idleLead/time.Millisecond))
-	if wall <= idleWall || event-lead <= target {
-		return 0, false
-	}
-	m.note, m.noteUntil = "nothing happens until "+event.Short()+": skipping to "+(event-lead).Short(), event
-	return event - lead, true
-}
-
-// proofBetween is, while a quiz answer is being proved, the instant that
-// proves it when it lies in (from, to].
-func (m Model) proofBetween(from, to algo.Instant) (algo.Instant, bool) {
-	if m.mode != modeQuiz {
-		return 0, false
-	}
-	if at, ok := m.quiz.proofInstant(); ok && from < at && at <= to {
-		return at, true
-	}
-	return 0, false
-}
-
 // goToStep shows step i of the lesson from its start.
 func (m *Model) goToStep(i int) {
 	switch {
@@ -1068,52 +659,8 @@ func (m *Model) goToStep(i int) {
 
 // showsLanes reports whether the lanes and timeline are on screen.
 func (m Model) showsLanes() bool {
-	return m.mode == modeMain || (m.mode == modeQuiz && m.quiz.phase == quizRevealed)
-}
-
-// stop pauses playback; ticks already in flight are ignored.
-func (m *Model) stop() {
-	if m.playing {
-		m.playing = false
-	}
-	m.gen++
-	m.springs, m.snap.shown = nil, nil // the gauges show exact levels until playing again
-}
-
-// Largest instant the clock is moved to: two days, past any scenario of
-// a virtual day; for a dated one (a replayed log), two days past its end.
-const maxInstant = algo.Instant(48 * 3600 * 1000)
-
-func (m Model) lastInstant() algo.Instant { return max(maxInstant, m.end+maxInstant) }
-
-// clamp keeps a seek inside the clock's range.
-func (m Model) clamp(t algo.Instant) algo.Instant { return min(max(t, 0), m.lastInstant()) }
-
-// seek moves the clock to t, forward or back, in the background if it
-// outlasts a frame (see move).
-func (m *Model) seek(t algo.Instant) tea.Cmd {
-	t = m.clamp(t)
-	return m.move(func(e *sim.Engine) { e.Seek(t) })
-}
-
-// seekIndex decides exactly the first n arrivals; with none, the clock goes
-// to the view's start.
-func (m *Model) seekIndex(n int64) tea.Cmd {
-	start := m.start
-	return m.move(func(e *sim.Engine) {
-		if e.SeekIndex(n); e.Processed() == 0 {
-			e.Seek(start)
-		}
-	})
-}
-
-// rewind puts the clock back at the view's start: restoring the engine's
-// first checkpoint, always within a frame.
-func (m *Model) rewind() {
-	m.eng.SeekIndex(0)
-	m.eng.SeekBefore(m.start)
-	m.note = ""
-	m.refresh()
+	q, quizzing := m.openQuiz()
+	return m.dialog == nil || (quizzing && q.phase == quizRevealed)
 }
 
 // refresh reads the engine after it moved (or the timeline's geometry
@@ -1122,53 +669,33 @@ func (m *Model) refresh() {
 	m.settle()
 	h := m.eng.History()
 	ci := m.captionIndex()
-	m.snap = takeSnapshot(m.eng, m.focusNow(ci), m.held, m.sc.Captions, ci)
-	m.snap.countWindows(m.eng, m.lanes().stripCells)
+	var held *sim.Record
+	if m.held.on {
+		held = &m.held.rec
+	}
+	caption := ""
+	if ci >= 0 && ci < len(m.sc.Captions) {
+		caption = m.sc.Captions[ci].Text
+	}
+	m.snap = render.Take(m.eng, m.focusNow(ci), held, caption)
+	m.snap.CountWindows(m.eng, m.lanes().StripCells)
 	id := int32(-1)
-	if m.timeline.client && m.snap.client != "" {
-		id = int32(slices.Index(m.eng.Clients(), m.snap.client))
+	if m.timeline.Client && m.snap.Client != "" {
+		id = int32(slices.Index(m.eng.Clients(), m.snap.Client))
 	}
-	m.snap.timeline = m.timeline.cellsAt(h, m.snap.now, m.c.width, len(m.snap.algorithms), id)
+	m.snap.Timeline = m.timeline.CellsAt(h, m.snap.Now, m.c.Width, len(m.snap.Algorithms), id)
 	if id >= 0 {
-		m.snap.timeline.client = m.snap.client
+		m.snap.Timeline.Client = m.snap.Client
 	}
-	m.snap.recent = recentRows(h, m.eng.Clients(), m.c.height)
+	m.snap.Recent = render.RecentRows(h, m.eng.Clients(), m.c.Height)
 	m.measureStore()
-}
-
-// lanes is the lanes panel over the snapshot.
-func (m Model) lanes() lanesPanel {
-	question, ok := m.quizLane()
-	if !ok {
-		question = -1
-	}
-	return lanesPanel{c: m.c, snap: &m.snap, question: question, presenter: m.presenter}
-}
-
-// View renders the whole screen.
-func (m Model) View() tea.View {
-	v := tea.NewView(m.render())
-	v.AltScreen = true
-	v.MouseMode = tea.MouseModeCellMotion
-	v.WindowTitle = "windowlab — " + m.title()
-	return v
-}
-
-func (m Model) title() string {
-	if m.sc.Title != "" {
-		return m.sc.Title
-	}
-	if m.sc.Name != "" {
-		return m.sc.Name
-	}
-	return "scenario"
 }
 
 // Position reports the clock and how many arrivals are decided (for tests
 // and for main to read back the final model). It reads the model's own
 // snapshot, never the engine, so it is safe on a copy held elsewhere.
 func (m Model) Position() (now algo.Instant, processed int64) {
-	return m.snap.now, m.snap.processed
+	return m.snap.Now, m.snap.Processed
 }
 
 // Playing reports whether the clock is running.
@@ -1176,251 +703,3 @@ func (m Model) Playing() bool { return m.playing }
 
 // Step reports the lesson step on screen (0-based) and how many there are.
 func (m Model) Step() (int, int) { return m.step, len(m.lesson) }
-
-func (m Model) render() string {
-	c := m.c
-	if c.tooSmall() {
-		msg := fmt.Sprintf("windowlab needs at least %d×%d, this one is %d×%d", minWidth, minHeight, c.width, c.height)
-		if c.width <= 0 || c.height <= 0 {
-			return msg
-		}
-		if wrapped := c.cells.Wrap(msg, c.width, " "); lipgloss.Height(wrapped) <= c.height && c.width >= 20 {
-			msg = wrapped
-		} else {
-			msg = c.cells.Truncate(msg, c.width, "…")
-		}
-		lines := strings.Split(lipgloss.Place(c.width, c.height, lipgloss.Center, lipgloss.Center, msg), "\n")
-		return strings.Join(fitHeight(lines, c.height), "\n")
-	}
-	header := m.headerView()
-	caption := m.captionView()
-	bottom := m.bottomView()
-	var tl, body []string
-	bodyH := c.height - len(header) - len(caption) - len(bottom)
-	switch {
-	case m.mode == modeQuiz && m.quiz.phase != quizRevealed:
-		header = m.quiz.headerView(c)
-		caption = nil
-		bodyH = c.height - len(header) - len(bottom)
-		body = m.quiz.view(c, bodyH)
-	case m.mode == modePicker:
-		tl = m.timelineLines(bodyH - m.lanes().minHeight())
-		bodyH -= len(tl)
-		body = m.picker.view(c, bodyH)
-	case m.mode == modeClients:
-		body = m.clients.view(c, bodyH)
-	case m.mode == modeWhatIf:
-		body = m.whatIf.view(c, bodyH)
-	case m.mode == modeName:
-		caption, tl = nil, nil
-		bodyH = c.height - len(header) - len(bottom)
-		body = m.nameView(bodyH)
-	case m.mode == modePoll:
-		header, caption = m.pollHeader(), nil
-		bodyH = c.height - len(header) - len(bottom)
-		body = m.pollBody(bodyH)
-	case m.presenter && m.presenterFits():
-		tl = m.timelineLines(bodyH - presenterMin)
-		bodyH -= len(tl)
-		body = m.presenterBody(bodyH)
-	default:
-		// The caption and each lane's verdict are whole; the timeline gives
-		// way first, then the lanes' details.
-		lanes := m.lanes()
-		units := lanes.layOut(lanes.lanes())
-		tl = m.timelineLines(bodyH - lanes.minHeightOf(units))
-		bodyH -= len(tl)
-		body = lanes.renderLanes(units, bodyH)
-		if spare := bodyH - len(body); spare >= 4 && !m.presenter {
-			body = append(body, "")
-			if m.roster != nil {
-				body = append(body, m.rosterLines(spare-1, time.Now())...)
-			} else {
-				body = append(body, recentPanel{c: m.c, snap: &m.snap}.render(spare-1)...)
-			}
-		}
-	}
-	lines := make([]string, 0, c.height)
-	lines = append(lines, header...)
-	lines = append(lines, caption...)
-	lines = append(lines, fitHeight(body, bodyH)...)
-	lines = append(lines, tl...)
-	lines = append(lines, bottom...)
-	lines = fitHeight(lines, c.height)
-	for i, l := range lines {
-		l = strings.ReplaceAll(l, nbsp, " ")
-		lines[i] = l
-		if c.cells.StringWidth(l) > c.width {
-			lines[i] = c.cells.Truncate(l, c.width, "…")
-		}
-	}
-	return strings.Join(lines, "\n")
-}
-
-// fitHeight pads or cuts lines to exactly h.
-func fitHeight(lines []string, h int) []string {
-	if h <= 0 {
-		return nil
-	}
-	if len(lines) > h {
-		return lines[:h]
-	}
-	for len(lines) < h {
-		lines = append(lines, "")
-	}
-	return lines
-}
-
-// bottomView is the help bar, or the go-to-time prompt while it is open,
-// with a status line above when there is something to say.
-func (m Model) bottomView() []string {
-	var out []string
-	if m.job != nil {
-		return append(out, m.c.styles.warn.Render(m.jobLine()))
-	}
-	if line := m.followLine(); line != "" && m.mode == modeMain {
-		out = append(out, line)
-	}
-	if line := m.teachLine(); line != "" && m.mode == modeMain {
-		out = append(out, line)
-	}
-	switch {
-	case m.status != "":
-		out = append(out, m.c.styles.warn.Render(m.status))
-	case m.note != "" && m.snap.now < m.noteUntil && m.mode == modeMain:
-		out = append(out, m.c.styles.faint.Render("⏩ "+m.note))
-	}
-	switch m.mode {
-	case modeGoTo:
-		return append(out, m.goTo.view(m.c, m.help.ShortHelpView(m.goTo.keys.ShortHelp()))...)
-	case modePicker:
-		return append(out, m.help.ShortHelpView(m.picker.help()))
-	case modeClients:
-		return append(out, m.help.ShortHelpView(m.clients.help()))
-	case modeWhatIf:
-		return append(out, m.help.ShortHelpView(m.whatIf.help()))
-	case modeName:
-		return out // the prompt says its keys
-	case modePoll:
-		return append(out, m.help.ShortHelpView(m.pollHelp()))
-	case modeQuiz:
-		line := m.help.ShortHelpView(m.quiz.help())
-		if hint := m.quiz.hint(); hint != "" {
-			line = m.c.styles.faint.Render(hint) + m.c.styles.help.ShortSeparator.Render(m.help.ShortSeparator) + line
-		}
-		return append(out, line)
-	}
-	if m.help.ShowAll {
-		return append(out, m.fullHelp()...)
-	}
-	return append(out, m.shortHelp())
-}
-
-// shortHelp is the help bar: as many keys as fit, then always "? keys • q quit".
-func (m Model) shortHelp() string {
-	h := m.help
-	sep := h.Styles.ShortSeparator.Render(h.ShortSeparator)
-	item := func(b key.Binding) string {
-		return h.Styles.ShortKey.Render(b.Help().Key) + " " + h.Styles.ShortDesc.Render(b.Help().Desc)
-	}
-	// The help styles are colours alone: an item is as wide as its words.
-	sepW := m.c.cells.StringWidth(h.ShortSeparator)
-	var tail []string
-	room := m.c.width
-	for i, b := range m.keys.tailHelp() {
-		tail = append(tail, item(b))
-		room -= m.c.cells.StringWidth(b.Help().Key) + 1 + m.c.cells.StringWidth(b.Help().Desc)
-		if i > 0 {
-			room -= sepW
-		}
-	}
-	line := strings.Join(tail, sep)
-	var head []string
-	used := 0
-	for _, b := range m.keys.ShortHelp() {
-		if !b.Enabled() {
-			continue
-		}
-		w := m.c.cells.StringWidth(b.Help().Key) + 1 + m.c.cells.StringWidth(b.Help().Desc) + sepW
-		if used+w > room {
-			break
-		}
-		head = append(head, item(b))
-		used += w
-	}
-	if len(head) == 0 {
-		return line
-	}
-	return strings.Join(head, sep) + sep + line
-}
-
-// fullHelp lays every key out in as many columns as the width holds,
-// each column as wide as its longest entry, none cut.
-func (m Model) fullHelp() []string {
-	st := m.help.Styles
-	type entry struct{ k, d string }
-	var entries []entry
-	kw := 0
-	for _, col := range m.keys.FullHelp() {
-		for _, b := range col {
-			if !b.Enabled() {
-				continue
-			}
-			entries = append(entries, entry{b.Help().Key, b.Help().Desc})
-			kw = max(kw, m.c.cells.StringWidth(b.Help().Key))
-		}
-	}
-	cell := func(e entry) string {
-		return st.FullKey.Render(e.k+strings.Repeat(" ", kw-m.c.cells.StringWidth(e.k))) + " " + st.FullDesc.Render(e.d)
-	}
-	widest := 0
-	for _, e := range entries {
-		widest = max(widest, m.c.cells.StringWidth(cell(e)))
-	}
-	gap := 3
-	cols := max(1, (m.c.width+gap)/(widest+gap))
-	rows := (len(entries) + cols - 1) / cols
-	out := make([]string, rows)
-	for i, e := range entries {
-		r, c := i%rows, i/rows
-		text := cell(e)
-		if c < cols-1 && i+rows < len(entries) {
-			text += strings.Repeat(" ", widest-m.c.cells.StringWidth(text)+gap)
-		}
-		out[r] += text
-	}
-	return out
-}
-
-// timelineLines is the timeline in at most h lines: whole, or without
-// its legend, then without its labels and ticks; nothing when even its
-// rows do not fit.
-func (m Model) timelineLines(h int) []string {
-	p := timelinePanel{c: m.c, snap: &m.snap}
-	rows := p.rows()
-	axis := p.axis()
-	switch {
-	case h >= 1+len(axis)+len(rows):
-		return append(append([]string{p.legend()}, axis...), rows...)
-	case h >= 1+len(rows):
-		return append([]string{axis[1]}, rows...)
-	case h >= len(rows) && len(rows) > 0:
-		return rows
-	}
-	return nil
-}
-
-// timelineInstantAt maps a click to the instant it points at.
-func (m Model) timelineInstantAt(x, y int) (algo.Instant, bool) {
-	if m.c.tooSmall() {
-		return 0, false
-	}
-	bottom := len(m.bottomView())
-	header, caption := len(m.headerView()), len(m.captionView())
-	height := len(m.timelineLines(m.c.height - header - caption - bottom - m.lanes().minHeight()))
-	top := m.c.height - bottom - height
-	if y < top || y >= top+height {
-		return 0, false
-	}
-	return m.timeline.instantAt(x, m.c.width, m.eng.Now())
-}

@@ -18,12 +18,20 @@ import (
 	"windowlab/human"
 	"windowlab/scenarios"
 	"windowlab/sim"
+	"windowlab/ui/render"
 )
 
 // What if: the engineer's "what if I set 150 per minute?" without editing
 // a file. e opens a small form (limit, window, expiry, which limiters);
 // enter replays the same traffic under the new rules and lands at the same
 // request; w writes the changed scenario to a new file, never over one.
+
+// whatIfs is what the view keeps of what-ifs between forms.
+type whatIfs struct {
+	original      *scenarios.Scenario // the scenario before what-if changed its rules; nil when unchanged
+	saveDir       string              // where w writes a what-if
+	writesNothing bool
+}
 
 // whatIfForm is the form. Row 0 is the limit, 1 the window, 2 expiry, and
 // the rest one per algorithm windowlab knows.
@@ -65,13 +73,13 @@ func allAlgorithms() []algo.Algorithm {
 	return out
 }
 
-func newWhatIfForm(st *styles, sc *scenarios.Scenario) whatIfForm {
+func newWhatIfForm(st *render.Styles, sc *scenarios.Scenario) whatIfForm {
 	input := func(prompt, value string) textinput.Model {
 		in := textinput.New()
 		in.Prompt = prompt
 		in.CharLimit = 16
 		in.SetWidth(16)
-		in.SetStyles(st.input)
+		in.SetStyles(st.Input)
 		in.SetValue(value)
 		return in
 	}
@@ -131,9 +139,9 @@ func (f whatIfForm) rules() (algo.Config, []algo.Algorithm, error) {
 	return cfg, algos, nil
 }
 
-// step nudges the selected field: the limit by a tenth (at least one), the
+// nudge moves the selected field: the limit by a tenth (at least one), the
 // window to the next or previous of a few round lengths.
-func (f whatIfForm) step(dir int) whatIfForm {
+func (f whatIfForm) nudge(dir int) whatIfForm {
 	switch f.row {
 	case 0:
 		n, err := strconv.ParseInt(strings.TrimSpace(f.limit.Value()), 10, 64)
@@ -147,16 +155,16 @@ func (f whatIfForm) step(dir int) whatIfForm {
 		if err != nil {
 			return f
 		}
-		steps := []time.Duration{time.Second, 10 * time.Second, 30 * time.Second, time.Minute, 5 * time.Minute,
+		lengths := []time.Duration{time.Second, 10 * time.Second, 30 * time.Second, time.Minute, 5 * time.Minute,
 			15 * time.Minute, time.Hour, 24 * time.Hour}
-		i, _ := slices.BinarySearch(steps, w)
+		i, _ := slices.BinarySearch(lengths, w)
 		switch {
-		case dir > 0 && i < len(steps) && steps[i] == w:
+		case dir > 0 && i < len(lengths) && lengths[i] == w:
 			i++
 		case dir < 0:
 			i--
 		}
-		f.window.SetValue(human.Duration(steps[min(max(i, 0), len(steps)-1)]))
+		f.window.SetValue(human.Duration(lengths[min(max(i, 0), len(lengths)-1)]))
 	case 2:
 		f.expiry = !f.expiry
 	default:
@@ -165,13 +173,18 @@ func (f whatIfForm) step(dir int) whatIfForm {
 	return f
 }
 
-// view is the form in h lines: the fields, then the limiters in columns.
-func (f whatIfForm) view(c common, h int) []string {
-	st := c.styles
-	out := []string{st.title.Render("What if…") + st.faint.Render("  the same traffic, replayed under other rules"), ""}
+// view keeps the header and the caption; the form takes the lanes' place.
+func (f whatIfForm) view(m Model) dialogView {
+	return dialogView{keepCaption: true, body: func(h int) []string { return f.lines(m.c, h) }}
+}
+
+// lines are the form in h lines: the fields, then the limiters in columns.
+func (f whatIfForm) lines(c render.Common, h int) []string {
+	st := c.Styles
+	out := []string{st.Title.Render("What if…") + st.Faint.Render("  the same traffic, replayed under other rules"), ""}
 	cursor := func(row int) string {
 		if row == f.row {
-			return st.selected.Render("▸ ")
+			return st.Selected.Render("▸ ")
 		}
 		return "  "
 	}
@@ -182,25 +195,25 @@ func (f whatIfForm) view(c common, h int) []string {
 		return "[ ]"
 	}
 	limit, window := f.limit, f.window
-	limit.SetStyles(st.input)
-	window.SetStyles(st.input)
+	limit.SetStyles(st.Input)
+	window.SetStyles(st.Input)
 	out = append(out, cursor(0)+limit.View(), cursor(1)+window.View(),
-		cursor(2)+st.title.Render("expiry ")+box(f.expiry)+st.faint.Render(" old windows are forgotten (a TTL)"), "",
-		st.label.Render("  limiters"))
+		cursor(2)+st.Title.Render("expiry ")+box(f.expiry)+st.Faint.Render(" old windows are forgotten (a TTL)"), "",
+		st.Label.Render("  limiters"))
 	colW := 40
-	cols := max(1, c.width/colW)
+	cols := max(1, c.Width/colW)
 	per := (len(f.algorithms) + cols - 1) / cols
 	lines := make([]string, per)
 	for i, a := range f.algorithms {
 		cell := cursor(3+i) + box(f.on[i]) + " " + a.String()
 		if i/per < cols-1 {
-			cell += strings.Repeat(" ", max(colW-c.cells.StringWidth(cell), 1))
+			cell += strings.Repeat(" ", max(colW-c.Cells.StringWidth(cell), 1))
 		}
 		lines[i%per] += cell
 	}
 	out = append(out, lines...)
 	if f.err != "" {
-		out = append(out, "", st.err.Render("✗ "+f.err))
+		out = append(out, "", st.Err.Render("✗ "+f.err))
 	}
 	return fitHeight(out, h)
 }
@@ -210,31 +223,42 @@ func (f whatIfForm) help() []key.Binding {
 	return []key.Binding{k.Up, k.More, k.Toggle, k.Apply, k.Cancel}
 }
 
-// updateWhatIf handles a key while the form is open.
-func (m Model) updateWhatIf(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
-	f, k := m.whatIf, m.whatIf.keys
+// update handles a key while the form is open: enter replays the traffic
+// under the form's rules (the action), esc closes.
+func (f whatIfForm) update(_ Model, msg tea.Msg) (Dialog, action, tea.Cmd) {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return f, nil, nil
+	}
+	return f.updateKey(k)
+}
+
+func (f whatIfForm) updateKey(msg tea.KeyPressMsg) (Dialog, action, tea.Cmd) {
+	k := f.keys
 	switch {
 	case key.Matches(msg, k.Cancel):
-		m.mode = modeMain
-		return m, nil
+		return nil, nil, nil
 	case key.Matches(msg, k.Up):
 		f.row = (f.row + f.rows() - 1) % f.rows()
 	case key.Matches(msg, k.Down):
 		f.row = (f.row + 1) % f.rows()
 	case key.Matches(msg, k.More):
-		f = f.step(+1)
+		f = f.nudge(+1)
 	case key.Matches(msg, k.Less):
-		f = f.step(-1)
+		f = f.nudge(-1)
 	case key.Matches(msg, k.Toggle) && f.row >= 2:
-		f = f.step(0)
+		f = f.nudge(0)
 	case key.Matches(msg, k.Apply):
-		m.whatIf = f
-		return m.applyWhatIf()
+		return f, whole(func(m Model) (tea.Model, tea.Cmd) { return m.applyWhatIf(f) }), nil
 	default:
-		if f.fresh && msg.Text != "" && f.row < 2 {
+		if f.fresh && msg.Text != "" {
 			// The first character typed replaces the value, as a form's does.
-			f.limit.SetValue(map[bool]string{true: "", false: f.limit.Value()}[f.row == 0])
-			f.window.SetValue(map[bool]string{true: "", false: f.window.Value()}[f.row == 1])
+			switch f.row {
+			case 0:
+				f.limit.SetValue("")
+			case 1:
+				f.window.SetValue("")
+			}
 		}
 		f.fresh = false
 		var cmd tea.Cmd
@@ -245,19 +269,18 @@ func (m Model) updateWhatIf(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			f.window, cmd = f.window.Update(msg)
 		}
 		f.err = ""
-		m.whatIf = f
-		return m, cmd
+		return f, nil, cmd
 	}
 	f.err = ""
 	f.fresh = true
-	m.whatIf = f.focus()
-	return m, nil
+	return f.focus(), nil, nil
 }
 
-// applyWhatIf replays the scenario's traffic under the form's rules and
-// lands on the request the view stood at.
-func (m Model) applyWhatIf() (tea.Model, tea.Cmd) {
-	cfg, algos, err := m.whatIf.rules()
+// applyWhatIf replays the scenario's traffic under form f's rules and
+// lands on the request the view stood at; with rules that do not hold,
+// the form stays, saying why.
+func (m Model) applyWhatIf(f whatIfForm) (tea.Model, tea.Cmd) {
+	cfg, algos, err := f.rules()
 	base := m.original
 	if base == nil {
 		base = m.sc
@@ -271,17 +294,18 @@ func (m Model) applyWhatIf() (tea.Model, tea.Cmd) {
 		eng, err = buildEngine(sc, m.ctl)
 	}
 	if err != nil {
-		m.whatIf.err = err.Error()
+		f.err = err.Error()
+		m.dialog = f
 		return m, nil
 	}
-	n, now, last := m.eng.Processed(), m.eng.Now(), m.snap.hasLast && m.snap.last.Arrival.At == m.eng.Now()
+	n, now, last := m.eng.Processed(), m.eng.Now(), m.snap.HasLast && m.snap.Last.Arrival.At == m.eng.Now()
 	if m.original == nil {
 		m.original = m.sc
 	}
 	chosen, tl := m.chosen, m.timeline
 	m.setScenario(sc, eng)
-	m.chosen, tl.window, m.timeline = chosen, sc.Config.Window, tl
-	m.mode = modeMain
+	m.chosen, tl.Window, m.timeline = chosen, sc.Config.Window, tl
+	m.dialog = nil
 	m.status = "the original rules again"
 	if _, changed, ok := strings.Cut(sc.Title, " — what if: "); ok {
 		m.status = "what if: " + changed + " · w writes it to a new file"

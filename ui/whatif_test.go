@@ -25,16 +25,16 @@ func typeInto(t *testing.T, m Model, text string) Model {
 func TestWhatIfReplaysAtTheSameRequest(t *testing.T) {
 	m := update(t, newModel(t, boundaryBurst(), 100, 30), goTo("12:01:00")...)
 	m = update(t, m, press("e")...)
-	if m.mode != modeWhatIf || !strings.Contains(screen(m), "What if…") || !strings.Contains(screen(m), "[x] sliding-log") {
+	if modeOf(m) != modeWhatIf || !strings.Contains(screen(m), "What if…") || !strings.Contains(screen(m), "[x] sliding-log") {
 		t.Fatalf("e should open the form:\n%s", screen(m))
 	}
 	m = typeInto(t, m, "150")
 	m = update(t, m, press("enter")...)
 	s := screen(m)
-	if now, n := m.Position(); m.mode != modeMain || n != 200 || now != m.snap.now || m.snap.config.Limit != 150 {
-		t.Fatalf("after enter: mode %v, %d decided, limit %d:\n%s", m.mode, n, m.snap.config.Limit, s)
+	if now, n := m.Position(); modeOf(m) != modeMain || n != 200 || now != m.snap.Now || m.snap.Config.Limit != 150 {
+		t.Fatalf("after enter: mode %v, %d decided, limit %d:\n%s", modeOf(m), n, m.snap.Config.Limit, s)
 	}
-	if m.snap.stats[1].Allowed != 150 || m.snap.stats[0].Allowed != 200 || !strings.Contains(s, "what if: 150 per 1m") {
+	if m.snap.Stats[1].Allowed != 150 || m.snap.Stats[0].Allowed != 200 || !strings.Contains(s, "what if: 150 per 1m") {
 		t.Errorf("the log should admit 150 of the 200 at a limit of 150:\n%s", s)
 	}
 	if strings.Contains(s, "» ") {
@@ -46,12 +46,12 @@ func TestWhatIfReplaysAtTheSameRequest(t *testing.T) {
 		m = update(t, m, press("down")...)
 	}
 	m = update(t, m, press("space", "enter")...)
-	if len(m.snap.algorithms) != 4 || m.snap.config.NoExpiry != true || m.snap.config.Limit != 150 {
-		t.Errorf("the form's toggles: %v, expiry off %v, limit %d", m.snap.algorithms, m.snap.config.NoExpiry, m.snap.config.Limit)
+	if len(m.snap.Algorithms) != 4 || m.snap.Config.NoExpiry != true || m.snap.Config.Limit != 150 {
+		t.Errorf("the form's toggles: %v, expiry off %v, limit %d", m.snap.Algorithms, m.snap.Config.NoExpiry, m.snap.Config.Limit)
 	}
 	// +/- nudge the selected field.
 	m = update(t, m, press("e", "+", "+")...)
-	if v := m.whatIf.limit.Value(); v != "181" {
+	if v := m.dialog.(whatIfForm).limit.Value(); v != "181" {
 		t.Errorf("+ + from 150: %s, want 165 then 181", v)
 	}
 }
@@ -61,11 +61,11 @@ func TestWhatIfRefusesAnImpossibleLimit(t *testing.T) {
 	m := update(t, newModel(t, boundaryBurst(), 100, 30), press("e")...)
 	m = typeInto(t, m, "0")
 	m = update(t, m, press("enter")...)
-	if m.mode != modeWhatIf || !strings.Contains(screen(m), "✗ limit 0: give a whole number of requests from 1 to") {
+	if modeOf(m) != modeWhatIf || !strings.Contains(screen(m), "✗ limit 0: give a whole number of requests from 1 to") {
 		t.Fatalf("limit 0:\n%s", screen(m))
 	}
 	m = update(t, m, press("esc")...)
-	if m.mode != modeMain || m.snap.config.Limit != 100 {
+	if modeOf(m) != modeMain || m.snap.Config.Limit != 100 {
 		t.Errorf("esc should leave the rules as they were")
 	}
 }

@@ -22,8 +22,10 @@ var allowed = map[string][]string{
 	"sim/lab":             {"algo", "human"},
 	"scenarios":           {"algo", "human", "sim"},
 	"quiz":                {"algo", "human", "scenarios", "sim"},
-	"ui":                  {"algo", "human", "quiz", "scenarios", "sim"},
-	"serve":               {"algo", "human", "quiz", "ui"},
+	"room":                {"algo", "quiz"},
+	"ui":                  {"algo", "human", "quiz", "room", "scenarios", "sim", "ui/render"},
+	"ui/render":           {"algo", "human", "sim"},
+	"serve":               {"algo", "human", "quiz", "room", "ui"},
 	"accesslog":           {"algo", "human", "sim"},
 	"replay":              {"accesslog", "algo", "human", "scenarios", "sim", "sim/report"},
 	"internal/long":       {},
@@ -32,7 +34,7 @@ var allowed = map[string][]string{
 	"internal/schematest": {},
 	"docs":                {}, // the reference; its only code is the link checker
 	// The commands: everything below them, nothing above (main alone).
-	"internal/cli": {"accesslog", "algo", "human", "quiz", "redisstore", "replay", "scenarios", "serve", "sim", "sim/lab", "sim/report", "ui", "internal/cli/labprogress"},
+	"internal/cli": {"accesslog", "algo", "human", "quiz", "redisstore", "replay", "room", "scenarios", "serve", "sim", "sim/lab", "sim/report", "ui", "internal/cli/labprogress"},
 	// The commands' progress, drawn on standard error.
 	"internal/cli/labprogress": {"human", "sim/lab"},
 	// main calls the commands and nothing else.
@@ -42,9 +44,11 @@ var allowed = map[string][]string{
 
 // testsMay adds what a package's tests may import besides: the lab's tests
 // check its decisions against the engine's; the classroom's serve the
-// lesson; the JSON outputs' tests keep their schemas.
+// lesson; the renderers' goldens draw scenarios at their captions; the
+// JSON outputs' tests keep their schemas.
 var testsMay = map[string][]string{"sim/lab": {"sim", "internal/schematest"}, "serve": {"scenarios"},
 	"redisstore": {"redisstore", "sim", "scenarios", "internal/redistest"}, "sim/report": {"internal/schematest"},
+	"ui/render":    {"scenarios"},
 	"internal/cli": {"internal/redistest", "internal/schematest"}, ".": {"algo", "scenarios", "sim"}}
 
 // moduleRoot is the directory of go.mod, above this package's.

@@ -19,6 +19,7 @@ import (
 	"windowlab/algo"
 	"windowlab/human"
 	"windowlab/quiz"
+	"windowlab/room"
 	"windowlab/scenarios"
 	"windowlab/serve"
 	"windowlab/sim"
@@ -149,16 +150,11 @@ func runServe(ctx context.Context, std stdio, opts serveOptions) error {
 		// The teacher's own view, here: it drives the room as a teacher key does.
 		// Started comes before the view's first message, so before
 		// its first position.
-		var publish func(ui.Position)
-		opts := cfg.View(false, func(p ui.Position) {
-			if publish != nil {
-				publish(p)
-			}
-		})
-		opts.Ask = srv.Room().Ask
+		here := srv.Room().Teacher()
+		opts := cfg.View(here)
 		opts.JoinHint = join
 		gone := func() {}
-		opts.Started = func(send func(tea.Msg)) { publish, gone = srv.Room().TeacherHere("teacher (here)", send) }
+		opts.Started = func(send func(tea.Msg)) { gone = here.Here("teacher (here)", send) }
 		_, uiErr := showUI(ctx, opts)
 		gone()
 		return errors.Join(uiErr, stop())
@@ -246,8 +242,8 @@ func serveProgramme(ctx context.Context, opts *serveOptions, cfg *serve.Config) 
 			questions[i].From = fmt.Sprintf("generated, seed %d", opts.seed)
 		}
 	}
-	cfg.View = func(follow bool, publish func(ui.Position)) ui.Options {
-		o := ui.Options{Follow: follow, Publish: publish, Builtins: builtins, Questions: questions}
+	cfg.View = func(r room.Room) ui.Options {
+		o := ui.Options{Room: r, Builtins: builtins, Questions: questions}
 		if sc != nil {
 			o.Scenario = sc
 		} else {

@@ -1,4 +1,4 @@
-package ui
+package render
 
 import (
 	"image/color"
@@ -13,45 +13,45 @@ import (
 // styles holds every style the view uses, built for one background. Colours
 // only ever repeat what a glyph or a word already says, so the view reads
 // the same with NO_COLOR (the program downsamples to the terminal's profile).
-type styles struct {
-	isDark bool
+type Styles struct {
+	IsDark bool
 
-	appName  ink
-	title    ink
-	clock    ink
-	playing  ink
-	paused   ink
-	faint    ink
-	label    ink
-	value    ink
-	caption  ink
-	allowed  ink
-	denied   ink
-	mixed    ink
-	warn     ink
-	err      ink
-	cursor   lipgloss.Style
-	edge     ink
-	gaugeOn  ink
-	gaugeOff ink
-	full     ink
-	selected ink
-	kinds    []ink // lane titles, by algo.Kind
-	plain    []ink // the same colours without bold, for lists
-	border   color.Color
-	boxLine  ink
+	AppName  Ink
+	Title    Ink
+	Clock    Ink
+	Playing  Ink
+	Paused   Ink
+	Faint    Ink
+	Label    Ink
+	Value    Ink
+	Caption  Ink
+	Allowed  Ink
+	Denied   Ink
+	Mixed    Ink
+	Warn     Ink
+	Err      Ink
+	Cursor   lipgloss.Style
+	Edge     Ink
+	GaugeOn  Ink
+	GaugeOff Ink
+	Full     Ink
+	Selected Ink
+	Kinds    []Ink // lane titles, by algo.Kind
+	Plain    []Ink // the same colours without bold, for lists
+	Border   color.Color
+	BoxLine  Ink
 	// Shading of a timeline row under a limiter's window: its current
 	// window, the part of the previous one a counter still counts, the
 	// rest of that previous window.
-	winCur, winOverlap, winPrev lipgloss.Style
+	WinCur, WinOverlap, WinPrev lipgloss.Style
 
-	help  help.Styles
-	input textinput.Styles // every text prompt's
+	Help  help.Styles
+	Input textinput.Styles // every text prompt's
 
 	// Pre-rendered glyphs for the timeline and lists: drawn hundreds of
 	// times a frame, rendered once here.
-	g     glyphs
-	cells [marks][tints][2]string // timeline cells by mark, tint and cursor
+	Glyphs Glyphs
+	Cells  [marks][tints][2]string // timeline cells by mark, tint and cursor
 }
 
 // cellMark is what a timeline cell shows.
@@ -67,60 +67,60 @@ const (
 )
 
 // tint is the shading under a timeline cell.
-type tint uint8
+type Tint uint8
 
 const (
-	tintNone tint = iota
-	tintCurrent
-	tintOverlap
-	tintPrevious
+	TintNone Tint = iota
+	TintCurrent
+	TintOverlap
+	TintPrevious
 	tints
 )
 
 // cellGlyph is a timeline cell: its mark over its shading, reversed under
 // the cursor.
-func (s *styles) cellGlyph(m cellMark, t tint, cursor bool) string {
+func (s *Styles) cellGlyph(m cellMark, t Tint, cursor bool) string {
 	c := 0
 	if cursor {
 		c = 1
 	}
-	return s.cells[m][t][c]
+	return s.Cells[m][t][c]
 }
 
 // renderCells renders every timeline cell once.
-func (s *styles) renderCells() {
-	fg := map[cellMark]lipgloss.Style{markNone: lipgloss.NewStyle(), markOK: s.allowed.Style, markNo: s.denied.Style, markBoth: s.mixed.Style, markEdge: s.edge.Style}
+func (s *Styles) renderCells() {
+	fg := map[cellMark]lipgloss.Style{markNone: lipgloss.NewStyle(), markOK: s.Allowed.Style, markNo: s.Denied.Style, markBoth: s.Mixed.Style, markEdge: s.Edge.Style}
 	text := map[cellMark]string{markNone: " ", markOK: "✓", markNo: "✗", markBoth: "±", markEdge: "│"}
-	bg := map[tint]lipgloss.Style{tintNone: lipgloss.NewStyle(), tintCurrent: s.winCur, tintOverlap: s.winOverlap, tintPrevious: s.winPrev}
+	bg := map[Tint]lipgloss.Style{TintNone: lipgloss.NewStyle(), TintCurrent: s.WinCur, TintOverlap: s.WinOverlap, TintPrevious: s.WinPrev}
 	for m := range marks {
 		for t := range tints {
 			st := fg[m]
-			if t != tintNone {
+			if t != TintNone {
 				st = st.Background(bg[t].GetBackground())
 			}
-			s.cells[m][t][0] = st.Render(text[m])
-			s.cells[m][t][1] = st.Inherit(s.cursor).Reverse(true).Render(text[m])
+			s.Cells[m][t][0] = st.Render(text[m])
+			s.Cells[m][t][1] = st.Inherit(s.Cursor).Reverse(true).Render(text[m])
 		}
 	}
 }
 
 // glyphs are styled strings, ready to concatenate.
-type glyphs struct {
-	ok, no, both, edge                  string // a timeline cell
-	okCur, noCur, bothCur, edgeCur, cur string // the same under the cursor
-	markOK, markNo                      string // ✓ and ✗ in text
-	tick, edgeTick, cursorTick          string
+type Glyphs struct {
+	OK, No, Both, Edge                  string // a timeline cell
+	OKCur, NoCur, BothCur, EdgeCur, Cur string // the same under the cursor
+	MarkOK, MarkNo                      string // ✓ and ✗ in text
+	Tick, EdgeTick, CursorTick          string
 }
 
 // newStyles builds the styles for a background; presenter trades subtlety
 // for contrast, for a projector and the back of a room: no faint text,
 // everything that labels or explains in bold.
-func newStyles(isDark, presenter bool) *styles {
+func NewStyles(isDark, presenter bool) *Styles {
 	ld := lipgloss.LightDark(isDark)
 	c := func(light, dark string) lipgloss.Style {
 		return lipgloss.NewStyle().Foreground(ld(lipgloss.Color(light), lipgloss.Color(dark)))
 	}
-	s := &styles{isDark: isDark}
+	s := &Styles{IsDark: isDark}
 	var r rawStyles
 	r.appName = c("#6E7781", "#8B949E")
 	r.title = lipgloss.NewStyle().Bold(true)
@@ -136,7 +136,7 @@ func newStyles(isDark, presenter bool) *styles {
 	r.mixed = c("#9A6700", "#D29922").Bold(true)
 	r.warn = c("#9A6700", "#D29922").Bold(true)
 	r.err = c("#CF222E", "#F85149")
-	s.cursor = lipgloss.NewStyle().Reverse(true)
+	s.Cursor = lipgloss.NewStyle().Reverse(true)
 	r.edge = c("#8C959F", "#6E7681")
 	r.gaugeOn = c("#0969DA", "#58A6FF")
 	r.gaugeOff = c("#D0D7DE", "#30363D")
@@ -158,62 +158,62 @@ func newStyles(isDark, presenter bool) *styles {
 		r.edge = c("#57606A", "#C9D1D9").Bold(true)
 		r.gaugeOff = c("#AFB8C1", "#6E7681")
 	}
-	s.help = help.DefaultStyles(isDark)
+	s.Help = help.DefaultStyles(isDark)
 	if presenter {
-		s.help.ShortKey = s.help.ShortKey.Bold(true).Foreground(r.label.GetForeground())
-		s.help.ShortDesc = r.label.UnsetBold()
-		s.help.ShortSeparator = r.label
-		s.help.FullKey = s.help.ShortKey
-		s.help.FullDesc = s.help.ShortDesc
-		s.help.FullSeparator = r.label
+		s.Help.ShortKey = s.Help.ShortKey.Bold(true).Foreground(r.label.GetForeground())
+		s.Help.ShortDesc = r.label.UnsetBold()
+		s.Help.ShortSeparator = r.label
+		s.Help.FullKey = s.Help.ShortKey
+		s.Help.FullDesc = s.Help.ShortDesc
+		s.Help.FullSeparator = r.label
 	}
-	cur := func(st lipgloss.Style) lipgloss.Style { return st.Inherit(s.cursor).Reverse(true) }
-	s.g = glyphs{
-		ok: r.allowed.Render("✓"), no: r.denied.Render("✗"), both: r.mixed.Render("±"), edge: r.edge.Render("│"),
-		okCur: cur(r.allowed).Render("✓"), noCur: cur(r.denied).Render("✗"), bothCur: cur(r.mixed).Render("±"),
-		edgeCur: cur(r.edge).Render("│"), cur: s.cursor.Render(" "),
-		markOK: r.allowed.Render("✓"), markNo: r.denied.Render("✗"),
-		tick: r.faint.Render("┴"), edgeTick: r.edge.Render("┃"), cursorTick: r.title.Render("▼"),
+	cur := func(st lipgloss.Style) lipgloss.Style { return st.Inherit(s.Cursor).Reverse(true) }
+	s.Glyphs = Glyphs{
+		OK: r.allowed.Render("✓"), No: r.denied.Render("✗"), Both: r.mixed.Render("±"), Edge: r.edge.Render("│"),
+		OKCur: cur(r.allowed).Render("✓"), NoCur: cur(r.denied).Render("✗"), BothCur: cur(r.mixed).Render("±"),
+		EdgeCur: cur(r.edge).Render("│"), Cur: s.Cursor.Render(" "),
+		MarkOK: r.allowed.Render("✓"), MarkNo: r.denied.Render("✗"),
+		Tick: r.faint.Render("┴"), EdgeTick: r.edge.Render("┃"), CursorTick: r.title.Render("▼"),
 	}
 	bgc := func(light, dark string) lipgloss.Style {
 		return lipgloss.NewStyle().Background(ld(lipgloss.Color(light), lipgloss.Color(dark)))
 	}
-	s.winCur = bgc("#DDF4FF", "#12263F")
-	s.winOverlap = bgc("#FFE8CC", "#3D2A0F")
-	s.winPrev = bgc("#F6F8FA", "#1C2128")
+	s.WinCur = bgc("#DDF4FF", "#12263F")
+	s.WinOverlap = bgc("#FFE8CC", "#3D2A0F")
+	s.WinPrev = bgc("#F6F8FA", "#1C2128")
 	if presenter {
-		s.winCur = bgc("#B6E3FF", "#1F3F66")
-		s.winOverlap = bgc("#FFCF99", "#5C3B0A")
+		s.WinCur = bgc("#B6E3FF", "#1F3F66")
+		s.WinOverlap = bgc("#FFCF99", "#5C3B0A")
 	}
-	s.border = ld(lipgloss.Color("#D0D7DE"), lipgloss.Color("#30363D"))
-	r.boxLine = lipgloss.NewStyle().Foreground(s.border)
+	s.Border = ld(lipgloss.Color("#D0D7DE"), lipgloss.Color("#30363D"))
+	r.boxLine = lipgloss.NewStyle().Foreground(s.Border)
 	s.setInks(r)
 	s.renderCells()
-	s.input = s.inputStyles()
+	s.Input = s.inputStyles()
 	return s
 }
 
-func (s *styles) kind(i int) ink {
-	if i >= 0 && i < len(s.kinds) {
-		return s.kinds[i]
+func (s *Styles) kind(i int) Ink {
+	if i >= 0 && i < len(s.Kinds) {
+		return s.Kinds[i]
 	}
-	return s.title
+	return s.Title
 }
 
 // kindPlain is kind(i) without its bold: a limiter's colour in a list.
-func (s *styles) kindPlain(i int) ink {
-	if i >= 0 && i < len(s.plain) {
-		return s.plain[i]
+func (s *Styles) kindPlain(i int) Ink {
+	if i >= 0 && i < len(s.Plain) {
+		return s.Plain[i]
 	}
-	return s.title
+	return s.Title
 }
 
 // inputStyles are the styles of every text prompt: a still cursor, so no
 // blink timer runs behind a paused clock or a question, and a bold prompt.
-func (s *styles) inputStyles() textinput.Styles {
-	in := textinput.DefaultStyles(s.isDark)
+func (s *Styles) inputStyles() textinput.Styles {
+	in := textinput.DefaultStyles(s.IsDark)
 	in.Cursor.Blink = false
-	in.Focused.Prompt = s.title.Style
+	in.Focused.Prompt = s.Title.Style
 	return in
 }
 
@@ -226,23 +226,23 @@ type rawStyles struct {
 }
 
 // setInks makes r's styles the view's.
-func (s *styles) setInks(r rawStyles) {
+func (s *Styles) setInks(r rawStyles) {
 	for _, f := range []struct {
-		dst *ink
+		dst *Ink
 		src lipgloss.Style
 	}{
-		{&s.appName, r.appName}, {&s.title, r.title}, {&s.clock, r.clock}, {&s.playing, r.playing},
-		{&s.paused, r.paused}, {&s.faint, r.faint}, {&s.label, r.label}, {&s.value, r.value},
-		{&s.caption, r.caption}, {&s.allowed, r.allowed}, {&s.denied, r.denied}, {&s.mixed, r.mixed},
-		{&s.warn, r.warn}, {&s.err, r.err}, {&s.edge, r.edge}, {&s.gaugeOn, r.gaugeOn},
-		{&s.gaugeOff, r.gaugeOff}, {&s.full, r.full}, {&s.selected, r.selected}, {&s.boxLine, r.boxLine},
+		{&s.AppName, r.appName}, {&s.Title, r.title}, {&s.Clock, r.clock}, {&s.Playing, r.playing},
+		{&s.Paused, r.paused}, {&s.Faint, r.faint}, {&s.Label, r.label}, {&s.Value, r.value},
+		{&s.Caption, r.caption}, {&s.Allowed, r.allowed}, {&s.Denied, r.denied}, {&s.Mixed, r.mixed},
+		{&s.Warn, r.warn}, {&s.Err, r.err}, {&s.Edge, r.edge}, {&s.GaugeOn, r.gaugeOn},
+		{&s.GaugeOff, r.gaugeOff}, {&s.Full, r.full}, {&s.Selected, r.selected}, {&s.BoxLine, r.boxLine},
 	} {
 		*f.dst = newInk(f.src)
 	}
-	s.kinds, s.plain = nil, nil
+	s.Kinds, s.Plain = nil, nil
 	for _, k := range r.kinds {
-		s.kinds = append(s.kinds, newInk(k))
-		s.plain = append(s.plain, newInk(k.UnsetBold()))
+		s.Kinds = append(s.Kinds, newInk(k))
+		s.Plain = append(s.Plain, newInk(k.UnsetBold()))
 	}
 }
 
@@ -251,7 +251,7 @@ func (s *styles) setInks(r rawStyles) {
 // lipgloss writes, without deriving them again for each of the hundreds
 // of words a frame styles. Anything else (several lines, tabs, a style
 // with padding or width) goes through lipgloss.
-type ink struct {
+type Ink struct {
 	lipgloss.Style
 	pre, post string
 	fast      bool
@@ -261,8 +261,8 @@ type ink struct {
 // take its fast path.
 var inkProbes = []string{"a", "12:00:59", " spaced words ", "✓ allow (99 < 100)", "é", "  "}
 
-func newInk(st lipgloss.Style) ink {
-	k := ink{Style: st}
+func newInk(st lipgloss.Style) Ink {
+	k := Ink{Style: st}
 	r := st.Render("\x00")
 	i := strings.IndexByte(r, 0)
 	if i < 0 {
@@ -279,7 +279,7 @@ func newInk(st lipgloss.Style) ink {
 }
 
 // Render is lipgloss's Render, fast for one line of text.
-func (k ink) Render(strs ...string) string {
+func (k Ink) Render(strs ...string) string {
 	if k.fast && len(strs) == 1 {
 		if t := strs[0]; t != "" && !strings.ContainsAny(t, "\n\r\t") {
 			return k.pre + t + k.post

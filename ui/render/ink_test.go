@@ -1,4 +1,4 @@
-package ui
+package render
 
 import (
 	"testing"
@@ -13,9 +13,9 @@ func TestInkRendersAsLipgloss(t *testing.T) {
 	texts := []string{"x", "holds 99 → allow (99 < 100)", " lead", "trail ", "client-1  ×100", "日本", "a\nb", "a\tb", ""}
 	for _, dark := range []bool{true, false} {
 		for _, presenter := range []bool{false, true} {
-			s := newStyles(dark, presenter)
-			inks := map[string]ink{"faint": s.faint, "title": s.title, "label": s.label, "value": s.value, "caption": s.caption,
-				"allowed": s.allowed, "denied": s.denied, "warn": s.warn, "edge": s.edge, "boxLine": s.boxLine, "kind": s.kinds[1], "plain": s.plain[2]}
+			s := NewStyles(dark, presenter)
+			inks := map[string]Ink{"faint": s.Faint, "title": s.Title, "label": s.Label, "value": s.Value, "caption": s.Caption,
+				"allowed": s.Allowed, "denied": s.Denied, "warn": s.Warn, "edge": s.Edge, "boxLine": s.BoxLine, "kind": s.Kinds[1], "plain": s.Plain[2]}
 			for name, k := range inks {
 				if !k.fast {
 					t.Errorf("%s (dark %v, presenter %v): no fast path", name, dark, presenter)
@@ -35,7 +35,7 @@ func TestInkRendersAsLipgloss(t *testing.T) {
 	if wide.fast {
 		t.Error("a style with a width took the fast path")
 	}
-	for _, k := range []ink{wide, padded} {
+	for _, k := range []Ink{wide, padded} {
 		for _, text := range texts {
 			if got, want := k.Render(text), k.Style.Render(text); got != want {
 				t.Errorf("%q: %q, lipgloss %q", text, got, want)

@@ -1,4 +1,4 @@
-package ui
+package render
 
 import (
 	"fmt"
@@ -10,7 +10,7 @@ import (
 
 // recentRow is a run of consecutive requests at one instant from one
 // client that every limiter decided alike, as the panel shows it.
-type recentRow struct {
+type RecentRow struct {
 	first, last int64 // 1-based request numbers
 	mark        sim.Mark
 	client      string // as shown (human.Visible)
@@ -18,11 +18,11 @@ type recentRow struct {
 
 // recentRows reads the last n runs from the engine's history, for the
 // snapshot: exact however long a run is, since the history stores runs.
-func recentRows(h *sim.History, clients []string, n int) []recentRow {
+func RecentRows(h *sim.History, clients []string, n int) []RecentRow {
 	runs := h.LastRuns(n)
-	rows := make([]recentRow, len(runs))
+	rows := make([]RecentRow, len(runs))
 	for i, r := range runs {
-		rows[i] = recentRow{first: r.First + 1, last: r.First + r.N, mark: r.Mark, client: human.Visible(clients[r.Client])}
+		rows[i] = RecentRow{first: r.First + 1, last: r.First + r.N, mark: r.Mark, client: human.Visible(clients[r.Client])}
 	}
 	return rows
 }
@@ -34,20 +34,20 @@ const maxNameCells = 20
 // recentPanel lists the last requests decided, newest last: who asked
 // when, and what each limiter said; identical requests in a row share a
 // line.
-type recentPanel struct {
-	c    common
-	snap *snapshot
+type Recent struct {
+	C    Common
+	Snap *Snapshot
 }
 
 // render draws the panel in at most h lines.
-func (p recentPanel) render(h int) []string {
-	rows := p.snap.recent
+func (p Recent) Render(h int) []string {
+	rows := p.Snap.Recent
 	if h < 2 || len(rows) == 0 {
 		return nil
 	}
 	rows = rows[max(len(rows)-(h-1), 0):]
-	st := p.c.styles
-	out := []string{st.title.Render("recent requests") + st.faint.Render(" · newest last")}
+	st := p.C.Styles
+	out := []string{st.Title.Render("recent requests") + st.Faint.Render(" · newest last")}
 	numW, nameW, countW := 0, 0, 0
 	nums := make([]string, len(rows))
 	counts := make([]string, len(rows))
@@ -59,16 +59,16 @@ func (p recentPanel) render(h int) []string {
 		counts[i] = "×" + human.Int(g.last-g.first+1)
 		numW = max(numW, len(nums[i]))
 		countW = max(countW, len([]rune(counts[i])))
-		nameW = max(nameW, p.c.cells.StringWidth(g.client))
+		nameW = max(nameW, p.C.Cells.StringWidth(g.client))
 	}
 	nameW = min(nameW, maxNameCells)
 	for i, g := range rows {
 		var b strings.Builder
-		b.WriteString(st.faint.Render(fmt.Sprintf("%-*s", numW, nums[i])))
-		b.WriteString("  " + g.mark.At.String() + "  " + p.c.fit(g.client, nameW))
-		b.WriteString("  " + st.faint.Render(fmt.Sprintf("%*s", countW, counts[i])))
-		for k, a := range p.snap.algorithms {
-			b.WriteString("   " + st.kindPlain(int(a.Kind)).Render(shortName(a)) + " " + mark(st, g.mark.Allowed&(1<<k) != 0))
+		b.WriteString(st.Faint.Render(fmt.Sprintf("%-*s", numW, nums[i])))
+		b.WriteString("  " + g.mark.At.String() + "  " + p.C.Fit(g.client, nameW))
+		b.WriteString("  " + st.Faint.Render(fmt.Sprintf("%*s", countW, counts[i])))
+		for k, a := range p.Snap.Algorithms {
+			b.WriteString("   " + st.kindPlain(int(a.Kind)).Render(ShortName(a)) + " " + mark(st, g.mark.Allowed&(1<<k) != 0))
 		}
 		out = append(out, b.String())
 	}

@@ -1,4 +1,4 @@
-package ui
+package render
 
 import (
 	"fmt"
@@ -16,11 +16,11 @@ var algoTokens = human.Noun{One: "token", Many: "tokens"}
 
 // lanesPanel draws one lane per limiter from a snapshot: its state at the
 // clock in the lesson's terms, its last decision and its figures.
-type lanesPanel struct {
-	c         common
-	snap      *snapshot
-	question  int // the lane a revealed question is about, or -1
-	presenter bool
+type Lanes struct {
+	C         Common
+	Snap      *Snapshot
+	Question  int // the lane a revealed question is about, or -1
+	Presenter bool
 	stacked   bool // never side by side (the presenter's focused lane)
 	lane      int  // the lane being laid out, for its animated gauge
 }
@@ -34,7 +34,7 @@ type field struct {
 }
 
 // lane is one limiter's state at the clock, in the lesson's terms.
-type lane struct {
+type Lane struct {
 	index  int
 	kind   algo.Kind
 	title  string
@@ -53,40 +53,40 @@ var headings = map[string]string{
 }
 
 // unit is a block of rendered lines dropped or kept as a whole.
-type unit struct {
+type Unit struct {
 	lines []string
 	prio  int
 }
 
-func (p lanesPanel) lanes() []lane {
-	s, st := p.snap, p.c.styles
-	out := make([]lane, 0, len(s.peek))
-	for i, now := range s.peek {
+func (p Lanes) List() []Lane {
+	s, st := p.Snap, p.C.Styles
+	out := make([]Lane, 0, len(s.Peek))
+	for i, now := range s.Peek {
 		p.lane = i
-		stat := s.stats[i]
-		l := lane{index: i, kind: now.Kind, title: stat.Algorithm.Title()}
-		if p.question == i {
+		stat := s.Stats[i]
+		l := Lane{index: i, kind: now.Kind, title: stat.Algorithm.Title()}
+		if p.Question == i {
 			l.title += " ◀ the question"
 		}
-		counts := st.allowed.Render("✓ "+human.Int(stat.Allowed)+" allowed") + "  " +
-			st.denied.Render("✗ "+human.Int(stat.Denied)+" denied")
-		memory := stat.Kind.Unit().Of(stat.Memory.Entries) + st.faint.Render(", "+human.Bytes(stat.Memory.Bytes))
-		if i < len(s.store) && s.store[i].ok {
+		counts := st.Allowed.Render("✓ "+human.Int(stat.Allowed)+" allowed") + "  " +
+			st.Denied.Render("✗ "+human.Int(stat.Denied)+" denied")
+		memory := stat.Kind.Unit().Of(stat.Memory.Entries) + st.Faint.Render(", "+human.Bytes(stat.Memory.Bytes))
+		if i < len(s.Store) && s.Store[i].OK {
 			// On a real Redis: the model beside what its keys hold there.
-			u := s.store[i].usage
-			memory += " " + st.faint.Render(glue("(Redis ≈"+human.Bytes(algo.RedisBytes(stat.Kind, stat.Memory))+
+			u := s.Store[i].Usage
+			memory += " " + st.Faint.Render(glue("(Redis ≈"+human.Bytes(algo.RedisBytes(stat.Kind, stat.Memory))+
 				"; MEMORY USAGE "+human.Bytes(u.Bytes)+" in "+human.Noun{One: "key", Many: "keys"}.Of(u.Keys)+")"))
 		} else if redis := algo.RedisBytes(stat.Kind, stat.Memory); redis > 0 && p.redisShown() {
-			memory += " " + st.faint.Render(glue("(Redis ≈"+human.Bytes(redis)+")"))
+			memory += " " + st.Faint.Render(glue("(Redis ≈"+human.Bytes(redis)+")"))
 		}
-		l.right = counts + st.faint.Render(" · ") + st.label.Render("holds ") + memory
+		l.right = counts + st.Faint.Render(" · ") + st.Label.Render("holds ") + memory
 
-		last := st.faint.Render("no request yet")
-		if s.hasLast {
-			d := s.last.Decisions[i]
-			last = p.mark(d.Allowed) + " " + explain(d)
-			if s.last.Arrival.Client != s.client {
-				last += st.faint.Render(" (" + human.Visible(s.last.Arrival.Client) + ")")
+		last := st.Faint.Render("no request yet")
+		if s.HasLast {
+			d := s.Last.Decisions[i]
+			last = p.mark(d.Allowed) + " " + Explain(d)
+			if s.Last.Arrival.Client != s.Client {
+				last += st.Faint.Render(" (" + human.Visible(s.Last.Arrival.Client) + ")")
 			}
 		}
 		l.fields = append(l.fields, field{"last", last, 0})
@@ -94,7 +94,7 @@ func (p lanesPanel) lanes() []lane {
 		case algo.KindFixedWindow:
 			l.fields = append(l.fields, p.fixedFields(now)...)
 		case algo.KindSlidingLog:
-			l.fields = append(l.fields, p.logFields(now, s.window[i])...)
+			l.fields = append(l.fields, p.logFields(now, s.Window[i])...)
 		case algo.KindSlidingCounter:
 			l.fields = append(l.fields, p.counterFields(now)...)
 		case algo.KindTokenBucket:
@@ -102,7 +102,7 @@ func (p lanesPanel) lanes() []lane {
 		default:
 			l.fields = append(l.fields, field{"now", p.ifNow(now), 0})
 		}
-		if len(s.servers[i]) > 0 {
+		if len(s.Servers[i]) > 0 {
 			l.fields = append(l.fields, field{"server", p.serverLine(i), 2})
 		}
 		for j := range l.fields {
@@ -111,11 +111,11 @@ func (p lanesPanel) lanes() []lane {
 			}
 		}
 		mostPrio := 2
-		if stat.MaxInWindow > p.snap.config.Limit {
+		if stat.MaxInWindow > p.Snap.Config.Limit {
 			mostPrio = 0 // the warning is the lesson: it stays whatever the height
 		}
 		l.fields = append(l.fields, field{"most", p.most(i), mostPrio})
-		if p.question >= 0 && p.question != i {
+		if p.Question >= 0 && p.Question != i {
 			// Revealing an answer: the other lanes give way to the question's.
 			for j := range l.fields {
 				l.fields[j].prio += 3
@@ -134,39 +134,39 @@ func (p lanesPanel) lanes() []lane {
 // redisShown is whether lanes have room to add what their state would take
 // in Redis: in boxes side by side, where memory has a line of its own, or
 // on a terminal wide enough to keep it beside the counts.
-func (p lanesPanel) redisShown() bool {
+func (p Lanes) redisShown() bool {
 	_, wide := p.columnWidth()
-	return wide || p.c.width >= 110
+	return wide || p.C.Width >= 110
 }
 
 // nbsp joins words that should not be wrapped apart; render turns it back
 // into a space.
-const nbsp = human.NoBreak
+const NoBreak = human.NoBreak
 
 // glue keeps phrases together when wrapped.
 func glue(s string) string { return human.Glue(s) }
 
 // explain is Decision.Explain with its verdict, "→ allow (93 < 100)", kept on one line.
-func explain(d algo.Decision) string { return human.KeepVerdict(d.Explain()) }
+func Explain(d algo.Decision) string { return human.KeepVerdict(d.Explain()) }
 
 // sep separates two facts in a field: on one line when lanes are stacked,
 // on two in a box.
-func (p lanesPanel) sep() string {
+func (p Lanes) sep() string {
 	if _, wide := p.columnWidth(); wide {
 		return "\n"
 	}
-	return p.c.styles.faint.Render(" · ")
+	return p.C.Styles.Faint.Render(" · ")
 }
 
 // ifNow is the decision a request from the focused client would get now.
-func (p lanesPanel) ifNow(d algo.Decision) string {
-	return p.c.styles.label.Render("a request now: ") + explain(d)
+func (p Lanes) ifNow(d algo.Decision) string {
+	return p.C.Styles.Label.Render("a request now: ") + Explain(d)
 }
 
 // gaugeWidth is the length of every bar in a lane: in presenter mode, the
 // lane's whole width.
-func (p lanesPanel) gaugeWidth() int {
-	if p.presenter {
+func (p Lanes) gaugeWidth() int {
+	if p.Presenter {
 		return max(p.laneTextWidth(), 16)
 	}
 	return 16
@@ -180,28 +180,28 @@ const (
 )
 
 // tall stacks a one-line gauge into rows, as many as the screen has room for.
-func (p lanesPanel) tall(bar string) string {
+func (p Lanes) tall(bar string) string {
 	rows := 1
-	if p.c.height >= presenterHeight {
+	if p.C.Height >= presenterHeight {
 		rows = presenterRows
 	}
 	return strings.TrimSuffix(strings.Repeat(bar+"\n", rows), "\n")
 }
 
-func (p lanesPanel) fixedFields(d algo.Decision) []field {
-	st := p.c.styles
+func (p Lanes) fixedFields(d algo.Decision) []field {
+	st := p.C.Styles
 	bar := p.bar(d.Count, d.Limit, true)
 	count := human.Int(d.Count) + "/" + human.Int(d.Limit)
 	if d.Count >= d.Limit {
-		count = st.full.Render(count + " full")
+		count = st.Full.Render(count + " full")
 	} else {
-		count = st.value.Render(count)
+		count = st.Value.Render(count)
 	}
-	window := st.label.Render("window ") + algo.Range(d.WindowStart, d.WindowEnd()) +
-		st.label.Render(" resets in"+nbsp) + human.Duration(d.WindowEnd().Sub(d.At))
-	if p.presenter {
+	window := st.Label.Render("window ") + algo.Range(d.WindowStart, d.WindowEnd()) +
+		st.Label.Render(" resets in"+NoBreak) + human.Duration(d.WindowEnd().Sub(d.At))
+	if p.Presenter {
 		return []field{
-			{"now", count + p.c.styles.faint.Render(" · ") + window + "\n" + p.tall(bar), 0},
+			{"now", count + p.C.Styles.Faint.Render(" · ") + window + "\n" + p.tall(bar), 0},
 			{"", p.ifNow(d), 3},
 		}
 	}
@@ -217,27 +217,27 @@ func stripEnds(d algo.Decision) (left, right string) {
 }
 
 // stripCells is how many cells wide the log's strip for d is drawn.
-func (p lanesPanel) stripCells(d algo.Decision) int {
+func (p Lanes) StripCells(d algo.Decision) int {
 	left, right := stripEnds(d)
-	return max(p.laneTextWidth()-p.c.cells.StringWidth(left)-p.c.cells.StringWidth(right)-2, 4)
+	return max(p.laneTextWidth()-p.C.Cells.StringWidth(left)-p.C.Cells.StringWidth(right)-2, 4)
 }
 
-func (p lanesPanel) logFields(d algo.Decision, window []int64) []field {
-	st := p.c.styles
+func (p Lanes) logFields(d algo.Decision, window []int64) []field {
+	st := p.C.Styles
 	left, right := stripEnds(d)
-	cellsText := logStrip(st, window, p.stripCells(d))
+	cellsText := logStrip(st, window, p.StripCells(d))
 	strip := left + "▕" + cellsText + "▏" + right
-	if p.presenter && p.c.height >= presenterHeight {
-		pad := strings.Repeat(" ", p.c.cells.StringWidth(left))
+	if p.Presenter && p.C.Height >= presenterHeight {
+		pad := strings.Repeat(" ", p.C.Cells.StringWidth(left))
 		strip = pad + "▕" + cellsText + "▏\n" + strip
 	}
 	var held string
 	if d.Count == 0 {
 		held = fmt.Sprintf("no timestamps in the last %s", human.Duration(d.Window))
 	} else {
-		held = p.bar(d.Count, d.Limit, true) + " " + st.value.Render(human.Int(d.Count)+"/"+human.Int(d.Limit)) + " in the last " + human.Duration(d.Window) +
-			st.faint.Render(" · ") + st.label.Render("oldest ") + d.Oldest.Short() +
-			st.label.Render(" leaves in"+nbsp) + human.Duration(d.Leaves().Sub(d.At))
+		held = p.bar(d.Count, d.Limit, true) + " " + st.Value.Render(human.Int(d.Count)+"/"+human.Int(d.Limit)) + " in the last " + human.Duration(d.Window) +
+			st.Faint.Render(" · ") + st.Label.Render("oldest ") + d.Oldest.Short() +
+			st.Label.Render(" leaves in"+NoBreak) + human.Duration(d.Leaves().Sub(d.At))
 	}
 	return []field{
 		{"now", strip, 0},
@@ -246,17 +246,17 @@ func (p lanesPanel) logFields(d algo.Decision, window []int64) []field {
 	}
 }
 
-func (p lanesPanel) counterFields(d algo.Decision) []field {
-	st := p.c.styles
+func (p Lanes) counterFields(d algo.Decision) []field {
+	st := p.C.Styles
 	prevStart := d.WindowStart.Add(-d.Window)
-	counts := st.label.Render("previous"+nbsp) + glue(algo.Range(prevStart, d.WindowStart)+" = ") + st.value.Render(human.Int(d.Previous)) +
-		p.sep() + st.label.Render("current"+nbsp) + glue(algo.Range(d.WindowStart, d.WindowEnd())+" = ") + st.value.Render(human.Int(d.Current()))
+	counts := st.Label.Render("previous"+NoBreak) + glue(algo.Range(prevStart, d.WindowStart)+" = ") + st.Value.Render(human.Int(d.Previous)) +
+		p.sep() + st.Label.Render("current"+NoBreak) + glue(algo.Range(d.WindowStart, d.WindowEnd())+" = ") + st.Value.Render(human.Int(d.Current()))
 	wn, w := d.WeightRat()
-	weight := st.label.Render("overlap ") + p.bar(wn, w, false) + " " + st.value.Render(human.Decimal(wn, w)) +
-		st.faint.Render(" "+glue("= 1 − "+human.Duration(d.Elapsed)+"/"+human.Duration(d.Window)))
-	if p.presenter {
-		weight = st.label.Render("overlap ") + st.value.Render(human.Decimal(wn, w)) +
-			st.faint.Render(" "+glue("= 1 − "+human.Duration(d.Elapsed)+"/"+human.Duration(d.Window))) + "\n" +
+	weight := st.Label.Render("overlap ") + p.bar(wn, w, false) + " " + st.Value.Render(human.Decimal(wn, w)) +
+		st.Faint.Render(" "+glue("= 1 − "+human.Duration(d.Elapsed)+"/"+human.Duration(d.Window)))
+	if p.Presenter {
+		weight = st.Label.Render("overlap ") + st.Value.Render(human.Decimal(wn, w)) +
+			st.Faint.Render(" "+glue("= 1 − "+human.Duration(d.Elapsed)+"/"+human.Duration(d.Window))) + "\n" +
 			p.tall(p.bar(wn, w, false))
 	}
 	return []field{
@@ -268,19 +268,19 @@ func (p lanesPanel) counterFields(d algo.Decision) []field {
 
 // bucketFields show the token bucket's level now against its capacity and
 // how long until the next whole token.
-func (p lanesPanel) bucketFields(d algo.Decision) []field {
-	st := p.c.styles
+func (p Lanes) bucketFields(d algo.Decision) []field {
+	st := p.C.Styles
 	tn, w := d.TokensRat()
 	capacity := d.Capacity * w
 	bar := p.bar(tn, capacity, false)
-	level := st.value.Render(human.Decimal(tn, w)) + st.label.Render(" of "+algoTokens.Of(d.Capacity))
-	refill := st.label.Render("refills ") + human.Int(d.Limit) + " per " + human.Duration(d.Window)
+	level := st.Value.Render(human.Decimal(tn, w)) + st.Label.Render(" of "+algoTokens.Of(d.Capacity))
+	refill := st.Label.Render("refills ") + human.Int(d.Limit) + " per " + human.Duration(d.Window)
 	if tn < capacity {
-		refill += st.faint.Render(" · ") + st.label.Render("next token in"+nbsp) + human.Duration(d.NextToken())
+		refill += st.Faint.Render(" · ") + st.Label.Render("next token in"+NoBreak) + human.Duration(d.NextToken())
 	} else {
-		refill += st.faint.Render(" · full")
+		refill += st.Faint.Render(" · full")
 	}
-	if p.presenter {
+	if p.Presenter {
 		return []field{
 			{"now", level + p.sep() + refill + "\n" + p.tall(bar), 0},
 			{"", p.ifNow(d), 3},
@@ -294,50 +294,50 @@ func (p lanesPanel) bucketFields(d algo.Decision) []field {
 
 // most is the lesson's figure: the most requests admitted to one client in
 // any interval one window long, with the warning when it beats the limit.
-func (p lanesPanel) most(i int) string {
-	st, s := p.c.styles, p.snap.stats[i]
-	w := human.Duration(p.snap.config.Window)
+func (p Lanes) most(i int) string {
+	st, s := p.C.Styles, p.Snap.Stats[i]
+	w := human.Duration(p.Snap.Config.Window)
 	switch {
 	case s.MaxInWindow == 0:
-		return st.faint.Render("nothing admitted yet")
-	case s.MaxInWindow <= p.snap.config.Limit:
-		return fmt.Sprintf("at most %s to one client in any %s", human.Int(s.MaxInWindow), w) + st.faint.Render(" — within the limit")
+		return st.Faint.Render("nothing admitted yet")
+	case s.MaxInWindow <= p.Snap.Config.Limit:
+		return fmt.Sprintf("at most %s to one client in any %s", human.Int(s.MaxInWindow), w) + st.Faint.Render(" — within the limit")
 	}
 	span := human.Span(int64(s.MaxInWindowFirst), int64(s.MaxInWindowLast))
-	times := glue("— " + human.Times(s.MaxInWindow, p.snap.config.Limit))
+	times := glue("— " + human.Times(s.MaxInWindow, p.Snap.Config.Limit))
 	text := fmt.Sprintf("⚠ %s admitted to %s %s (%s) %s", human.Int(s.MaxInWindow), human.Visible(s.MaxInWindowClient),
 		span, algo.Range(s.MaxInWindowFirst, s.MaxInWindowLast), times)
 	// Stacked, one line, whole: fewer words, then without the interval
 	// (in a box it wraps instead).
 	_, boxed := p.columnWidth()
-	if !boxed && p.c.cells.StringWidth(text) > p.laneTextWidth() {
+	if !boxed && p.C.Cells.StringWidth(text) > p.laneTextWidth() {
 		text = fmt.Sprintf("⚠ %s to %s %s (%s) %s", human.Int(s.MaxInWindow), human.Visible(s.MaxInWindowClient),
 			span, algo.Range(s.MaxInWindowFirst, s.MaxInWindowLast), times)
 	}
-	if !boxed && p.c.cells.StringWidth(text) > p.laneTextWidth() {
+	if !boxed && p.C.Cells.StringWidth(text) > p.laneTextWidth() {
 		text = fmt.Sprintf("⚠ %s admitted to %s %s %s", human.Int(s.MaxInWindow), human.Visible(s.MaxInWindowClient), span, times)
 	}
-	return st.warn.Render(text)
+	return st.Warn.Render(text)
 }
 
 // bar is the lane's gauge of n out of total: while playing, drawn at the
 // level its spring has reached (snapshot.shown), so it moves smoothly;
 // the numbers beside it are always exact.
-func (p lanesPanel) bar(n, total int64, isCount bool) string {
+func (p Lanes) bar(n, total int64, isCount bool) string {
 	w := p.gaugeWidth()
-	if s := p.snap.shown; p.lane < len(s) && total > 0 {
+	if s := p.Snap.Shown; p.lane < len(s) && total > 0 {
 		filled := int(math.Round(min(max(s[p.lane], 0), 1) * float64(w)))
 		if n > 0 && filled == 0 {
 			filled = 1
 		}
-		return bars(p.c.styles, filled, w, isCount && n >= total)
+		return bars(p.C.Styles, filled, w, isCount && n >= total)
 	}
-	return gauge(p.c.styles, n, total, w, isCount)
+	return gauge(p.C.Styles, n, total, w, isCount)
 }
 
 // gaugeLevel is the share of its gauge a lane's state fills: the count
 // against the limit, the counter's overlap weight, the bucket's level.
-func gaugeLevel(d algo.Decision) float64 {
+func GaugeLevel(d algo.Decision) float64 {
 	switch d.Kind {
 	case algo.KindSlidingCounter:
 		wn, w := d.WeightRat()
@@ -351,7 +351,7 @@ func gaugeLevel(d algo.Decision) float64 {
 
 // gauge draws n out of total as a bar of width cells. A count that reaches
 // its limit turns red; a share such as the overlap weight never does.
-func gauge(st *styles, n, total int64, width int, isCount bool) string {
+func gauge(st *Styles, n, total int64, width int, isCount bool) string {
 	if total <= 0 || width <= 0 {
 		return ""
 	}
@@ -367,13 +367,13 @@ func gauge(st *styles, n, total int64, width int, isCount bool) string {
 }
 
 // bars is a gauge of filled cells out of width, red when full.
-func bars(st *styles, filled, width int, full bool) string {
+func bars(st *Styles, filled, width int, full bool) string {
 	filled = min(max(filled, 0), width)
-	on := st.gaugeOn
+	on := st.GaugeOn
 	if full {
-		on = st.full
+		on = st.Full
 	}
-	return on.Render(strings.Repeat("█", filled)) + st.gaugeOff.Render(strings.Repeat("░", width-filled))
+	return on.Render(strings.Repeat("█", filled)) + st.GaugeOff.Render(strings.Repeat("░", width-filled))
 }
 
 // densityGlyphs draw how many timestamps fall in a strip cell, relative to
@@ -382,7 +382,7 @@ var densityGlyphs = []rune("▁▂▃▄▅▆▇█")
 
 // logStrip draws a window's timestamps as cells, each showing how many of
 // them fall in it (counts, from the snapshot; nil before any client).
-func logStrip(st *styles, counts []int64, cells int) string {
+func logStrip(st *Styles, counts []int64, cells int) string {
 	if counts == nil {
 		counts = make([]int64, cells)
 	}
@@ -402,33 +402,33 @@ func logStrip(st *styles, counts []int64, cells int) string {
 }
 
 // laneTextWidth is the width a lane's field text wraps at.
-func (p lanesPanel) laneTextWidth() int {
+func (p Lanes) laneTextWidth() int {
 	if w, ok := p.columnWidth(); ok {
 		return w - 4
 	}
-	return p.c.width - laneLabelWidth
+	return p.C.Width - laneLabelWidth
 }
 
 // columnWidth is each lane's width when they stand side by side.
-func (p lanesPanel) columnWidth() (int, bool) {
-	n := len(p.snap.peek)
-	if !p.c.wide() || n == 0 || p.stacked {
+func (p Lanes) columnWidth() (int, bool) {
+	n := len(p.Snap.Peek)
+	if !p.C.wide() || n == 0 || p.stacked {
 		return 0, false
 	}
-	w := p.c.width / n
+	w := p.C.Width / n
 	return w, w >= 38
 }
 
 // renderLane wraps a lane's title and fields to width.
-func (p lanesPanel) renderLane(l lane, width int) []unit {
-	st := p.c.styles
+func (p Lanes) renderLane(l Lane, width int) []Unit {
+	st := p.C.Styles
 	title := st.kind(int(l.kind)).Render(l.title)
-	var units []unit
-	if p.c.cells.StringWidth(title)+2+p.c.cells.StringWidth(l.right) <= width {
-		units = append(units, unit{[]string{p.c.spread(title, l.right, width, false)}, 0})
+	var units []Unit
+	if p.C.Cells.StringWidth(title)+2+p.C.Cells.StringWidth(l.right) <= width {
+		units = append(units, Unit{[]string{p.C.Spread(title, l.right, width, false)}, 0})
 	} else {
-		units = append(units, unit{[]string{title}, 0})
-		units = append(units, unit{strings.Split(p.c.cells.Wrap(l.right, width, " "), "\n"), 2})
+		units = append(units, Unit{[]string{title}, 0})
+		units = append(units, Unit{strings.Split(p.C.Cells.Wrap(l.right, width, " "), "\n"), 2})
 	}
 	textW := max(width-laneLabelWidth, 10)
 	if _, wide := p.columnWidth(); wide {
@@ -440,33 +440,33 @@ func (p lanesPanel) renderLane(l lane, width int) []unit {
 			switch f.label {
 			case "":
 			case "last", "now", "most":
-				lines = append(lines, st.label.Render(headings[f.label]))
+				lines = append(lines, st.Label.Render(headings[f.label]))
 			default:
-				text = st.label.Render(f.label+" ") + text
+				text = st.Label.Render(f.label+" ") + text
 			}
-			lines = append(lines, strings.Split(p.c.cells.Wrap(text, width, " "), "\n")...)
-			units = append(units, unit{lines, f.prio})
+			lines = append(lines, strings.Split(p.C.Cells.Wrap(text, width, " "), "\n")...)
+			units = append(units, Unit{lines, f.prio})
 		}
 		return units
 	}
 	for _, f := range l.fields {
-		wrapped := strings.Split(p.c.cells.Wrap(f.text, textW, " "), "\n")
+		wrapped := strings.Split(p.C.Cells.Wrap(f.text, textW, " "), "\n")
 		lines := make([]string, len(wrapped))
 		for i, w := range wrapped {
 			label := ""
 			if i == 0 {
 				label = f.label
 			}
-			lines[i] = st.label.Render(fmt.Sprintf("%-*s", laneLabelWidth, label)) + w
+			lines[i] = st.Label.Render(fmt.Sprintf("%-*s", laneLabelWidth, label)) + w
 		}
-		units = append(units, unit{lines, f.prio})
+		units = append(units, Unit{lines, f.prio})
 	}
 	return units
 }
 
 // fitUnits drops the least important units of several lanes until their
 // lines fit in budget (a fixed cost per lane included), then cuts.
-func fitUnits(lanes [][]unit, budget, perLane int) [][]string {
+func fitUnits(lanes [][]Unit, budget, perLane int) [][]string {
 	height := func() int {
 		h := 0
 		for _, us := range lanes {
@@ -510,16 +510,16 @@ func fitUnits(lanes [][]unit, budget, perLane int) [][]string {
 
 // minHeight is the fewest lines the lanes need: each lane's title, its
 // verdict on the focused request and the warning when it has one, whole.
-func (p lanesPanel) minHeight() int { return p.minHeightOf(p.layOut(p.lanes())) }
+func (p Lanes) MinHeight() int { return p.MinHeightOf(p.LayOut(p.List())) }
 
 // layOut renders each lane at the width it gets (its box's inside, or the
 // whole width stacked): a frame's minHeightOf and renderLanes share it.
-func (p lanesPanel) layOut(ls []lane) [][]unit {
-	width := p.c.width
+func (p Lanes) LayOut(ls []Lane) [][]Unit {
+	width := p.C.Width
 	if colW, ok := p.columnWidth(); ok {
 		width = colW - 4
 	}
-	out := make([][]unit, len(ls))
+	out := make([][]Unit, len(ls))
 	for i, l := range ls {
 		out[i] = p.renderLane(l, width)
 	}
@@ -527,8 +527,8 @@ func (p lanesPanel) layOut(ls []lane) [][]unit {
 }
 
 // minHeightOf is minHeight for lanes already laid out.
-func (p lanesPanel) minHeightOf(units [][]unit) int {
-	essential := func(us []unit) int {
+func (p Lanes) MinHeightOf(units [][]Unit) int {
+	essential := func(us []Unit) int {
 		h := 0
 		for _, u := range us {
 			if u.prio == 0 {
@@ -553,10 +553,10 @@ func (p lanesPanel) minHeightOf(units [][]unit) int {
 
 // lanesView lays the lanes out in h lines: side by side in boxes when wide,
 // stacked otherwise.
-func (p lanesPanel) render(h int) []string { return p.renderLanes(p.layOut(p.lanes()), h) }
+func (p Lanes) render(h int) []string { return p.Draw(p.LayOut(p.List()), h) }
 
 // renderLanes is render for lanes already laid out.
-func (p lanesPanel) renderLanes(units [][]unit, h int) []string {
+func (p Lanes) Draw(units [][]Unit, h int) []string {
 	if h <= 0 {
 		return nil
 	}
@@ -585,13 +585,13 @@ func (p lanesPanel) renderLanes(units [][]unit, h int) []string {
 	return out
 }
 
-func (p lanesPanel) sideBySide(units [][]unit, colW, h int) []string {
-	st := p.c.styles
+func (p Lanes) sideBySide(units [][]Unit, colW, h int) []string {
+	st := p.C.Styles
 	ls := units
 	tallest := 0
 	fitted := make([][]string, len(ls))
 	for i, us := range units {
-		f := fitUnits([][]unit{us}, h-2, 0)
+		f := fitUnits([][]Unit{us}, h-2, 0)
 		fitted[i] = f[0]
 		tallest = max(tallest, len(f[0]))
 	}
@@ -600,19 +600,19 @@ func (p lanesPanel) sideBySide(units [][]unit, colW, h int) []string {
 	for i, lines := range fitted {
 		w := colW
 		if i == len(ls)-1 {
-			w = p.c.width - colW*(len(ls)-1)
+			w = p.C.Width - colW*(len(ls)-1)
 		}
-		rows[0].WriteString(st.boxLine.Render("╭" + strings.Repeat("─", w-2) + "╮"))
-		side := st.boxLine.Render("│")
+		rows[0].WriteString(st.BoxLine.Render("╭" + strings.Repeat("─", w-2) + "╮"))
+		side := st.BoxLine.Render("│")
 		for j := range tallest {
 			line := ""
 			if j < len(lines) {
 				line = lines[j]
 			}
-			pad := max(w-4-p.c.cells.StringWidth(line), 0)
+			pad := max(w-4-p.C.Cells.StringWidth(line), 0)
 			rows[j+1].WriteString(side + " " + line + strings.Repeat(" ", pad) + " " + side)
 		}
-		rows[tallest+1].WriteString(st.boxLine.Render("╰" + strings.Repeat("─", w-2) + "╯"))
+		rows[tallest+1].WriteString(st.BoxLine.Render("╰" + strings.Repeat("─", w-2) + "╯"))
 	}
 	out := make([]string, len(rows))
 	for i := range rows {
@@ -621,23 +621,23 @@ func (p lanesPanel) sideBySide(units [][]unit, colW, h int) []string {
 	return out
 }
 
-func (p lanesPanel) mark(allowed bool) string { return mark(p.c.styles, allowed) }
+func (p Lanes) mark(allowed bool) string { return mark(p.C.Styles, allowed) }
 
 // mark is ✓ or ✗ in its colour: never colour alone.
-func mark(st *styles, allowed bool) string {
+func mark(st *Styles, allowed bool) string {
 	if allowed {
-		return st.g.markOK
+		return st.Glyphs.MarkOK
 	}
-	return st.g.markNo
+	return st.Glyphs.MarkNo
 }
 
 // serverLine is a fleet's servers side by side, each what it holds for the
 // focused client against the limit, the one the next request reaches
 // marked: "1: 100/100 · 2: 100/100 · ▸3: 99/100".
-func (p lanesPanel) serverLine(i int) string {
-	s, st := p.snap, p.c.styles
-	parts := make([]string, len(s.servers[i]))
-	for j, d := range s.servers[i] {
+func (p Lanes) serverLine(i int) string {
+	s, st := p.Snap, p.C.Styles
+	parts := make([]string, len(s.Servers[i]))
+	for j, d := range s.Servers[i] {
 		var held string
 		switch d.Kind {
 		case algo.KindSlidingCounter:
@@ -652,10 +652,23 @@ func (p lanesPanel) serverLine(i int) string {
 		if d.Kind == algo.KindTokenBucket {
 			text = glue(fmt.Sprintf("%d: %s", j+1, held))
 		}
-		if j == s.nextServer[i] {
-			text = st.value.Render("▸" + text)
+		if j == s.NextServer[i] {
+			text = st.Value.Render("▸" + text)
 		}
 		parts[j] = text
 	}
-	return strings.Join(parts, st.faint.Render(" · "))
+	return strings.Join(parts, st.Faint.Render(" · "))
+}
+
+// laneLines renders lane i alone, at the width the panel gives it.
+func (p Lanes) LaneLines(i int) []string {
+	width := p.C.Width
+	if colW, ok := p.columnWidth(); ok {
+		width = colW - 4
+	}
+	var lines []string
+	for _, u := range p.renderLane(p.List()[i], width) {
+		lines = append(lines, u.lines...)
+	}
+	return lines
 }

@@ -1,7 +1,6 @@
-package ui
+package render
 
 import (
-	"slices"
 	"strings"
 
 	"windowlab/algo"
@@ -41,7 +40,7 @@ var blockFont = map[rune][5]string{
 
 // blockRows is text in block letters, each glyph scaled sx wide and sy
 // tall; glyphs it has no shape for are left out.
-func blockRows(text string, sx, sy int) []string {
+func BlockRows(text string, sx, sy int) []string {
 	rows := make([]strings.Builder, 5)
 	for _, r := range text {
 		g, ok := blockFont[r]
@@ -90,40 +89,21 @@ func keyFigure(d algo.Decision) string {
 	return human.Int(d.Count)
 }
 
-// presenterLane is the lane a presenter's screen is about: the revealed
-// question's, else the first the caption on screen makes a claim about,
-// else the first.
-func (m Model) presenterLane() int {
-	if i, ok := m.quizLane(); ok {
-		return i
-	}
-	if i := m.captionIndex(); i >= 0 {
-		for _, x := range m.sc.Captions[i].Shows {
-			if k := slices.Index(m.sc.Algorithms, x.Algorithm); k >= 0 && x.Last != nil {
-				return k
-			}
-		}
-	}
-	return 0
-}
-
 // presenterMin is the fewest lines the presenter's body keeps from the
 // timeline: the block verdict and the focused lane's essentials.
-const presenterMin = 14
+const PresenterMin = 14
 
 // presenterFits reports whether the screen is big enough for the
 // presenter's layout; smaller ones get the ordinary lanes, bolder.
-func (m Model) presenterFits() bool { return m.c.width >= 100 && m.c.height >= 30 }
+func PresenterFits(c Common) bool { return c.Width >= 100 && c.Height >= 30 }
 
 // presenterBody is the body of a presenter's screen in h lines: the key
-// figure and verdict of the focused lane in block letters, that lane in
-// full, the others one line each. Nothing before any request.
-func (m Model) presenterBody(h int) []string {
-	st, s := m.c.styles, m.snap
-	k := m.presenterLane()
-	lanes := m.lanes()
+// figure and verdict of lane k in block letters, that lane in full, the
+// others one line each. Nothing before any request.
+func (lanes Lanes) PresenterBody(k, h int) []string {
+	st, s, c := lanes.C.Styles, lanes.Snap, lanes.C
 	lanes.stacked = true
-	ls := lanes.lanes()
+	ls := lanes.List()
 	if k >= len(ls) {
 		return lanes.render(h)
 	}
@@ -133,31 +113,31 @@ func (m Model) presenterBody(h int) []string {
 			continue
 		}
 		line := st.kind(int(l.kind)).Render(l.title)
-		if s.hasLast {
-			d := s.last.Decisions[i]
-			line += "  " + mark(st, d.Allowed) + " " + explain(d)
+		if s.HasLast {
+			d := s.Last.Decisions[i]
+			line += "  " + mark(st, d.Allowed) + " " + Explain(d)
 		}
-		compact = append(compact, m.c.cells.Truncate(line, m.c.width, "…"))
+		compact = append(compact, c.Cells.Truncate(line, c.Width, "…"))
 	}
 	var big []string
-	if s.hasLast {
-		d := s.last.Decisions[k]
+	if s.HasLast {
+		d := s.Last.Decisions[k]
 		verdict := "DENY"
-		style := st.denied
+		style := st.Denied
 		if d.Allowed {
-			verdict, style = "ALLOW", st.allowed
+			verdict, style = "ALLOW", st.Allowed
 		}
 		text := keyFigure(d) + " → " + verdict
 		// As big as the width and the spare lines allow.
 		focused := len(lanes.renderFocused(ls[k], h))
 		spare := h - focused - len(compact) - 2
-		sx := max(1, min(3, m.c.width/max(blockWidth(text, 1), 1)))
+		sx := max(1, min(3, c.Width/max(blockWidth(text, 1), 1)))
 		sy := max(1, min(sx, spare/5))
 		if spare < 5 {
 			sy, sx = 0, 0
 		}
 		if sy > 0 {
-			for _, r := range blockRows(text, sx, sy) {
+			for _, r := range BlockRows(text, sx, sy) {
 				big = append(big, style.Render(r))
 			}
 			big = append(big, "")
@@ -175,7 +155,7 @@ func (m Model) presenterBody(h int) []string {
 }
 
 // renderFocused draws one lane across the whole width in at most h lines.
-func (p lanesPanel) renderFocused(l lane, h int) []string {
+func (p Lanes) renderFocused(l Lane, h int) []string {
 	p.stacked = true
-	return fitUnits([][]unit{p.renderLane(l, p.c.width)}, max(h, 1), 0)[0]
+	return fitUnits([][]Unit{p.renderLane(l, p.C.Width)}, max(h, 1), 0)[0]
 }

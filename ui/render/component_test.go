@@ -1,0 +1,176 @@
+package render
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"windowlab/algo"
+	"windowlab/scenarios"
+	"windowlab/sim"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
+)
+
+// boundaryBurst is the lesson's fixed-window trap: 100 requests at 12:00:59
+// and 100 at 12:01:00, limit 100 per minute.
+func boundaryBurst() *scenarios.Scenario {
+	return parse(`name: boundary-burst
+title: Boundary burst
+limit: 100
+window: 1m
+start: "12:00:58"
+traffic:
+  - {at: "12:00:59", count: 100}
+  - {at: "12:01:00", count: 100}
+captions:
+  - {at: "12:00:59", request: last, text: "100 requests at 12:00:59: every limiter lets them all in."}
+  - {at: "12:01:00", request: last, text: "A new minute: the fixed window resets and lets 100 more in. 200 in 2 seconds."}
+`)
+}
+
+// workedExample is the lesson's sliding-counter arithmetic: 84 requests in
+// the 12:00 window, 30 at 12:01:14, one more at 12:01:15.
+func workedExample() *scenarios.Scenario {
+	return parse(`name: worked-example
+title: Worked example
+limit: 100
+window: 1m
+start: "12:00:29"
+traffic:
+  - {at: "12:00:30", count: 84}
+  - {at: "12:01:14", count: 30}
+  - {at: "12:01:15", count: 1}
+captions:
+  - {at: "12:01:15", request: 1, text: "15 s into the minute the previous window still overlaps by 0.75: 30 + 84 × 0.75 = 93."}
+`)
+}
+
+// fourLimiters is the boundary burst through all four limiters.
+func fourLimiters() *scenarios.Scenario {
+	s := boundaryBurst()
+	a, err := algo.ParseAlgorithm("token-bucket")
+	if err != nil {
+		panic(err)
+	}
+	s.Algorithms = append(s.Algorithms, a)
+	return s
+}
+
+func parse(yaml string) *scenarios.Scenario {
+	s, err := scenarios.Parse("test.yaml", []byte(yaml))
+	if err != nil {
+		panic(err) // the test's own scenario is wrong
+	}
+	return s
+}
+
+// plain is a rendered component as a golden file holds it.
+func plain(lines []string) string {
+	return strings.ReplaceAll(ansi.Strip(strings.Join(lines, "\n")), NoBreak, " ")
+}
+
+// atCaption is what the view shows, w×h on a dark background, having gone
+// to the time of sc's caption that speaks of a request there: the
+// caption's request held and its client in focus (ui's go-to-time lands
+// so), the timeline at zoom z.
+func atCaption(t *testing.T, sc *scenarios.Scenario, when string, w, h int, z func(Zoom) Zoom) (Common, *Snapshot) {
+	t.Helper()
+	at, err := algo.ParseClock(when)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := sc.EngineWith(sim.Options{History: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(sc.Captions, func(c scenarios.Caption) bool { return c.At == at && c.Speaks() })
+	if i < 0 {
+		t.Fatalf("%s has no caption at %s that speaks of a request", sc.Name, when)
+	}
+	sc.SeekCaption(e, i)
+	held, ok := e.Last()
+	if !ok {
+		t.Fatalf("no request at %s", when)
+	}
+	held.Decisions = slices.Clone(held.Decisions)
+	c := Common{Width: w, Height: h, Styles: NewStyles(true, false)}
+	s := Take(e, Focus{Client: held.Arrival.Client, Why: FocusCaption}, &held, sc.Captions[i].Text)
+	s.CountWindows(e, Lanes{C: c, Snap: &s, Question: -1}.StripCells)
+	s.Timeline = z(NewZoom(e.Window())).CellsAt(e.History(), s.Now, w, len(s.Algorithms), -1)
+	return c, &s
+}
+
+func autoZoom(z Zoom) Zoom { return z }
+
+// componentSizes are a stacked layout and a wide one, lanes side by side.
+var componentSizes = [][2]int{{80, 24}, {160, 40}}
+
+// TestGoldenLanes pins each kind of lane on its own, at the lesson's
+// moments, stacked and in a box: a change to one lane rewrites its goldens
+// only.
+func TestGoldenLanes(t *testing.T) {
+	cases := []struct {
+		name     string
+		scenario func() *scenarios.Scenario
+		at       string
+		lane     int
+		want     []string
+	}{
+		{"fixed-window", fourLimiters, "12:01:00", 0, []string{"100/100 full", "⚠ 200 ", "to client-1 in 2 seconds (12:00:59–12:01:00)"}},
+		{"sliding-log", fourLimiters, "12:01:00", 1, []string{"100/100 in the last 1m", "oldest 12:00:59 leaves in 59s", "████████████████ 100/100"}},
+		{"sliding-counter", workedExample, "12:01:15", 2, []string{"30 + 84 × 0.75 = 93 → allow (93 < 100)", "0.75"}},
+		{"token-bucket", fourLimiters, "12:01:00", 3, []string{"next token in"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			for _, sz := range componentSizes {
+				t.Run(fmt.Sprint(sz[0]), func(t *testing.T) {
+					c0, snap := atCaption(t, c.scenario(), c.at, sz[0], sz[1], autoZoom)
+					out := plain(Lanes{C: c0, Snap: snap, Question: -1}.LaneLines(c.lane))
+					for _, w := range c.want {
+						if !strings.Contains(strings.Join(strings.Fields(out), " "), w) {
+							t.Errorf("lane lacks %q:\n%s", w, out)
+						}
+					}
+					golden.RequireEqual(t, out)
+				})
+			}
+		})
+	}
+}
+
+// TestGoldenTimeline pins the timeline alone: the boundary burst at
+// 12:01:00, at two widths, at the zoom the width picks and one finer; its
+// figures are the totals so far, as the lanes say.
+func TestGoldenTimeline(t *testing.T) {
+	for _, zoom := range []string{"auto", "zoomed"} {
+		t.Run(zoom, func(t *testing.T) {
+			for _, sz := range componentSizes {
+				t.Run(fmt.Sprint(sz[0]), func(t *testing.T) {
+					z := autoZoom
+					if zoom == "zoomed" { // z, once
+						z = func(z Zoom) Zoom { return z.In(sz[0]) }
+					}
+					c0, snap := atCaption(t, boundaryBurst(), "12:01:00", sz[0], sz[1], z)
+					lines := Timeline{C: c0, Snap: snap}.Render()
+					if len(lines) != 3+3 { // legend, labels, ticks, a row a limiter
+						t.Errorf("%d lines, want 6", len(lines))
+					}
+					for i, l := range lines {
+						if w := ansi.StringWidth(l); w > sz[0] {
+							t.Errorf("line %d is %d wide", i+1, w)
+						}
+					}
+					out := plain(lines)
+					if !strings.Contains(out, "cell") || !strings.Contains(out, "so far") || !strings.Contains(out, "✓200") || !strings.Contains(out, "✗100") {
+						t.Errorf("timeline:\n%s", out)
+					}
+					golden.RequireEqual(t, out)
+				})
+			}
+		})
+	}
+}
