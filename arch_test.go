@@ -30,6 +30,7 @@ var allowed = map[string][]string{
 	"redisstore":          {"algo"},
 	"internal/redistest":  {},
 	"internal/schematest": {},
+	"internal/arch":       {}, // test-only: the house's guards
 }
 
 // testsMay adds what a package's tests may import besides: the lab's tests
