@@ -189,14 +189,14 @@ func TestSpeedIsClamped(t *testing.T) {
 	for range 20 {
 		m = update(t, m, press("+")...)
 	}
-	if m.speed != maxSpeed {
-		t.Fatalf("speed %v, want %v", m.speed, maxSpeed)
+	if m.speed != scenarios.MaxSpeed {
+		t.Fatalf("speed %v, want %v", m.speed, scenarios.MaxSpeed)
 	}
 	for range 30 {
 		m = update(t, m, press("-")...)
 	}
-	if m.speed != minSpeed {
-		t.Fatalf("speed %v, want %v", m.speed, minSpeed)
+	if m.speed != scenarios.MinSpeed {
+		t.Fatalf("speed %v, want %v", m.speed, scenarios.MinSpeed)
 	}
 }
 

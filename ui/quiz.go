@@ -392,8 +392,8 @@ func (m *Model) prove() tea.Cmd {
 		return m.seek(cur.At)
 	}
 	m.speed = 1
-	for m.speed*proofSeconds < span && m.speed < maxSpeed {
-		m.speed = min(m.speed*2, maxSpeed)
+	for m.speed*proofSeconds < span && m.speed < scenarios.MaxSpeed {
+		m.speed = min(m.speed*2, scenarios.MaxSpeed)
 	}
 	return m.play()
 }

@@ -152,7 +152,7 @@ func recordModel(o RecordOptions) (Model, error) {
 	m = apply(m, tea.BackgroundColorMsg{Color: bg})
 	m = apply(m, tea.WindowSizeMsg{Width: o.Width, Height: o.Height})
 	if o.Speed > 0 {
-		m.speed = min(max(o.Speed, minSpeed), maxSpeed)
+		m.speed = min(max(o.Speed, scenarios.MinSpeed), scenarios.MaxSpeed)
 	}
 	return m, nil
 }

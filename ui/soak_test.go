@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"windowlab/internal/long"
+	"windowlab/scenarios"
 )
 
 // TestSoakReplayAt1000x plays the million-request scenario at 1000× over and
@@ -25,11 +26,11 @@ func TestSoakReplayAt1000x(t *testing.T) {
 	const minutes = 10
 	frames := minutes * int(time.Minute/frame) // 18,000 at 30 frames a second
 	m := newModel(t, million(), 200, 50)
-	for m.speed < maxSpeed {
+	for m.speed < scenarios.MaxSpeed {
 		m = update(t, m, press("+")...)
 	}
 	m = update(t, m, press("space")...)
-	if !m.Playing() || m.speed != maxSpeed {
+	if !m.Playing() || m.speed != scenarios.MaxSpeed {
 		t.Fatalf("playing %v at %v×", m.Playing(), m.speed)
 	}
 

@@ -138,12 +138,6 @@ func RunFinal(ctx context.Context, opts Options) (Model, error) {
 	return m, err
 }
 
-// Playback speeds, as multiples of real time.
-const (
-	minSpeed = 0.1
-	maxSpeed = 1000
-)
-
 // guidedLesson is the guided lesson: a scenario and a ready engine per
 // step, and the step on screen.
 type guidedLesson struct {
@@ -305,7 +299,7 @@ func (m *Model) setScenario(sc *scenarios.Scenario, eng *sim.Engine) {
 	m.stop()
 	m.speed = 1
 	if sc.Speed > 0 {
-		m.speed = min(max(sc.Speed, minSpeed), maxSpeed)
+		m.speed = min(max(sc.Speed, scenarios.MinSpeed), scenarios.MaxSpeed)
 	}
 	m.timeline = render.NewZoom(eng.Window())
 	m.status = ""
@@ -597,9 +591,9 @@ func (m *Model) adjustView(msg tea.KeyPressMsg) {
 	k := m.keys
 	switch {
 	case key.Matches(msg, k.Faster):
-		m.speed = min(maxSpeed, m.speed*2)
+		m.speed = min(scenarios.MaxSpeed, m.speed*2)
 	case key.Matches(msg, k.Slower):
-		m.speed = max(minSpeed, m.speed/2)
+		m.speed = max(scenarios.MinSpeed, m.speed/2)
 	case key.Matches(msg, k.ZoomIn):
 		m.timeline = m.timeline.In(m.c.Width)
 		m.refresh()

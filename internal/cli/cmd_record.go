@@ -15,6 +15,7 @@ import (
 
 	"windowlab/algo"
 	"windowlab/human"
+	"windowlab/scenarios"
 	"windowlab/ui"
 )
 
@@ -52,7 +53,7 @@ func newRecordCommand() *cobra.Command {
 	f.StringVar(&opts.size, "size", "100x30", "the terminal's size, COLUMNSxROWS, at least 80x24")
 	f.StringVar(&opts.keys, "keys", "space", "keys pressed at the start, by name, space-separated (space plays; \"space t\" …)")
 	f.StringVar(&opts.until, "until", "", "end once the clock reaches this time, HH:MM:SS (default: the end of the scenario)")
-	f.Float64Var(&opts.speed, "speed", 0, "the playback speed, 0.1 to 1000 (default: the scenario's, else 1)")
+	f.Float64Var(&opts.speed, "speed", 0, "the playback speed, "+scenarios.SpeedRange()+" (default: the scenario's, else 1)")
 	f.DurationVar(&opts.hold, "hold", ui.DefaultHold, "how long a caption that pauses the clock, and the last frame, stay on screen, up to 1h")
 	f.DurationVar(&opts.longest, "longest", ui.DefaultLongest, "the longest the recording may run, up to 1h")
 	f.BoolVar(&opts.light, "light", false, "draw for a light background")
@@ -109,8 +110,8 @@ func runRecord(ctx context.Context, std stdio, opts recordOptions, args []string
 		}
 		o.HasUntil = true
 	}
-	if opts.speed != 0 && !(opts.speed >= 0.1 && opts.speed <= 1000) { // NaN too
-		return invalid(fmt.Errorf("--speed %s is out of range: from 0.1 to 1000", strconv.FormatFloat(opts.speed, 'g', -1, 64)))
+	if opts.speed != 0 && !(opts.speed >= scenarios.MinSpeed && opts.speed <= scenarios.MaxSpeed) { // NaN too
+		return invalid(fmt.Errorf("--speed %s is out of range: from %s", strconv.FormatFloat(opts.speed, 'g', -1, 64), scenarios.SpeedRange()))
 	}
 	for _, d := range []struct {
 		flag string
