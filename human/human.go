@@ -10,6 +10,7 @@ package human
 
 import (
 	"fmt"
+	"io/fs"
 	"math"
 	"math/big"
 	"math/bits"
@@ -375,4 +376,22 @@ func Span(first, last int64) string {
 		return "in " + Noun{"second", "seconds"}.Of((last-first)/1000+1)
 	}
 	return "within " + Duration(time.Duration(last-first)*time.Millisecond)
+}
+
+// FileKind names, for a message, what a path that is not a regular file
+// is: "a directory", "a named pipe", "a character device"…
+func FileKind(mode fs.FileMode) string {
+	switch {
+	case mode.IsDir():
+		return "a directory"
+	case mode&fs.ModeCharDevice != 0:
+		return "a character device"
+	case mode&fs.ModeDevice != 0:
+		return "a device"
+	case mode&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case mode&fs.ModeSocket != 0:
+		return "a socket"
+	}
+	return "a special file"
 }

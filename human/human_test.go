@@ -1,6 +1,7 @@
 package human
 
 import (
+	"io/fs"
 	"math"
 	"math/big"
 	"math/rand/v2"
@@ -342,5 +343,16 @@ func TestDecimalAsBigRatWritesIt(t *testing.T) {
 	}
 	if fast < len(cases)/2 {
 		t.Errorf("only %d of %d cases in 128-bit integers", fast, len(cases))
+	}
+}
+
+func TestFileKind(t *testing.T) {
+	for mode, want := range map[fs.FileMode]string{
+		fs.ModeDir: "a directory", fs.ModeNamedPipe: "a named pipe", fs.ModeSocket: "a socket",
+		fs.ModeDevice | fs.ModeCharDevice: "a character device", fs.ModeDevice: "a device", fs.ModeIrregular: "a special file",
+	} {
+		if got := FileKind(mode); got != want {
+			t.Errorf("FileKind(%v) = %q, want %q", mode, got, want)
+		}
 	}
 }

@@ -264,7 +264,7 @@ func loadFile(path string, progress func(read, size int64)) (*Scenario, error) {
 		return nil, fileError(path, "is a directory")
 	case path == Stdin && mode&os.ModeCharDevice != 0: // a terminal: read to its end of file
 	case !mode.IsRegular() && mode&os.ModeNamedPipe == 0:
-		return nil, fileError(path, "is not a regular file but "+fileKind(mode)+"; give a scenario file, or a pipe")
+		return nil, fileError(path, "is not a regular file but "+human.FileKind(mode)+"; give a scenario file, or a pipe")
 	}
 	br := bufio.NewReaderSize(f, 1<<16)
 	if mark, _ := br.Peek(len(RecordedMark)); string(mark) == RecordedMark {
@@ -289,19 +289,6 @@ func loadFile(path string, progress func(read, size int64)) (*Scenario, error) {
 		return nil, fileError(path, fmt.Sprintf("more than 1 MiB came through the pipe; a scenario file may be at most 1 MiB (%s bytes)", human.Int(MaxFileSize)))
 	}
 	return Parse(path, data)
-}
-
-// fileKind names what a path that is not a regular file is.
-func fileKind(mode os.FileMode) string {
-	switch {
-	case mode&os.ModeCharDevice != 0:
-		return "a character device"
-	case mode&os.ModeDevice != 0:
-		return "a device"
-	case mode&os.ModeSocket != 0:
-		return "a socket"
-	}
-	return "a special file"
 }
 
 // Stdin names standard input, read for the path "-", in messages.

@@ -74,7 +74,7 @@ func readKeyFile(path string, most int64, valid string) ([]byte, error) {
 		return nil, cmp.Or(errors.Unwrap(err), err)
 	}
 	if !info.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s, not a regular file; %s", fileKind(info.Mode()), valid)
+		return nil, fmt.Errorf("%s, not a regular file; %s", human.FileKind(info.Mode()), valid)
 	}
 	tooBig := func(size int64) error {
 		return fmt.Errorf("%s, more than the %s it may be here; %s", human.Bytes(size), human.Bytes(most), valid)
@@ -90,23 +90,6 @@ func readKeyFile(path string, most int64, valid string) ([]byte, error) {
 		return nil, tooBig(int64(len(data)))
 	}
 	return data, nil
-}
-
-// fileKind names what a path that is not a regular file is.
-func fileKind(mode os.FileMode) string {
-	switch {
-	case mode.IsDir():
-		return "a directory"
-	case mode&os.ModeCharDevice != 0:
-		return "a character device"
-	case mode&os.ModeDevice != 0:
-		return "a device"
-	case mode&os.ModeNamedPipe != 0:
-		return "a named pipe"
-	case mode&os.ModeSocket != 0:
-		return "a socket"
-	}
-	return "a special file"
 }
 
 // DefaultTeacherKeys are the user's own public keys, ~/.ssh/*.pub: the
