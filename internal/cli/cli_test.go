@@ -220,7 +220,12 @@ func TestFixturesKeepLF(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("no git")
 	}
-	files := []string{"testdata/bad/absurd-count.err", "testdata/examples/boundary-burst.yaml", "ui/testdata/TestGoldenLanes/fixed-window/80.golden", "algo/testdata/fuzz/FuzzFixedWindow/03740eee5977f4fa", "redisstore/lua/fixed.lua"}
+	files := []string{"testdata/bad/absurd-count.err", "testdata/examples/boundary-burst.yaml", "ui/render/testdata/TestGoldenLanes/fixed-window/80.golden", "algo/testdata/fuzz/FuzzFixedWindow/03740eee5977f4fa", "redisstore/lua/fixed.lua"}
+	for _, f := range files { // check-attr answers for any path: each must be a real fixture
+		if _, err := os.Stat(filepath.Join("..", "..", f)); err != nil {
+			t.Errorf("the fixture %s is gone: %v", f, err)
+		}
+	}
 	check := exec.Command("git", append([]string{"check-attr", "eol", "--"}, files...)...)
 	check.Dir = filepath.Join("..", "..") // the paths are the module root's
 	out, err := check.Output()
