@@ -41,6 +41,9 @@ func Parse(file string, data []byte) (*Scenario, error) {
 	if err := d.result(); err != nil {
 		return nil, err
 	}
+	if errs := s.resolveCaptions(); len(errs) > 0 {
+		return nil, errs
+	}
 	return s, nil
 }
 

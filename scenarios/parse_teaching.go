@@ -29,6 +29,14 @@ func (d *decoder) caption(path string, n ast.Node, s *Scenario) (Caption, bool) 
 	}
 	if o.has("text") {
 		c.Text, _ = d.text(o, "text")
+		c.Source = c.Text
+		_, at := o.value("text")
+		c.TextLine, c.TextColumn = nodePos(at)
+		refs, msg := parseRefs(c.Text, s.Algorithms)
+		if msg != "" {
+			d.at(at, join(path, "text"), "%s", msg)
+		}
+		c.Refs = refs
 	} else {
 		d.missing(o, "text", "give the caption's text")
 	}
