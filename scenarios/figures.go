@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"fmt"
+	"math/big"
 	"slices"
 	"strings"
 
@@ -15,6 +16,7 @@ import (
 // lanes format them, so what a caption prints is what its lane shows:
 //
 //	{limit} {window} {at}                 the scenario's limit and window, the caption's instant
+//	{limit × 1,000,000}                   the limit at a scale the text imagines, in words ("10 billion")
 //	{<algorithm>.<figure>}                a limiter's totals, or the last decision its lane shows
 //	{<algorithm>.now.<figure>}            what that lane's "now" shows: a request from the focused client now
 //
@@ -26,21 +28,24 @@ type Ref struct {
 	Name      string         // as written between the braces
 	Algorithm algo.Algorithm // for a limiter's figure
 	HasAlgo   bool
-	Now       bool   // the lane's "now" (a request now) rather than its last decision
-	Figure    string // one of totalFigures, decisionFigures or sceneFigures
-	Value     string // resolved, as the lane prints it
+	Now       bool     // the lane's "now" (a request now) rather than its last decision
+	Figure    string   // one of totalFigures, decisionFigures or sceneFigures
+	Value     string   // resolved, as the lane prints it
+	Scale     *big.Int // {limit × N}: the limit times N, in words
 }
 
 // sceneFigures are the scenario's own, not a limiter's.
 var sceneFigures = []string{"limit", "window", "at"}
 
 // totalFigures are a limiter's running totals, as its lane's header prints them.
-var totalFigures = []string{"allowed", "denied", "most", "holds", "entries"}
+// most, span, most-range and times are its "most" line: the most admitted
+// to one client in a window's length, in how long, when, against the limit.
+var totalFigures = []string{"allowed", "denied", "most", "span", "most-range", "times", "holds", "entries"}
 
 // decisionFigures are read off a decision: the last one the lane shows, or
 // with now, what a request now would get.
 var decisionFigures = []string{"verdict", "explain", "count", "previous", "current", "weight", "estimate",
-	"window", "previous-window", "oldest", "elapsed", "tokens"}
+	"window", "previous-window", "oldest", "elapsed", "overlap", "tokens"}
 
 // InLane reports whether the lane prints the figure itself (the scenario's
 // figures are printed elsewhere: the header, the clock).
@@ -74,12 +79,21 @@ func parseRefs(text string, algos []algo.Algorithm) ([]Ref, string) {
 }
 
 // refForms says what a reference may be, for messages.
-const refForms = "{limit}, {window}, {at}, {<algorithm>.<figure>} or {<algorithm>.now.<figure>}"
+const refForms = "{limit}, {window}, {at}, {limit × <count>}, {<algorithm>.<figure>} or {<algorithm>.now.<figure>}"
 
 func parseRef(name string, algos []algo.Algorithm) (Ref, string) {
 	r := Ref{Name: name}
 	if slices.Contains(sceneFigures, name) {
 		r.Figure = name
+		return r, ""
+	}
+	if n, ok := strings.CutPrefix(name, "limit × "); ok {
+		// The limit at a scale the text imagines: {limit × 1,000,000}, in words.
+		v, ok := human.ParseNumber(n)
+		if !ok || !v.IsInt() || v.Sign() <= 0 {
+			return r, fmt.Sprintf("{%s}: %q is not a whole number to scale the limit by", truncate(name), truncate(n))
+		}
+		r.Figure, r.Scale = "limit", v.Num()
 		return r, ""
 	}
 	dot := strings.LastIndexByte(name, '.')
@@ -126,6 +140,9 @@ type Lane struct {
 func (r Ref) Resolve(cfg algo.Config, at algo.Instant, lanes []Lane, algos []algo.Algorithm) (string, bool) {
 	switch r.Figure {
 	case "limit":
+		if r.Scale != nil {
+			return human.Words(new(big.Int).Mul(big.NewInt(cfg.Limit), r.Scale)), true
+		}
 		if !r.HasAlgo {
 			return human.Int(cfg.Limit), true
 		}
@@ -148,6 +165,12 @@ func (r Ref) Resolve(cfg algo.Config, at algo.Instant, lanes []Lane, algos []alg
 		return human.Int(l.Stats.Denied), true
 	case "most":
 		return human.Int(l.Stats.MaxInWindow), true
+	case "span":
+		return human.Span(int64(l.Stats.MaxInWindowFirst), int64(l.Stats.MaxInWindowLast)), true
+	case "most-range":
+		return algo.Range(l.Stats.MaxInWindowFirst, l.Stats.MaxInWindowLast), true
+	case "times":
+		return human.Times(l.Stats.MaxInWindow, cfg.Limit), true
 	case "holds":
 		return l.Stats.Kind.Unit().Of(l.Stats.Memory.Entries), true
 	case "entries":
@@ -187,6 +210,8 @@ func decisionFigure(fig string, d algo.Decision) string {
 		return d.Oldest.Short()
 	case "elapsed":
 		return human.Duration(d.Elapsed)
+	case "overlap": // the weight's sum, as the counter's lane writes it after the weight
+		return "1 − " + human.Duration(d.Elapsed) + "/" + human.Duration(d.Window)
 	case "tokens":
 		tn, w := d.TokensRat()
 		return human.Decimal(tn, w)

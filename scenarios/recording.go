@@ -248,9 +248,6 @@ func parseRecorded(file string, in io.Reader) (*Scenario, error) {
 		}
 		return nil, ErrorList{{File: file, Line: at, Column: 1, Field: "start", Msg: fmt.Sprintf("%s is after the first request at %s; start the clock at or before it", s.Start, rec.first)}}
 	}
-	if errs := s.resolveCaptions(); len(errs) > 0 {
-		return nil, errs
-	}
 	return s, nil
 }
 

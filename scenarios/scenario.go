@@ -282,7 +282,7 @@ func loadFile(path string, progress func(read, size int64)) (*Scenario, error) {
 		if progress != nil {
 			in = &progressReader{r: in, size: info.Size(), progress: progress}
 		}
-		return parseRecorded(path, in)
+		return resolved(parseRecorded(path, in))
 	}
 	data, err := io.ReadAll(io.LimitReader(br, MaxFileSize+1))
 	if err != nil {
