@@ -143,3 +143,29 @@ func TestCaptionEnds(t *testing.T) {
 		}
 	}
 }
+
+// A caption's references are the engine's figures at its moment, formatted
+// as the lanes print them.
+func TestCaptionReferencesResolve(t *testing.T) {
+	s := mustParse(t, "b.yaml", `limit: 100
+window: 1m
+traffic:
+  - {at: "12:00:59", count: 100, client: client-1}
+  - {at: "12:01:00", count: 100, client: client-1}
+captions:
+  - at: "12:01:00"
+    request: last
+    text: "{at}: {sliding-counter.explain}; {fixed-window.window} {fixed-window.verdict}s; the log holds {sliding-log.holds}; {limit} a {window}."
+  - at: "12:01:59"
+    text: "{sliding-counter.now.previous-window} = {sliding-counter.now.previous}, {sliding-counter.now.window} = {sliding-counter.now.current}, weight {sliding-counter.now.weight}"
+`)
+	want := []string{
+		"12:01:00: 0 + 100 × 1 = 100 → deny (100 ≥ 100); 12:01:00–12:02:00 allows; the log holds 100 timestamps; 100 a 1m.",
+		"12:00:00–12:01:00 = 100, 12:01:00–12:02:00 = 0, weight ≈0.017",
+	}
+	for i, w := range want {
+		if got := s.Captions[i].Text; got != w {
+			t.Errorf("captions[%d] reads\n  %q\nwant\n  %q", i, got, w)
+		}
+	}
+}

@@ -43,3 +43,20 @@ func TestLessonSteps(t *testing.T) {
 		t.Error("the sliding-log step never says 10 billion")
 	}
 }
+
+// The lesson's own figures are what its captions print, now from the
+// engine: nothing a caption says may contradict the lesson.
+func TestLessonFiguresInCaptions(t *testing.T) {
+	var all []string
+	for _, s := range Lesson() {
+		for _, c := range s.Captions {
+			all = append(all, c.Text)
+		}
+	}
+	text := strings.Join(all, "\n")
+	for _, want := range []string{"200 requests in 2 seconds", "30 + 84 × 0.75 = 93", "10 billion timestamps", "0.003%"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("no lesson caption prints %q", want)
+		}
+	}
+}

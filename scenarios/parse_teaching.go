@@ -12,7 +12,7 @@ import (
 	"windowlab/human"
 )
 
-var captionFields = []string{"at", "text", "until", "pause", "client", "request", "shows"}
+var captionFields = []string{"at", "text", "until", "pause", "client", "request", "shows", "given"}
 
 func (d *decoder) caption(path string, n ast.Node, s *Scenario) (Caption, bool) {
 	var c Caption
@@ -28,7 +28,7 @@ func (d *decoder) caption(path string, n ast.Node, s *Scenario) (Caption, bool) 
 		d.missing(o, "at", "give the clock time the caption appears, such as at: \"12:01:00\"")
 	}
 	if o.has("text") {
-		c.Text, _ = d.text(o, "text")
+		d.captionText(path, o, s, &c)
 	} else {
 		d.missing(o, "text", "give the caption's text")
 	}
@@ -83,6 +83,9 @@ func (d *decoder) caption(path string, n ast.Node, s *Scenario) (Caption, bool) 
 				c.Shows = append(c.Shows, x)
 			}
 		}
+	}
+	if len(d.errs) == nerr {
+		d.captionFigures(path, o, &c)
 	}
 	return c, len(d.errs) == nerr
 }

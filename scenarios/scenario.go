@@ -132,8 +132,14 @@ type Caption struct {
 	Column int
 	At     algo.Instant
 	Until  algo.Instant
-	Text   string
+	Text   string // as shown: Source with its references resolved
 	Pause  bool
+
+	// Source is the text as written, its figures references (figures.go);
+	// Refs are those references in order, resolved when the file is read.
+	Source               string
+	Refs                 []Ref
+	TextLine, TextColumn int
 
 	Client  string      // the client it speaks of; "" for whoever sends the request
 	Request RequestPick // the request at At it speaks of
@@ -276,7 +282,7 @@ func loadFile(path string, progress func(read, size int64)) (*Scenario, error) {
 		if progress != nil {
 			in = &progressReader{r: in, size: info.Size(), progress: progress}
 		}
-		return parseRecorded(path, in)
+		return resolved(parseRecorded(path, in))
 	}
 	data, err := io.ReadAll(io.LimitReader(br, MaxFileSize+1))
 	if err != nil {

@@ -70,8 +70,37 @@ func holdsCaption(t *testing.T, m Model, sc *scenarios.Scenario, i int, route st
 			}
 		}
 	}
+	holdsFigures(t, m, sc, i, where)
 	if c.Client != "" && m.snap.Client != c.Client {
 		t.Errorf("%s: the lanes show client %q, the caption speaks of %q", where, m.snap.Client, c.Client)
+	}
+}
+
+// holdsFigures checks that every figure caption i prints is its lane's at
+// the frame: read off the frame's snapshot as the caption's was read off
+// the engine, and, for a lane's figure, printed in that lane.
+func holdsFigures(t *testing.T, m Model, sc *scenarios.Scenario, i int, where string) {
+	t.Helper()
+	lanes := make([]scenarios.Lane, len(m.snap.Stats))
+	for k := range lanes {
+		lanes[k] = scenarios.Lane{Stats: m.snap.Stats[k], Now: m.snap.Peek[k]}
+		if m.snap.HasLast {
+			lanes[k].Last = &m.snap.Last.Decisions[k]
+		}
+	}
+	for j, r := range sc.Captions[i].Refs {
+		got, ok := sc.Figure(i, j, lanes)
+		if !ok || got != r.Value {
+			t.Errorf("%s: the caption prints {%s} as %q, the screen's figure is %q", where, r.Name, r.Value, got)
+			continue
+		}
+		if !r.InLane() || m.c.Width < 160 {
+			continue
+		}
+		k := slices.Index(sc.Algorithms, r.Algorithm)
+		if lane := collapse(plain(m.lanes().LaneLines(k))); !strings.Contains(lane, collapse(r.Value)) {
+			t.Errorf("%s: the caption prints {%s} as %q, which lane %s does not print:\n%s", where, r.Name, r.Value, r.Algorithm, lane)
+		}
 	}
 }
 

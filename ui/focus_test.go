@@ -25,9 +25,9 @@ traffic:
   - {at: "12:01:15", count: 1, client: steady}
   - {from: "12:01:16", to: "12:01:20", every: 1s, client: steady}
 captions:
-  - {at: "12:00:30", text: "42 in the previous minute."}
-  - {at: "12:01:15", request: 1, text: "The post's request: 49.5, allowed."}
-  - {at: "12:01:15", client: bursty, request: 2, text: "Her second: 50.5, denied."}
+  - {at: "12:00:30", text: "{sliding-counter.allowed} in the previous minute."}
+  - {at: "12:01:15", request: 1, text: "The post's request: {sliding-counter.estimate}, allowed."}
+  - {at: "12:01:15", client: bursty, request: 2, text: "Her second: {sliding-counter.estimate}, denied."}
   - {at: "12:01:17", until: "12:01:18", text: "A short one."}
 `
 }

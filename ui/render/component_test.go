@@ -26,8 +26,8 @@ traffic:
   - {at: "12:00:59", count: 100}
   - {at: "12:01:00", count: 100}
 captions:
-  - {at: "12:00:59", request: last, text: "100 requests at 12:00:59: every limiter lets them all in."}
-  - {at: "12:01:00", request: last, text: "A new minute: the fixed window resets and lets 100 more in. 200 in 2 seconds."}
+  - {at: "12:00:59", request: last, text: "{fixed-window.allowed} requests at {at}: every limiter lets them all in.", shows: [{algorithm: fixed-window, allowed: 100, denied: 0}]}
+  - {at: "12:01:00", request: last, text: "A new minute: the fixed window resets and lets {fixed-window.now.count} more in. {fixed-window.most} {fixed-window.span}."}
 `)
 }
 
@@ -44,7 +44,7 @@ traffic:
   - {at: "12:01:14", count: 30}
   - {at: "12:01:15", count: 1}
 captions:
-  - {at: "12:01:15", request: 1, text: "15 s into the minute the previous window still overlaps by 0.75: 30 + 84 × 0.75 = 93."}
+  - {at: "12:01:15", request: 1, given: ["15 s"], text: "15 s into the minute the previous window still overlaps by {sliding-counter.weight}: {sliding-counter.current} + {sliding-counter.previous} × {sliding-counter.weight} = {sliding-counter.estimate}."}
 `)
 }
 
