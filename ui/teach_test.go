@@ -118,8 +118,8 @@ func TestScenarioSpeed(t *testing.T) {
 
 // Presenter mode fills the screen from 100×30 to 200×50: the verdict of
 // the lane the caption is about in block letters, rows tall, that lane in
-// full and the others one line each; smaller screens get the ordinary
-// lanes, bolder.
+// full and the others in full where they fit, else one line each; smaller
+// screens get the ordinary lanes, bolder.
 func TestPresenterDrawsTheVerdictLarge(t *testing.T) {
 	for _, size := range [][2]int{{100, 30}, {140, 40}, {200, 50}} {
 		m, err := New(Options{Lesson: scenarios.Lesson(), LessonStep: 3, Presenter: true})
@@ -142,7 +142,7 @@ func TestPresenterDrawsTheVerdictLarge(t *testing.T) {
 			t.Errorf("%v: the verdict is not in block letters:\n%s", size, s)
 		}
 		for _, w := range []string{"Sliding window counter", "30 + 84 × 0.75 = 93 → allow (93 < 100)",
-			"Fixed window  ✓ window 12:01:00–12:02:00 holds 30", "Sliding window log  ✗ 100 timestamps"} {
+			"Fixed window", "✓ window 12:01:00–12:02:00 holds 30", "Sliding window log", "✗ 100 timestamps"} {
 			if !strings.Contains(s, w) {
 				t.Errorf("%v: the screen lacks %q:\n%s", size, w, s)
 			}

@@ -11,6 +11,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"windowlab/algo"
+	"windowlab/scenarios"
 	"windowlab/ui/render"
 )
 
@@ -71,7 +72,7 @@ func (m Model) render() string {
 	case m.presenter && render.PresenterFits(c):
 		tl = m.timelineLines(bodyH - render.PresenterMin)
 		bodyH -= len(tl)
-		body = m.lanes().PresenterBody(m.presenterLane(), bodyH)
+		body = m.lanes().PresenterBody(m.presenterFocus(), bodyH)
 	default:
 		// The caption and each lane's verdict are whole; the timeline gives
 		// way first, then the lanes' details.
@@ -276,21 +277,69 @@ func (m Model) captionView(dv dialogView) []string {
 	return render.Caption(m.c, &m.snap, len(m.sc.Captions) > 0, m.playing)
 }
 
-// presenterLane is the lane a presenter's screen is about: the revealed
-// question's, else the first the caption on screen makes a claim about,
-// else the first.
-func (m Model) presenterLane() int {
+// presenterSubject is what a presenter's screen is about: the revealed
+// question's lane, else the lane the caption on screen speaks of (see
+// captionFocus), else the first.
+func (m Model) presenterFocus() render.Subject {
 	if i, ok := m.quizLane(); ok {
-		return i
+		return render.Subject{Lane: i, Verdict: true}
 	}
 	if i := m.captionIndex(); i >= 0 {
-		for _, x := range m.sc.Captions[i].Shows {
-			if k := slices.Index(m.sc.Algorithms, x.Algorithm); k >= 0 && x.Last != nil {
-				return k
+		return captionFocus(&m.sc.Captions[i], m.sc.Algorithms)
+	}
+	return render.Subject{Verdict: true}
+}
+
+// captionFocus is the lane a caption speaks of: the limiter its request is
+// picked by, else the first its claims (shows) are about, else the first
+// its text names; and whether it speaks of that lane's memory (a claim on
+// the entries it holds) or its decisions (any other claim on the lane, or a
+// request it names), or both.
+func captionFocus(c *scenarios.Caption, algos []algo.Algorithm) render.Subject {
+	f := render.Subject{Lane: -1}
+	if c.Request.HasBy {
+		f.Lane = slices.Index(algos, c.Request.By)
+	}
+	for _, x := range c.Shows {
+		if f.Lane < 0 {
+			f.Lane = slices.Index(algos, x.Algorithm)
+		}
+	}
+	if f.Lane < 0 {
+		f.Lane = namedLane(c.Text, algos)
+	}
+	for _, x := range c.Shows {
+		if f.Lane < 0 || f.Lane >= len(algos) || x.Algorithm != algos[f.Lane] {
+			continue
+		}
+		f.Memory = f.Memory || x.LiveEntries != nil || x.PeakEntries != nil
+		f.Verdict = f.Verdict || x.Last != nil || x.Allowed != nil || x.Denied != nil || x.MaxInWindow != nil
+	}
+	f.Verdict = f.Verdict || c.Request.Set || c.Client != "" || !f.Memory
+	f.Lane = max(f.Lane, 0)
+	return f
+}
+
+// laneNames are the words a caption names a limiter by.
+var laneNames = map[algo.Kind][]string{
+	algo.KindFixedWindow:    {"fixed window"},
+	algo.KindSlidingLog:     {"sliding log", "the log"},
+	algo.KindSlidingCounter: {"sliding counter"}, // not "the counter": the fixed window's is one too
+	algo.KindTokenBucket:    {"token bucket"},
+}
+
+// namedLane is the lane of the limiter text names first, or -1.
+func namedLane(text string, algos []algo.Algorithm) int {
+	text = strings.ToLower(text)
+	lane, at := -1, len(text)
+	for k, a := range algos {
+		for _, name := range laneNames[a.Kind] {
+			if i := strings.Index(text, name); i >= 0 && i < at {
+				lane, at = k, i
 			}
 		}
 	}
-	return 0
+	return lane
 }
 
 // screen is how the open dialog shares the screen; with none, the main

@@ -1,7 +1,9 @@
 package render
 
 import (
+	"slices"
 	"strings"
+	"time"
 
 	"windowlab/algo"
 	"windowlab/human"
@@ -29,13 +31,31 @@ var blockFont = map[rune][5]string{
 	'→': {"   #  ", "    # ", "######", "    # ", "   #  "},
 	' ': {"  ", "  ", "  ", "  ", "  "},
 	'A': {" ## ", "#  #", "####", "#  #", "#  #"},
+	'B': {"### ", "#  #", "### ", "#  #", "### "},
+	'C': {" ###", "#   ", "#   ", "#   ", " ###"},
 	'D': {"### ", "#  #", "#  #", "#  #", "### "},
 	'E': {"####", "#   ", "### ", "#   ", "####"},
+	'F': {"####", "#   ", "### ", "#   ", "#   "},
+	'G': {" ###", "#   ", "# ##", "#  #", " ###"},
+	'H': {"#  #", "#  #", "####", "#  #", "#  #"},
+	'I': {"###", " # ", " # ", " # ", "###"},
+	'J': {"   #", "   #", "   #", "#  #", " ## "},
+	'K': {"#  #", "# # ", "##  ", "# # ", "#  #"},
 	'L': {"#   ", "#   ", "#   ", "#   ", "####"},
+	'M': {"#   #", "## ##", "# # #", "#   #", "#   #"},
 	'N': {"#  #", "## #", "# ##", "#  #", "#  #"},
 	'O': {"####", "#  #", "#  #", "#  #", "####"},
+	'P': {"### ", "#  #", "### ", "#   ", "#   "},
+	'Q': {" ## ", "#  #", "#  #", "# ##", " ###"},
+	'R': {"### ", "#  #", "### ", "# # ", "#  #"},
+	'S': {" ###", "#   ", " ## ", "   #", "### "},
+	'T': {"#####", "  #  ", "  #  ", "  #  ", "  #  "},
+	'U': {"#  #", "#  #", "#  #", "#  #", " ## "},
+	'V': {"#   #", "#   #", "#   #", " # # ", "  #  "},
 	'W': {"#   #", "#   #", "# # #", "## ##", "#   #"},
+	'X': {"#   #", " # # ", "  #  ", " # # ", "#   #"},
 	'Y': {"#  #", "#  #", " ## ", " #  ", " #  "},
+	'Z': {"####", "   #", "  # ", " #  ", "####"},
 }
 
 // blockRows is text in block letters, each glyph scaled sx wide and sy
@@ -97,19 +117,188 @@ const PresenterMin = 14
 // presenter's layout; smaller ones get the ordinary lanes, bolder.
 func PresenterFits(c Common) bool { return c.Width >= 100 && c.Height >= 30 }
 
-// presenterBody is the body of a presenter's screen in h lines: the key
-// figure and verdict of lane k in block letters, that lane in full, the
-// others one line each. Nothing before any request.
-func (lanes Lanes) PresenterBody(k, h int) []string {
-	st, s, c := lanes.C.Styles, lanes.Snap, lanes.C
+// Subject is what a presenter's screen is about: the lane the caption (or a
+// revealed question) speaks of, and which of its figures stand in block
+// letters: its key figure and verdict, what it holds in memory, or both.
+type Subject struct {
+	Lane    int
+	Verdict bool
+	Memory  bool
+}
+
+// bigText is what the focus puts in block letters, the figure the moment
+// is about first: "93 → ALLOW", "40,000 TIMESTAMPS".
+func (lanes Lanes) bigText(f Subject) []blockText {
+	st, s := lanes.C.Styles, lanes.Snap
+	var out []blockText
+	if f.Memory && f.Lane < len(s.Stats) {
+		stat := s.Stats[f.Lane]
+		out = append(out, blockText{strings.ToUpper(stat.Kind.Unit().Of(stat.Memory.Entries)), st.Value})
+	}
+	if (f.Verdict || !f.Memory) && s.HasLast {
+		d := s.Last.Decisions[f.Lane]
+		verdict, style := "DENY", st.Denied
+		if d.Allowed {
+			verdict, style = "ALLOW", st.Allowed
+		}
+		out = append(out, blockText{keyFigure(d) + " → " + verdict, style})
+	}
+	if len(out) == 0 && f.Lane < len(s.Stats) {
+		out = append(out, blockText{limitWords(s.Config), st.Value}) // before any request: the rule
+	}
+	// Text wider than the screen would be cut mid-letter: leave it out.
+	return slices.DeleteFunc(out, func(t blockText) bool { return blockWidth(t.text, 1) > lanes.C.Width })
+}
+
+// limitWords is a limit in words for block letters: "100 PER MIN".
+func limitWords(c algo.Config) string {
+	per := map[time.Duration]string{time.Second: "SEC", time.Minute: "MIN", time.Hour: "HOUR", 24 * time.Hour: "DAY"}[c.Window]
+	if per == "" {
+		per = strings.ToUpper(human.Duration(c.Window))
+	}
+	return human.Int(c.Limit) + " PER " + per
+}
+
+// blockText is one line of block letters and its ink.
+type blockText struct {
+	text string
+	ink  Ink
+}
+
+// presenterBody is the body of a presenter's screen in h lines: the focused
+// lane's figure in block letters, that lane in full, the others in full
+// when they fit, else one line each. The spare lines go to the letters'
+// height, then a few blank lines between the parts, so that no band of the
+// screen stands empty.
+func (lanes Lanes) PresenterBody(f Subject, h int) []string {
 	lanes.stacked = true
 	ls := lanes.List()
-	if k >= len(ls) {
+	if f.Lane >= len(ls) || f.Lane < 0 {
 		return lanes.render(h)
 	}
-	var compact []string
+	texts := lanes.bigText(f)
+	others := lanes.otherLanes(ls, f.Lane, false)
+	focused := lanes.renderFocused(ls[f.Lane], h)
+	if full := lanes.otherLanes(ls, f.Lane, true); len(focused)+len(full)+1+blockLines(texts, 1) <= h {
+		others = full
+	}
+	focused = lanes.renderFocused(ls[f.Lane], h-len(others)-1)
+	spare := h - len(focused) - len(others) - 1
+	// The block letters, as wide as the width allows and as tall as the
+	// spare lines do, the most important first when not all fit.
+	for len(texts) > 0 && blockLines(texts, 1) > spare {
+		texts = texts[:len(texts)-1]
+	}
+	var big []string
+	sx, sy := 1, 1
+	if len(texts) > 0 {
+		w := 0
+		for _, t := range texts {
+			w = max(w, blockWidth(t.text, 1))
+		}
+		sx = max(1, min(3, lanes.C.Width/max(w, 1)))
+		for sy < 2*sx && blockLines(texts, sy+1)+6 <= spare {
+			sy++
+		}
+		big = lanes.blocks(texts, sx, sy)
+	}
+	// Rows still spare once every gap has its three blank lines list the
+	// last requests, as the ordinary view does; then make the letters taller.
+	// slack is the lines left once each gap between the parts has g blank lines.
+	slack := func(g int, parts ...[]string) int {
+		n, free := 0, h
+		for _, p := range parts {
+			if len(p) > 0 {
+				n, free = n+1, free-len(p)
+			}
+		}
+		return free - g*(n+1)
+	}
+	var recent []string
+	if n := slack(3, big, focused, others); n > 0 {
+		recent = Recent{C: lanes.C, Snap: lanes.Snap}.Render(n + 2)
+	}
+	for len(texts) > 0 && sy < sx+2 && slack(1, big, focused, others, recent) >= 5*len(texts) {
+		sy++
+		big = lanes.blocks(texts, sx, sy)
+	}
+	return spreadOut(h, big, focused, others, recent)
+}
+
+// blocks draws texts in block letters, the last first: a memory figure
+// under the verdict it explains.
+func (lanes Lanes) blocks(texts []blockText, sx, sy int) []string {
+	var big []string
+	for i := len(texts) - 1; i >= 0; i-- {
+		if len(big) > 0 {
+			big = append(big, "")
+		}
+		for _, r := range BlockRows(texts[i].text, sx, sy) {
+			big = append(big, texts[i].ink.Render(r))
+		}
+	}
+	return big
+}
+
+// blockLines is how many lines texts take in block letters sy tall, a
+// blank line between them.
+func blockLines(texts []blockText, sy int) int { return len(texts)*(5*sy+1) - 1 }
+
+// spreadOut stacks the parts in h lines with up to three blank lines
+// between them, then before and after: what the room reads sits in the
+// middle of the screen, and no band of it stands empty.
+func spreadOut(h int, parts ...[]string) []string {
+	var kept [][]string
+	used := 0
+	for _, p := range parts {
+		if len(p) > 0 {
+			kept = append(kept, p)
+			used += len(p)
+		}
+	}
+	// gaps[0] is above the first part, gaps[len] below the last; the ones
+	// between the parts fill first.
+	gaps := make([]int, len(kept)+1)
+	order := make([]int, 0, len(gaps))
+	for i := 1; i < len(kept); i++ {
+		order = append(order, i)
+	}
+	order = append(order, 0, len(kept))
+	for spare := max(h-used, 0); spare > 0; {
+		given := false
+		for _, g := range order {
+			if spare > 0 && gaps[g] < 3 {
+				gaps[g]++
+				spare--
+				given = true
+			}
+		}
+		if !given {
+			break
+		}
+	}
+	var out []string
+	for i, p := range kept {
+		out = append(out, make([]string, gaps[i])...)
+		out = append(out, p...)
+	}
+	return append(out, make([]string, gaps[len(kept)])...)
+}
+
+// otherLanes are the lanes besides lane k: in full with a blank line
+// between them, or one line each.
+func (lanes Lanes) otherLanes(ls []Lane, k int, full bool) []string {
+	st, s, c := lanes.C.Styles, lanes.Snap, lanes.C
+	var out []string
 	for i, l := range ls {
 		if i == k {
+			continue
+		}
+		if full {
+			if len(out) > 0 {
+				out = append(out, "")
+			}
+			out = append(out, lanes.renderFocused(l, c.Height)...)
 			continue
 		}
 		line := st.kind(int(l.kind)).Render(l.title)
@@ -117,41 +306,9 @@ func (lanes Lanes) PresenterBody(k, h int) []string {
 			d := s.Last.Decisions[i]
 			line += "  " + mark(st, d.Allowed) + " " + Explain(d)
 		}
-		compact = append(compact, c.Cells.Truncate(line, c.Width, "…"))
+		out = append(out, c.Cells.Truncate(line, c.Width, "…"))
 	}
-	var big []string
-	if s.HasLast {
-		d := s.Last.Decisions[k]
-		verdict := "DENY"
-		style := st.Denied
-		if d.Allowed {
-			verdict, style = "ALLOW", st.Allowed
-		}
-		text := keyFigure(d) + " → " + verdict
-		// As big as the width and the spare lines allow.
-		focused := len(lanes.renderFocused(ls[k], h))
-		spare := h - focused - len(compact) - 2
-		sx := max(1, min(3, c.Width/max(blockWidth(text, 1), 1)))
-		sy := max(1, min(sx, spare/5))
-		if spare < 5 {
-			sy, sx = 0, 0
-		}
-		if sy > 0 {
-			for _, r := range BlockRows(text, sx, sy) {
-				big = append(big, style.Render(r))
-			}
-			big = append(big, "")
-		}
-	}
-	focused := lanes.renderFocused(ls[k], h-len(big)-len(compact)-1)
-	// What the room reads sits in the middle of the screen, not on top.
-	spare := max(h-len(big)-len(focused)-len(compact)-1, 0)
-	pad := func(n int) []string { return make([]string, n) }
-	body := append(pad(spare/3), big...)
-	body = append(body, pad(spare/3)...)
-	body = append(body, focused...)
-	body = append(body, "")
-	return append(body, compact...)
+	return out
 }
 
 // renderFocused draws one lane across the whole width in at most h lines.

@@ -98,10 +98,29 @@ func (s *Styles) renderCells() {
 			if t != TintNone {
 				st = st.Background(bg[t].GetBackground())
 			}
-			s.Cells[m][t][0] = st.Render(text[m])
-			s.Cells[m][t][1] = st.Inherit(s.Cursor).Reverse(true).Render(text[m])
+			glyph := text[m]
+			if m == markNone {
+				glyph = WindowGlyph(t) // the window in a glyph too: read without colour
+			}
+			s.Cells[m][t][0] = st.Render(glyph)
+			s.Cells[m][t][1] = st.Inherit(s.Cursor).Reverse(true).Render(glyph)
 		}
 	}
+}
+
+// WindowGlyph is what an empty timeline cell shows under a limiter's
+// window, so that the window reads without colour (NO_COLOR, or a reader
+// who cannot tell the shades apart): ▔ over the current window, ▁ under
+// the part of the previous window a sliding counter still counts, nothing
+// under the rest of it.
+func WindowGlyph(t Tint) string {
+	switch t {
+	case TintCurrent:
+		return "▔"
+	case TintOverlap:
+		return "▁"
+	}
+	return " "
 }
 
 // glyphs are styled strings, ready to concatenate.

@@ -90,8 +90,10 @@ func (p Timeline) isEdge(i int) bool {
 	return algo.Instant(c.Window/time.Millisecond) >= 2*cell && c.WindowStart(start+cell-1) >= start
 }
 
-// legend is the first line: whose requests, what a cell spans, what the
-// glyphs mean, and what the figures at the end count.
+// legend is the first line: whose requests, what a cell spans, what each
+// mark means (the windows' glyphs too, with their shading), and what the
+// figures at the end count; shorter forms first drop words, then the
+// figures' heading, never a mark.
 func (p Timeline) legend() string {
 	st, width := p.C.Styles, p.C.Width
 	perCell := human.Duration(p.Snap.Timeline.Cell)
@@ -99,17 +101,50 @@ func (p Timeline) legend() string {
 	if c := p.Snap.Timeline.Client; c != "" {
 		whose = human.Visible(c)
 	}
-	key := st.Allowed.Render("✓") + st.Faint.Render(" allowed ") + st.Denied.Render("✗") + st.Faint.Render(" denied ") +
-		st.Mixed.Render("±") + st.Faint.Render(" both ") + st.Edge.Render("┃") + st.Faint.Render(" edge ") +
-		st.WinCur.Render("  ") + st.Faint.Render(" window")
-	legend := st.Title.Render("timeline") + st.Faint.Render(" · "+whose+" (f) · ") + perCell + st.Faint.Render(" per cell (z/Z) · ") + key
-	if p.C.Cells.StringWidth(legend) > width-TimelineCountWidth {
-		legend = st.Title.Render("timeline") + st.Faint.Render(" "+whose+" · ") + perCell + st.Faint.Render("/cell · ") + key
+	title := st.Title.Render("timeline")
+	wide, narrow := p.key(false), p.key(true)
+	head := st.Faint.Render(p.figuresHead())
+	withHead := []string{
+		title + st.Faint.Render(" · "+whose+" (f) · ") + perCell + st.Faint.Render(" per cell (z/Z) · ") + wide,
+		title + st.Faint.Render(" "+whose+" · ") + perCell + st.Faint.Render("/cell · ") + wide,
+		title + st.Faint.Render(" "+whose+" · ") + perCell + st.Faint.Render("/cell · ") + narrow,
 	}
-	if p.C.Cells.StringWidth(legend) > width-TimelineCountWidth {
-		legend = st.Title.Render("timeline") + st.Faint.Render(" "+whose+" · ") + perCell + st.Faint.Render("/cell")
+	for _, l := range withHead {
+		if p.C.Cells.StringWidth(l) <= width-TimelineCountWidth {
+			return p.C.spreadCols(l, head, width)
+		}
 	}
-	return p.C.spreadCols(legend, st.Faint.Render(p.figuresHead()), width)
+	for _, l := range []string{withHead[2], title + " " + perCell + st.Faint.Render("/cell ") + narrow, title + " " + narrow, narrow} {
+		if p.C.Cells.StringWidth(l) <= width {
+			return l
+		}
+	}
+	return p.C.Cells.Truncate(narrow, width, "…")
+}
+
+// key names each mark a row may show: the verdicts, the window edges, and,
+// when rows show the focused client's windows, each window's glyph.
+func (p Timeline) key(short bool) string {
+	st := p.C.Styles
+	item := func(mark, what string) string { return mark + st.Faint.Render(" "+what) }
+	items := []string{item(st.Allowed.Render("✓"), "allowed"), item(st.Denied.Render("✗"), "denied"),
+		item(st.Mixed.Render("±"), "both"), item(st.Edge.Render("┃"), "edge")}
+	windows, counter := false, false
+	for i, a := range p.Snap.Algorithms {
+		windows = windows || len(p.WindowSpans(i)) > 0
+		counter = counter || a.Kind == algo.KindSlidingCounter
+	}
+	if windows {
+		items = append(items, item(st.Cells[markNone][TintCurrent][0], "window"))
+		if counter {
+			counted := "part of the previous window counted"
+			if short {
+				counted = "previous, counted"
+			}
+			items = append(items, item(st.Cells[markNone][TintOverlap][0], counted))
+		}
+	}
+	return strings.Join(items, " ")
 }
 
 // figuresHead says what the figures at the end of each row count: the
