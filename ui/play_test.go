@@ -92,11 +92,11 @@ func playThrough(t *testing.T, m Model) playRun {
 		case tea.BatchMsg:
 			t.Fatalf("%s: a batch of commands while playing with no job: %v", m.sc.Name, msg)
 		case tickMsg:
-			before, speed := m.eng.Now(), m.speed
+			before, speed, peek := m.eng.Now(), m.speed, m.snap.Peek
 			next, cmd = m.Update(msg)
 			m = next.(Model)
 			observe(m)
-			run.problems = append(run.problems, checkMove(m, before, speed)...)
+			run.problems = append(run.problems, checkMove(m, before, speed, peek)...)
 		default:
 			t.Fatalf("%s: playing made a %T", m.sc.Name, msg)
 		}
@@ -108,8 +108,9 @@ func playThrough(t *testing.T, m Model) playRun {
 
 // checkMove says what is wrong with a frame's move of the clock from
 // before: a caption's moment crossed, not landed on; and, for a skip over
-// a quiet stretch, a window edge crossed.
-func checkMove(m Model, before algo.Instant, speed float64) []string {
+// a quiet stretch, a window edge crossed, or the moment a log's oldest
+// timestamp (as the lanes showed it, peek) leaves the window.
+func checkMove(m Model, before algo.Instant, speed float64, peek []algo.Decision) []string {
 	var out []string
 	after := m.eng.Now()
 	for i, c := range m.sc.Captions {
@@ -121,6 +122,11 @@ func checkMove(m Model, before algo.Instant, speed float64) []string {
 	if after-before > normal {
 		if edge := m.eng.Config().NextEdge(before); edge <= after {
 			out = append(out, fmt.Sprintf("a skip went from %s to %s over the window edge %s", before.Short(), after.Short(), edge.Short()))
+		}
+		for _, d := range peek {
+			if d.Kind == algo.KindSlidingLog && d.Count > 0 && before < d.Leaves() && d.Leaves() <= after {
+				out = append(out, fmt.Sprintf("a skip went from %s to %s over %s, when the log's oldest leaves", before.Short(), after.Short(), d.Leaves().Short()))
+			}
 		}
 	}
 	return out
