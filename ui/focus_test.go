@@ -73,9 +73,9 @@ func TestCaptionRoutesShowItsRequest(t *testing.T) {
 		if s := screen(m); !strings.Contains(s, "» The post's request") || !strings.Contains(s, "the caption's request 61/") {
 			t.Errorf("%s: caption or focus missing:\n%s", name, s)
 		}
-		// Playing on holds the first caption's moment for a while (the next
-		// caption speaks of the same instant), then lands on the second,
-		// whose request stays in focus as the clock goes on.
+		// Playing on holds the first caption's moment while it is read,
+		// then lands on the second, holds it too, and goes on with its
+		// request still in focus.
 		if name == "play" {
 			frames := func(from time.Time, n int) {
 				for i := 0; i < n; i++ {
@@ -83,15 +83,16 @@ func TestCaptionRoutesShowItsRequest(t *testing.T) {
 				}
 			}
 			start := m.lastTick
+			first, second := captionHold(sc.Captions[1].Text), captionHold(sc.Captions[2].Text)
 			frames(start.Add(frame), 60) // 2 s
 			if _, n := m.Position(); n != 61 || !strings.Contains(lastLine(t, m), "49.5 → allow") {
 				t.Errorf("play on, 2 s: %d decided, lane %q; want the first caption's moment held", n, lastLine(t, m))
 			}
-			frames(start.Add(captionDwell), 1)
+			frames(start.Add(first), 1)
 			if _, n := m.Position(); n != 62 || !strings.Contains(screen(m), "» Her second") {
-				t.Errorf("play on, past the dwell: %d decided; want the second caption's request, 62:\n%s", n, screen(m))
+				t.Errorf("play on, past the hold: %d decided; want the second caption's request, 62:\n%s", n, screen(m))
 			}
-			frames(start.Add(captionDwell+frame), 30)
+			frames(start.Add(first+second), 30)
 			if _, n := m.Position(); n <= 62 || !strings.Contains(lastLine(t, m), "50.5 → deny") {
 				t.Errorf("play on: %d decided, lane %q; want more decided, the caption's request still explained", n, lastLine(t, m))
 			}

@@ -109,10 +109,15 @@ func (k keyMap) ShortHelp() []key.Binding {
 func (k keyMap) tailHelp() []key.Binding { return []key.Binding{k.Help, k.Quit} }
 
 func (k keyMap) FullHelp() [][]key.Binding {
+	// The full help says what playing does at a caption: it holds it to be
+	// read (player.go, captionHold), and tab goes on to the next at once.
+	play, next := k.Play, k.NextCaption
+	play.SetHelp("space", "play; holds each caption")
+	next.SetHelp("tab", "next caption, ends a hold")
 	return [][]key.Binding{
-		{k.Play, k.Faster, k.Slower, k.Start, k.End},
+		{play, k.Faster, k.Slower, k.Start, k.End},
 		{k.Next, k.Prev, k.NextEdge, k.PrevEdge, k.GoTo},
-		{k.NextCaption, k.PrevCaption, k.ZoomIn, k.ZoomOut, k.TimelineClient, k.Client, k.Clients, k.Worst},
+		{next, k.PrevCaption, k.ZoomIn, k.ZoomOut, k.TimelineClient, k.Client, k.Clients, k.Worst},
 		{k.WhatIf, k.Save, k.Open},
 		join([]key.Binding{k.NextStep, k.PrevStep}, k.quizHelp(), []key.Binding{k.Help, k.Quit}),
 	}

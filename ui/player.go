@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"math"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -79,6 +80,7 @@ func progressTick(gen int) tea.Cmd {
 // the update loop. op must be such that running it again from anywhere on
 // the way gets to the same place: a seek to a fixed instant or index.
 func (m *Model) move(op func(*sim.Engine)) tea.Cmd {
+	m.endHold() // a move of the clock, the user's or playing's own, ends a caption's hold
 	ctl := m.ctl
 	ctl.stop.Store(false)
 	ctl.hit.Store(false)
@@ -258,7 +260,7 @@ func (m *Model) play() tea.Cmd {
 	m.playing = true
 	m.gen++
 	m.lastTick = time.Time{}
-	m.dwell = time.Time{}
+	m.endHold()
 	m.carry = 0
 	return m.tick()
 }
@@ -266,13 +268,18 @@ func (m *Model) play() tea.Cmd {
 // tick schedules the next frame of playback.
 func (m Model) tick() tea.Cmd {
 	gen := m.gen
-	return tea.Tick(frame, func(t time.Time) tea.Msg { return tickMsg{at: t, gen: gen} })
+	every := tea.Tick
+	if m.ticker != nil {
+		every = m.ticker
+	}
+	return every(frame, func(t time.Time) tea.Msg { return tickMsg{at: t, gen: gen} })
 }
 
 // onTick moves the clock by speed × the real time since the last frame,
 // measured between the ticks' own timestamps. It lands on every caption
-// it crosses that speaks of a request (and stops at one that pauses), and
-// crosses a stretch where nothing happens for more than idleWall quickly.
+// it reaches and holds it there long enough to read (or stops at one that
+// pauses), and crosses a stretch where nothing happens for more than
+// idleWall quickly.
 func (m Model) onTick(msg tickMsg) (tea.Model, tea.Cmd) {
 	if !m.playing || msg.gen != m.gen {
 		return m, nil
@@ -283,8 +290,10 @@ func (m Model) onTick(msg tickMsg) (tea.Model, tea.Cmd) {
 	}
 	m.lastTick = msg.at
 	if msg.at.Before(m.dwell) {
-		return m, m.tick() // a caption's moment lingers before the next at its instant
+		m.holdNote(msg.at)
+		return m, m.tick() // a caption is being read: the clock stands at its moment
 	}
+	m.endHold()
 	ms := m.speed*float64(elapsed)/float64(time.Millisecond) + m.carry
 	whole := math.Floor(ms)
 	m.carry = ms - whole
@@ -292,21 +301,7 @@ func (m Model) onTick(msg tickMsg) (tea.Model, tea.Cmd) {
 	target := now + algo.Instant(whole)
 	if m.dialog == nil {
 		if i, ok := m.captionBetween(now, target); ok {
-			c := &m.sc.Captions[i]
-			if c.Pause {
-				m.stop()
-				m.status = "paused at the caption: space goes on"
-			}
-			if i+1 < len(m.sc.Captions) && m.sc.Captions[i+1].At == c.At {
-				m.dwell = msg.at.Add(captionDwell)
-			}
-			if cmd := m.landCaption(i); cmd != nil {
-				return m, cmd // the next frame comes when the job is done
-			}
-			if !m.playing {
-				return m, nil
-			}
-			return m, m.tick()
+			return m.reachCaption(i, msg.at)
 		}
 		if skip, ok := m.idleUntil(now, target); ok {
 			target = skip
@@ -331,6 +326,60 @@ func (m Model) onTick(msg tickMsg) (tea.Model, tea.Cmd) {
 	}
 	m.animate()
 	return m, m.tick()
+}
+
+// reachCaption lands playing on caption i, reached at the tick at: it
+// stops there when the caption pauses, and otherwise holds the clock at its
+// moment for its reading time (captionHold) before going on.
+func (m Model) reachCaption(i int, at time.Time) (tea.Model, tea.Cmd) {
+	c := &m.sc.Captions[i]
+	if c.Pause {
+		m.stop()
+		m.status = "paused at the caption: space goes on"
+	}
+	cmd := m.landCaption(i)
+	if m.playing {
+		m.dwell, m.holdAt = at.Add(captionHold(c.Text)), c.At
+		m.holdNote(at)
+	}
+	if cmd != nil {
+		return m, cmd // the next frame comes when the job is done
+	}
+	if !m.playing {
+		return m, nil
+	}
+	return m, m.tick()
+}
+
+// Playing holds every caption it reaches on screen long enough to read,
+// the clock standing at its moment: its words at readingPace, and never
+// less than minHold. The hold is wall time whatever the speed: the speed is
+// the clock's, the pace of reading the reader's. Space pauses (and, pressed
+// again, goes on at once), tab goes to the next caption, and any move of the
+// clock ends the hold.
+const (
+	readingPace = 200 // words a minute
+	minHold     = 4 * time.Second
+)
+
+// captionHold is how long playing holds a caption of this text.
+func captionHold(text string) time.Duration {
+	return max(minHold, time.Duration(len(strings.Fields(text)))*time.Minute/readingPace)
+}
+
+// holdNote says, at the tick at, that the clock stands still for the
+// caption, for how much longer, and which keys end the hold.
+func (m *Model) holdNote(at time.Time) {
+	left := int(math.Ceil(m.dwell.Sub(at).Seconds()))
+	m.note = fmt.Sprintf("⏸ the caption holds %d s more, to be read · space pauses · tab: next caption", max(left, 1))
+	m.noteUntil = m.holdAt + 1
+}
+
+// endHold ends a caption's hold, and its note.
+func (m *Model) endHold() {
+	if !m.dwell.IsZero() {
+		m.dwell, m.note = time.Time{}, ""
+	}
 }
 
 // gaugeSpring moves each gauge toward its level at 30 frames a second,
@@ -361,9 +410,8 @@ func (m *Model) animate() {
 // springState is one gauge's spring: where it is drawn, how fast it moves.
 type springState struct{ pos, vel float64 }
 
-// captionBetween is the first caption playing from → to reaches that
-// speaks of a request or pauses: its instant in (from, to], or at from
-// itself, still to come.
+// captionBetween is the first caption with words that playing from → to
+// reaches: its instant in (from, to], or at from itself, still to come.
 func (m Model) captionBetween(from, to algo.Instant) (int, bool) {
 	cur := m.captionIndex()
 	for i := range m.sc.Captions {
@@ -371,7 +419,7 @@ func (m Model) captionBetween(from, to algo.Instant) (int, bool) {
 		if c.At > to {
 			break
 		}
-		if !c.Speaks() && !c.Pause {
+		if strings.TrimSpace(c.Text) == "" {
 			continue
 		}
 		if (from < c.At) || (c.At == from && i > cur && !m.reached(i)) {
@@ -380,11 +428,6 @@ func (m Model) captionBetween(from, to algo.Instant) (int, bool) {
 	}
 	return 0, false
 }
-
-// captionDwell is how long playing holds a caption's moment when another
-// caption speaks of a later request at the same instant: without it the
-// first would be on screen for one frame.
-const captionDwell = 3 * time.Second
 
 // idleWall is the longest stretch of real time playing shows with nothing
 // happening; idleLead is how much of the approach to the next event it
@@ -395,13 +438,20 @@ const (
 )
 
 // idleUntil is where playing from now jumps when nothing happens (no
-// request, caption or window edge) for more than idleWall of real time
-// at the current speed: idleLead before the next event. It leaves a note
-// on screen until that event.
+// request, caption, window edge, or timestamp leaving a log the lanes show)
+// for more than idleWall of real time at the current speed: idleLead
+// before the next event. It leaves a note on screen until that event.
 func (m *Model) idleUntil(now, target algo.Instant) (algo.Instant, bool) {
 	event := min(m.end, m.eng.Config().NextEdge(now))
 	if next, ok := m.eng.Next(); ok {
 		event = min(event, next.At)
+	}
+	for _, d := range m.snap.Peek {
+		// The log's verdict for the focused client changes when its oldest
+		// timestamp leaves the window.
+		if d.Kind == algo.KindSlidingLog && d.Count > 0 && d.Leaves() > now {
+			event = min(event, d.Leaves())
+		}
 	}
 	for _, c := range m.sc.Captions {
 		if c.At > now {
@@ -414,7 +464,7 @@ func (m *Model) idleUntil(now, target algo.Instant) (algo.Instant, bool) {
 	if wall <= idleWall || event-lead <= target {
 		return 0, false
 	}
-	m.note, m.noteUntil = "nothing happens until "+event.Short()+": skipping to "+(event-lead).Short(), event
+	m.note, m.noteUntil = "⏩ nothing happens until "+event.Short()+": skipping to "+(event-lead).Short(), event
 	return event - lead, true
 }
 
@@ -436,6 +486,7 @@ func (m *Model) stop() {
 	if m.playing {
 		m.playing = false
 	}
+	m.endHold()
 	m.gen++
 	m.springs, m.snap.Shown = nil, nil // the gauges show exact levels until playing again
 }
@@ -472,6 +523,7 @@ func (m *Model) seekIndex(n int64) tea.Cmd {
 func (m *Model) rewind() {
 	m.eng.SeekIndex(0)
 	m.eng.SeekBefore(m.start)
+	m.endHold()
 	m.note = ""
 	m.refresh()
 }
@@ -484,6 +536,9 @@ type player struct {
 	carry    float64 // virtual milliseconds not yet applied
 	gen      int
 	lastTick time.Time
+	// ticker makes playback's frames: tea.Tick when nil; tests give one
+	// on a virtual wall clock.
+	ticker func(time.Duration, func(time.Time) tea.Msg) tea.Cmd
 
 	// Moves of the clock that outlast a frame.
 	ctl        *engineControl
@@ -497,7 +552,8 @@ type player struct {
 	// shown until the clock reaches noteUntil.
 	note      string
 	noteUntil algo.Instant
-	dwell     time.Time // playing holds the clock until this tick (captionDwell)
+	dwell     time.Time    // playing holds the clock at a caption until this tick (captionHold)
+	holdAt    algo.Instant // the held caption's instant, where its note shows
 
 	springs []springState // the gauges' springs while playing (animate)
 }

@@ -30,7 +30,9 @@ type RecordOptions struct {
 	Speed float64
 	// Hold is how long a caption that pauses the clock stays on screen
 	// before the recording goes on, as a presenter's space would; and how
-	// long the last frame stays.
+	// long the last frame stays. Either stays, besides, until the caption on
+	// screen has been there for its reading time, as every caption playing
+	// reaches is held (captionHold).
 	Hold time.Duration
 	// Longest caps the recording's length.
 	Longest time.Duration
@@ -84,6 +86,7 @@ func Record(ctx context.Context, w io.Writer, o RecordOptions) (frames int, leng
 	}
 	base := time.Unix(0, 0) // the ticks' own clock: only differences count
 	var paused time.Duration
+	read := reading{caption: m.captionIndex()}
 	for {
 		if err := ctx.Err(); err != nil {
 			return r.frames, r.at, context.Cause(ctx)
@@ -100,11 +103,11 @@ func Record(ctx context.Context, w io.Writer, o RecordOptions) (frames int, leng
 			paused = 0
 			m = apply(m, tickMsg{at: base.Add(r.at), gen: m.gen})
 		case o.HasUntil && m.eng.Now() >= o.Until, m.eng.Now() >= m.end:
-			if paused += recordFrame; paused >= hold {
+			if paused += recordFrame; paused >= hold && read.done(m, r.at) {
 				return r.frames, r.at, r.emit("") // the last frame held
 			}
 		default: // stopped at a caption: read it, then go on
-			if paused += recordFrame; paused >= hold {
+			if paused += recordFrame; paused >= hold && read.done(m, r.at) {
 				paused = 0
 				m = apply(m, tea.KeyPressMsg{Code: tea.KeySpace, Text: " "})
 			}
@@ -116,11 +119,31 @@ func Record(ctx context.Context, w io.Writer, o RecordOptions) (frames int, leng
 				m.seek(o.Until)
 			}
 		}
+		read.see(m, r.at)
 		if err := r.draw(m); err != nil {
 			return r.frames, r.at, err
 		}
 	}
 	return r.frames, r.at, r.emit("")
+}
+
+// reading is the caption on a recording's screen and since when.
+type reading struct {
+	caption int // -1: none
+	since   time.Duration
+}
+
+// see notes the caption on screen in the frame at at.
+func (rd *reading) see(m Model, at time.Duration) {
+	if i := m.captionIndex(); i != rd.caption {
+		rd.caption, rd.since = i, at
+	}
+}
+
+// done reports whether the caption on screen, if any, has been there its
+// reading time at at.
+func (rd reading) done(m Model, at time.Duration) bool {
+	return rd.caption < 0 || at-rd.since >= captionHold(m.sc.Captions[rd.caption].Text)
 }
 
 // recordKeys reads the keys a recording presses, by the names the help

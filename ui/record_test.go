@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/x/vt"
 
 	"windowlab/algo"
+	"windowlab/scenarios"
 )
 
 // cast is a parsed asciicast v2 recording.
@@ -111,5 +112,60 @@ func TestRecordRefusesABadKey(t *testing.T) {
 	_, _, err := Record(context.Background(), io.Discard, RecordOptions{Scenario: boundaryBurst(), Width: 80, Height: 24, Keys: []string{"spcae"}})
 	if err == nil || !strings.Contains(err.Error(), `"spcae" is not a key`) {
 		t.Errorf("err = %v", err)
+	}
+}
+
+// A recording holds every caption the way playing does: a terminal that
+// plays the cast shows each caption for at least its reading time, the
+// ones that pause the clock included.
+func TestRecordHoldsEveryCaption(t *testing.T) {
+	if testing.Short() {
+		t.Skip("records every built-in through")
+	}
+	for _, sc := range scenarios.Builtins() {
+		t.Run(sc.Name, func(t *testing.T) {
+			// Until a second after the last caption's moment: the cast ends
+			// there, its last caption held as the last frame.
+			until := sc.Captions[len(sc.Captions)-1].At + 1000
+			c := parseCast(t, record(t, RecordOptions{Scenario: sc, Width: 100, Height: 30, Keys: []string{"space"},
+				Hold: time.Second, Until: until, HasUntil: true}))
+			// A caption is on the screen when its first words are, after "» ".
+			marks := make([]string, len(sc.Captions))
+			for i, cp := range sc.Captions {
+				marks[i] = "» " + truncateWords(cp.Text, 4)
+				for j := range i {
+					if marks[j] == marks[i] {
+						t.Fatalf("captions %d and %d begin alike: %q", j, i, marks[i])
+					}
+				}
+			}
+			emu := vt.NewEmulator(c.Width, c.Height)
+			go func() { _, _ = io.Copy(io.Discard, emu) }()
+			since := make([]float64, len(sc.Captions)) // when it came on screen; -1: not on it
+			shown := make([]float64, len(sc.Captions)) // its longest stretch, in seconds
+			for i := range since {
+				since[i] = -1
+			}
+			for k, text := range c.texts {
+				_, _ = emu.Write([]byte(text))
+				scr := strings.Join(strings.Fields(emu.String()), " ") // a wrapped caption on one line
+				for i, mark := range marks {
+					on := strings.Contains(scr, mark) && k < len(c.texts)-1
+					switch {
+					case on && since[i] < 0:
+						since[i] = c.times[k]
+					case !on && since[i] >= 0:
+						shown[i] = max(shown[i], c.times[k]-since[i])
+						since[i] = -1
+					}
+				}
+			}
+			for i, cp := range sc.Captions {
+				if want := captionHold(cp.Text).Seconds(); shown[i] < want-recordFrame.Seconds() {
+					t.Errorf("caption %d at %s (%q…) is on screen %.2f s of the cast; want at least %.2f s",
+						i, cp.At.Short(), truncateWords(cp.Text, 6), shown[i], want)
+				}
+			}
+		})
 	}
 }

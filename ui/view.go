@@ -138,7 +138,7 @@ func (m Model) bottomView(dv dialogView) []string {
 	case m.status != "":
 		out = append(out, m.c.Styles.Warn.Render(m.status))
 	case m.note != "" && m.snap.Now < m.noteUntil && m.dialog == nil:
-		out = append(out, m.c.Styles.Faint.Render("⏩ "+m.note))
+		out = append(out, m.c.Styles.Faint.Render(m.note))
 	}
 	switch {
 	case m.dialog == nil:
