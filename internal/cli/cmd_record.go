@@ -54,7 +54,7 @@ func newRecordCommand() *cobra.Command {
 	f.StringVar(&opts.keys, "keys", "space", "keys pressed at the start, by name, space-separated (space plays; \"space t\" …)")
 	f.StringVar(&opts.until, "until", "", "end once the clock reaches this time, HH:MM:SS (default: the end of the scenario)")
 	f.Float64Var(&opts.speed, "speed", 0, "the playback speed, "+scenarios.SpeedRange()+" (default: the scenario's, else 1)")
-	f.DurationVar(&opts.hold, "hold", ui.DefaultHold, "how long a caption that pauses the clock, and the last frame, stay on screen, up to 1h")
+	f.DurationVar(&opts.hold, "hold", ui.DefaultHold, "how long a caption that pauses the clock, and the last frame, stay on screen, up to 1h (never shorter than the caption's reading time)")
 	f.DurationVar(&opts.longest, "longest", ui.DefaultLongest, "the longest the recording may run, up to 1h")
 	f.BoolVar(&opts.light, "light", false, "draw for a light background")
 	return cmd
