@@ -441,7 +441,12 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if m.dialog != nil {
 			return m.updateDialog(msg)
 		}
-		return m.updateMain(msg)
+		next, cmd := m.updateMain(msg)
+		if nm, ok := next.(Model); ok && nm.dialog != nil && nm.help.ShowAll {
+			nm.showAllKeys(false) // a dialog has its own keys: the view's list would come back when it closes
+			return nm, cmd
+		}
+		return next, cmd
 	case tea.MouseClickMsg, tea.MouseWheelMsg:
 		return m.onMouse(msg)
 	}
@@ -607,12 +612,20 @@ func (m *Model) adjustView(msg tea.KeyPressMsg) {
 		m.chosen = nextClient(m.eng.Clients(), m.chosen)
 		m.refresh()
 	case key.Matches(msg, k.Help):
-		m.help.ShowAll = !m.help.ShowAll
-		if m.help.ShowAll {
-			m.keys.Help.SetHelp("?", "fewer keys")
-		} else {
-			m.keys.Help.SetHelp("?", "keys")
-		}
+		m.showAllKeys(!m.help.ShowAll)
+	case key.Matches(msg, k.CloseHelp):
+		m.showAllKeys(false)
+	}
+}
+
+// showAllKeys shows every key (?) or the short bar; esc and opening a
+// dialog go back to the short bar.
+func (m *Model) showAllKeys(all bool) {
+	m.help.ShowAll = all
+	if all {
+		m.keys.Help.SetHelp("?", "fewer keys")
+	} else {
+		m.keys.Help.SetHelp("?", "keys")
 	}
 }
 
