@@ -81,7 +81,7 @@ func newRoomKeys() roomKeys {
 // the programme's (the lesson's two, generated ones), each once.
 func (m Model) offered() []quiz.Item {
 	var out []quiz.Item
-	for _, it := range append(quiz.Of(m.sc), m.pollQuestions...) {
+	for _, it := range append(quiz.Shuffled(m.seed, quiz.Of(m.sc)), m.pollQuestions...) {
 		if !slices.ContainsFunc(out, func(o quiz.Item) bool { return o.Ask == it.Ask }) {
 			out = append(out, it)
 		}
