@@ -579,19 +579,29 @@ func (q quizDialog) scoreLines(c render.Common) []string {
 				detail = fmt.Sprintf("skipped after %s; the answer is %s", given[0], question.Answer)
 			}
 		}
-		// The question is a reminder and may be shortened; the answer
-		// follows it on the same line when it fits, and wraps below it,
+		// The question wraps under its number, never cut; the answer
+		// follows its last line when it fits, and wraps below it,
 		// indented, when it does not.
 		prefix := fmt.Sprintf("%s %2d. ", mark, i+1)
 		indent := strings.Repeat(" ", c.Cells.StringWidth(prefix))
-		room := c.Width - c.Cells.StringWidth(prefix)
-		ask := strings.Join(strings.Fields(question.Ask), " ")
-		if tail := " — " + detail; c.Cells.StringWidth(tail)+20 <= room {
-			ask = c.Cells.Truncate(ask, room-c.Cells.StringWidth(tail), "…")
-			out = append(out, prefix+ask+st.Faint.Render(tail))
+		room := max(c.Width-c.Cells.StringWidth(prefix), 1)
+		asked := strings.Split(c.Cells.Wrap(strings.Join(strings.Fields(question.Ask), " "), room, " "), "\n")
+		tail := " — " + detail
+		last := len(asked) - 1
+		fits := c.Cells.StringWidth(asked[last])+c.Cells.StringWidth(tail) <= room
+		for j, l := range asked {
+			p := indent
+			if j == 0 {
+				p = prefix
+			}
+			if j == last && fits {
+				l += st.Faint.Render(tail)
+			}
+			out = append(out, p+l)
+		}
+		if fits {
 			continue
 		}
-		out = append(out, prefix+c.Cells.Truncate(ask, room, "…"))
 		for _, l := range strings.Split(c.Cells.Wrap(detail, room, " "), "\n") {
 			out = append(out, indent+st.Faint.Render(l))
 		}
