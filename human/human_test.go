@@ -234,8 +234,12 @@ func TestSpan(t *testing.T) {
 		first, last int64
 		want        string
 	}{
-		{noon + 59*s, noon + 60*s, "in 2 seconds"}, // the lesson's phrase
-		{noon + 58*s, noon + 62*s, "in 5 seconds"},
+		// The last instant minus the first, as the lane's interval reads
+		// (12:00:58–12:01:02 is 4 s, as check-yourself-1 says, not "in 5
+		// seconds", the seconds it touches).
+		{noon + 59*s, noon + 60*s, "within 1s"},
+		{noon + 58*s, noon + 62*s, "within 4s"},
+		{noon, noon + 60*s, "within 1m"},
 		{noon, noon, "at one instant"},
 		{noon, noon + 250, "within 250ms"},
 		{noon, noon + 1500, "within 1.5s"},
