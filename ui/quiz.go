@@ -61,6 +61,7 @@ type quizDialog struct {
 	fromView  bool           // opened with k: leaving returns to the scenario
 	saved     savedView
 	live      int    // the room's question's Poll.ID: a live quiz (poll.go); 0 otherwise
+	number    int    // a live quiz's Poll.Number: the number the room knows it by
 	sent      string // a live quiz's: the answer sent to the room
 	keys      quizKeys
 }
@@ -122,6 +123,15 @@ func (q quizDialog) current() quiz.Item {
 		return q.questions[q.index]
 	}
 	return quiz.Item{}
+}
+
+// questionNumber is the current question's number: the room's, for the
+// room's question, so a student reads one number on every line.
+func (q quizDialog) questionNumber() int {
+	if q.live != 0 {
+		return q.number
+	}
+	return q.index + 1
 }
 
 func (q quizDialog) typed() bool { return q.current().Typed() }
@@ -453,7 +463,7 @@ func (q quizDialog) headerView(c render.Common) []string {
 	}
 	score := st.Label.Render(pos+" · ") + st.Value.Render(tally)
 	if q.live != 0 {
-		score = st.Label.Render(fmt.Sprintf("the room's question %d", q.live))
+		score = st.Label.Render(fmt.Sprintf("the room's question %d", q.number))
 	}
 	return []string{c.Spread(left, score, c.Width, true), ""}
 }
@@ -475,7 +485,7 @@ func (q quizDialog) lines(c render.Common, h int) []string {
 	if cur.From != "" {
 		from = st.Faint.Render(" · " + cur.From)
 	}
-	out = append(out, st.Title.Render(fmt.Sprintf("Question %d", q.index+1))+from, "")
+	out = append(out, st.Title.Render(fmt.Sprintf("Question %d", q.questionNumber()))+from, "")
 	for _, l := range strings.Split(c.Cells.Wrap(cur.Ask, w, " "), "\n") {
 		out = append(out, st.Value.Render(l))
 	}
