@@ -133,7 +133,7 @@ func TestCommandLine(t *testing.T) {
 	}
 	t.Run("no command, not a terminal: the boundary-burst report", func(t *testing.T) {
 		out, code := run()
-		if code != 0 || !strings.Contains(out, "The boundary burst") || !strings.Contains(out, "200 requests allowed in 2 seconds") {
+		if code != 0 || !strings.Contains(out, "The boundary burst") || !strings.Contains(out, "200 requests allowed within 1s") {
 			t.Errorf("exit %d, output:\n%s", code, out)
 		}
 	})
@@ -149,7 +149,7 @@ func TestCommandLine(t *testing.T) {
 	})
 	t.Run("run prints the lesson's line", func(t *testing.T) {
 		out, code := run("run", "boundary-burst")
-		if code != 0 || !strings.Contains(out, "fixed-window: 200 requests allowed in 2 seconds") {
+		if code != 0 || !strings.Contains(out, "fixed-window: 200 requests allowed within 1s") {
 			t.Errorf("exit %d, output:\n%s", code, out)
 		}
 	})

@@ -364,18 +364,37 @@ func KeepVerdict(explain string) string {
 	return explain[:i+1] + Glue(explain[i+1:end]) + explain[end:]
 }
 
-// Span says how long a burst from first to last took, the way the lesson
-// does: requests at 12:00:59 and 12:01:00 arrived "in 2 seconds", counting
-// the clock seconds they touch; within a second, "within 250ms". Both are
-// instants in milliseconds.
+// Span says how long a burst from first to last took, measured as every
+// span is, the last instant minus the first: requests at 12:00:58 and
+// 12:01:02 arrived "within 4s", at 12:00:59 and 12:01:00 "within 1s",
+// and a burst at one instant "at one instant". (The lesson's "200 in 2
+// seconds" counts the clock seconds the burst touches instead; it is the
+// lesson's wording, in its captions, never a figure windowlab prints.)
+// Both are instants in milliseconds.
 func Span(first, last int64) string {
 	if first == last {
 		return "at one instant"
 	}
-	if first%1000 == 0 && last%1000 == 0 {
-		return "in " + Noun{"second", "seconds"}.Of((last-first)/1000+1)
-	}
 	return "within " + Duration(time.Duration(last-first)*time.Millisecond)
+}
+
+// Seconds counts the clock's seconds that first to last touch, the way the
+// lesson counts "200 requests in 2 seconds" for requests at 12:00:59 and
+// 12:01:00 (Span says how far apart they are: within 1s).
+func Seconds(first, last int64) string {
+	n := floorDiv(last, 1000) - floorDiv(first, 1000) + 1
+	if n == 1 {
+		return "1 second"
+	}
+	return Int(n) + " seconds"
+}
+
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if a%b != 0 && (a < 0) != (b < 0) {
+		q--
+	}
+	return q
 }
 
 // FileKind names, for a message, what a path that is not a regular file

@@ -234,8 +234,12 @@ func TestSpan(t *testing.T) {
 		first, last int64
 		want        string
 	}{
-		{noon + 59*s, noon + 60*s, "in 2 seconds"}, // the lesson's phrase
-		{noon + 58*s, noon + 62*s, "in 5 seconds"},
+		// The last instant minus the first, as the lane's interval reads
+		// (12:00:58–12:01:02 is 4 s, as check-yourself-1 says, not "in 5
+		// seconds", the seconds it touches).
+		{noon + 59*s, noon + 60*s, "within 1s"},
+		{noon + 58*s, noon + 62*s, "within 4s"},
+		{noon, noon + 60*s, "within 1m"},
 		{noon, noon, "at one instant"},
 		{noon, noon + 250, "within 250ms"},
 		{noon, noon + 1500, "within 1.5s"},
@@ -354,5 +358,27 @@ func TestFileKind(t *testing.T) {
 		if got := FileKind(mode); got != want {
 			t.Errorf("FileKind(%v) = %q, want %q", mode, got, want)
 		}
+	}
+}
+
+// Seconds counts the clock's seconds touched, as the lesson does; Span
+// how far apart first and last are. They differ by design.
+func TestSecondsCountsTheClocksSeconds(t *testing.T) {
+	for _, c := range []struct {
+		first, last int64
+		want        string
+	}{
+		{59_000, 60_000, "2 seconds"}, // 12:00:59 and 12:01:00: the lesson's 200 in 2 seconds
+		{59_999, 60_000, "2 seconds"}, // a millisecond apart, across a second
+		{59_000, 59_999, "1 second"},  // one second of the clock
+		{58_000, 62_000, "5 seconds"}, // 12:00:58 to 12:01:02
+		{-1, 0, "2 seconds"},          // before midnight, floored
+	} {
+		if got := Seconds(c.first, c.last); got != c.want {
+			t.Errorf("Seconds(%d, %d) = %q, want %q", c.first, c.last, got, c.want)
+		}
+	}
+	if got := Span(59_000, 60_000); got != "within 1s" {
+		t.Errorf("Span(12:00:59, 12:01:00) = %q, want within 1s", got)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"hash/fnv"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -97,6 +98,31 @@ func New(seed uint64, items []Item) Quiz {
 		out[i] = it
 	}
 	return Quiz{Seed: seed, Items: out}
+}
+
+// Shuffled returns items with the choices of every multiple-choice
+// question in an order drawn from seed and the question itself (its
+// scenario and its words): the same seed puts a question's choices the
+// same way wherever it is asked, and over seeds the answer is at every
+// position alike, where New's order depends on the questions before it.
+// A view's check-yourself (k) shuffles its scenario's questions so.
+func Shuffled(seed uint64, items []Item) []Item {
+	out := slices.Clone(items)
+	for i, it := range out {
+		if len(it.Choices) < 2 {
+			continue
+		}
+		h := fnv.New64a()
+		if it.Scenario != nil {
+			h.Write([]byte(it.Scenario.Name))
+		}
+		h.Write([]byte{0})
+		h.Write([]byte(it.Ask))
+		rng := rand.New(rand.NewPCG(seed, h.Sum64()))
+		out[i].Choices = slices.Clone(it.Choices)
+		rng.Shuffle(len(it.Choices), func(a, b int) { out[i].Choices[a], out[i].Choices[b] = out[i].Choices[b], out[i].Choices[a] })
+	}
+	return out
 }
 
 // Make assembles a quiz: the questions of sources (or, with none, the

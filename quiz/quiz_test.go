@@ -244,3 +244,40 @@ func TestProofNamesAClientVisibly(t *testing.T) {
 		t.Errorf("proof %q", got)
 	}
 }
+
+// Shuffled puts a question's answer at every position alike over seeds,
+// keeps its choices, is the same for the same seed, and leaves the items
+// it was given alone.
+func TestShuffledSpreadsTheAnswer(t *testing.T) {
+	items := Lesson()
+	var it Item
+	for _, x := range items {
+		if !x.Typed() {
+			it = x
+		}
+	}
+	if len(it.Choices) != 4 {
+		t.Fatalf("the lesson's choice question has %d choices, want 4", len(it.Choices))
+	}
+	before := slices.Clone(it.Choices)
+	const seeds = 800
+	at := make([]int, len(it.Choices))
+	for seed := range uint64(seeds) {
+		got := Shuffled(seed, []Item{it})[0]
+		if !slices.Equal(slices.Sorted(slices.Values(got.Choices)), slices.Sorted(slices.Values(before))) {
+			t.Fatalf("seed %d: choices %q, want those of %q", seed, got.Choices, before)
+		}
+		if again := Shuffled(seed, []Item{it})[0]; !slices.Equal(again.Choices, got.Choices) {
+			t.Fatalf("seed %d: two shuffles differ: %q, %q", seed, got.Choices, again.Choices)
+		}
+		at[slices.Index(got.Choices, got.Answer)]++
+	}
+	for pos, n := range at {
+		if n < seeds/len(at)*3/4 || n > seeds/len(at)*5/4 {
+			t.Errorf("the answer is choice %d for %d of %d seeds, want about %d: %v", pos+1, n, seeds, seeds/len(at), at)
+		}
+	}
+	if !slices.Equal(it.Choices, before) {
+		t.Errorf("Shuffled changed the items it was given: %q", it.Choices)
+	}
+}

@@ -64,7 +64,12 @@ type RosterMsg struct{ Seats []Seat }
 
 // Poll is a question put to the room.
 type Poll struct {
-	ID       int // 1, 2, … in the order the teacher asked; 0: no question open
+	ID int // 1, 2, … in the order the teacher asked; 0: no question open
+	// Number is the question's number as the room reads it everywhere
+	// (the teacher's screen, the students', the room's score): 1, 2, …
+	// counting the questions revealed before it. A question withdrawn
+	// before its answer takes no number: the next one asked has it.
+	Number   int
 	Item     quiz.Item
 	Revealed bool
 }

@@ -40,7 +40,7 @@ var sceneFigures = []string{"limit", "window", "at"}
 // totalFigures are a limiter's running totals, as its lane's header prints them.
 // most, span, most-range and times are its "most" line: the most admitted
 // to one client in a window's length, in how long, when, against the limit.
-var totalFigures = []string{"allowed", "denied", "most", "span", "most-range", "times", "holds", "entries"}
+var totalFigures = []string{"allowed", "denied", "most", "span", "seconds", "most-range", "times", "holds", "entries"}
 
 // decisionFigures are read off a decision: the last one the lane shows, or
 // with now, what a request now would get.
@@ -48,8 +48,9 @@ var decisionFigures = []string{"verdict", "explain", "count", "previous", "curre
 	"window", "previous-window", "oldest", "elapsed", "overlap", "tokens"}
 
 // InLane reports whether the lane prints the figure itself (the scenario's
-// figures are printed elsewhere: the header, the clock).
-func (r Ref) InLane() bool { return r.HasAlgo }
+// figures are printed elsewhere: the header, the clock; seconds is the
+// lesson's way of counting the lane's span, which the lane gives as a span).
+func (r Ref) InLane() bool { return r.HasAlgo && r.Figure != "seconds" }
 
 // parseRefs finds the references in text: the text between each { and its
 // }. It returns what is wrong in words for the first it cannot read.
@@ -167,6 +168,8 @@ func (r Ref) Resolve(cfg algo.Config, at algo.Instant, lanes []Lane, algos []alg
 		return human.Int(l.Stats.MaxInWindow), true
 	case "span":
 		return human.Span(int64(l.Stats.MaxInWindowFirst), int64(l.Stats.MaxInWindowLast)), true
+	case "seconds":
+		return human.Seconds(int64(l.Stats.MaxInWindowFirst), int64(l.Stats.MaxInWindowLast)), true
 	case "most-range":
 		return algo.Range(l.Stats.MaxInWindowFirst, l.Stats.MaxInWindowLast), true
 	case "times":

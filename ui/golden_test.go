@@ -30,7 +30,7 @@ func TestGolden(t *testing.T) {
 		{"boundary-burst-120100", boundaryBurst, algo.Clock(12, 1, 0, 0), []string{
 			"request 200/200",
 			"✓ window 12:01:00–12:02:00 holds 99",
-			"⚠ 200", "to client-1 in 2 seconds",
+			"⚠ 200", "to client-1 within 1s",
 			"twice the limit",
 		}},
 		{"worked-example-120115", workedExample, algo.Clock(12, 1, 15, 0), []string{

@@ -29,6 +29,7 @@ type keyMap struct {
 	PrevStep       key.Binding
 	Quiz           key.Binding
 	Help           key.Binding
+	CloseHelp      key.Binding // esc, while every key is shown
 	Quit           key.Binding
 	ForceQuit      key.Binding
 
@@ -64,6 +65,7 @@ func newKeyMap() keyMap {
 		PrevStep:       key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "previous step"), key.WithDisabled()),
 		Quiz:           key.NewBinding(key.WithKeys("k"), key.WithHelp("k", "check yourself")),
 		Help:           key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "keys")),
+		CloseHelp:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "fewer keys")),
 		Quit:           key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
 		ForceQuit:      key.NewBinding(key.WithKeys("ctrl+c")),
 	}
@@ -119,8 +121,16 @@ func (k keyMap) FullHelp() [][]key.Binding {
 		{k.Next, k.Prev, k.NextEdge, k.PrevEdge, k.GoTo},
 		{next, k.PrevCaption, k.ZoomIn, k.ZoomOut, k.TimelineClient, k.Client, k.Clients, k.Worst},
 		{k.WhatIf, k.Save, k.Open},
-		join([]key.Binding{k.NextStep, k.PrevStep}, k.quizHelp(), []key.Binding{k.Help, k.Quit}),
+		join(k.stepHelp(), k.quizHelp(), []key.Binding{k.Help, k.Quit}),
 	}
+}
+
+// stepHelp is the step keys as the full help lists them: one line each,
+// where the short bar's n/p says both at once.
+func (k keyMap) stepHelp() []key.Binding {
+	next := k.NextStep
+	next.SetHelp("n", "next step")
+	return []key.Binding{next, k.PrevStep}
 }
 
 // promptKeys are the go-to-time prompt's.

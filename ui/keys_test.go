@@ -69,3 +69,36 @@ func TestHelpNamesKeysTheBindingsTake(t *testing.T) {
 		check("quiz, score", q.help())
 	}
 }
+
+// esc closes the list of every key, as ? does; a dialog opened over it
+// (t) closes it too, so it does not come back when the dialog closes; a
+// lesson's list names each step key once.
+func TestEscClosesTheKeysAndADialogDoesNotBringThemBack(t *testing.T) {
+	m := newModel(t, boundaryBurst(), 100, 30)
+	m = update(t, m, press("?")...)
+	if !strings.Contains(screen(m), "fewer keys") {
+		t.Fatalf("? shows no list of keys:\n%s", screen(m))
+	}
+	m = update(t, m, press("esc")...)
+	if s := screen(m); strings.Contains(s, "fewer keys") || strings.Contains(s, "zoom out") {
+		t.Fatalf("esc left the list of keys open:\n%s", s)
+	}
+	m = update(t, m, press("?", "t", "esc")...)
+	if modeOf(m) != modeMain {
+		t.Fatalf("after ? t esc: %s", modeOf(m))
+	}
+	if s := screen(m); strings.Contains(s, "fewer keys") || strings.Contains(s, "zoom out") {
+		t.Fatalf("the list of keys came back after the go-to prompt closed:\n%s", s)
+	}
+
+	l := newLesson(t, 100, 30, false)
+	s := screen(update(t, l, press("?")...))
+	if strings.Count(s, "previous step") != 1 || strings.Contains(s, "n/p") {
+		t.Errorf("the lesson's list of keys names the step keys more than once:\n%s", s)
+	}
+	for _, want := range []string{"n         next step", "p         previous step"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("the lesson's list of keys lacks %q:\n%s", want, s)
+		}
+	}
+}

@@ -81,7 +81,7 @@ func newRoomKeys() roomKeys {
 // the programme's (the lesson's two, generated ones), each once.
 func (m Model) offered() []quiz.Item {
 	var out []quiz.Item
-	for _, it := range append(quiz.Of(m.sc), m.pollQuestions...) {
+	for _, it := range append(quiz.Shuffled(m.seed, quiz.Of(m.sc)), m.pollQuestions...) {
 		if !slices.ContainsFunc(out, func(o quiz.Item) bool { return o.Ask == it.Ask }) {
 			out = append(out, it)
 		}
@@ -129,7 +129,7 @@ func (p pollDialog) updateKey(m Model, msg tea.KeyPressMsg) (Dialog, action, tea
 			p.cursor = (p.cursor + 1) % len(p.questions)
 		case key.Matches(msg, k.Ask):
 			p.lastID++
-			p.open = room.Poll{ID: p.lastID, Item: p.questions[p.cursor]}
+			p.open = room.Poll{ID: p.lastID, Number: len(p.asked) + 1, Item: p.questions[p.cursor]}
 			p.tally = room.Tally{ID: p.open.ID, Students: len(m.roster)}
 			p.phase = pollOpen
 			tell = &p.open
@@ -241,7 +241,7 @@ func (p pollDialog) lines(c render.Common, h int) []string {
 		}
 	case pollOpen, pollRevealed:
 		cur := p.open.Item
-		out = append(out, st.Title.Render(fmt.Sprintf("Question %d", p.open.ID))+st.Faint.Render(" · "+cur.From))
+		out = append(out, st.Title.Render(fmt.Sprintf("Question %d", p.open.Number))+st.Faint.Render(" · "+cur.From))
 		out = append(out, wrap(cur.Ask, w, st.Value.Render)...)
 		for i, choice := range cur.Choices {
 			out = append(out, wrap(fmt.Sprintf("  %d  %s", i+1, choice), w, st.Label.UnsetBold().Render)...)
@@ -405,7 +405,7 @@ func (m Model) onPoll(p room.Poll) (tea.Model, tea.Cmd) {
 			was = nil
 		}
 		q = newQuizDialog(m.c.Styles).start([]quiz.Item{p.Item}, "the teacher asks the room", true)
-		q.live = p.ID
+		q.live, q.number = p.ID, p.Number
 		q.saved = savedView{sc: m.sc, eng: m.eng, processed: m.eng.Processed(), now: m.eng.Now(), dialog: was}
 		m.dialog = q
 	}

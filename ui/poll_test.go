@@ -105,8 +105,8 @@ func TestAStudentAnswersTheRoom(t *testing.T) {
 		_, student, _, answers := pollRoom(t)
 		student = update(t, student, room.FollowMsg{Position: room.Position{Scenario: student.sc.Name, Caption: -1, Speed: 1}})
 		it := quiz.Lesson()[0]
-		student = update(t, student, room.PollMsg{Poll: room.Poll{ID: 7, Item: it}})
-		if s := screen(student); modeOf(student) != modeQuiz || !strings.Contains(s, "How many get through?") || !strings.Contains(s, "the room's question 7") {
+		student = update(t, student, room.PollMsg{Poll: room.Poll{ID: 7, Number: 3, Item: it}})
+		if s := screen(student); modeOf(student) != modeQuiz || !strings.Contains(s, "How many get through?") || !strings.Contains(s, "the room's question 3") {
 			t.Fatalf("the room's question should open:\n%s", s)
 		}
 		for _, a := range c.typed {
@@ -122,7 +122,7 @@ func TestAStudentAnswersTheRoom(t *testing.T) {
 		if strings.Contains(screen(student), "Right") || strings.Contains(screen(student), "Not quite") {
 			t.Fatalf("the verdict shows before the teacher reveals:\n%s", screen(student))
 		}
-		student = update(t, student, room.PollMsg{Poll: room.Poll{ID: 7, Item: it, Revealed: true}})
+		student = update(t, student, room.PollMsg{Poll: room.Poll{ID: 7, Number: 3, Item: it, Revealed: true}})
 		if s := screen(student); !strings.Contains(s, c.want) {
 			t.Fatalf("%v revealed should show %q:\n%s", c.typed, c.want, s)
 		}
@@ -218,5 +218,47 @@ func TestTeachersDriveTogether(t *testing.T) {
 	a = update(t, a, room.FollowMsg{Position: sentB[len(sentB)-1]})
 	if step, _ := a.Step(); step != 1 || len(sentA) != n {
 		t.Fatalf("a should go to b's step 2 without sending it back: step %d, sent %d more", step+1, len(sentA)-n)
+	}
+}
+
+// The room reads one number for a question everywhere: the teacher's
+// "Question N", the room's score, the student's header, question and
+// reveal. A question withdrawn before its answer takes none. (A student
+// read "the room's question 2" over "Question 1", and "question 1 of 1"
+// at the reveal; a withdrawn question took a number.)
+func TestTheRoomsQuestionsHaveOneNumbering(t *testing.T) {
+	teacher, student, asks, _ := pollRoom(t)
+	teacher = update(t, teacher, press("A", "enter", "esc")...) // asked, then withdrawn
+	teacher = update(t, teacher, press("down", "enter")...)
+	if len(*asks) != 3 {
+		t.Fatalf("asks: %+v", *asks)
+	}
+	open := (*asks)[2]
+	if open.ID != 2 || open.Number != 1 {
+		t.Fatalf("the question after a withdrawn one: ID %d, number %d; want ID 2, number 1", open.ID, open.Number)
+	}
+	if s := screen(teacher); !strings.Contains(s, "Question 1 ·") || strings.Contains(s, "Question 2") {
+		t.Fatalf("the teacher's screen:\n%s", s)
+	}
+	student = update(t, student, room.PollMsg{Poll: open})
+	s := screen(student)
+	if !strings.Contains(s, "the room's question 1") || !strings.Contains(s, "Question 1 ·") || strings.Contains(s, "Question 2") {
+		t.Fatalf("the student's screen:\n%s", s)
+	}
+	teacher = update(t, teacher, press("enter")...) // reveal
+	revealed := (*asks)[len(*asks)-1]
+	student = update(t, student, room.PollMsg{Poll: revealed})
+	if s := screen(student); !strings.Contains(s, "the room's question 1") || strings.Contains(s, "of 1") {
+		t.Fatalf("the student's reveal:\n%s", s)
+	}
+	if s := screen(teacher); !strings.Contains(s, "1 question asked") || !strings.Contains(s, "Question 1 ·") {
+		t.Fatalf("the teacher's reveal:\n%s", s)
+	}
+	teacher = update(t, teacher, press("enter", "enter")...) // the next question
+	if next := (*asks)[len(*asks)-1]; next.Number != 2 {
+		t.Fatalf("the next question: %+v, want number 2", next)
+	}
+	if s := screen(teacher); !strings.Contains(s, "Question 2 ·") {
+		t.Fatalf("the teacher's second question:\n%s", s)
 	}
 }

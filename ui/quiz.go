@@ -61,6 +61,7 @@ type quizDialog struct {
 	fromView  bool           // opened with k: leaving returns to the scenario
 	saved     savedView
 	live      int    // the room's question's Poll.ID: a live quiz (poll.go); 0 otherwise
+	number    int    // a live quiz's Poll.Number: the number the room knows it by
 	sent      string // a live quiz's: the answer sent to the room
 	keys      quizKeys
 }
@@ -122,6 +123,15 @@ func (q quizDialog) current() quiz.Item {
 		return q.questions[q.index]
 	}
 	return quiz.Item{}
+}
+
+// questionNumber is the current question's number: the room's, for the
+// room's question, so a student reads one number on every line.
+func (q quizDialog) questionNumber() int {
+	if q.live != 0 {
+		return q.number
+	}
+	return q.index + 1
 }
 
 func (q quizDialog) typed() bool { return q.current().Typed() }
@@ -453,7 +463,7 @@ func (q quizDialog) headerView(c render.Common) []string {
 	}
 	score := st.Label.Render(pos+" · ") + st.Value.Render(tally)
 	if q.live != 0 {
-		score = st.Label.Render(fmt.Sprintf("the room's question %d", q.live))
+		score = st.Label.Render(fmt.Sprintf("the room's question %d", q.number))
 	}
 	return []string{c.Spread(left, score, c.Width, true), ""}
 }
@@ -475,7 +485,7 @@ func (q quizDialog) lines(c render.Common, h int) []string {
 	if cur.From != "" {
 		from = st.Faint.Render(" · " + cur.From)
 	}
-	out = append(out, st.Title.Render(fmt.Sprintf("Question %d", q.index+1))+from, "")
+	out = append(out, st.Title.Render(fmt.Sprintf("Question %d", q.questionNumber()))+from, "")
 	for _, l := range strings.Split(c.Cells.Wrap(cur.Ask, w, " "), "\n") {
 		out = append(out, st.Value.Render(l))
 	}
@@ -579,19 +589,29 @@ func (q quizDialog) scoreLines(c render.Common) []string {
 				detail = fmt.Sprintf("skipped after %s; the answer is %s", given[0], question.Answer)
 			}
 		}
-		// The question is a reminder and may be shortened; the answer
-		// follows it on the same line when it fits, and wraps below it,
+		// The question wraps under its number, never cut; the answer
+		// follows its last line when it fits, and wraps below it,
 		// indented, when it does not.
 		prefix := fmt.Sprintf("%s %2d. ", mark, i+1)
 		indent := strings.Repeat(" ", c.Cells.StringWidth(prefix))
-		room := c.Width - c.Cells.StringWidth(prefix)
-		ask := strings.Join(strings.Fields(question.Ask), " ")
-		if tail := " — " + detail; c.Cells.StringWidth(tail)+20 <= room {
-			ask = c.Cells.Truncate(ask, room-c.Cells.StringWidth(tail), "…")
-			out = append(out, prefix+ask+st.Faint.Render(tail))
+		room := max(c.Width-c.Cells.StringWidth(prefix), 1)
+		asked := strings.Split(c.Cells.Wrap(strings.Join(strings.Fields(question.Ask), " "), room, " "), "\n")
+		tail := " — " + detail
+		last := len(asked) - 1
+		fits := c.Cells.StringWidth(asked[last])+c.Cells.StringWidth(tail) <= room
+		for j, l := range asked {
+			p := indent
+			if j == 0 {
+				p = prefix
+			}
+			if j == last && fits {
+				l += st.Faint.Render(tail)
+			}
+			out = append(out, p+l)
+		}
+		if fits {
 			continue
 		}
-		out = append(out, prefix+c.Cells.Truncate(ask, room, "…"))
 		for _, l := range strings.Split(c.Cells.Wrap(detail, room, " "), "\n") {
 			out = append(out, indent+st.Faint.Render(l))
 		}

@@ -248,3 +248,27 @@ func TestQuizScoreNeverCutsAnAnswer(t *testing.T) {
 		}
 	}
 }
+
+// The score shows each question whole, wrapped under its number (it cut
+// them: "4. A sliding window coun… — 25.8"), at 80 and at 100 columns.
+func TestQuizScoreNeverCutsAQuestion(t *testing.T) {
+	for _, w := range []int{80, 100} {
+		m, err := New(Options{Quiz: longQuiz(2), QuizTitle: "long"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.budget = inFrame
+		m = update(t, m, tea.WindowSizeMsg{Width: w, Height: 40})
+		m = update(t, m, press("esc", "enter", "esc", "enter")...)
+		s := screen(m)
+		checkFrame(t, s, w, 40)
+		if !strings.Contains(s, "Your score") || strings.Contains(s, "…") {
+			t.Fatalf("%d columns: the score cuts something:\n%s", w, s)
+		}
+		for _, it := range longQuiz(2) {
+			if !strings.Contains(words(s), it.Ask) {
+				t.Errorf("%d columns: the score does not show %q whole:\n%s", w, it.Ask, s)
+			}
+		}
+	}
+}

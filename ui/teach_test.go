@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -404,5 +405,89 @@ func TestLessonStartsAtAStepAndTabRunsIt(t *testing.T) {
 	}
 	if _, err := New(Options{Lesson: scenarios.Lesson(), LessonStep: 6}); err == nil {
 		t.Error("a step past the last opened")
+	}
+}
+
+// k's choices are shuffled by the view's seed: over seeds the answer is
+// at every position alike, so the choice the cursor starts on is not
+// always the answer (it was: one enter scored "Right").
+func TestViewQuizShufflesItsChoices(t *testing.T) {
+	sc, err := scenarios.Builtin("worked-example")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const seeds = 200
+	at := map[int]int{}
+	preselectedRight := 0
+	for seed := range uint64(seeds) {
+		m, err := New(Options{Scenario: sc, Seed: seed})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.budget = inFrame
+		m = update(t, m, tea.WindowSizeMsg{Width: 100, Height: 30})
+		m = update(t, m, press("k")...)
+		q := quizOf(m)
+		cur := q.current()
+		if cur.Typed() {
+			t.Fatalf("worked-example's first question should be a choice: %q", cur.Ask)
+		}
+		right := slices.Index(cur.Choices, cur.Answer)
+		at[right]++
+		if q.choice == right {
+			preselectedRight++
+		}
+	}
+	for pos := range 4 {
+		if at[pos] < seeds/8 {
+			t.Errorf("the answer is choice %d for %d of %d seeds: %v", pos+1, at[pos], seeds, at)
+		}
+	}
+	if preselectedRight > seeds/2 {
+		t.Errorf("the cursor starts on the answer for %d of %d seeds", preselectedRight, seeds)
+	}
+}
+
+// At the lesson's last step, k asks the lesson's own two check-yourself
+// questions, and each answer is proved by a replay of its scenario.
+func TestLessonEndsWithItsCheckYourself(t *testing.T) {
+	steps := scenarios.Lesson()
+	m, err := New(Options{Lesson: steps, LessonStep: len(steps) - 1, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.budget = inFrame
+	m = update(t, m, tea.WindowSizeMsg{Width: 100, Height: 30})
+	if s := screen(m); !strings.Contains(s, "k check yourself") {
+		t.Errorf("the last step's help does not offer k:\n%s", s)
+	}
+	m = update(t, m, press("k")...)
+	if modeOf(m) != modeQuiz {
+		t.Fatalf("k at the lesson's end: %s, status %q", modeOf(m), m.status)
+	}
+	q := quizOf(m)
+	var asks, want []string
+	for _, it := range q.questions {
+		asks = append(asks, it.Ask)
+	}
+	for _, it := range quiz.Lesson() {
+		want = append(want, it.Ask)
+	}
+	if !slices.Equal(asks, want) {
+		t.Fatalf("k asks %q, want the lesson's %q", asks, want)
+	}
+	m = update(t, m, typeText("200")...)
+	m = answer(t, m)
+	if s := words(screen(m)); !strings.Contains(s, "✓ Right: 200") || !strings.Contains(s, "the fixed window allowed 200") {
+		t.Fatalf("the first answer is not proved by its replay:\n%s", screen(m))
+	}
+	// The other steps ask nothing.
+	first, err := New(Options{Lesson: scenarios.Lesson(), Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first = update(t, first, tea.WindowSizeMsg{Width: 100, Height: 30})
+	if s := screen(update(t, first, press("k")...)); !strings.Contains(s, "this scenario has no questions") {
+		t.Errorf("k at the lesson's first step:\n%s", s)
 	}
 }

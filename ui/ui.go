@@ -92,6 +92,9 @@ type Options struct {
 	// classroom's sessions, where the keys are a student's and the disk
 	// the teacher's.
 	WritesNothing bool
+	// Seed orders the choices of the questions k asks (quiz.Shuffled):
+	// the commands pick a new one for each view.
+	Seed uint64
 	// ProgramOptions are passed to tea.NewProgram by RunFinal (tests pin the
 	// size, input, output and colour profile here).
 	ProgramOptions []tea.ProgramOption
@@ -186,6 +189,7 @@ type Model struct {
 	roomState    // a classroom's state (follow.go, poll.go)
 
 	presenter bool
+	seed      uint64 // what k shuffles the choices by (Options.Seed)
 }
 
 // New returns the root model showing opts.Scenario (or the lesson's first
@@ -231,6 +235,7 @@ func New(opts Options) (Model, error) {
 		player:       player{speed: 1, ctl: ctl, budget: frameBudget},
 		landing:      -1,
 		presenter:    opts.Presenter,
+		seed:         opts.Seed,
 		guidedLesson: guidedLesson{lesson: opts.Lesson, lessonEngines: lessonEngines},
 		whatIfs:      whatIfs{saveDir: cmp.Or(opts.SaveDir, "."), writesNothing: opts.WritesNothing},
 		roomState: roomState{
@@ -304,7 +309,19 @@ func (m *Model) setScenario(sc *scenarios.Scenario, eng *sim.Engine) {
 	m.timeline = render.NewZoom(eng.Window())
 	m.status = ""
 	m.rewind()
-	m.keys.setQuestions(len(sc.Questions) > 0)
+	m.keys.setQuestions(len(m.viewQuestions()) > 0)
+}
+
+// viewQuestions are what k asks: the scenario's questions, and at the
+// lesson's last step the lesson's own two check-yourself questions, each
+// proved by a replay of its scenario. Their choices are shuffled by the
+// view's seed, so the first choice is not the answer.
+func (m Model) viewQuestions() []quiz.Item {
+	items := quiz.Of(m.sc)
+	if n := len(m.lesson); n > 0 && m.sc == m.lesson[n-1] {
+		items = append(items, quiz.Lesson()...)
+	}
+	return quiz.Shuffled(m.seed, items)
 }
 
 // startInstant is where the view's clock starts: the engine's start when it
@@ -441,7 +458,12 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if m.dialog != nil {
 			return m.updateDialog(msg)
 		}
-		return m.updateMain(msg)
+		next, cmd := m.updateMain(msg)
+		if nm, ok := next.(Model); ok && nm.dialog != nil && nm.help.ShowAll {
+			nm.showAllKeys(false) // a dialog has its own keys: the view's list would come back when it closes
+			return nm, cmd
+		}
+		return next, cmd
 	case tea.MouseClickMsg, tea.MouseWheelMsg:
 		return m.onMouse(msg)
 	}
@@ -573,12 +595,13 @@ func (m Model) openDialog(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.opened++
 		m.dialog = newPicker(m.builtins, m.load != nil, m.c.Styles, m.opened).setWidth(m.c.Width)
 	case key.Matches(msg, k.Quiz):
-		if len(m.sc.Questions) == 0 {
+		questions := m.viewQuestions()
+		if len(questions) == 0 {
 			m.status = "this scenario has no questions; windowlab quiz has plenty"
 			return m, nil
 		}
 		m.stop()
-		q := newQuizDialog(m.c.Styles).start(quiz.Of(m.sc), m.title(), true)
+		q := newQuizDialog(m.c.Styles).start(questions, m.title(), true)
 		q.saved = savedView{sc: m.sc, eng: m.eng, processed: m.eng.Processed(), now: m.eng.Now()}
 		m.dialog = q
 	}
@@ -607,12 +630,20 @@ func (m *Model) adjustView(msg tea.KeyPressMsg) {
 		m.chosen = nextClient(m.eng.Clients(), m.chosen)
 		m.refresh()
 	case key.Matches(msg, k.Help):
-		m.help.ShowAll = !m.help.ShowAll
-		if m.help.ShowAll {
-			m.keys.Help.SetHelp("?", "fewer keys")
-		} else {
-			m.keys.Help.SetHelp("?", "keys")
-		}
+		m.showAllKeys(!m.help.ShowAll)
+	case key.Matches(msg, k.CloseHelp):
+		m.showAllKeys(false)
+	}
+}
+
+// showAllKeys shows every key (?) or the short bar; esc and opening a
+// dialog go back to the short bar.
+func (m *Model) showAllKeys(all bool) {
+	m.help.ShowAll = all
+	if all {
+		m.keys.Help.SetHelp("?", "fewer keys")
+	} else {
+		m.keys.Help.SetHelp("?", "keys")
 	}
 }
 

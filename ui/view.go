@@ -264,6 +264,9 @@ func (m Model) headerView(dv dialogView) []string {
 	}
 	if q, ok := m.openQuiz(); ok {
 		h.Quiz, h.Question, h.Questions = true, q.index, len(q.questions)
+		if q.live != 0 {
+			h.Room = q.number
+		}
 	}
 	return render.Header(m.c, &m.snap, h)
 }

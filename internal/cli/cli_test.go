@@ -55,7 +55,7 @@ func TestExitCodes(t *testing.T) {
 		code int
 		want []string // each must appear in stdout or stderr
 	}{
-		{"a built-in scenario runs", []string{"run", "boundary-burst"}, 0, []string{"200 requests allowed in 2 seconds"}},
+		{"a built-in scenario runs", []string{"run", "boundary-burst"}, 0, []string{"200 requests allowed within 1s"}},
 		{"a shell completion does not know", []string{"completion", "tcsh"}, 2, []string{`"tcsh" is not a shell windowlab completes; use bash, fish, powershell, zsh`}},
 		{"completion alone is its help", []string{"completion"}, 0, []string{"windowlab completion [command]"}},
 		{"a file whose expectations hold", []string{"check", good}, 0, []string{"good.yaml: ok, 1 expectation holds"}},
@@ -188,7 +188,7 @@ func TestStandardInput(t *testing.T) {
 		code  int
 		want  string
 	}{
-		{"run reads the scenario", []string{"run", "-"}, validScenario, 0, "fixed-window: 200 requests allowed in 2 seconds"},
+		{"run reads the scenario", []string{"run", "-"}, validScenario, 0, "fixed-window: 200 requests allowed within 1s"},
 		{"run --json reads it too", []string{"run", "-", "--json"}, validScenario, 0, `"scenario"`},
 		{"check names it in its verdict", []string{"check", "-"}, validScenario + "expect:\n  - {algorithm: fixed-window, allowed: 200}\n", 0, "standard input: ok, 1 expectation holds"},
 		{"and in its errors, by line and field", []string{"check", "-"}, "limit: 0\nwindow: 1m\ntraffic: [{at: \"12:00:00\"}]\n", 2, "standard input:1:8: limit: 0 is too small"},

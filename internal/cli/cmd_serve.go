@@ -243,7 +243,7 @@ func serveProgramme(ctx context.Context, opts *serveOptions, cfg *serve.Config) 
 		}
 	}
 	cfg.View = func(r room.Room) ui.Options {
-		o := ui.Options{Room: r, Builtins: builtins, Questions: questions}
+		o := ui.Options{Room: r, Builtins: builtins, Questions: questions, Seed: opts.seed}
 		if sc != nil {
 			o.Scenario = sc
 		} else {

@@ -37,7 +37,7 @@ func TestReplayKeepsLogsEscapesOffTheTerminal(t *testing.T) {
 		{[]string{combined, "--key", "user", "--limit", "2", "--window", "2s"}, 0, []string{
 			"3 clients by user",
 			`esc.log:6: "30/Nov/2026:23:59:5\x1b" is not a time`, `esc.log:10: "\u202e30/Nov/2026:23:59:51 +0000" is not a time`,
-			`fixed-window: 4 requests allowed in 2 seconds ("\x1b]0;PWNED\a\x1b[2J", 2026-11-30 23:59:51–23:59:52)`,
+			`fixed-window: 4 requests allowed within 1s ("\x1b]0;PWNED\a\x1b[2J", 2026-11-30 23:59:51–23:59:52)`,
 		}},
 		{[]string{combined, "--key", "path", "--limits", "1,2", "--windows", "1s,2s"}, 0, []string{`"/\x1b[2J\u202e" 4`, `"/x\b\by" 4`}},
 		{[]string{combined, "--key", "field:agent", "--limits", "1,2", "--windows", "1s,2s"}, 0, []string{`"agent\x7f\u009b2J\u2066" 4`, `"bell\a" 4`}},

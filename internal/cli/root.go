@@ -41,6 +41,7 @@ func Main(buildVersion, buildCommit string) {
 	defer stop()
 	out := &output{file: os.Stdout}
 	root := NewRootCommand(out)
+	wrapLongHelp(root, helpWidth())
 	err := fang.Execute(ctx, root, fang.WithErrorHandler(printError), fang.WithVersion(versionOf()), fang.WithoutManpage())
 	if s := signalOf(ctx); s != nil {
 		fmt.Fprintf(os.Stderr, "windowlab: %v.\n", context.Cause(ctx))

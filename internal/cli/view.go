@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"sync"
@@ -67,6 +68,9 @@ func showUI(ctx context.Context, opts ui.Options) (ui.Model, error) {
 	}
 	opts.Builtins = scenarios.Builtins()
 	opts.Load = scenarios.LoadContext
+	if opts.Seed == 0 {
+		opts.Seed = rand.Uint64() // a new order of k's choices each time
+	}
 	viewTerminal.save()
 	defer viewTerminal.forget()
 	m, err := ui.RunFinal(ctx, opts)

@@ -48,7 +48,7 @@ func TestTextReport(t *testing.T) {
 		"fixed-window     ✓  window 12:01:00–12:02:00 holds 0 → allow (0 < 100)",
 		"sliding-log      ✗  100 timestamps after 12:00:00, oldest 12:00:59 → deny (100 ≥ 100)",
 		"sliding-counter  ✗  0 + 100 × 1 = 100 → deny (100 ≥ 100)",
-		"fixed-window: 200 requests allowed in 2 seconds (client-1, 12:00:59–12:01:00), twice the limit.",
+		"fixed-window: 200 requests allowed within 1s (client-1, 12:00:59–12:01:00), twice the limit.",
 		"sliding-log: at most 100 allowed to one client in any 1m: the limit of 100 held.",
 	} {
 		if !strings.Contains(got, want) {

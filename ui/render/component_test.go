@@ -119,7 +119,7 @@ func TestGoldenLanes(t *testing.T) {
 		lane     int
 		want     []string
 	}{
-		{"fixed-window", fourLimiters, "12:01:00", 0, []string{"100/100 full", "⚠ 200 ", "to client-1 in 2 seconds (12:00:59–12:01:00)"}},
+		{"fixed-window", fourLimiters, "12:01:00", 0, []string{"100/100 full", "⚠ 200 ", "to client-1 within 1s (12:00:59–12:01:00)"}},
 		{"sliding-log", fourLimiters, "12:01:00", 1, []string{"100/100 in the last 1m", "oldest 12:00:59 leaves in 59s", "████████████████ 100/100"}},
 		{"sliding-counter", workedExample, "12:01:15", 2, []string{"30 + 84 × 0.75 = 93 → allow (93 < 100)", "0.75"}},
 		{"token-bucket", fourLimiters, "12:01:00", 3, []string{"next token in"}},

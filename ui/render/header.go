@@ -15,11 +15,23 @@ type HeaderInfo struct {
 	// (0-based).
 	Quiz                bool
 	Question, Questions int
+	// Room, when not 0, is the room's number for the question on screen
+	// (room.Poll.Number): the header says it rather than "1 of 1".
+	Room int
 	// lesson, lessons: the lesson's page on screen (0-based) and how many
 	// there are; lessons 0 outside a lesson.
 	Lesson, Lessons int
 	Playing         bool
 	Speed           float64
+}
+
+// quizPlace is where a quiz stands, before the title: "question 2 of 5 · ",
+// or for the room's question, "the room's question 2 · ".
+func quizPlace(h HeaderInfo) string {
+	if h.Room > 0 {
+		return fmt.Sprintf("the room's question %d · ", h.Room)
+	}
+	return fmt.Sprintf("question %d of %d · ", h.Question+1, h.Questions)
 }
 
 // headerLines is two lines: the scenario and the clock, then the limit, the
@@ -29,7 +41,7 @@ func Header(c Common, s *Snapshot, h HeaderInfo) []string {
 	left := st.AppName.Render("windowlab · ") + st.Title.Render(h.Title)
 	switch {
 	case h.Quiz:
-		left = st.AppName.Render(fmt.Sprintf("question %d of %d · ", h.Question+1, h.Questions)) + st.Title.Render(h.Title)
+		left = st.AppName.Render(quizPlace(h)) + st.Title.Render(h.Title)
 	case h.Lessons > 0:
 		// The step first: when the line is short, the title's tail gives way.
 		left = st.AppName.Render(fmt.Sprintf("step %d of %d · ", h.Lesson+1, h.Lessons)) + st.Title.Render(h.Title)
@@ -48,7 +60,7 @@ func Header(c Common, s *Snapshot, h HeaderInfo) []string {
 		bare := st.Title.Render(h.Title)
 		switch {
 		case h.Quiz:
-			bare = st.AppName.Render(fmt.Sprintf("question %d of %d · ", h.Question+1, h.Questions)) + bare
+			bare = st.AppName.Render(quizPlace(h)) + bare
 		case h.Lessons > 0:
 			bare = st.AppName.Render(fmt.Sprintf("%d/%d · ", h.Lesson+1, h.Lessons)) + bare
 		}

@@ -124,7 +124,9 @@ func (p Lanes) List() []Lane {
 		if _, wide := p.columnWidth(); wide {
 			// Beside a title in a narrow box they would wrap; give them their own lines.
 			l.right = ""
-			l.fields = append(l.fields, field{"so far", counts, 2}, field{"memory", memory, 2})
+			// Like the title's, they are whole whatever the height: the
+			// timeline gives way first.
+			l.fields = append(l.fields, field{"so far", counts, 0}, field{"memory", memory, 0})
 		}
 		out = append(out, l)
 	}
@@ -428,7 +430,9 @@ func (p Lanes) renderLane(l Lane, width int) []Unit {
 		units = append(units, Unit{[]string{p.C.Spread(title, l.right, width, false)}, 0})
 	} else {
 		units = append(units, Unit{[]string{title}, 0})
-		units = append(units, Unit{strings.Split(p.C.Cells.Wrap(l.right, width, " "), "\n"), 2})
+		// The totals and memory on their own lines, as whole as the title's
+		// line they would have ended: the timeline gives way first.
+		units = append(units, Unit{strings.Split(p.C.Cells.Wrap(l.right, width, " "), "\n"), 0})
 	}
 	textW := max(width-laneLabelWidth, 10)
 	if _, wide := p.columnWidth(); wide {
