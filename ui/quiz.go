@@ -449,8 +449,9 @@ func (m Model) quizLane() (int, bool) {
 func (q quizDialog) headerView(c render.Common) []string {
 	st := c.Styles
 	left := st.AppName.Render("windowlab · ") + st.Title.Render("check yourself")
+	title := ""
 	if q.title != "" {
-		left += st.Faint.Render(" · " + q.title)
+		title = st.Faint.Render(" · " + q.title)
 	}
 	sc := q.score()
 	pos := fmt.Sprintf("question %d of %d", min(q.index+1, len(q.questions)), len(q.questions))
@@ -465,7 +466,13 @@ func (q quizDialog) headerView(c render.Common) []string {
 	if q.live != 0 {
 		score = st.Label.Render(fmt.Sprintf("the room's question %d", q.number))
 	}
-	return []string{c.Spread(left, score, c.Width, true), ""}
+	if c.Cells.StringWidth(left+title)+2+c.Cells.StringWidth(score) <= c.Width {
+		return []string{c.Spread(left+title, score, c.Width, true), ""}
+	}
+	// Too long beside the score: the title gets lines of its own, whole.
+	lines := []string{c.Spread(left, score, c.Width, true)}
+	lines = append(lines, strings.Split(c.Cells.Wrap(st.Faint.Render(q.title), c.Width, " "), "\n")...)
+	return append(lines, "")
 }
 
 // textWidth is the measure questions are set at: the screen, up to a

@@ -272,3 +272,22 @@ func TestQuizScoreNeverCutsAQuestion(t *testing.T) {
 		}
 	}
 }
+
+// The quiz's header keeps the scenario's title whole: on a narrow screen it
+// takes a line of its own rather than losing its tail to the score.
+func TestQuizHeaderKeepsTheTitle(t *testing.T) {
+	sc, err := scenarios.Builtin("boundary-burst") // its title is long and it has questions
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []int{80, 100, 140} {
+		m := newModel(t, sc, w, 24)
+		m = update(t, m, press("k")...)
+		s := screen(m)
+		checkFrame(t, s, w, 24)
+		head := strings.Join(strings.Split(s, "\n")[:3], " ")
+		if !strings.Contains(head, "check yourself") || !strings.Contains(words(head), sc.Title) || strings.Contains(head, "…") {
+			t.Errorf("%d columns: the header does not hold %q whole:\n%s", w, sc.Title, s)
+		}
+	}
+}
