@@ -130,3 +130,17 @@ func TestCaptionsCarryTheirClaims(t *testing.T) {
 		}
 	}
 }
+
+// The fast titles are the parsed scenarios' own.
+func TestBuiltinTitlesAreTheScenarios(t *testing.T) {
+	all := Builtins()
+	titles := BuiltinTitles()
+	if len(titles) != len(all) {
+		t.Fatalf("%d titles for %d built-ins", len(titles), len(all))
+	}
+	for i, s := range all {
+		if titles[i] != (Title{s.Name, s.Title}) {
+			t.Errorf("title %d is %+v, the built-in says %q %q", i, titles[i], s.Name, s.Title)
+		}
+	}
+}

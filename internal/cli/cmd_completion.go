@@ -18,7 +18,7 @@ import (
 // name; past them (a path), the shell's own file completion.
 func completeScenario(_ *cobra.Command, _ []string, prefix string) ([]cobra.Completion, cobra.ShellCompDirective) {
 	var out []cobra.Completion
-	for _, s := range scenarios.Builtins() {
+	for _, s := range scenarios.BuiltinTitles() {
 		if strings.HasPrefix(s.Name, prefix) {
 			out = append(out, cobra.CompletionWithDesc(s.Name, s.Title))
 		}

@@ -20,10 +20,10 @@ func newListCommand() *cobra.Command {
 // runList prints each built-in scenario's name and title.
 func runList(std stdio) error {
 	width := 0
-	for _, s := range scenarios.Builtins() {
+	for _, s := range scenarios.BuiltinTitles() {
 		width = max(width, len(s.Name))
 	}
-	for _, s := range scenarios.Builtins() {
+	for _, s := range scenarios.BuiltinTitles() {
 		fmt.Fprintf(std.out, "%-*s  %s\n", width, s.Name, s.Title)
 	}
 	return nil
