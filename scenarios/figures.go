@@ -284,7 +284,7 @@ func (s *Scenario) resolveCaptions() ErrorList {
 		}
 		if e == nil {
 			var err error
-			if e, err = s.Engine(sim.Options{}); err != nil {
+			if e, err = s.Engine(sim.Options{ForwardOnly: true}); err != nil {
 				at("its figures come from a replay, which cannot run: " + err.Error())
 				return errs
 			}
