@@ -52,6 +52,9 @@ func BuiltinNames() []string {
 	return append(names, extra...)
 }
 
+// builtinFile is where the built-in called name is embedded.
+func builtinFile(name string) string { return path.Join("builtin", name+".yaml") }
+
 // Title is a built-in scenario's name and title.
 type Title struct{ Name, Title string }
 
@@ -63,11 +66,12 @@ func BuiltinTitles() []Title {
 	names := BuiltinNames()
 	out := make([]Title, len(names))
 	for i, name := range names {
-		data, err := builtinFS.ReadFile(path.Join("builtin", name+".yaml"))
+		file := builtinFile(name)
+		data, err := builtinFS.ReadFile(file)
 		if err != nil {
 			panic(fmt.Sprintf("scenarios: built-in %s: %v", name, err)) // a test keeps this from shipping
 		}
-		s, err := parseText(name+".yaml", data)
+		s, err := parseText(file, data)
 		if err != nil {
 			panic(fmt.Sprintf("scenarios: built-in %s: %v", name, err))
 		}
@@ -79,7 +83,7 @@ func BuiltinTitles() []Title {
 // Builtin parses the built-in scenario called name. Each call returns a
 // fresh Scenario, so callers may not disturb one another.
 func Builtin(name string) (*Scenario, error) {
-	file := path.Join("builtin", name+".yaml")
+	file := builtinFile(name)
 	data, err := builtinFS.ReadFile(file)
 	if err != nil || !isSlug(name) {
 		names := BuiltinNames()
