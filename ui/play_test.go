@@ -45,7 +45,7 @@ type playRun struct {
 func playThrough(t *testing.T, m Model) playRun {
 	t.Helper()
 	wall := &virtualWall{now: time.Unix(1_000_000, 0)}
-	m.ticker = wall.tick
+	m.ticker, m.wall = wall.tick, func() time.Time { return wall.now }
 	run := playRun{shown: map[int]time.Duration{}}
 	cur, since := m.captionIndex(), wall.now
 	observe := func(m Model) {
@@ -180,6 +180,49 @@ func TestPlayingHoldsEveryCaption(t *testing.T) {
 			m.budget = inFrame
 			m = update(t, m, tea.WindowSizeMsg{Width: 100, Height: 30})
 			checkHolds(t, sc.Name, sc, playThrough(t, m))
+		})
+	}
+}
+
+// A caption brought on screen by tab while the clock stands still may be
+// a moment old when space is pressed: playing holds it for the rest of its
+// reading time, counted from when it came on; one read already is not held
+// again.
+func TestSpaceHoldsTheCaptionOnScreenForTheRestOfItsReading(t *testing.T) {
+	sc, err := scenarios.Builtin("boundary-burst")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name   string
+		before time.Duration // the wall time between tab and space
+	}{{"pressed at once", 0}, {"pressed after a second", time.Second}, {"pressed once read", time.Minute}} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := newModel(t, sc, 100, 30)
+			wall := &virtualWall{now: time.Unix(1_000_000, 0)}
+			m.ticker, m.wall = wall.tick, func() time.Time { return wall.now }
+			m = update(t, m, keyMsg("tab"))
+			i := m.captionIndex()
+			if i < 0 {
+				t.Fatal("tab brought no caption on screen")
+			}
+			at, landed := m.eng.Now(), wall.now
+			want := readingTime(m.sc.Captions[i].Text)
+			wall.now = wall.now.Add(tc.before)
+			next, cmd := m.Update(keyMsg("space"))
+			m = next.(Model)
+			for cmd != nil && m.eng.Now() == at {
+				msg := cmd()
+				next, cmd = m.Update(msg)
+				m = next.(Model)
+			}
+			stood := wall.now.Sub(landed)
+			if tc.before < want && stood < want {
+				t.Errorf("the clock left caption %d's moment %v after tab; want at least its reading time %v", i, stood, want)
+			}
+			if tc.before >= want && stood > tc.before+time.Second {
+				t.Errorf("a caption read for %v was held again: the clock left it %v after tab", tc.before, stood)
+			}
 		})
 	}
 }

@@ -262,7 +262,44 @@ func (m *Model) play() tea.Cmd {
 	m.lastTick = time.Time{}
 	m.endHold()
 	m.carry = 0
+	m.holdOnScreen()
 	return m.tick()
+}
+
+// holdOnScreen holds the caption already on screen when space is pressed
+// for what is left of its reading time, counted from when it came on: one
+// that came on by tab or a step may be a moment old. A caption playing has
+// held already, or one that paused the clock, was read: space goes on.
+func (m *Model) holdOnScreen() {
+	i := m.captionIndex()
+	if i < 0 || i != m.onScreen || m.onHeld {
+		return
+	}
+	c := &m.sc.Captions[i]
+	if c.Pause {
+		return
+	}
+	hold := captionHold(c.Text)
+	left := min(max(hold-m.now().Sub(m.onSince), 0), hold)
+	if left > 0 {
+		m.dwellFor, m.holdAt, m.onHeld = left, c.At, true
+	}
+}
+
+// now is the wall clock (player.wall).
+func (m *Model) now() time.Time {
+	if m.wall != nil {
+		return m.wall()
+	}
+	return time.Now()
+}
+
+// noteOnScreen keeps track of when the caption on screen came on
+// (holdOnScreen), after every move of the clock.
+func (m *Model) noteOnScreen(i int) {
+	if i != m.onScreen {
+		m.onScreen, m.onSince, m.onHeld = i, m.now(), false
+	}
 }
 
 // tick schedules the next frame of playback.
@@ -289,6 +326,9 @@ func (m Model) onTick(msg tickMsg) (tea.Model, tea.Cmd) {
 		elapsed = min(max(msg.at.Sub(m.lastTick), 0), 10*frame)
 	}
 	m.lastTick = msg.at
+	if m.dwellFor > 0 { // holdOnScreen: the hold starts at the first frame
+		m.dwell, m.dwellFor = msg.at.Add(m.dwellFor), 0
+	}
 	if msg.at.Before(m.dwell) {
 		m.holdNote(msg.at)
 		return m, m.tick() // a caption is being read: the clock stands at its moment
@@ -342,6 +382,7 @@ func (m Model) reachCaption(i int, at time.Time) (tea.Model, tea.Cmd) {
 		m.dwell, m.holdAt = at.Add(captionHold(c.Text)), c.At
 		m.holdNote(at)
 	}
+	m.onScreen, m.onSince, m.onHeld = i, at, true
 	if cmd != nil {
 		return m, cmd // the next frame comes when the job is done
 	}
@@ -377,6 +418,7 @@ func (m *Model) holdNote(at time.Time) {
 
 // endHold ends a caption's hold, and its note.
 func (m *Model) endHold() {
+	m.dwellFor = 0
 	if !m.dwell.IsZero() {
 		m.dwell, m.note = time.Time{}, ""
 	}
@@ -539,6 +581,17 @@ type player struct {
 	// ticker makes playback's frames: tea.Tick when nil; tests give one
 	// on a virtual wall clock.
 	ticker func(time.Duration, func(time.Time) tea.Msg) tea.Cmd
+	// wall reads the wall clock: time.Now when nil; tests give their
+	// virtual one, the ticker's.
+	wall func() time.Time
+
+	// The caption on screen (-1: none), since when in wall time, and
+	// whether playing has held it already (reachCaption): a caption that
+	// came on while the clock stood still, by tab or a step, is held for
+	// the rest of its reading time when space is pressed (play).
+	onScreen int
+	onSince  time.Time
+	onHeld   bool
 
 	// Moves of the clock that outlast a frame.
 	ctl        *engineControl
@@ -552,8 +605,9 @@ type player struct {
 	// shown until the clock reaches noteUntil.
 	note      string
 	noteUntil algo.Instant
-	dwell     time.Time    // playing holds the clock at a caption until this tick (captionHold)
-	holdAt    algo.Instant // the held caption's instant, where its note shows
+	dwell     time.Time     // playing holds the clock at a caption until this tick (captionHold)
+	dwellFor  time.Duration // a hold to start at the next frame (holdOnScreen)
+	holdAt    algo.Instant  // the held caption's instant, where its note shows
 
 	springs []springState // the gauges' springs while playing (animate)
 }

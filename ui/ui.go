@@ -232,7 +232,7 @@ func New(opts Options) (Model, error) {
 		keys:         newKeyMap(),
 		help:         help.New(),
 		sources:      sources{builtins: opts.Builtins, load: opts.Load},
-		player:       player{speed: 1, ctl: ctl, budget: frameBudget},
+		player:       player{speed: 1, ctl: ctl, budget: frameBudget, onScreen: -1},
 		landing:      -1,
 		presenter:    opts.Presenter,
 		seed:         opts.Seed,
@@ -694,6 +694,7 @@ func (m *Model) refresh() {
 	m.settle()
 	h := m.eng.History()
 	ci := m.captionIndex()
+	m.noteOnScreen(ci)
 	var held *sim.Record
 	if m.held.on {
 		held = &m.held.rec
