@@ -264,7 +264,7 @@ func (p Lanes) counterFields(d algo.Decision) []field {
 	return []field{
 		{"now", counts, 0},
 		{"", weight, 0},
-		{"", p.ifNow(d), 2},
+		{"", p.ifNow(d), 3},
 	}
 }
 
