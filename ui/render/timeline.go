@@ -106,6 +106,8 @@ func (p Timeline) legend() string {
 	head := st.Faint.Render(p.figuresHead())
 	withHead := []string{
 		title + st.Faint.Render(" · "+whose+" (f) · ") + perCell + st.Faint.Render(" per cell (z/Z) · ") + wide,
+		title + st.Faint.Render(" "+whose+" (f) · ") + perCell + st.Faint.Render("/cell (z/Z) · ") + wide,
+		title + st.Faint.Render(" "+whose+" (f) · ") + perCell + st.Faint.Render("/cell (z/Z) · ") + narrow,
 		title + st.Faint.Render(" "+whose+" · ") + perCell + st.Faint.Render("/cell · ") + wide,
 		title + st.Faint.Render(" "+whose+" · ") + perCell + st.Faint.Render("/cell · ") + narrow,
 	}
@@ -114,7 +116,7 @@ func (p Timeline) legend() string {
 			return p.C.spreadCols(l, head, width)
 		}
 	}
-	for _, l := range []string{withHead[2], title + " " + perCell + st.Faint.Render("/cell ") + narrow, title + " " + narrow, narrow} {
+	for _, l := range []string{withHead[len(withHead)-1], title + " " + perCell + st.Faint.Render("/cell ") + narrow, title + " " + narrow, narrow} {
 		if p.C.Cells.StringWidth(l) <= width {
 			return l
 		}
