@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"fmt"
+	"math/big"
 	"regexp"
 	"strings"
 
@@ -22,8 +23,17 @@ func (d *decoder) captionText(path string, o *object, s *Scenario, c *Caption) {
 }
 
 // quantityWords state a quantity without a digit; a caption that says one
-// carries a claim (shows) that checks it.
+// carries a claim (shows) that checks it. "all" and "every" are mostly the
+// language's ("all three", "every request"): any claim will do for them.
 var quantityWords = regexp.MustCompile(`(?i)\b(nothing|none|all|every|twice|double|half|zero|empty)\b`)
+
+// zeroWords state that a figure is 0: their claim must check a 0.
+var zeroWords = regexp.MustCompile(`(?i)\b(nothing|none|zero|empty)\b`)
+
+// numberWords are figures written as words ("three clients", "400
+// million"): like a digit, each is a reference's or listed under given:
+// ("one" is left to the language: "one window", "one client").
+var numberWords = regexp.MustCompile(`(?i)\b(two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|thousand|million|billion)\b`)
 
 // unreferenced finds a figure written out in a caption: a run of digits
 // (with its commas and point) outside every reference.
@@ -61,9 +71,48 @@ func (d *decoder) captionFigures(path string, o *object, c *Caption) {
 			"or list a figure from outside the replay under given:", digits)
 		return
 	}
-	if w := quantityWords.FindString(strings.ReplaceAll(text, "at all", "")); w != "" && len(c.Shows) == 0 {
-		d.at(at, join(path, "text"), "says %q with no claim to check it; add shows: with the figures that make it true", w)
+	for _, w := range numberWords.FindAllString(text, -1) {
+		if n, ok := wordValues[strings.ToLower(w)]; ok && claims(c.Shows, func(v int64) bool { return v == n }) {
+			continue // "three clients" beside a claim of 3
+		}
+		d.at(at, join(path, "text"), "states %q in words with no claim of it; add the shows: claim that makes it true, "+
+			"or list the phrase under given: when the replay cannot tell it (a count of servers, a scale imagined)", w)
+		return
 	}
+	text = strings.ReplaceAll(text, "at all", "")
+	if w := quantityWords.FindString(text); w != "" && len(c.Shows) == 0 {
+		d.at(at, join(path, "text"), "says %q with no claim to check it; add shows: with the figures that make it true", w)
+		return
+	}
+	if w := zeroWords.FindString(text); w != "" && !claimsAZero(c.Shows) {
+		d.at(at, join(path, "text"), "says %q but none of its shows: claims a 0; add the claim that makes it true, such as denied: 0", w)
+	}
+}
+
+// wordValues are the number words a claim can check.
+var wordValues = map[string]int64{"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+	"nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "hundred": 100}
+
+// claims reports whether one of the claims checks a figure for which ok
+// holds (a fraction's only when it is whole).
+func claims(shows []Expectation, ok func(int64) bool) bool {
+	is := func(n *int64) bool { return n != nil && ok(*n) }
+	isRat := func(r *big.Rat) bool { return r != nil && r.IsInt() && r.Num().IsInt64() && ok(r.Num().Int64()) }
+	for _, x := range shows {
+		if is(x.Allowed) || is(x.Denied) || is(x.MaxInWindow) || is(x.PeakEntries) || is(x.LiveEntries) {
+			return true
+		}
+		if l := x.Last; l != nil && (is(l.Count) || is(l.Previous) || is(l.Current) ||
+			isRat(l.Weight) || isRat(l.Estimate) || isRat(l.Tokens)) {
+			return true
+		}
+	}
+	return false
+}
+
+// claimsAZero reports whether a claim checks a figure is 0.
+func claimsAZero(shows []Expectation) bool {
+	return claims(shows, func(v int64) bool { return v == 0 })
 }
 
 // stripRefs is text with each reference replaced by a space.
