@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -16,37 +17,11 @@ import (
 
 // boundaryBurst is the lesson's fixed-window trap: 100 requests at 12:00:59
 // and 100 at 12:01:00, limit 100 per minute.
-func boundaryBurst() *scenarios.Scenario {
-	return parse(`name: boundary-burst
-title: Boundary burst
-limit: 100
-window: 1m
-start: "12:00:58"
-traffic:
-  - {at: "12:00:59", count: 100}
-  - {at: "12:01:00", count: 100}
-captions:
-  - {at: "12:00:59", request: last, text: "{fixed-window.allowed} requests at {at}: every limiter lets them all in.", shows: [{algorithm: fixed-window, allowed: 100, denied: 0}]}
-  - {at: "12:01:00", request: last, text: "A new minute: the fixed window resets and lets {fixed-window.now.count} more in. {fixed-window.most} {fixed-window.span}."}
-`)
-}
+func boundaryBurst() *scenarios.Scenario { return fixture("testdata/fixtures/boundary-burst.yaml") }
 
 // workedExample is the lesson's sliding-counter arithmetic: 84 requests in
 // the 12:00 window, 30 at 12:01:14, one more at 12:01:15.
-func workedExample() *scenarios.Scenario {
-	return parse(`name: worked-example
-title: Worked example
-limit: 100
-window: 1m
-start: "12:00:29"
-traffic:
-  - {at: "12:00:30", count: 84}
-  - {at: "12:01:14", count: 30}
-  - {at: "12:01:15", count: 1}
-captions:
-  - {at: "12:01:15", request: 1, given: ["15 s"], text: "15 s into the minute the previous window still overlaps by {sliding-counter.weight}: {sliding-counter.current} + {sliding-counter.previous} × {sliding-counter.weight} = {sliding-counter.estimate}."}
-`)
-}
+func workedExample() *scenarios.Scenario { return fixture("testdata/fixtures/worked-example.yaml") }
 
 // fourLimiters is the boundary burst through all four limiters.
 func fourLimiters() *scenarios.Scenario {
@@ -65,6 +40,15 @@ func parse(yaml string) *scenarios.Scenario {
 		panic(err) // the test's own scenario is wrong
 	}
 	return s
+}
+
+// fixture reads a scenario from testdata/fixtures (ui's tests read them too).
+func fixture(path string) *scenarios.Scenario {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		panic(err)
+	}
+	return parse(string(b))
 }
 
 // plain is a rendered component as a golden file holds it.
