@@ -69,6 +69,7 @@ func TestServeRefusesBeforeListening(t *testing.T) {
 // signal's; and the teacher's own terminal, when serve has one, is put
 // back.
 func TestServeStopsWithStudents(t *testing.T) {
+	t.Parallel() // a process of its own: runs beside the package's other slow tests
 	keys := writeFile(t, "teacher.pub", gossh.MarshalAuthorizedKey(testSigner(t).PublicKey()))
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
 		t.Run(sig.String(), func(t *testing.T) {

@@ -107,6 +107,7 @@ func (p *process) busyWatching(t *testing.T) {
 // Every long command stops at a signal, writes what it finished and exits
 // 128 + the signal's number.
 func TestSignalsStopEveryCommand(t *testing.T) {
+	t.Parallel() // a process of its own: runs beside the package's other slow tests
 	write := func(name, text string) string { return writeFile(t, name, []byte(text)) }
 	// 50 million requests at one instant: seconds of work for any command.
 	burst := write("burst.yaml", "limit: 100\nwindow: 1m\ntraffic:\n  - {at: \"12:00:00\", count: 50000000}\n")
@@ -184,6 +185,7 @@ func tmux(t *testing.T, socket string, args ...string) string {
 // outside) ends it with the terminal put back: no alternate screen, no
 // mouse reporting, and the signal's exit status.
 func TestSignalRestoresTheTerminal(t *testing.T) {
+	t.Parallel() // a process of its own: runs beside the package's other slow tests
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("needs tmux (.ci/run installs it)")
 	}
@@ -288,6 +290,7 @@ func TestOutputThatCannotBeWritten(t *testing.T) {
 // refused up front with the figure and the budget, exit 2, before any
 // request is decided.
 func TestMemoryAtTheLimits(t *testing.T) {
+	t.Parallel() // a process of its own: runs beside the package's other slow tests
 	write := func(name, text string) string { return writeFile(t, name, []byte(text)) }
 	count := long.N(5_000_000, 50_000_000)
 	burst := write("burst.yaml", fmt.Sprintf("limit: 1000000000\nwindow: 168h\nalgorithms: [sliding-log, fixed-window]\ntraffic:\n  - {at: \"12:00:00\", count: %d}\n", count))
@@ -324,6 +327,7 @@ func TestMemoryAtTheLimits(t *testing.T) {
 // 130, as ctrl+c stops every other command, where q quits with 0 (it
 // exited 0, against the table in docs/exit-status.md). Typed into a real terminal.
 func TestCtrlCInTheView(t *testing.T) {
+	t.Parallel() // a process of its own: runs beside the package's other slow tests
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("needs tmux (.ci/run installs it)")
 	}

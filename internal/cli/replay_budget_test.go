@@ -74,6 +74,7 @@ func withBudget(t *testing.T, bytes int64) {
 // merged log, a sweep's settings; many identical lines within one second
 // fit in a few bytes each (2.2 GB for 49,000,000 before).
 func TestReplayMemoryBudget(t *testing.T) {
+	t.Parallel() // a process of its own: runs beside the package's other slow tests
 	if replay.Budget != algo.BudgetLive {
 		t.Fatalf("the replay's budget is %d bytes, the 896 MiB of docs/replay.md is %d", replay.Budget, algo.BudgetLive)
 	}

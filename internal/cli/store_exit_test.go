@@ -57,6 +57,7 @@ var left = regexp.MustCompile(`(?:(\d+) keys? of this run (?:are|is) left|this r
 // and a command that removes it, which does. Before, a double ctrl+c left
 // 5,004 keys (6,000 with no TTL) and said nothing.
 func TestSecondSignalOnRedis(t *testing.T) {
+	t.Parallel() // a process of its own: runs beside the package's other slow tests
 	scenario := writeFile(t, "long.yaml", []byte(longOnRedis))
 	noExpiry := writeFile(t, "no-expiry.yaml", []byte(strings.Replace(longOnRedis, "window: 1m\n", "window: 1m\nexpiry: false\n", 1)))
 	cases := []struct {
@@ -129,6 +130,7 @@ func TestSecondSignalOnRedis(t *testing.T) {
 // SIGTERM, SIGHUP; with TTLs and without. Before, q left 180 to 520 keys
 // in 5 of 5 tries, 649 with no TTL when expiry was off.
 func TestViewOnRedisLeavesNoKeysAtEveryWayOut(t *testing.T) {
+	t.Parallel() // a process of its own: runs beside the package's other slow tests
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("needs tmux (.ci/run installs it)")
 	}

@@ -106,6 +106,7 @@ func TestUnusableRedis(t *testing.T) {
 // the model (which has Redis's tables in it) but more than half of it;
 // a log too big to write is said so, and nothing is left behind.
 func TestMemoryMeasuredOnRedis(t *testing.T) {
+	t.Parallel() // a process of its own: runs beside the package's other slow tests
 	srv := redistest.Start(t)
 	out, errOut, code := windowlab(t, "memory", "--limit", "100", "--window", "1m", "--clients", "1000", "--store", srv.URL, "--json")
 	if code != 0 {

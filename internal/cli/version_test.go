@@ -46,6 +46,7 @@ func TestBuildVersion(t *testing.T) {
 // A real build: go build in this checkout records the commit, and a
 // packager's -ldflags -X sets the version, both shown by --version.
 func TestVersionOfABuild(t *testing.T) {
+	t.Parallel() // a process of its own: runs beside the package's other slow tests
 	head, err := exec.Command("git", "rev-parse", "HEAD").Output()
 	if err != nil {
 		t.Skipf("not a git checkout, or no git: %v", err)
