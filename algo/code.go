@@ -151,7 +151,7 @@ func (c *coder) fixed() {
 		if d.WindowStart == d.At {
 			c.line("if at >= w.start+window {", "new window from "+d.At.Short())
 		} else {
-			c.line("if at >= w.start+window {", d.At.Short()+" < "+d.WindowEnd().Short()+": still in "+Range(d.WindowStart, d.WindowEnd()))
+			c.line("if at >= w.start+window {", "still in "+Range(d.WindowStart, d.WindowEnd()))
 		}
 		c.depth++
 		c.line("w.start, w.count = at, 0", "")
@@ -212,9 +212,7 @@ func (c *coder) bucket() {
 	tn, tw := d.TokensRat()
 	level := human.Decimal(tn, tw)
 	c.line("b := buckets[client]", "")
-	c.line("b.tokens = min(capacity, b.tokens+rate*(at-b.last))",
-		level+" of "+tokens.Of(d.Capacity)+", "+human.Int(d.Limit)+" more every "+human.Duration(d.Window))
-	c.line("b.last = at", d.At.Short())
+	c.line("b.refill(at)", level+" of "+tokens.Of(d.Capacity)+", "+human.Int(d.Limit)+" more every "+human.Duration(d.Window))
 	c.line("if b.tokens >= 1 {", level+" >= 1")
 	c.depth++
 	c.line("b.tokens--", "")

@@ -164,7 +164,7 @@ func checkListing(a Algorithm, d Decision, l Listing) string {
 				return bad(msg)
 			}
 		case line.Code == "if at >= w.start+window {":
-			want := d.At.Short() + " < " + d.WindowEnd().Short() + ": still in " + Range(d.WindowStart, d.WindowEnd())
+			want := "still in " + Range(d.WindowStart, d.WindowEnd())
 			if d.WindowStart == d.At {
 				want = "new window from " + d.At.Short()
 			}
@@ -179,7 +179,7 @@ func checkListing(a Algorithm, d Decision, l Listing) string {
 			if line.Values != want {
 				return bad("not the log's cut and oldest")
 			}
-		case strings.HasPrefix(line.Code, "b.tokens = "):
+		case line.Code == "b.refill(at)":
 			tn, tw := d.TokensRat()
 			_, every, _ := strings.Cut(line.Values, " more every ")
 			if len(nums) < 3 || !near(nums[0], big.NewRat(tn, tw)) || !near(nums[1], whole(d.Capacity)) || !near(nums[2], whole(d.Limit)) ||

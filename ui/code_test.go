@@ -1,0 +1,123 @@
+package ui
+
+import (
+	"fmt"
+	"image/color"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/exp/golden"
+
+	"windowlab/scenarios"
+)
+
+// atWorkedExample is the built-in worked example at 12:01:15, reached with
+// t as a student would, at w×h.
+func atWorkedExample(t *testing.T, w, h int, msgs ...tea.Msg) Model {
+	t.Helper()
+	sc, err := scenarios.Builtin("worked-example")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := newModel(t, sc, w, h)
+	m = update(t, m, msgs...)
+	return update(t, m, goTo("12:01:15")...)
+}
+
+// d opens the code that decided on the lane the caption speaks of (the
+// sliding counter at 12:01:15: 93 on its line), each further d shows the
+// next lane round to it, and then d closes the panel; the lanes' totals
+// stay whole throughout, at every size.
+func TestCodeKey(t *testing.T) {
+	totals := map[string]int{"✓ 115 allowed  ✗ 0 denied": 2, "✓ 100 allowed  ✗ 15 denied": 1}
+	steps := []struct {
+		want []string
+	}{
+		{[]string{"the code that decided · Sliding window counter",
+			"estimate := previous*weight + current     // 84*0.75 + 30 = 93",
+			"if estimate < limit {                     // 93 < 100",
+			"    return allow                          // ← here"}},
+		{[]string{"the code that decided · Fixed window",
+			"count := counts[client, start]  // 30",
+			"if count < limit {              // 30 < 100",
+			"    return allow                // ← here"}},
+		{[]string{"the code that decided · Sliding window log",
+			"count := len(log)          // 100",
+			"if count < limit {         // 100 < 100",
+			"return deny                // ← here"}},
+		{nil}, // closed
+	}
+	for _, sz := range append(sizes, [2]int{200, 50}) {
+		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			m := atWorkedExample(t, sz[0], sz[1])
+			for i, step := range steps {
+				m = update(t, m, press("d")...)
+				out := screen(m)
+				checkFrame(t, out, sz[0], sz[1])
+				if step.want == nil && strings.Contains(out, "the code that decided") {
+					t.Errorf("d %d times: the panel is still open:\n%s", i+1, out)
+				}
+				for _, w := range step.want {
+					if !strings.Contains(out, w) {
+						t.Errorf("d %d times: frame lacks %q:\n%s", i+1, w, out)
+					}
+				}
+				for total, n := range totals {
+					if got := strings.Count(out, total); got != n {
+						t.Errorf("d %d times: %q %d times, want %d (a lane's totals cut):\n%s", i+1, total, got, n, out)
+					}
+				}
+			}
+		})
+	}
+}
+
+// Every lane of four limiters shows its code with the line that decided,
+// even at 80×24 where the panel takes the lanes' details.
+func TestCodeEveryLaneAtTheSmallest(t *testing.T) {
+	m := newModel(t, fourLimiters(), 80, 24)
+	m = update(t, m, goTo("12:01:00")...)
+	seen := map[string]bool{}
+	for range 4 {
+		m = update(t, m, press("d")...)
+		out := screen(m)
+		_, panel, _ := strings.Cut(out, "the code that decided · ")
+		title, _, _ := strings.Cut(panel, "\n")
+		title, _, _ = strings.Cut(title, "  ")
+		seen[title] = true
+		if !strings.Contains(panel, "← here") {
+			t.Errorf("the %s's deciding line is missing:\n%s", title, out)
+		}
+	}
+	for _, title := range []string{"Fixed window", "Sliding window log", "Sliding window counter", "Token bucket"} {
+		if !seen[title] {
+			t.Errorf("d never showed the %s's code (showed %v)", title, seen)
+		}
+	}
+}
+
+// The panel's frames: the worked example's sliding counter at 80×24 and
+// 140×40, without colour (NO_COLOR: the text alone carries the mark) and
+// in colour on a dark and on a light background.
+func TestGoldenCode(t *testing.T) {
+	for _, sz := range sizes {
+		for _, bg := range []string{"nocolor", "dark", "light"} {
+			t.Run(fmt.Sprintf("%dx%d/%s", sz[0], sz[1], bg), func(t *testing.T) {
+				var msgs []tea.Msg
+				switch bg {
+				case "dark":
+					msgs = append(msgs, tea.BackgroundColorMsg{Color: color.Black})
+				case "light":
+					msgs = append(msgs, tea.BackgroundColorMsg{Color: color.White})
+				}
+				m := update(t, atWorkedExample(t, sz[0], sz[1], msgs...), press("d")...)
+				out := m.View().Content
+				if bg == "nocolor" {
+					out = screen(m)
+				}
+				golden.RequireEqual(t, out)
+			})
+		}
+	}
+}
