@@ -53,15 +53,24 @@ func Code(a Algorithm, d Decision) Listing {
 // Text is the listing as aligned lines of plain text: the code, then at
 // one column "// " and the values, the line that decided ending "← here".
 func (l Listing) Text() []string {
-	width := 0
-	for _, line := range l.Lines {
-		width = max(width, line.Width())
-	}
+	width := l.CodeWidth()
 	out := make([]string, len(l.Lines))
 	for i, line := range l.Lines {
 		out[i] = line.Pad(width) + line.Comment()
 	}
 	return out
+}
+
+// CodeWidth is the widest code of a line with a comment: where the
+// comments' column begins.
+func (l Listing) CodeWidth() int {
+	width := 0
+	for _, line := range l.Lines {
+		if line.Comment() != "" {
+			width = max(width, line.Width())
+		}
+	}
+	return width
 }
 
 // Width is the code's width in cells, its indent included.
@@ -148,7 +157,7 @@ func (c *coder) fixed() {
 	if d.Rules.WindowStart == WindowFirstRequest {
 		count = "w.count++"
 		c.line("w := windows[client]", "")
-		if d.WindowStart == d.At {
+		if d.WindowStart == d.At && d.Count == 0 { // this request started it: the one that does is always counted
 			c.line("if at >= w.start+window {", "new window from "+d.At.Short())
 		} else {
 			c.line("if at >= w.start+window {", "still in "+Range(d.WindowStart, d.WindowEnd()))

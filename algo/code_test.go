@@ -165,7 +165,7 @@ func checkListing(a Algorithm, d Decision, l Listing) string {
 			}
 		case line.Code == "if at >= w.start+window {":
 			want := "still in " + Range(d.WindowStart, d.WindowEnd())
-			if d.WindowStart == d.At {
+			if d.WindowStart == d.At && d.Count == 0 {
 				want = "new window from " + d.At.Short()
 			}
 			if d.Rules.WindowStart != WindowFirstRequest || line.Values != want {

@@ -101,10 +101,7 @@ func (p Code) body(w int) []string {
 	title := st.kind(int(d.Kind)).Render("the code that decided · " + l.Title)
 	who := st.Faint.Render(human.Glue("#"+human.Int(r.Index+1)+" "+r.Arrival.At.Short()+" "+human.Visible(r.Arrival.Client)) + " · d: next lane")
 	out := []string{p.C.Spread(title, who, w, false)}
-	width := 0
-	for _, line := range l.Lines {
-		width = max(width, line.Width())
-	}
+	width := l.CodeWidth()
 	mark := st.Allowed
 	if !d.Allowed {
 		mark = st.Denied
