@@ -118,9 +118,3 @@ func (m Model) withRecent(body []string, rows int) []string {
 	}
 	return append(body, render.Recent{C: m.c, Snap: &m.snap}.Render(spare-1)...)
 }
-
-// codeLines is the panel alone, as the tests read it.
-func (m Model) codeLines() string {
-	p := render.Code{C: m.c, Snap: &m.snap, Lane: m.codeLane()}
-	return strings.Join(p.Lines(m.c.Width, m.c.Height, false), "\n")
-}
