@@ -74,7 +74,8 @@ func TestCodeKey(t *testing.T) {
 }
 
 // Every lane of four limiters shows its code with the line that decided,
-// even at 80×24 where the panel takes the lanes' details.
+// even at 80×24 where the panel takes the lanes' details, never their
+// totals.
 func TestCodeEveryLaneAtTheSmallest(t *testing.T) {
 	m := newModel(t, fourLimiters(), 80, 24)
 	m = update(t, m, goTo("12:01:00")...)
@@ -88,6 +89,9 @@ func TestCodeEveryLaneAtTheSmallest(t *testing.T) {
 		seen[title] = true
 		if !strings.Contains(panel, "← here") {
 			t.Errorf("the %s's deciding line is missing:\n%s", title, out)
+		}
+		if n := strings.Count(out, " allowed  ✗ "); n != 4 {
+			t.Errorf("%d lanes' totals on screen, want 4:\n%s", n, out)
 		}
 	}
 	for _, title := range []string{"Fixed window", "Sliding window log", "Sliding window counter", "Token bucket"} {
