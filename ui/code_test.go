@@ -125,3 +125,35 @@ func TestGoldenCode(t *testing.T) {
 		}
 	}
 }
+
+// With the panel open, a click finds the timeline where the panel left
+// it: on its rows it seeks, on the line above them it does nothing.
+func TestCodeTimelineClick(t *testing.T) {
+	for _, sz := range sizes {
+		m := update(t, newModel(t, boundaryBurst(), sz[0], sz[1]), press("]", "d")...)
+		lines := strings.Split(screen(m), "\n")
+		top, row := -1, -1
+		for i, l := range lines {
+			axis := strings.HasPrefix(strings.TrimLeft(l, " "), "─")
+			if (strings.HasPrefix(l, "timeline ") || axis || strings.HasPrefix(l, "fixed ")) && top < 0 {
+				top = i // the timeline's first line: its heading, else its axis
+			}
+			if strings.HasPrefix(l, "fixed ") {
+				row = i
+			}
+		}
+		if top < 0 || row < 0 || !strings.Contains(screen(m), "the code that decided") {
+			t.Fatalf("%v: no timeline or no panel:\n%s", sz, screen(m))
+		}
+		start, _ := m.Position()
+		x := sz[0] - 20
+		m = update(t, m, tea.MouseClickMsg{X: x, Y: top - 1, Button: tea.MouseLeft})
+		if now, _ := m.Position(); now != start {
+			t.Errorf("%v: a click above the timeline moved the clock to %v", sz, now)
+		}
+		m = update(t, m, tea.MouseClickMsg{X: x, Y: row, Button: tea.MouseLeft})
+		if now, _ := m.Position(); now == start {
+			t.Errorf("%v: a click on the timeline's row left the clock at %v", sz, now)
+		}
+	}
+}
