@@ -190,6 +190,8 @@ type Model struct {
 
 	presenter bool
 	seed      uint64 // what k shuffles the choices by (Options.Seed)
+
+	code codeView // the code that decided, beside a lane (d; code.go)
 }
 
 // New returns the root model showing opts.Scenario (or the lesson's first
@@ -629,6 +631,8 @@ func (m *Model) adjustView(msg tea.KeyPressMsg) {
 	case key.Matches(msg, k.Client):
 		m.chosen = nextClient(m.eng.Clients(), m.chosen)
 		m.refresh()
+	case key.Matches(msg, k.Code):
+		m.toggleCode()
 	case key.Matches(msg, k.Help):
 		m.showAllKeys(!m.help.ShowAll)
 	case key.Matches(msg, k.CloseHelp):

@@ -73,6 +73,9 @@ func (m Model) render() string {
 		tl = m.timelineLines(bodyH - render.PresenterMin)
 		bodyH -= len(tl)
 		body = m.lanes().PresenterBody(m.presenterFocus(), bodyH)
+	case m.code.on: // the code that decided, beside or under the lanes (code.go)
+		body, tl = m.codeBody(bodyH)
+		bodyH -= len(tl)
 	default:
 		// The caption and each lane's verdict are whole; the timeline gives
 		// way first, then the lanes' details.
@@ -245,6 +248,10 @@ func (m Model) timelineInstantAt(x, y int) (algo.Instant, bool) {
 	bottom := len(m.bottomView(dv))
 	header, caption := len(m.headerView(dv)), len(m.captionView(dv))
 	height := len(m.timelineLines(m.c.Height - header - caption - bottom - m.lanes().MinHeight()))
+	if m.code.on && dv.body == nil && !(m.presenter && render.PresenterFits(m.c)) {
+		_, tl := m.codeBody(m.c.Height - header - caption - bottom)
+		height = len(tl)
+	}
 	top := m.c.Height - bottom - height
 	if y < top || y >= top+height {
 		return 0, false

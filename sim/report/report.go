@@ -40,6 +40,16 @@ const checkEvery = 4096
 // Interrupted (sim.Options.Interrupt), it writes the figures of what was
 // decided, says so, and returns ErrInterrupted.
 func Text(w io.Writer, h Header, e *sim.Engine, trace bool) error {
+	return text(w, h, e, trace, false)
+}
+
+// TextCode is Text with the trace, each decision followed by the
+// limiter's code with the values it held (algo.Code): a handout.
+func TextCode(w io.Writer, h Header, e *sim.Engine) error {
+	return text(w, h, e, true, true)
+}
+
+func text(w io.Writer, h Header, e *sim.Engine, trace, code bool) error {
 	bw := bufio.NewWriter(w)
 	e.SeekIndex(0)
 	complete := true
@@ -68,7 +78,7 @@ func Text(w io.Writer, h Header, e *sim.Engine, trace bool) error {
 		complete = !e.Interrupted() // finding the last arrival was stopped
 		if complete {
 			var err error
-			if complete, err = writeTrace(bw, e); err != nil {
+			if complete, err = writeTrace(bw, e, code); err != nil {
 				return err
 			}
 		}
@@ -87,19 +97,27 @@ func Text(w io.Writer, h Header, e *sim.Engine, trace bool) error {
 	return nil
 }
 
-// writeTrace writes every decision from e's position to its end; false
-// when it was interrupted first.
-func writeTrace(w *bufio.Writer, e *sim.Engine) (complete bool, err error) {
+// writeTrace writes every decision from e's position to its end, with
+// code each followed by its limiter's code; false when it was interrupted
+// first.
+func writeTrace(w *bufio.Writer, e *sim.Engine, code bool) (complete bool, err error) {
 	width := 0
 	var names []string
+	var algos []algo.Algorithm
 	for _, l := range e.Limiters() {
-		names = append(names, algo.Of(l).String())
+		algos = append(algos, algo.Of(l))
+		names = append(names, algos[len(algos)-1].String())
 		width = max(width, len(names[len(names)-1]))
 	}
 	for r, ok := e.Step(); ok; r, ok = e.Step() {
 		fmt.Fprintf(w, "#%d  %s  %s\n", r.Index+1, r.Arrival.At, human.Visible(r.Arrival.Client))
 		for i, d := range r.Decisions {
 			fmt.Fprintf(w, "    %-*s  %s  %s\n", width, names[i], Mark(d.Allowed), d.Explain())
+			if code {
+				for _, line := range algo.Code(algos[i], d).Text() {
+					fmt.Fprintf(w, "        %s\n", line)
+				}
+			}
 		}
 		if (r.Index+1)%checkEvery == 0 {
 			if err := w.Flush(); err != nil {

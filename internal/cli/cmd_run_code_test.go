@@ -1,0 +1,55 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// run --trace --code is a handout: every decision of the trace followed by
+// its limiter's code with the values it held, as a golden file; the
+// worked example's 93 on its line.
+func TestRunTraceCode(t *testing.T) {
+	out, errOut, code := windowlab(t, "run", "worked-example", "--trace", "--code")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, errOut)
+	}
+	path := filepath.Join("testdata", "run", "worked-example-code.txt")
+	if *updateReplay {
+		if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (go test -run %s -update writes it)", err, t.Name())
+	}
+	if out != string(want) {
+		t.Errorf("run --trace --code differs from %s (go test -run %s -update rewrites it; review the diff)", path, t.Name())
+	}
+	_, last, _ := strings.Cut(out, "#115  12:01:15.000  client-1\n")
+	for _, line := range []string{
+		"        estimate := previous*weight + current     // 84*0.75 + 30 = 93\n",
+		"        if estimate < limit {                     // 93 < 100\n",
+		"            return allow                          // ← here\n",
+		"        return deny                // ← here\n", // the log's 100 < 100 fails
+	} {
+		if !strings.Contains(last, line) {
+			t.Errorf("the worked example's request lacks %q:\n%s", line, last)
+		}
+	}
+}
+
+// --code prints under a trace: alone, or with --json, it is a usage error.
+func TestRunCodeNeedsTrace(t *testing.T) {
+	for _, args := range [][]string{
+		{"run", "--code", "worked-example"},
+		{"run", "--code", "--json", "worked-example"},
+	} {
+		out, errOut, code := windowlab(t, args...)
+		if code != 2 || out != "" || !strings.Contains(errOut, "--code follows each decision of the trace with its code: add --trace") {
+			t.Errorf("windowlab %s: exit %d, want 2 and the reason\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), code, out, errOut)
+		}
+	}
+}
