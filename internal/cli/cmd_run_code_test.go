@@ -11,11 +11,16 @@ import (
 // its limiter's code with the values it held, as a golden file; the
 // worked example's 93 on its line.
 func TestRunTraceCode(t *testing.T) {
-	out, errOut, code := windowlab(t, "run", "worked-example", "--trace", "--code")
+	// The handout whole, as a golden, on a small burst over an edge that
+	// every limiter both allows and denies in.
+	small := writeFile(t, "small.yaml", []byte("title: two over an edge\nlimit: 2\nwindow: 1m\n"+
+		"algorithms: [fixed-window, sliding-log, sliding-counter, token-bucket, sliding-counter/httprate]\n"+
+		"traffic:\n  - {at: \"12:00:59\", count: 2}\n  - {at: \"12:01:00\", count: 2}\n  - {at: \"12:01:15\", count: 1}\n"))
+	out, errOut, code := windowlab(t, "run", small, "--trace", "--code")
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, errOut)
 	}
-	path := filepath.Join("testdata", "run", "worked-example-code.txt")
+	path := filepath.Join("testdata", "run", "small-code.txt")
 	if *updateReplay {
 		if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
 			t.Fatal(err)
@@ -27,6 +32,11 @@ func TestRunTraceCode(t *testing.T) {
 	}
 	if out != string(want) {
 		t.Errorf("run --trace --code differs from %s (go test -run %s -update rewrites it; review the diff)", path, t.Name())
+	}
+	// The lesson's worked example: 93 on its line.
+	out, errOut, code = windowlab(t, "run", "worked-example", "--trace", "--code")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, errOut)
 	}
 	_, last, _ := strings.Cut(out, "#115  12:01:15.000  client-1\n")
 	for _, line := range []string{
