@@ -21,17 +21,35 @@ import (
 // ErrInjectPast is Inject's error for an arrival before the clock.
 var ErrInjectPast = errors.New("an added request cannot come before the clock")
 
-// added is the arrivals added to one engine, shared by its source and every
-// checkpoint's copy of it, sorted by (instant, order added).
-type added struct {
-	items []addedArrival
-	seq   int64 // the next arrival's order
+// Added is Count requests of one client at one instant: what one key adds,
+// kept as one entry however large the burst.
+type Added struct {
+	At     algo.Instant
+	Client string
+	Count  int64
 }
 
-type addedArrival struct {
+// added is the runs added to one engine, shared by its source and every
+// checkpoint's copy of it, sorted by (instant, order added).
+type added struct {
+	items []addedRun
+	seq   int64 // the next run's order
+	total int64 // requests in all runs
+}
+
+type addedRun struct {
 	a   Arrival
+	n   int64 // requests
 	seq int64
 }
+
+// pos is a position in the added runs: run i, request k of it.
+type pos struct {
+	i int
+	k int64
+}
+
+func (p pos) before(q pos) bool { return p.i < q.i || (p.i == q.i && p.k < q.k) }
 
 // mergeSource merges a source with the added arrivals.
 type mergeSource struct {
@@ -40,7 +58,7 @@ type mergeSource struct {
 	nlook    int
 	baseDone bool
 	added    *added
-	ai       int  // the next added arrival's index
+	ai       pos  // the next added request
 	fromAdd  bool // the last arrival Next returned was an added one
 	returned bool // Next's last call returned an arrival (unread may undo it)
 }
@@ -60,11 +78,13 @@ func (s *mergeSource) head() (Arrival, bool) {
 // the source's at the same instant.
 func (s *mergeSource) Next() (Arrival, bool) {
 	b, hasB := s.head()
-	if s.ai < len(s.added.items) {
-		if x := s.added.items[s.ai].a; !hasB || x.At < b.At {
-			s.ai++
+	if s.ai.i < len(s.added.items) {
+		if r := &s.added.items[s.ai.i]; !hasB || r.a.At < b.At {
+			if s.ai.k++; s.ai.k == r.n {
+				s.ai = pos{s.ai.i + 1, 0}
+			}
 			s.fromAdd, s.returned = true, true
-			return x, true
+			return r.a, true
 		}
 	}
 	if !hasB {
@@ -83,7 +103,7 @@ func (s *mergeSource) unread(a Arrival) {
 	case !s.returned:
 		return
 	case s.fromAdd:
-		s.ai--
+		s.ai = s.ai.back(s.added)
 	default:
 		s.look[1], s.look[0] = s.look[0], a
 		s.nlook++
@@ -97,13 +117,22 @@ func (s *mergeSource) Clone() Source {
 	return &c
 }
 
-func (s *mergeSource) Len() int64 { return s.base.Len() + int64(len(s.added.items)) }
+// back is the position before p.
+func (p pos) back(a *added) pos {
+	if p.k > 0 {
+		return pos{p.i, p.k - 1}
+	}
+	return pos{p.i - 1, a.items[p.i-1].n - 1}
+}
 
-// decidedAdded is how many added arrivals lie before the engine position
-// whose next arrival (hasNext) this source last returned.
-func (s *mergeSource) decidedAdded(hasNext bool) int {
+func (s *mergeSource) Len() int64 { return s.base.Len() + s.added.total }
+
+// decidedAdded is the position in the added runs of the engine position
+// whose next arrival (hasNext) this source last returned: what lies before
+// it is decided.
+func (s *mergeSource) decidedAdded(hasNext bool) pos {
 	if hasNext && s.fromAdd && s.returned {
-		return s.ai - 1
+		return s.ai.back(s.added)
 	}
 	return s.ai
 }
@@ -184,53 +213,57 @@ func (e *Engine) reposition(change func()) {
 	e.total, e.hasLastArrival = -1, false
 }
 
-// Inject adds arrivals to the stream at or after the clock, in order of
-// instant, each merged ahead of the source's arrivals after its instant
-// (and behind those at it, and behind what was added before). Nothing is
-// decided: stepping or seeking decides them, one decision per limiter each.
-// Checkpoints past the clock (left by stepping back) are dropped, since
-// they did not see the added arrivals; those before it stay exact.
-func (e *Engine) Inject(arrivals []Arrival) error {
-	if len(arrivals) == 0 {
-		return nil
-	}
-	if arrivals[0].At < e.now {
-		return fmt.Errorf("%w: %s is before %s", ErrInjectPast, arrivals[0].At, e.now)
-	}
-	for i := 1; i < len(arrivals); i++ {
-		if arrivals[i].At < arrivals[i-1].At {
-			return fmt.Errorf("added requests out of order: %s after %s", arrivals[i].At, arrivals[i-1].At)
+// Inject adds runs of requests to the stream at or after the clock, in
+// order of instant, each merged ahead of the source's arrivals after its
+// instant (and behind those at it, and behind what was added before).
+// Nothing is decided: stepping or seeking decides them, one decision per
+// limiter each. Checkpoints past the clock (left by stepping back) are
+// dropped, since they did not see the added requests; those before it stay
+// exact.
+func (e *Engine) Inject(runs []Added) error {
+	for i, r := range runs {
+		switch {
+		case r.Count < 1:
+			return fmt.Errorf("an added run of %d requests: give at least one", r.Count)
+		case i == 0 && r.At < e.now:
+			return fmt.Errorf("%w: %s is before %s", ErrInjectPast, r.At, e.now)
+		case i > 0 && r.At < runs[i-1].At:
+			return fmt.Errorf("added requests out of order: %s after %s", r.At, runs[i-1].At)
 		}
+	}
+	if len(runs) == 0 {
+		return nil
 	}
 	m := e.merged()
 	e.dropCheckpointsAfter(e.n)
 	e.reposition(func() {
-		for _, a := range arrivals {
-			a.Number = 0 // the source's numbering does not know the added clients
+		for _, r := range runs {
 			items := m.added.items
-			i, _ := slices.BinarySearchFunc(items, a.At, func(x addedArrival, t algo.Instant) int {
+			i, _ := slices.BinarySearchFunc(items, r.At, func(x addedRun, t algo.Instant) int {
 				if x.a.At <= t {
 					return -1
 				}
 				return 1
 			})
-			m.added.items = slices.Insert(items, i, addedArrival{a: a, seq: m.added.seq})
+			run := addedRun{a: Arrival{At: r.At, Client: r.Client}, n: r.Count, seq: m.added.seq}
+			m.added.items = slices.Insert(items, i, run)
 			m.added.seq++
+			m.added.total += r.Count
 		}
 	})
 	return nil
 }
 
-// Injected is how many arrivals Inject has added, less those Uninject took
-// away.
-func (e *Engine) Injected() int {
+// Injected is how many runs Inject has added, less those Uninject took
+// away, and the requests they hold.
+func (e *Engine) Injected() (runs int, requests int64) {
 	if m, ok := e.src.(*mergeSource); ok {
-		return len(m.added.items)
+		return len(m.added.items), m.added.total
 	}
-	return 0
+	return 0, 0
 }
 
-// Uninject takes away the last n arrivals Inject added and puts the engine
+// Uninject takes away the last n runs Inject added and puts the engine
 // where it would stand without them: the same clock, and every other
 // arrival it had decided decided again, exactly, from the last checkpoint
 // before the first of them.
@@ -240,30 +273,39 @@ func (e *Engine) Uninject(n int) error {
 	}
 	m, ok := e.src.(*mergeSource)
 	if !ok || n > len(m.added.items) {
-		return fmt.Errorf("there are %d added requests, not %d to take away", e.Injected(), n)
+		runs, _ := e.Injected()
+		return fmt.Errorf("there are %d added runs, not %d to take away", runs, n)
 	}
 	cut := m.added.seq - int64(n)
-	first, decided := len(m.added.items), 0
-	liveDecided := m.decidedAdded(e.hasNext)
+	first := pos{len(m.added.items), 0}
+	var decided, removed int64
+	live := m.decidedAdded(e.hasNext)
 	for i, x := range m.added.items {
-		if x.seq >= cut {
-			first = min(first, i)
-			if i < liveDecided {
-				decided++
-			}
+		if x.seq < cut {
+			continue
+		}
+		if i < first.i {
+			first = pos{i, 0}
+		}
+		removed += x.n
+		switch {
+		case i < live.i:
+			decided += x.n
+		case i == live.i:
+			decided += live.k
 		}
 	}
-	target, now := e.n-int64(decided), e.now
+	target, now := e.n-decided, e.now
 	// The last checkpoint that decided none of them.
 	j := len(e.checkpoints) - 1
-	for j > 0 && e.checkpoints[j].src.(*mergeSource).decidedAdded(e.checkpoints[j].hasNext) > first {
+	for j > 0 && first.before(e.checkpoints[j].src.(*mergeSource).decidedAdded(e.checkpoints[j].hasNext)) {
 		j--
 	}
+	e.dropCheckpointsAfter(e.checkpoints[j].n)
 	e.checkpoints = e.checkpoints[:j+1]
-	e.budgetSpent = false
 	e.reposition(func() {
-		m.added.items = slices.DeleteFunc(m.added.items, func(x addedArrival) bool { return x.seq >= cut })
-		m.added.seq = cut
+		m.added.items = slices.DeleteFunc(m.added.items, func(x addedRun) bool { return x.seq >= cut })
+		m.added.seq, m.added.total = cut, m.added.total-removed
 	})
 	e.restore(&e.checkpoints[j])
 	e.SeekIndex(target)

@@ -15,10 +15,14 @@ import (
 // appended to its traffic list after the source's: a stable sort by
 // instant of the source's arrivals, then each batch in the order added.
 // It is built here from scratch, independently of the engine's merge.
-func fileOrder(base []Arrival, batches [][]Arrival) []Arrival {
+func fileOrder(base []Arrival, batches [][]Added) []Arrival {
 	all := slices.Clone(base)
 	for _, b := range batches {
-		all = append(all, b...)
+		for _, r := range b {
+			for range r.Count {
+				all = append(all, Arrival{At: r.At, Client: r.Client})
+			}
+		}
 	}
 	slices.SortStableFunc(all, func(a, b Arrival) int { return int(a.At - b.At) })
 	return all
@@ -49,7 +53,7 @@ func TestPropInjectIsTheFile(t *testing.T) {
 		e := propEngine(t, cfg, base, nil, Options{History: true})
 		e.budget = rapid.SampledFrom([]int64{checkpointBudget, 1 << 12}).Draw(t, "budget")
 		w := algo.Instant(cfg.Window / time.Millisecond)
-		var batches [][]Arrival
+		var batches [][]Added
 		end := algo.Clock(12, 0, 0, 0)
 		if len(base) > 0 {
 			end = base[len(base)-1].At
@@ -59,9 +63,10 @@ func TestPropInjectIsTheFile(t *testing.T) {
 			case 0, 1: // add at the clock (or a little after), then decide up to it
 				now := e.Now()
 				at := now + algo.Instant(rapid.Int64Range(0, int64(2*w)).Draw(t, "after"))
-				var b []Arrival
-				for range rapid.IntRange(1, 12).Draw(t, "count") {
-					b = append(b, Arrival{At: at, Client: rapid.SampledFrom([]string{"ann", "bob", "eve"}).Draw(t, "client")})
+				var b []Added
+				for range rapid.IntRange(1, 4).Draw(t, "runs") {
+					b = append(b, Added{At: at, Client: rapid.SampledFrom([]string{"ann", "bob", "eve"}).Draw(t, "client"),
+						Count: rapid.Int64Range(1, 6).Draw(t, "count")})
 					at += algo.Instant(rapid.Int64Range(0, 3).Draw(t, "gap"))
 				}
 				if err := e.Inject(b); err != nil {
@@ -156,14 +161,17 @@ func TestInjectRefusesThePast(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.Seek(1500)
-	if err := e.Inject([]Arrival{{At: 1499, Client: "a"}}); err == nil {
+	if err := e.Inject([]Added{{At: 1499, Client: "a", Count: 1}}); err == nil {
 		t.Fatal("an arrival before the clock was added")
 	}
-	if err := e.Inject([]Arrival{{At: 1600, Client: "a"}, {At: 1550, Client: "a"}}); err == nil {
+	if err := e.Inject([]Added{{At: 1600, Client: "a", Count: 1}, {At: 1550, Client: "a", Count: 1}}); err == nil {
 		t.Fatal("arrivals out of order were added")
 	}
-	if e.Injected() != 0 || e.Len() != 2 {
-		t.Fatalf("a refused addition left %d added, %d in all", e.Injected(), e.Len())
+	if err := e.Inject([]Added{{At: 1600, Client: "a", Count: 0}}); err == nil {
+		t.Fatal("a run of no request was added")
+	}
+	if runs, n := e.Injected(); runs != 0 || n != 0 || e.Len() != 2 {
+		t.Fatalf("a refused addition left %d runs of %d added, %d in all", runs, n, e.Len())
 	}
 	if err := e.Uninject(1); err == nil {
 		t.Fatal("took away an addition never made")
