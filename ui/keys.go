@@ -36,10 +36,10 @@ type keyMap struct {
 	Undo       key.Binding
 	Limit      key.Binding // ( and )
 	Window     key.Binding // { and }
-	Help           key.Binding
-	CloseHelp      key.Binding // esc, while every key is shown
-	Quit           key.Binding
-	ForceQuit      key.Binding
+	Help       key.Binding
+	CloseHelp  key.Binding // esc, while every key is shown
+	Quit       key.Binding
+	ForceQuit  key.Binding
 
 	// hasQuestions puts the quiz key in the help: it still answers without
 	// them, to say there are none.

@@ -182,11 +182,11 @@ type Model struct {
 	// the main view has the keys.
 	dialog Dialog
 
-	sources      // what the open key offers (open.go)
-	guidedLesson // the guided lesson's scenarios and the step on screen
-	whatIfs      // the scenario before what-if changed its rules, and where w writes (whatif.go)
-	storeView    // the store the limiters decide on, as last measured (store.go)
-	roomState    // a classroom's state (follow.go, poll.go)
+	sources                   // what the open key offers (open.go)
+	guidedLesson              // the guided lesson's scenarios and the step on screen
+	whatIfs                   // the scenario before what-if changed its rules, and where w writes (whatif.go)
+	storeView                 // the store the limiters decide on, as last measured (store.go)
+	roomState                 // a classroom's state (follow.go, poll.go)
 	traffic      trafficState // traffic made at the clock (traffic.go)
 
 	presenter bool
