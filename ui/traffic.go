@@ -401,7 +401,7 @@ func (m Model) trafficLine() string {
 			st.rate, e.Client, human.Duration(e.Every), s.Short())
 	}
 	if b := m.baseScenario(); len(b.Traffic) == 0 && b.Len() == 0 {
-		return "make traffic: r one request · b burst · s stream · u undo · ( ) limit · { } window · w writes it"
+		return "make traffic: r request · b burst · s stream · u undo · ( ) limit · { } window · w write"
 	}
 	return ""
 }
@@ -436,7 +436,7 @@ func parseAmount(s string, stream bool, dflt int64, client string) (int64, strin
 	switch {
 	case stream && (err != nil || n < 1 || n > maxStreamRate):
 		return 0, "", fmt.Errorf("a rate of %s: give requests a second from 1 to %s, such as 5", human.Quote(num), human.Int(maxStreamRate))
-	case err != nil || n < 1:
+	case err != nil || n < 1 || n > scenarios.MaxRequests:
 		return 0, "", fmt.Errorf("a burst of %s: give a whole number of requests from 1 to %s, such as 100", human.Quote(num), human.Int(scenarios.MaxRequests))
 	}
 	return n, client, nil
