@@ -364,7 +364,7 @@ func TestGoldenTraffic(t *testing.T) {
 			m = play(t, m, time.Second)
 			out := screen(m)
 			checkFrame(t, out, sz[0], sz[1])
-			if !strings.Contains(out, "▶ stream 4/s for client-1 (one every 250ms)") {
+			if !strings.Contains(out, "▶ stream 4/s for client-1, one every 250ms") {
 				t.Errorf("no stream line:\n%s", out)
 			}
 			golden.RequireEqual(t, out)
@@ -380,5 +380,25 @@ func TestGoldenTraffic(t *testing.T) {
 			m = update(t, m, append(append(goTo("12:00:59"), press("b")...), append(typeText("0"), keyMsg("enter"))...)...)
 			golden.RequireEqual(t, m.View().Content)
 		})
+	}
+}
+
+// In a classroom a following student's keys make no traffic until the
+// student explores alone; a teacher's make none (the room's positions are
+// indexes into the scenario every view replays).
+func TestTrafficInTheRoom(t *testing.T) {
+	teacher, student, _ := classroom(t)
+	n := student.eng.Len()
+	student = update(t, student, press("r")...)
+	if student.eng.Len() != n || !strings.Contains(student.status, "you follow the teacher") {
+		t.Errorf("a following student's r: %d requests, %q", student.eng.Len(), student.status)
+	}
+	student = update(t, student, press("right", "r")...)
+	if student.eng.Len() != n+1 {
+		t.Errorf("exploring alone, r made %d requests", student.eng.Len()-n)
+	}
+	teacher = update(t, teacher, press("r")...)
+	if teacher.eng.Len() != n || !strings.Contains(teacher.status, "does not reach the room") {
+		t.Errorf("the teacher's r: %d requests, %q", teacher.eng.Len(), teacher.status)
 	}
 }
