@@ -49,6 +49,12 @@ type stream struct {
 	clock algo.Instant // where the clock stood when it was last fed: a clock moved by hand ends it
 }
 
+// maxInjectedRuns bounds the runs one engine holds in memory (about 50 B
+// each): a stream's every request is one. A knob, e, or a file w writes
+// puts them in the scenario's traffic entries, which cost nothing until
+// replayed.
+const maxInjectedRuns = 1_000_000
+
 // Requests a second a stream may run at (its requests are whole
 // milliseconds apart), and the steps < and > move through.
 const maxStreamRate = 1000
@@ -203,6 +209,12 @@ func (m *Model) feedStream(target algo.Instant) {
 	e := a.entry
 	e.To = max(e.To, target+1)
 	runs := e.Runs(s.next, target+1)
+	if held, _ := m.eng.Injected(); held+len(runs) > maxInjectedRuns {
+		m.traffic.stream = nil
+		m.stop()
+		m.status = fmt.Sprintf("the stream stops: the view holds %s requests made at the clock, its most; a knob or w puts them in the scenario's own form", human.Int(maxInjectedRuns))
+		return
+	}
 	if len(runs) > 0 {
 		if _, err := m.withAddedEntry(s.i, e); err != nil {
 			m.traffic.stream = nil
