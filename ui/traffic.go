@@ -422,7 +422,7 @@ func (m Model) streamLine() string {
 // playHint is, on an empty clock (windowlab play), which keys make traffic.
 func (m Model) playHint() string {
 	if b := m.baseScenario(); len(b.Traffic) == 0 && b.Len() == 0 && m.streamLine() == "" {
-		return "make traffic: r request · b burst · s stream · u undo · ( ) limit · { } window · w write"
+		return "make traffic: r request · b burst · s stream · u undo · ( ) limit · { } window"
 	}
 	return ""
 }
