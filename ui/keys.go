@@ -134,21 +134,34 @@ func (k keyMap) FullHelp() [][]key.Binding {
 	play.SetHelp("space", "play; holds each caption")
 	next.SetHelp("tab", "next caption, ends a hold")
 	return [][]key.Binding{
-		{play, k.Faster, k.Slower, k.Start, k.End},
-		{k.Next, k.Prev, k.NextEdge, k.PrevEdge, k.GoTo},
-		{next, k.PrevCaption, k.ZoomIn, k.ZoomOut, k.TimelineClient, k.Client, k.Clients, k.Worst},
-		{k.WhatIf, k.Limit, k.Window, k.Save, k.Open, k.Code},
-		{k.Request, k.Burst, k.Stream, k.StreamRate, k.Undo},
+		{play, pair(k.Faster, k.Slower, "speed ×2 / ÷2"), pair(k.Start, k.End, "start / last request")},
+		{pair(k.Next, k.Prev, "next / previous request"), pair(k.NextEdge, k.PrevEdge, "next / previous window edge"), k.GoTo},
+		{next, k.PrevCaption, pair(k.ZoomIn, k.ZoomOut, "zoom in / out"), k.TimelineClient,
+			pair(k.Client, k.Clients, "next client / choose one"), k.Worst},
+		{k.WhatIf, pair(k.Limit, k.Window, "limit / window −/+"), k.Save, k.Open, k.Code},
+		{pair(k.Request, k.Burst, "one request / a burst now"), pair(k.Stream, k.StreamRate, "stream: start/stop, rate −/+"), k.Undo},
 		join(k.stepHelp(), k.quizHelp(), []key.Binding{k.Help, k.Quit}),
 	}
+}
+
+// pair is two bindings as one line of the full help ("+ −  speed ×2 / ÷2"):
+// it takes both's keys, so the help names only keys it answers to.
+func pair(a, b key.Binding, desc string) key.Binding {
+	if !a.Enabled() && !b.Enabled() {
+		return a
+	}
+	return key.NewBinding(key.WithKeys(append(a.Keys(), b.Keys()...)...), key.WithHelp(a.Help().Key+" "+b.Help().Key, desc))
 }
 
 // stepHelp is the step keys as the full help lists them: one line each,
 // where the short bar's n/p says both at once.
 func (k keyMap) stepHelp() []key.Binding {
-	next := k.NextStep
-	next.SetHelp("n", "next step")
-	return []key.Binding{next, k.PrevStep}
+	if !k.NextStep.Enabled() {
+		return nil
+	}
+	next, prev := k.NextStep, k.PrevStep
+	next.SetHelp("n", "")
+	return []key.Binding{pair(next, prev, "next / previous step")}
 }
 
 // promptKeys are the go-to-time prompt's.
