@@ -23,6 +23,7 @@ type keyMap struct {
 	Save           key.Binding
 	Worst          key.Binding
 	TimelineClient key.Binding
+	Chart          key.Binding // the chart of each limiter's state (chart.go)
 	NextCaption    key.Binding
 	PrevCaption    key.Binding
 	NextStep       key.Binding
@@ -59,6 +60,7 @@ func newKeyMap() keyMap {
 		Save:           key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "write the what-if")),
 		Worst:          key.NewBinding(key.WithKeys("!"), key.WithHelp("!", "worst client")),
 		TimelineClient: key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "timeline: this client/all")),
+		Chart:          key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "chart of state")),
 		NextCaption:    key.NewBinding(key.WithKeys("tab", "pgdown"), key.WithHelp("tab", "next caption")),
 		PrevCaption:    key.NewBinding(key.WithKeys("shift+tab", "pgup"), key.WithHelp("shift+tab", "previous caption")),
 		NextStep:       key.NewBinding(key.WithKeys("n"), key.WithHelp("n/p", "next/previous step"), key.WithDisabled()),
@@ -119,7 +121,7 @@ func (k keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{play, k.Faster, k.Slower, k.Start, k.End},
 		{k.Next, k.Prev, k.NextEdge, k.PrevEdge, k.GoTo},
-		{next, k.PrevCaption, k.ZoomIn, k.ZoomOut, k.TimelineClient, k.Client, k.Clients, k.Worst},
+		{next, k.PrevCaption, k.ZoomIn, k.ZoomOut, k.TimelineClient, k.Chart, k.Client, k.Clients, k.Worst},
 		{k.WhatIf, k.Save, k.Open},
 		join(k.stepHelp(), k.quizHelp(), []key.Binding{k.Help, k.Quit}),
 	}

@@ -187,6 +187,7 @@ type Model struct {
 	whatIfs      // the scenario before what-if changed its rules, and where w writes (whatif.go)
 	storeView    // the store the limiters decide on, as last measured (store.go)
 	roomState    // a classroom's state (follow.go, poll.go)
+	chartView    // the chart of each limiter's state under the timeline, v (chart.go)
 
 	presenter bool
 	seed      uint64 // what k shuffles the choices by (Options.Seed)
@@ -626,6 +627,8 @@ func (m *Model) adjustView(msg tea.KeyPressMsg) {
 	case key.Matches(msg, k.TimelineClient):
 		m.timeline.Client = !m.timeline.Client
 		m.refresh()
+	case key.Matches(msg, k.Chart):
+		m.toggleChart()
 	case key.Matches(msg, k.Client):
 		m.chosen = nextClient(m.eng.Clients(), m.chosen)
 		m.refresh()
@@ -714,6 +717,7 @@ func (m *Model) refresh() {
 	}
 	m.snap.Recent = render.RecentRows(h, m.eng.Clients(), m.c.Height)
 	m.measureStore()
+	m.readChart()
 }
 
 // Position reports the clock and how many arrivals are decided (for tests

@@ -1,0 +1,96 @@
+package ui
+
+import (
+	"time"
+
+	"windowlab/algo"
+	"windowlab/sim"
+	"windowlab/ui/render"
+)
+
+// chartBudget bounds the arrivals one refresh may decide again to read the
+// chart's states (sim.Engine.StatesAt): past it the chart says to zoom in
+// rather than hold up the frame.
+const chartBudget = 200_000
+
+// chartView is the chart of each limiter's state under the timeline (v):
+// whether it is on, the states it draws, and the states already read.
+type chartView struct {
+	chartOn     bool
+	chartStates *sim.States
+	chartCache  *chartCache
+}
+
+// chartCache keeps the states read at instants before the clock: each is a
+// pure function of the scenario (every arrival at or before it decided),
+// so moving the clock, forward or back, reads only the columns not read
+// before, and playing replays little more than the newest column.
+type chartCache struct {
+	eng    *sim.Engine
+	client string
+	cell   time.Duration
+	at     map[algo.Instant][]algo.Decision
+}
+
+// toggleChart shows or hides the chart.
+func (m *Model) toggleChart() {
+	m.chartOn = !m.chartOn
+	m.chartStates = nil
+	m.readChart()
+	if m.chartOn {
+		m.status = ""
+	}
+}
+
+// readChart reads each limiter's state at the timeline's columns for the
+// focused client, from the cache where it can.
+func (m *Model) readChart() {
+	if !m.chartOn || m.snap.Client == "" {
+		m.chartStates = nil
+		return
+	}
+	t := m.snap.Timeline
+	at := render.ChartInstants(t, m.snap.Now)
+	c := m.chartCache
+	if c == nil || c.eng != m.eng || c.client != m.snap.Client || c.cell != t.Cell || len(c.at) > 8*len(at) {
+		c = &chartCache{eng: m.eng, client: m.snap.Client, cell: t.Cell, at: map[algo.Instant][]algo.Decision{}}
+		m.chartCache = c
+	}
+	s := sim.States{At: at, Decisions: make([][]algo.Decision, len(at))}
+	for s.Known < len(at) && at[s.Known] <= m.snap.Now {
+		s.Known++
+	}
+	var missing []algo.Instant
+	for i, a := range at[:s.Known] {
+		if d, ok := c.at[a]; ok {
+			s.Decisions[i] = d
+		} else {
+			missing = append(missing, a)
+		}
+	}
+	if len(missing) > 0 {
+		r := m.eng.StatesAt(m.snap.Client, missing, chartBudget)
+		if r.TooMany {
+			m.chartStates = &sim.States{At: at, TooMany: true}
+			return
+		}
+		s.Replayed = r.Replayed
+		j := 0
+		for i, a := range at[:s.Known] {
+			if s.Decisions[i] != nil {
+				continue
+			}
+			s.Decisions[i] = r.Decisions[j]
+			if a < m.snap.Now { // final: every arrival at or before it is decided
+				c.at[a] = r.Decisions[j]
+			}
+			j++
+		}
+	}
+	m.chartStates = &s
+}
+
+// chartLines is the chart with the timeline in at most h lines.
+func (m Model) chartLines(h int) []string {
+	return render.Chart{C: m.c, Snap: &m.snap, States: m.chartStates}.Fit(h)
+}
