@@ -1,0 +1,156 @@
+package sim
+
+import (
+	"math/big"
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"time"
+
+	"windowlab/algo"
+)
+
+// fourLimiters are the lesson's three and the token bucket.
+func fourLimiters(t testing.TB, limit int64, window time.Duration) []algo.Limiter {
+	t.Helper()
+	ls := lessonLimiters(t, limit, window)
+	b, err := algo.New(algo.KindTokenBucket, algo.Config{Limit: limit, Window: window})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append(ls, b)
+}
+
+// recount is the chart's value for limiter k of kind at t, recounted by
+// brute force from the records of every arrival decided (in order): the
+// admitted requests of client in the window that counts, or the bucket
+// refilled and spent request by request from full.
+func recount(recs []Record, k int, kind algo.Kind, client string, limit int64, window time.Duration, t algo.Instant) *big.Rat {
+	w := int64(window / time.Millisecond)
+	ws := int64(t) - ((int64(t)%w)+w)%w      // the calendar window holding t
+	admitted := func(from, to int64) int64 { // in [from, to]
+		var n int64
+		for _, r := range recs {
+			if a := int64(r.Arrival.At); r.Arrival.Client == client && r.Decisions[k].Allowed && a >= from && a <= to {
+				n++
+			}
+		}
+		return n
+	}
+	switch kind {
+	case algo.KindFixedWindow:
+		return big.NewRat(admitted(ws, int64(t)), 1)
+	case algo.KindSlidingLog:
+		return big.NewRat(admitted(int64(t)-w+1, int64(t)), 1)
+	case algo.KindSlidingCounter:
+		cur, prev := admitted(ws, int64(t)), admitted(ws-w, ws-1)
+		est := big.NewRat(prev*(w-(int64(t)-ws)), w)
+		return est.Add(est, big.NewRat(cur, 1))
+	}
+	// The bucket: limit tokens a window, in units of 1/w token; full at first.
+	capacity := limit * w
+	units, last := capacity, int64(-1)
+	for _, r := range recs {
+		if r.Arrival.Client != client || r.Arrival.At > t {
+			continue
+		}
+		if last >= 0 {
+			units = min(capacity, units+(int64(r.Arrival.At)-last)*limit)
+		}
+		last = int64(r.Arrival.At)
+		if r.Decisions[k].Allowed {
+			units -= w
+		}
+	}
+	if last >= 0 {
+		units = min(capacity, units+(int64(t)-last)*limit)
+	}
+	return big.NewRat(units, w)
+}
+
+// TestStatesAtRecount holds the chart's states to a brute-force recount
+// from the records, at every instant asked, on random traffic and on the
+// boundary burst, with the engine at several positions (after stepping
+// back too, so the states come from a checkpoint's copies).
+func TestStatesAtRecount(t *testing.T) {
+	const limit, window = 5, 10 * time.Second
+	start := algo.Clock(12, 0, 0, 0)
+	rng := rand.New(rand.NewPCG(3, 32))
+	var random []Arrival
+	at := start
+	for range 3000 {
+		at += algo.Instant(rng.IntN(300))
+		random = append(random, Arrival{At: at, Client: []string{"a", "b", "c"}[rng.IntN(3)]})
+	}
+	edge := start.Add(window)
+	boundary := append(burst(edge-1, 8, "a"), burst(edge, 8, "a")...)
+	for name, arrivals := range map[string][]Arrival{"random": random, "boundary": boundary} {
+		t.Run(name, func(t *testing.T) {
+			// The records, decided once from the start by another engine.
+			ref, err := New(NewSliceSource(arrivals), fourLimiters(t, limit, window), Options{Start: start, ForwardOnly: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var recs []Record
+			for {
+				r, ok := ref.Step()
+				if !ok {
+					break
+				}
+				recs = append(recs, r.clone())
+			}
+			e, err := New(NewSliceSource(arrivals), fourLimiters(t, limit, window), Options{Start: start, History: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			e.RunToEnd()
+			last := arrivals[len(arrivals)-1].At
+			for _, n := range []int64{int64(len(arrivals)), int64(len(arrivals)) * 2 / 3, int64(len(arrivals)) / 3, 9} {
+				e.SeekIndex(n)
+				now := e.Now()
+				var ask []algo.Instant
+				for t := now - 3*algo.Instant(window/time.Millisecond); t <= now+500; t += 1 + algo.Instant(rng.IntN(700)) {
+					ask = append(ask, t)
+				}
+				ask = append(ask, now, now-1, last+1)
+				slices.Sort(ask)
+				s := e.StatesAt("a", ask, 1<<30)
+				if s.TooMany {
+					t.Fatal("too many with an unbounded budget")
+				}
+				for i, at := range ask {
+					if at > now {
+						if i < s.Known {
+							t.Fatalf("instant %v after the clock %v was computed", at, now)
+						}
+						continue
+					}
+					if i >= s.Known {
+						t.Fatalf("instant %v at or before the clock %v was not computed", at, now)
+					}
+					decided := recs[:n]
+					for k, d := range s.Decisions[i] {
+						num, den := StateRat(d)
+						got := big.NewRat(num, den)
+						if want := recount(decided, k, d.Kind, "a", limit, window, at); got.Cmp(want) != 0 {
+							t.Errorf("n=%d, %v at %v: chart %v, recount %v", n, d.Kind, at, got.RatString(), want.RatString())
+						}
+					}
+				}
+				if e.Now() != now || e.Processed() != n {
+					t.Fatalf("StatesAt moved the engine: %v, %d", e.Now(), e.Processed())
+				}
+			}
+		})
+	}
+}
+
+// TestStatesAtBudget: past its budget StatesAt computes nothing and says so.
+func TestStatesAtBudget(t *testing.T) {
+	e := newEngine(t, burst(algo.Clock(12, 0, 1, 0), 500, "a"), 100, time.Minute, Options{Start: algo.Clock(12, 0, 0, 0)})
+	e.RunToEnd()
+	s := e.StatesAt("a", []algo.Instant{algo.Clock(12, 0, 0, 500), e.Now()}, 10)
+	if !s.TooMany || s.Known != 0 {
+		t.Fatalf("over budget: TooMany %v, Known %d", s.TooMany, s.Known)
+	}
+}
