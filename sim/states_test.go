@@ -4,6 +4,7 @@ import (
 	"math/big"
 	"math/rand/v2"
 	"slices"
+	"sort"
 	"testing"
 	"time"
 
@@ -154,3 +155,66 @@ func TestStatesAtBudget(t *testing.T) {
 		t.Fatalf("over budget: TooMany %v, Known %d", s.TooMany, s.Known)
 	}
 }
+
+// TestStatesRangeRecount holds each column's range (Lo, Hi) to the least
+// and greatest value a brute-force recount finds at every millisecond of
+// the column, before and after that millisecond's requests.
+func TestStatesRangeRecount(t *testing.T) {
+	const limit, window = 4, 5 * time.Second
+	start := algo.Clock(12, 0, 0, 0)
+	rng := rand.New(rand.NewPCG(7, 32))
+	var arrivals []Arrival
+	at := start
+	for range 400 {
+		at += algo.Instant(rng.IntN(150))
+		if rng.IntN(20) == 0 {
+			at = at.Add(window).Truncate(window) - algo.Instant(rng.IntN(2)) // at an edge, or just before
+		}
+		arrivals = append(arrivals, Arrival{At: at, Client: []string{"a", "b"}[rng.IntN(2)]})
+	}
+	ref, err := New(NewSliceSource(arrivals), fourLimiters(t, limit, window), Options{Start: start, ForwardOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var recs []Record
+	for r, ok := ref.Step(); ok; r, ok = ref.Step() {
+		recs = append(recs, r.clone())
+	}
+	e, err := New(NewSliceSource(arrivals), fourLimiters(t, limit, window), Options{Start: start})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.RunToEnd()
+	var ask []algo.Instant
+	for u := start + 1000; u <= e.Now(); u += 1 + algo.Instant(rng.IntN(400)) {
+		ask = append(ask, u)
+	}
+	s := e.StatesAt("a", ask, 1<<30)
+	// before(u) is the records decided before u's own requests.
+	before := func(u algo.Instant) []Record {
+		return recs[:sort.Search(len(recs), func(i int) bool { return recs[i].Arrival.At >= u })]
+	}
+	for i := 1; i < s.Known; i++ {
+		for k, d := range s.Decisions[i] {
+			lo := recount(recs, k, d.Kind, "a", limit, window, ask[i-1])
+			hi := new(big.Rat).Set(lo)
+			for u := ask[i-1] + 1; u <= ask[i]; u++ {
+				for _, v := range []*big.Rat{recount(before(u), k, d.Kind, "a", limit, window, u), recount(before(u+1), k, d.Kind, "a", limit, window, u)} {
+					if v.Cmp(lo) < 0 {
+						lo = v
+					}
+					if v.Cmp(hi) > 0 {
+						hi = v
+					}
+				}
+			}
+			gotLo, gotHi := rat(s.Lo[i][k]), rat(s.Hi[i][k])
+			if gotLo.Cmp(lo) != 0 || gotHi.Cmp(hi) != 0 {
+				t.Errorf("%v over (%v, %v]: range %v–%v, recount %v–%v", d.Kind, ask[i-1], ask[i],
+					gotLo.RatString(), gotHi.RatString(), lo.RatString(), hi.RatString())
+			}
+		}
+	}
+}
+
+func rat(d algo.Decision) *big.Rat { n, den := StateRat(d); return big.NewRat(n, den) }

@@ -29,8 +29,11 @@ type chartCache struct {
 	eng    *sim.Engine
 	client string
 	cell   time.Duration
-	at     map[algo.Instant][]algo.Decision
+	at     map[algo.Instant]chartColumn
 }
+
+// chartColumn is one column's states: at its instant, and its range.
+type chartColumn struct{ d, lo, hi []algo.Decision }
 
 // toggleChart shows or hides the chart.
 func (m *Model) toggleChart() {
@@ -53,38 +56,41 @@ func (m *Model) readChart() {
 	at := render.ChartInstants(t, m.snap.Now)
 	c := m.chartCache
 	if c == nil || c.eng != m.eng || c.client != m.snap.Client || c.cell != t.Cell || len(c.at) > 8*len(at) {
-		c = &chartCache{eng: m.eng, client: m.snap.Client, cell: t.Cell, at: map[algo.Instant][]algo.Decision{}}
+		c = &chartCache{eng: m.eng, client: m.snap.Client, cell: t.Cell, at: map[algo.Instant]chartColumn{}}
 		m.chartCache = c
 	}
-	s := sim.States{At: at, Decisions: make([][]algo.Decision, len(at))}
+	s := sim.States{At: at, Decisions: make([][]algo.Decision, len(at)),
+		Lo: make([][]algo.Decision, len(at)), Hi: make([][]algo.Decision, len(at))}
 	for s.Known < len(at) && at[s.Known] <= m.snap.Now {
 		s.Known++
 	}
-	var missing []algo.Instant
+	first := s.Known // the first column not read before
 	for i, a := range at[:s.Known] {
-		if d, ok := c.at[a]; ok {
-			s.Decisions[i] = d
-		} else {
-			missing = append(missing, a)
+		col, ok := c.at[a]
+		if !ok {
+			first = min(first, i)
+			continue
 		}
+		s.Decisions[i], s.Lo[i], s.Hi[i] = col.d, col.lo, col.hi
 	}
-	if len(missing) > 0 {
-		r := m.eng.StatesAt(m.snap.Client, missing, chartBudget)
+	if first < s.Known {
+		// From the column before: each column's range starts at the one before's state.
+		from := max(first-1, 0)
+		r := m.eng.StatesAt(m.snap.Client, at[from:s.Known], chartBudget)
 		if r.TooMany {
 			m.chartStates = &sim.States{At: at, TooMany: true}
 			return
 		}
 		s.Replayed = r.Replayed
-		j := 0
-		for i, a := range at[:s.Known] {
-			if s.Decisions[i] != nil {
+		for j := range r.Known {
+			i := from + j
+			if i < first {
 				continue
 			}
-			s.Decisions[i] = r.Decisions[j]
-			if a < m.snap.Now { // final: every arrival at or before it is decided
-				c.at[a] = r.Decisions[j]
+			s.Decisions[i], s.Lo[i], s.Hi[i] = r.Decisions[j], r.Lo[j], r.Hi[j]
+			if at[i] < m.snap.Now { // final: every arrival at or before it is decided
+				c.at[at[i]] = chartColumn{r.Decisions[j], r.Lo[j], r.Hi[j]}
 			}
-			j++
 		}
 	}
 	m.chartStates = &s

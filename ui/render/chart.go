@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 
+	"charm.land/lipgloss/v2"
 	"github.com/NimbleMarkets/ntcharts/v2/canvas"
 	"github.com/NimbleMarkets/ntcharts/v2/linechart"
 
@@ -25,10 +26,13 @@ type Chart struct {
 	States *sim.States
 }
 
-// Chart geometry: the fewest plotted rows worth drawing, the most drawn.
+// Chart geometry: the fewest plotted rows worth drawing; the fewest worth
+// drawing beside the whole timeline (with fewer, the chart takes the
+// timeline's place); the most drawn.
 const (
-	ChartMinRows = 4
-	ChartMaxRows = 14
+	ChartMinRows    = 4
+	ChartBesideRows = 8
+	ChartMaxRows    = 14
 )
 
 // chartGlyphs mark each limiter's line, by kind, then (a second limiter of
@@ -56,14 +60,15 @@ func (p Chart) glyphs() []rune {
 }
 
 // Fit is the chart with the timeline in at most h lines: both whole when
-// they fit, else the chart with the timeline's axis in its place (the
+// the chart gets ChartBesideRows, else the chart with the timeline's axis
+// in its place (the
 // timeline's rows give way: the lanes' totals never do), else the
 // timeline and a line saying how many rows the chart needs.
 func (p Chart) Fit(h int) []string {
 	tl := Timeline{C: p.C, Snap: p.Snap}
 	full := tl.Render()
 	switch {
-	case h >= len(full)+1+ChartMinRows:
+	case h >= len(full)+1+ChartBesideRows:
 		return append(full, p.lines(min(h-len(full)-1, ChartMaxRows))...)
 	case h >= 3+ChartMinRows:
 		lines := p.lines(min(h-3, ChartMaxRows))
@@ -147,7 +152,7 @@ func (p Chart) scale() float64 {
 	top := float64(p.Snap.Config.Limit)
 	s := p.States
 	for i := range s.Known {
-		for _, d := range s.Decisions[i] {
+		for _, d := range s.Hi[i] {
 			top = max(top, value(d))
 		}
 	}
@@ -163,23 +168,28 @@ func (p Chart) plot(rows int) []string {
 	lc := linechart.New(cells, rows, 0, float64(max(cells-1, 1)), 0, top, linechart.WithXYSteps(0, 0))
 	faint := st.Faint.Style
 	if f := p.focusCol(); f >= 0 {
-		lc.DrawRuneLineWithStyle(canvas.Float64Point{X: float64(f), Y: 0}, canvas.Float64Point{X: float64(f), Y: top}, '│', faint)
+		lc.DrawRuneLineWithStyle(canvas.Float64Point{X: float64(f), Y: 0}, canvas.Float64Point{X: float64(f), Y: top}, '│', faint.Reverse(true))
 	}
 	limit := float64(p.Snap.Config.Limit)
 	lc.DrawRuneLineWithStyle(canvas.Float64Point{X: 0, Y: limit}, canvas.Float64Point{X: float64(cells - 1), Y: limit}, '┄', faint)
 	gl := p.glyphs()
+	focus := p.focusCol()
+	styleAt := func(i int, s lipgloss.Style) lipgloss.Style {
+		if i == focus { // the focused request's column stands out under the lines too
+			return s.Reverse(true)
+		}
+		return s
+	}
 	// The log last: where the counter's estimate meets the true count, the
 	// true count shows.
 	for _, k := range p.drawOrder() {
 		style := st.kind(int(p.Snap.Algorithms[k].Kind)).Style
-		prev := -1.0
 		for i := range s.Known {
-			v := value(s.Decisions[i][k])
-			if prev >= 0 && prev != v { // a step: the change is in this column
-				lc.DrawRuneLineWithStyle(canvas.Float64Point{X: float64(i), Y: prev}, canvas.Float64Point{X: float64(i), Y: v}, gl[k], style)
+			lo, hi := value(s.Lo[i][k]), value(s.Hi[i][k])
+			if lo != hi { // a change inside the column: its whole range
+				lc.DrawRuneLineWithStyle(canvas.Float64Point{X: float64(i), Y: lo}, canvas.Float64Point{X: float64(i), Y: hi}, gl[k], styleAt(i, style))
 			}
-			lc.DrawRuneWithStyle(canvas.Float64Point{X: float64(i), Y: v}, gl[k], style)
-			prev = v
+			lc.DrawRuneWithStyle(canvas.Float64Point{X: float64(i), Y: value(s.Decisions[i][k])}, gl[k], styleAt(i, style))
 		}
 	}
 	graph := strings.Split(lc.View(), "\n")
