@@ -24,14 +24,49 @@ type States struct {
 	TooMany   bool  // the replay would exceed its budget: nothing computed
 }
 
+// StatesCursor is where a StatesAt left its copies of the limiters: at
+// the last instant it read before the clock, every arrival up to it
+// decided. A later StatesAt of the same engine whose first instant is not
+// before it goes on from there instead of from a checkpoint, so that a
+// chart following the clock replays only what is new. The zero value is
+// empty.
+type StatesCursor struct {
+	ls      []algo.Limiter
+	src     Source
+	next    Arrival
+	hasNext bool
+	n       int64
+	at      algo.Instant
+	ok      bool
+}
+
+// replayState is a replay of copies of the limiters.
+type replayState struct {
+	ls      []algo.Limiter
+	src     Source
+	next    Arrival
+	hasNext bool
+	n       int64
+}
+
+func (r *replayState) clone() replayState {
+	c := replayState{ls: make([]algo.Limiter, len(r.ls)), src: r.src.Clone(), next: r.next, hasNext: r.hasNext, n: r.n}
+	for k, l := range r.ls {
+		c.ls[k] = l.Clone()
+	}
+	return c
+}
+
 // StatesAt is each limiter's state for client at every instant of at
-// (ascending) up to the clock. It restores copies of the limiters from the
-// latest checkpoint before at[0] and decides again, on the copies, the
-// arrivals from there to the engine's position, peeking at each instant:
-// the engine itself does not move. Its cost is the arrivals replayed (at
-// most budget, else TooMany and nothing computed) plus one Peek per
-// instant and limiter.
-func (e *Engine) StatesAt(client string, at []algo.Instant, budget int64) States {
+// (ascending) up to the clock. It decides again, on copies of the
+// limiters, the arrivals from the latest checkpoint before at[0] (or from
+// cur, when it is no later) to the engine's position, peeking at each
+// instant: the engine itself does not move. Its cost is the arrivals
+// replayed (at most budget, else TooMany and nothing computed), a copy of
+// the limiters, and a Peek per instant and limiter (and two per request
+// of client's replayed, for the ranges). With cur non-nil, it is left at
+// the last instant read before the clock.
+func (e *Engine) StatesAt(client string, at []algo.Instant, budget int64, cur *StatesCursor) States {
 	s := States{At: at}
 	for s.Known < len(at) && at[s.Known] <= e.now {
 		s.Known++
@@ -47,22 +82,33 @@ func (e *Engine) StatesAt(client string, at []algo.Instant, budget int64) States
 			break
 		}
 	}
-	if e.n-cp.n > budget {
-		s.TooMany = true
-		s.Known = 0
+	var r replayState
+	switch {
+	case cur != nil && cur.ok && cur.at <= at[0] && cur.n <= e.n && cur.n >= cp.n:
+		r = replayState{ls: cur.ls, src: cur.src, next: cur.next, hasNext: cur.hasNext, n: cur.n}
+		cur.ok = false // taken: the replay moves it on
+	case e.n-cp.n > budget:
+		s.TooMany, s.Known = true, 0
+		return s
+	default:
+		r = replayState{ls: cp.limiters, src: cp.src, next: cp.next, hasNext: cp.hasNext, n: cp.n}
+		r = r.clone()
+	}
+	if e.n-r.n > budget {
+		s.TooMany, s.Known = true, 0
 		return s
 	}
-	ls := make([]algo.Limiter, len(cp.limiters))
-	for k, l := range cp.limiters {
-		ls[k] = l.Clone()
-	}
-	src, next, hasNext, n := cp.src.Clone(), cp.next, cp.hasNext, cp.n
 	s.Decisions = make([][]algo.Decision, len(at))
 	s.Lo, s.Hi = make([][]algo.Decision, len(at)), make([][]algo.Decision, len(at))
 	var lo, hi []algo.Decision
-	widen := func() { // by the state a request from client would meet now
-		for k, l := range ls {
-			d := l.Peek(next.At, client)
+	widen := func(ds []algo.Decision, peek bool) {
+		for k, l := range r.ls {
+			var d algo.Decision
+			if peek {
+				d = l.Peek(r.next.At, client)
+			} else {
+				d = ds[k]
+			}
 			if less(d, lo[k]) {
 				lo[k] = d
 			}
@@ -72,43 +118,44 @@ func (e *Engine) StatesAt(client string, at []algo.Instant, budget int64) States
 		}
 	}
 	for i, t := range at[:s.Known] {
+		if cur != nil && t >= e.now && i > 0 && at[i-1] < e.now {
+			// Past the last instant before the clock: leave the cursor there.
+			*cur = StatesCursor{ls: r.ls, src: r.src, next: r.next, hasNext: r.hasNext, n: r.n, at: at[i-1], ok: true}
+			r = r.clone()
+		}
 		// Only the client's own requests change its state by a step; in
 		// between it only falls (timestamps leave, the previous window's
 		// weight shrinks) or, for the bucket, only rises: its extremes are
 		// where the range starts, just before and after each of its
 		// requests, and at t.
-		for hasNext && n < e.n && next.At <= t {
-			own := next.Client == client
+		for r.hasNext && r.n < e.n && r.next.At <= t {
+			own := r.next.Client == client
 			if own && lo != nil {
-				widen()
+				widen(nil, true)
 			}
-			for _, l := range ls {
-				l.Allow(next.At, next.Client)
+			for _, l := range r.ls {
+				l.Allow(r.next.At, r.next.Client)
 			}
 			if own && lo != nil {
-				widen()
+				widen(nil, true)
 			}
-			n++
+			r.n++
 			s.Replayed++
-			next, hasNext = src.Next()
+			r.next, r.hasNext = r.src.Next()
 		}
-		row := make([]algo.Decision, len(ls))
-		for k, l := range ls {
+		row := make([]algo.Decision, len(r.ls))
+		for k, l := range r.ls {
 			row[k] = l.Peek(t, client)
 		}
 		if lo == nil {
 			lo, hi = slices.Clone(row), slices.Clone(row)
 		}
-		for k, d := range row {
-			if less(d, lo[k]) {
-				lo[k] = d
-			}
-			if less(hi[k], d) {
-				hi[k] = d
-			}
-		}
+		widen(row, false)
 		s.Decisions[i], s.Lo[i], s.Hi[i] = row, lo, hi
 		lo, hi = slices.Clone(row), slices.Clone(row) // the next range starts here
+	}
+	if cur != nil && at[s.Known-1] < e.now {
+		*cur = StatesCursor{ls: r.ls, src: r.src, next: r.next, hasNext: r.hasNext, n: r.n, at: at[s.Known-1], ok: true}
 	}
 	return s
 }

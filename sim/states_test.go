@@ -115,7 +115,7 @@ func TestStatesAtRecount(t *testing.T) {
 				}
 				ask = append(ask, now, now-1, last+1)
 				slices.Sort(ask)
-				s := e.StatesAt("a", ask, 1<<30)
+				s := e.StatesAt("a", ask, 1<<30, nil)
 				if s.TooMany {
 					t.Fatal("too many with an unbounded budget")
 				}
@@ -150,7 +150,7 @@ func TestStatesAtRecount(t *testing.T) {
 func TestStatesAtBudget(t *testing.T) {
 	e := newEngine(t, burst(algo.Clock(12, 0, 1, 0), 500, "a"), 100, time.Minute, Options{Start: algo.Clock(12, 0, 0, 0)})
 	e.RunToEnd()
-	s := e.StatesAt("a", []algo.Instant{algo.Clock(12, 0, 0, 500), e.Now()}, 10)
+	s := e.StatesAt("a", []algo.Instant{algo.Clock(12, 0, 0, 500), e.Now()}, 10, nil)
 	if !s.TooMany || s.Known != 0 {
 		t.Fatalf("over budget: TooMany %v, Known %d", s.TooMany, s.Known)
 	}
@@ -189,7 +189,7 @@ func TestStatesRangeRecount(t *testing.T) {
 	for u := start + 1000; u <= e.Now(); u += 1 + algo.Instant(rng.IntN(400)) {
 		ask = append(ask, u)
 	}
-	s := e.StatesAt("a", ask, 1<<30)
+	s := e.StatesAt("a", ask, 1<<30, nil)
 	// before(u) is the records decided before u's own requests.
 	before := func(u algo.Instant) []Record {
 		return recs[:sort.Search(len(recs), func(i int) bool { return recs[i].Arrival.At >= u })]
@@ -218,3 +218,67 @@ func TestStatesRangeRecount(t *testing.T) {
 }
 
 func rat(d algo.Decision) *big.Rat { n, den := StateRat(d); return big.NewRat(n, den) }
+
+// TestStatesAtCursor follows the clock as a playing chart does, forward
+// and back, going on from its cursor where it can: every answer is the
+// one a replay from a checkpoint gives, and going on replays less.
+func TestStatesAtCursor(t *testing.T) {
+	const limit, window = 5, 10 * time.Second
+	start := algo.Clock(12, 0, 0, 0)
+	rng := rand.New(rand.NewPCG(11, 32))
+	var arrivals []Arrival
+	at := start
+	for range 5000 {
+		at += algo.Instant(rng.IntN(100))
+		arrivals = append(arrivals, Arrival{At: at, Client: []string{"a", "b", "c"}[rng.IntN(3)]})
+	}
+	e, err := New(NewSliceSource(arrivals), fourLimiters(t, limit, window), Options{Start: start})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.RunToEnd()
+	e.SeekIndex(0)
+	var cur StatesCursor
+	var withCursor, fresh int64
+	const cell = 700
+	for step := 0; step < 300; step++ {
+		if step == 150 {
+			e.SeekIndex(e.Processed() / 2) // back: the cursor is ahead, a checkpoint serves
+		} else {
+			e.Seek(e.Now() + algo.Instant(rng.IntN(400)))
+		}
+		now := e.Now()
+		var ask []algo.Instant
+		for c := now.Truncate(cell*time.Millisecond) - 20*cell; c <= now+3*cell; c += cell {
+			if c+cell-1 >= now && c <= now {
+				ask = append(ask, now)
+			} else {
+				ask = append(ask, c+cell-1)
+			}
+		}
+		// As the chart asks: from the last column it read before (its
+		// cache holds the ones before that).
+		for cur.ok && len(ask) > 1 && ask[1] <= cur.at {
+			ask = ask[1:]
+		}
+		got := e.StatesAt("a", ask, 1<<30, &cur)
+		want := e.StatesAt("a", ask, 1<<30, nil)
+		withCursor, fresh = withCursor+got.Replayed, fresh+want.Replayed
+		if got.Known != want.Known {
+			t.Fatalf("step %d: %d known with the cursor, %d without", step, got.Known, want.Known)
+		}
+		for i := range got.Known {
+			for k := range got.Decisions[i] {
+				for _, p := range [][2]algo.Decision{{got.Decisions[i][k], want.Decisions[i][k]}, {got.Lo[i][k], want.Lo[i][k]}, {got.Hi[i][k], want.Hi[i][k]}} {
+					if rat(p[0]).Cmp(rat(p[1])) != 0 {
+						t.Fatalf("step %d, %v at %v: %v with the cursor, %v without", step, p[0].Kind, ask[i], rat(p[0]), rat(p[1]))
+					}
+				}
+			}
+		}
+	}
+	t.Logf("replayed: %d with the cursor, %d from checkpoints", withCursor, fresh)
+	if withCursor*2 > fresh {
+		t.Errorf("the cursor replayed %d arrivals, a replay from checkpoints %d", withCursor, fresh)
+	}
+}

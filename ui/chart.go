@@ -30,6 +30,7 @@ type chartCache struct {
 	client string
 	cell   time.Duration
 	at     map[algo.Instant]chartColumn
+	cursor sim.StatesCursor // where the last replay stopped, before the clock
 }
 
 // chartColumn is one column's states: at its instant, and its range.
@@ -76,7 +77,7 @@ func (m *Model) readChart() {
 	if first < s.Known {
 		// From the column before: each column's range starts at the one before's state.
 		from := max(first-1, 0)
-		r := m.eng.StatesAt(m.snap.Client, at[from:s.Known], chartBudget)
+		r := m.eng.StatesAt(m.snap.Client, at[from:s.Known], chartBudget, &c.cursor)
 		if r.TooMany {
 			m.chartStates = &sim.States{At: at, TooMany: true}
 			return

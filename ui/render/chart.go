@@ -5,7 +5,6 @@ import (
 	"math"
 	"strings"
 
-	"charm.land/lipgloss/v2"
 	"github.com/NimbleMarkets/ntcharts/v2/canvas"
 	"github.com/NimbleMarkets/ntcharts/v2/linechart"
 
@@ -161,38 +160,32 @@ func (p Chart) scale() float64 {
 
 // plot draws rows rows of the lines over the timeline's columns, with a
 // label column at the left and each line's value at the clock at the right.
+// ntcharts' line chart places the glyphs (its scaling and its lines
+// between points); the rows are written from its canvas in runs of one
+// ink, as the timeline's are, rather than a style rendered per cell.
 func (p Chart) plot(rows int) []string {
 	st, s := p.C.Styles, p.States
 	cells := len(s.At)
 	top := p.scale()
 	lc := linechart.New(cells, rows, 0, float64(max(cells-1, 1)), 0, top, linechart.WithXYSteps(0, 0))
-	faint := st.Faint.Style
-	if f := p.focusCol(); f >= 0 {
-		lc.DrawRuneLineWithStyle(canvas.Float64Point{X: float64(f), Y: 0}, canvas.Float64Point{X: float64(f), Y: top}, '│', faint.Reverse(true))
+	pt := func(x int, y float64) canvas.Float64Point { return canvas.Float64Point{X: float64(x), Y: y} }
+	focus := p.focusCol()
+	if focus >= 0 {
+		lc.DrawRuneLine(pt(focus, 0), pt(focus, top), '│')
 	}
 	limit := float64(p.Snap.Config.Limit)
-	lc.DrawRuneLineWithStyle(canvas.Float64Point{X: 0, Y: limit}, canvas.Float64Point{X: float64(cells - 1), Y: limit}, '┄', faint)
+	lc.DrawRuneLine(pt(0, limit), pt(cells-1, limit), '┄')
 	gl := p.glyphs()
-	focus := p.focusCol()
-	styleAt := func(i int, s lipgloss.Style) lipgloss.Style {
-		if i == focus { // the focused request's column stands out under the lines too
-			return s.Reverse(true)
-		}
-		return s
-	}
-	// The log last: where the counter's estimate meets the true count, the
-	// true count shows.
-	for _, k := range p.drawOrder() {
-		style := st.kind(int(p.Snap.Algorithms[k].Kind)).Style
+	inks := map[rune]Ink{'┄': st.Faint, '│': st.Faint}
+	for _, k := range p.drawOrder() { // the log last: where the counter's estimate meets the true count, the true count shows
+		inks[gl[k]] = st.kind(int(p.Snap.Algorithms[k].Kind))
 		for i := range s.Known {
-			lo, hi := value(s.Lo[i][k]), value(s.Hi[i][k])
-			if lo != hi { // a change inside the column: its whole range
-				lc.DrawRuneLineWithStyle(canvas.Float64Point{X: float64(i), Y: lo}, canvas.Float64Point{X: float64(i), Y: hi}, gl[k], styleAt(i, style))
+			if lo, hi := value(s.Lo[i][k]), value(s.Hi[i][k]); lo != hi { // a change inside the column: its whole range
+				lc.DrawRuneLine(pt(i, lo), pt(i, hi), gl[k])
 			}
-			lc.DrawRuneWithStyle(canvas.Float64Point{X: float64(i), Y: value(s.Decisions[i][k])}, gl[k], styleAt(i, style))
+			lc.DrawRune(pt(i, value(s.Decisions[i][k])), gl[k])
 		}
 	}
-	graph := strings.Split(lc.View(), "\n")
 	limitRow := rows - 1 - int(math.Round(limit*float64(rows-1)/top))
 	right := p.atClock(gl)
 	out := make([]string, rows)
@@ -206,16 +199,47 @@ func (p Chart) plot(rows int) []string {
 		case rows - 1:
 			label = "0"
 		}
-		line := st.Faint.Render(fmt.Sprintf("%7s ┤", label))
-		if r < len(graph) {
-			line += graph[r]
-		}
+		var b strings.Builder
+		b.WriteString(st.Faint.Render(fmt.Sprintf("%7s ┤", label)))
+		p.row(&b, &lc.Canvas, r, cells, focus, inks)
 		if r < len(right) {
-			line += "  " + right[r]
+			b.WriteString("  " + right[r])
 		}
-		out[r] = line
+		out[r] = b.String()
 	}
 	return out
+}
+
+// row writes row r of the canvas in runs of one glyph, the focused
+// column reversed.
+func (p Chart) row(b *strings.Builder, c *canvas.Model, r, cells, focus int, inks map[rune]Ink) {
+	var run []rune
+	flush := func() {
+		if len(run) > 0 {
+			if ink, ok := inks[run[0]]; ok {
+				b.WriteString(ink.Render(string(run)))
+			} else {
+				b.WriteString(string(run))
+			}
+			run = run[:0]
+		}
+	}
+	for x := range cells {
+		g := c.Cell(canvas.Point{X: x, Y: r}).Rune
+		if g == 0 {
+			g = ' '
+		}
+		if x == focus {
+			flush()
+			b.WriteString(inks[g].Style.Reverse(true).Render(string(g)))
+			continue
+		}
+		if len(run) > 0 && run[0] != g {
+			flush()
+		}
+		run = append(run, g)
+	}
+	flush()
 }
 
 // drawOrder draws the token bucket first and the sliding log last.
