@@ -2,6 +2,7 @@ package sim
 
 import (
 	"slices"
+	"time"
 
 	"windowlab/algo"
 )
@@ -22,6 +23,10 @@ type States struct {
 	Known     int   // instants computed: those at or before the clock (a prefix of At)
 	Replayed  int64 // arrivals decided again to compute them
 	TooMany   bool  // the replay would exceed its budget: nothing computed
+	// Apart[k] is set when limiter k has no total over clients to chart
+	// (TotalsAt): the token bucket, a fixed window starting at each
+	// client's first request.
+	Apart []bool
 }
 
 // StatesCursor is where a StatesAt left its copies of the limiters: at
@@ -179,4 +184,93 @@ func StateRat(d algo.Decision) (num, den int64) {
 		return d.TokensRat()
 	}
 	return d.Count, 1
+}
+
+// TotalsAt is States for every client together: each window limiter's
+// count (or estimate) summed over the clients, from the history's counts
+// of what it admitted (every request, under Rules.CountRejected) in the
+// window that counts. The sliding counter's estimate is linear in its
+// counts, so its total is the same weighted sum of the totals. A column's
+// range counts its ends and, at each window edge inside it, the state
+// before the edge's own requests (the fixed window's reset). The token
+// bucket, whose tokens have no sum to compare with a limit, and a fixed
+// window starting at each client's first request are Apart. Without a
+// history (Options.History) nothing is Known. Its cost is a few searches
+// of the history per instant.
+func (e *Engine) TotalsAt(at []algo.Instant) States {
+	s := States{At: at, Apart: make([]bool, len(e.limiters))}
+	if !e.opts.History {
+		return s
+	}
+	for s.Known < len(at) && at[s.Known] <= e.now {
+		s.Known++
+	}
+	algos := make([]algo.Algorithm, len(e.limiters))
+	for k, l := range e.limiters {
+		algos[k] = algo.Of(l)
+		s.Apart[k] = algos[k].Kind == algo.KindTokenBucket || (algos[k].Kind == algo.KindFixedWindow && algos[k].Rules.WindowStart == algo.WindowFirstRequest)
+	}
+	w := algo.Instant(e.window / time.Millisecond)
+	h := e.history
+	// counts are the requests each limiter counts with At in [from, to].
+	counts := func(from, to algo.Instant) []int64 {
+		i, j := h.FirstAtOrAfter(from), h.FirstAtOrAfter(to+1)
+		out := make([]int64, len(e.limiters))
+		h.Allowed(i, j, out)
+		for k, a := range algos {
+			if a.Rules.CountRejected {
+				out[k] = max(j-i, 0)
+			}
+		}
+		return out
+	}
+	// totals at t, with t's own requests counted or (before) not.
+	totals := func(t algo.Instant, before bool) []algo.Decision {
+		upto := t
+		if before {
+			upto--
+		}
+		ws := e.cfg.WindowStart(t)
+		cur, win, prev := counts(ws, upto), counts(t-w+1, upto), counts(ws-w, ws-1)
+		row := make([]algo.Decision, len(e.limiters))
+		for k, a := range algos {
+			d := algo.Decision{Kind: a.Kind, At: t, Rules: a.Rules, Limit: e.cfg.Limit, Window: e.window, WindowStart: ws}
+			switch a.Kind {
+			case algo.KindFixedWindow:
+				d.Count = cur[k]
+			case algo.KindSlidingLog:
+				d.Count = win[k]
+			case algo.KindSlidingCounter:
+				d.Count, d.Previous, d.Elapsed = cur[k], prev[k], t.Sub(ws)
+			}
+			row[k] = d
+		}
+		return row
+	}
+	s.Decisions = make([][]algo.Decision, len(at))
+	s.Lo, s.Hi = make([][]algo.Decision, len(at)), make([][]algo.Decision, len(at))
+	for i, t := range at[:s.Known] {
+		row := totals(t, false)
+		lo, hi := slices.Clone(row), slices.Clone(row)
+		widen := func(ds []algo.Decision) {
+			for k, d := range ds {
+				if less(d, lo[k]) {
+					lo[k] = d
+				}
+				if less(hi[k], d) {
+					hi[k] = d
+				}
+			}
+		}
+		if i > 0 {
+			widen(s.Decisions[i-1])
+			// At most a few dozen edges a column: zoomed far out, the resets
+			// are too many to tell apart anyway.
+			for edge, n := e.cfg.NextEdge(at[i-1]), 0; edge <= t && n < 48; edge, n = e.cfg.NextEdge(edge), n+1 {
+				widen(totals(edge, true))
+			}
+		}
+		s.Decisions[i], s.Lo[i], s.Hi[i] = row, lo, hi
+	}
+	return s
 }

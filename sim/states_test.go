@@ -282,3 +282,81 @@ func TestStatesAtCursor(t *testing.T) {
 		t.Errorf("the cursor replayed %d arrivals, a replay from checkpoints %d", withCursor, fresh)
 	}
 }
+
+// TestTotalsAtRecount holds the totals over clients to the sum of each
+// client's brute-force recount, at every instant asked, with the engine
+// at several positions; the token bucket is apart.
+func TestTotalsAtRecount(t *testing.T) {
+	const limit, window = 5, 10 * time.Second
+	start := algo.Clock(12, 0, 0, 0)
+	rng := rand.New(rand.NewPCG(5, 32))
+	clients := []string{"a", "b", "c", "d"}
+	var arrivals []Arrival
+	at := start
+	for range 2000 {
+		at += algo.Instant(rng.IntN(200))
+		if rng.IntN(30) == 0 {
+			at = at.Add(window).Truncate(window) // at an edge
+		}
+		arrivals = append(arrivals, Arrival{At: at, Client: clients[rng.IntN(len(clients))]})
+	}
+	ref, err := New(NewSliceSource(arrivals), fourLimiters(t, limit, window), Options{Start: start, ForwardOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var recs []Record
+	for r, ok := ref.Step(); ok; r, ok = ref.Step() {
+		recs = append(recs, r.clone())
+	}
+	e, err := New(NewSliceSource(arrivals), fourLimiters(t, limit, window), Options{Start: start, History: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.RunToEnd()
+	for _, n := range []int64{int64(len(arrivals)), 1234, 17} {
+		e.SeekIndex(n)
+		now := e.Now()
+		var ask []algo.Instant
+		from := now - 4*algo.Instant(window/time.Millisecond)
+		for u := from; u <= now+900; u += 1 + algo.Instant(rng.IntN(900)) {
+			ask = append(ask, u)
+		}
+		for _, r := range recs[:n] { // where a timestamp leaves the log's window, and the edges
+			if u := r.Arrival.At.Add(window); u >= from && u <= now && rng.IntN(4) == 0 {
+				ask = append(ask, u, u-1)
+			}
+		}
+		for u := start.Add(window); u <= now; u = u.Add(window) {
+			ask = append(ask, u, u-1)
+		}
+		slices.Sort(ask)
+		ask = slices.Compact(ask)
+		s := e.TotalsAt(ask)
+		for i, u := range ask[:s.Known] {
+			if u > now {
+				t.Fatalf("instant %v after the clock %v computed", u, now)
+			}
+			for k, d := range s.Decisions[i] {
+				if d.Kind == algo.KindTokenBucket {
+					if !s.Apart[k] {
+						t.Error("the bucket is not apart")
+					}
+					continue
+				}
+				want := new(big.Rat)
+				for _, c := range clients {
+					want.Add(want, recount(recs[:n], k, d.Kind, c, limit, window, u))
+				}
+				if got := rat(d); got.Cmp(want) != 0 {
+					t.Errorf("n=%d, %v at %v: total %v, recount %v", n, d.Kind, u, got.RatString(), want.RatString())
+				}
+				if rat(s.Lo[i][k]).Cmp(rat(d)) > 0 || rat(s.Hi[i][k]).Cmp(rat(d)) < 0 {
+					t.Errorf("n=%d, %v at %v: the range %v–%v leaves out the value %v", n, d.Kind, u, rat(s.Lo[i][k]), rat(s.Hi[i][k]), rat(d))
+				}
+			}
+		}
+		if s.Known == 0 || ask[s.Known-1] > now || (s.Known < len(ask) && ask[s.Known] <= now) {
+			t.Fatalf("n=%d: %d known of %d", n, s.Known, len(ask))
+		}
+	}
+}

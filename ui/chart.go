@@ -17,6 +17,7 @@ const chartBudget = 200_000
 // whether it is on, the states it draws, and the states already read.
 type chartView struct {
 	chartOn     bool
+	chartTotal  bool // every client's state summed, not the focused client's
 	chartStates *sim.States
 	chartCache  *chartCache
 }
@@ -36,9 +37,15 @@ type chartCache struct {
 // chartColumn is one column's states: at its instant, and its range.
 type chartColumn struct{ d, lo, hi []algo.Decision }
 
-// toggleChart shows or hides the chart.
-func (m *Model) toggleChart() {
-	m.chartOn = !m.chartOn
+// toggleChart shows or hides the chart (v), or with whose, switches it
+// between the focused client and every client (V), showing it.
+func (m *Model) toggleChart(whose bool) {
+	if whose {
+		m.chartTotal = !m.chartOn || !m.chartTotal
+		m.chartOn = true
+	} else {
+		m.chartOn = !m.chartOn
+	}
 	m.chartStates = nil
 	m.readChart()
 	if m.chartOn {
@@ -49,12 +56,17 @@ func (m *Model) toggleChart() {
 // readChart reads each limiter's state at the timeline's columns for the
 // focused client, from the cache where it can.
 func (m *Model) readChart() {
-	if !m.chartOn || m.snap.Client == "" {
+	if !m.chartOn || (m.snap.Client == "" && !m.chartTotal) {
 		m.chartStates = nil
 		return
 	}
 	t := m.snap.Timeline
 	at := render.ChartInstants(t, m.snap.Now)
+	if m.chartTotal { // from the history's counts: a few searches a column
+		s := m.eng.TotalsAt(at)
+		m.chartStates = &s
+		return
+	}
 	c := m.chartCache
 	if c == nil || c.eng != m.eng || c.client != m.snap.Client || c.cell != t.Cell || len(c.at) > 8*len(at) {
 		c = &chartCache{eng: m.eng, client: m.snap.Client, cell: t.Cell, at: map[algo.Instant]chartColumn{}}
@@ -99,5 +111,5 @@ func (m *Model) readChart() {
 
 // chartLines is the chart with the timeline in at most h lines.
 func (m Model) chartLines(h int) []string {
-	return render.Chart{C: m.c, Snap: &m.snap, States: m.chartStates}.Fit(h)
+	return render.Chart{C: m.c, Snap: &m.snap, States: m.chartStates, Total: m.chartTotal}.Fit(h)
 }

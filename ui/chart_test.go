@@ -173,6 +173,47 @@ func TestChartKey(t *testing.T) {
 	if strings.Contains(screen(m), "chart ") || m.chartStates != nil {
 		t.Fatal("the chart stays after a second v")
 	}
+	m = update(t, m, press("V")...)
+	if !strings.Contains(screen(m), "chart all clients") {
+		t.Fatalf("V does not show every client's:\n%s", screen(m))
+	}
+	m = update(t, m, press("V")...)
+	if !strings.Contains(screen(m), "chart client-1") {
+		t.Fatalf("a second V does not go back to the client:\n%s", screen(m))
+	}
+}
+
+// TestChartTotals: with V, the chart's value at the clock is the sum over
+// every client of what the live limiters would decide on now (their Peek),
+// another road than the history's counts the totals come from; the
+// bucket has no line.
+func TestChartTotals(t *testing.T) {
+	sc, err := scenarios.Builtin("steady-stream")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := update(t, newModel(t, sc, 140, 40), press("V")...)
+	for i, at := range []string{"12:00:40", "12:01:00", "12:01:30", "12:01:59.999", "12:02:30"} {
+		m = update(t, m, goTo(at)...)
+		s := m.chartStates
+		if s == nil || s.Known == 0 || s.At[s.Known-1] != m.snap.Now {
+			t.Fatalf("%d: no totals at the clock", i)
+		}
+		for k, l := range m.eng.Limiters() {
+			if s.Apart[k] {
+				continue
+			}
+			var sum, den int64 = 0, 1
+			for _, c := range m.eng.Clients() {
+				n, d := sim.StateRat(l.Peek(m.snap.Now, c))
+				sum, den = sum+n, d
+			}
+			n, d := sim.StateRat(s.Decisions[s.Known-1][k])
+			if n*den != sum*d {
+				t.Errorf("at %s, %v: the chart's total %d/%d, the limiters' %d/%d", at, l.Kind(), n, d, sum, den)
+			}
+		}
+	}
 }
 
 // TestChartWhilePlaying plays steady-stream with the chart on through the
@@ -219,6 +260,29 @@ func TestChartGivesWay(t *testing.T) {
 			if !strings.Contains(flat, collapse(render.Explain(d))) {
 				t.Errorf("80×%d: lane %d's verdict %q is not whole:\n%s", h, k, render.Explain(d), out)
 			}
+		}
+	}
+}
+
+// TestGoldenChartAllClients pins the chart of every client's state (V) on
+// steady-stream, where three clients share the limiters: without colour,
+// dark and light, at 80×24 and 140×40.
+func TestGoldenChartAllClients(t *testing.T) {
+	for _, sz := range sizes {
+		for _, bg := range []string{"nocolor", "dark", "light"} {
+			t.Run(fmt.Sprintf("%dx%d/%s", sz[0], sz[1], bg), func(t *testing.T) {
+				m := update(t, chartModel(t, "steady-stream", sz[0], sz[1], bg == "light"), press("V")...)
+				out := screen(m)
+				checkFrame(t, out, sz[0], sz[1])
+				if !strings.Contains(out, "chart all clients") {
+					t.Fatalf("not every client's:\n%s", out)
+				}
+				if bg == "nocolor" {
+					golden.RequireEqual(t, out)
+				} else {
+					golden.RequireEqual(t, m.View().Content)
+				}
+			})
 		}
 	}
 }

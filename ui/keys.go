@@ -24,6 +24,7 @@ type keyMap struct {
 	Worst          key.Binding
 	TimelineClient key.Binding
 	Chart          key.Binding // the chart of each limiter's state (chart.go)
+	ChartTotal     key.Binding // the chart: this client's state or every client's
 	NextCaption    key.Binding
 	PrevCaption    key.Binding
 	NextStep       key.Binding
@@ -61,6 +62,7 @@ func newKeyMap() keyMap {
 		Worst:          key.NewBinding(key.WithKeys("!"), key.WithHelp("!", "worst client")),
 		TimelineClient: key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "timeline: this client/all")),
 		Chart:          key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "chart of state")),
+		ChartTotal:     key.NewBinding(key.WithKeys("V", "shift+v"), key.WithHelp("V", "chart: this client/all")),
 		NextCaption:    key.NewBinding(key.WithKeys("tab", "pgdown"), key.WithHelp("tab", "next caption")),
 		PrevCaption:    key.NewBinding(key.WithKeys("shift+tab", "pgup"), key.WithHelp("shift+tab", "previous caption")),
 		NextStep:       key.NewBinding(key.WithKeys("n"), key.WithHelp("n/p", "next/previous step"), key.WithDisabled()),
@@ -121,7 +123,7 @@ func (k keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{play, k.Faster, k.Slower, k.Start, k.End},
 		{k.Next, k.Prev, k.NextEdge, k.PrevEdge, k.GoTo},
-		{next, k.PrevCaption, k.ZoomIn, k.ZoomOut, k.TimelineClient, k.Chart, k.Client, k.Clients, k.Worst},
+		{next, k.PrevCaption, k.ZoomIn, k.ZoomOut, k.TimelineClient, k.Chart, k.ChartTotal, k.Client, k.Clients, k.Worst},
 		{k.WhatIf, k.Save, k.Open},
 		join(k.stepHelp(), k.quizHelp(), []key.Binding{k.Help, k.Quit}),
 	}

@@ -627,8 +627,8 @@ func (m *Model) adjustView(msg tea.KeyPressMsg) {
 	case key.Matches(msg, k.TimelineClient):
 		m.timeline.Client = !m.timeline.Client
 		m.refresh()
-	case key.Matches(msg, k.Chart):
-		m.toggleChart()
+	case key.Matches(msg, k.Chart, k.ChartTotal):
+		m.toggleChart(key.Matches(msg, k.ChartTotal))
 	case key.Matches(msg, k.Client):
 		m.chosen = nextClient(m.eng.Clients(), m.chosen)
 		m.refresh()

@@ -23,6 +23,7 @@ type Chart struct {
 	C      Common
 	Snap   *Snapshot
 	States *sim.States
+	Total  bool // every client's state summed (sim.Engine.TotalsAt)
 }
 
 // Chart geometry: the fewest plotted rows worth drawing; the fewest worth
@@ -86,7 +87,7 @@ func (p Chart) lines(rows int) []string {
 	legend := p.legend()
 	s := p.States
 	switch {
-	case p.Snap.Client == "":
+	case p.Snap.Client == "" && !p.Total:
 		return append([]string{legend}, p.blank(rows, "no request yet: the chart follows the focused client")...)
 	case s == nil || s.TooMany:
 		return append([]string{legend}, p.blank(rows, "too many requests in view to replay for the chart: zoom in (z)")...)
@@ -104,26 +105,40 @@ func (p Chart) blank(rows int, why string) []string {
 // legend names whose state it is, each line by its glyph, and the limit.
 func (p Chart) legend() string {
 	st := p.C.Styles
-	whose := "no client"
-	if p.Snap.Client != "" {
-		whose = human.Visible(p.Snap.Client)
+	whose, limit := "no client (c)", "┄ limit "+human.Int(p.Snap.Config.Limit)
+	switch {
+	case p.Total:
+		whose, limit = "all clients (V)", limit+" per client"
+	case p.Snap.Client != "":
+		whose = human.Visible(p.Snap.Client) + " (c, V)"
 	}
-	items := []string{st.Title.Render("chart") + st.Faint.Render(" "+whose+" (c) ·")}
+	items := []string{st.Title.Render("chart") + st.Faint.Render(" "+whose+" ·")}
 	gl := p.glyphs()
 	for i, a := range p.Snap.Algorithms {
-		items = append(items, st.kind(int(a.Kind)).Render(string(gl[i]))+st.Faint.Render(" "+ShortName(a)+" "+stateWord(a.Kind)))
+		what := stateWord(a.Kind)
+		if p.apart(i) {
+			what = "per client only"
+		}
+		items = append(items, st.kind(int(a.Kind)).Render(string(gl[i]))+st.Faint.Render(" "+ShortName(a)+" "+what))
 	}
-	items = append(items, st.Faint.Render("┄ limit "+human.Int(p.Snap.Config.Limit)), st.Faint.Render("│ focused · v hides"))
+	items = append(items, st.Faint.Render(limit), st.Faint.Render("│ focused · v hides"))
 	line := strings.Join(items, " ")
 	if p.C.Cells.StringWidth(line) > p.C.Width { // the short form: glyphs and names only
 		items = items[:1]
 		for i, a := range p.Snap.Algorithms {
-			items = append(items, st.kind(int(a.Kind)).Render(string(gl[i]))+st.Faint.Render(ShortName(a)))
+			if !p.apart(i) {
+				items = append(items, st.kind(int(a.Kind)).Render(string(gl[i]))+st.Faint.Render(ShortName(a)))
+			}
 		}
 		items = append(items, st.Faint.Render("┄limit │focus v"))
 		line = strings.Join(items, " ")
 	}
 	return p.C.Cells.Truncate(line, p.C.Width, "…")
+}
+
+// apart reports whether limiter k has no line: no total over clients.
+func (p Chart) apart(k int) bool {
+	return p.States != nil && k < len(p.States.Apart) && p.States.Apart[k]
 }
 
 // stateWord names what a limiter's line plots.
@@ -151,8 +166,10 @@ func (p Chart) scale() float64 {
 	top := float64(p.Snap.Config.Limit)
 	s := p.States
 	for i := range s.Known {
-		for _, d := range s.Hi[i] {
-			top = max(top, value(d))
+		for k, d := range s.Hi[i] {
+			if !p.apart(k) {
+				top = max(top, value(d))
+			}
 		}
 	}
 	return max(top, 1)
@@ -179,6 +196,9 @@ func (p Chart) plot(rows int) []string {
 	inks := map[rune]Ink{'┄': st.Faint, '│': st.Faint}
 	for _, k := range p.drawOrder() { // the log last: where the counter's estimate meets the true count, the true count shows
 		inks[gl[k]] = st.kind(int(p.Snap.Algorithms[k].Kind))
+		if p.apart(k) {
+			continue
+		}
 		for i := range s.Known {
 			if lo, hi := value(s.Lo[i][k]), value(s.Hi[i][k]); lo != hi { // a change inside the column: its whole range
 				lc.DrawRuneLine(pt(i, lo), pt(i, hi), gl[k])
@@ -265,6 +285,9 @@ func (p Chart) atClock(gl []rune) []string {
 	}
 	var out []string
 	for k, d := range s.Decisions[s.Known-1] {
+		if p.apart(k) {
+			continue
+		}
 		n, den := sim.StateRat(d)
 		text := string(gl[k]) + " " + human.Decimal(n, den)
 		out = append(out, p.C.Styles.kind(int(d.Kind)).Render(p.C.Cells.Truncate(text, TimelineCountWidth-2, "…")))
