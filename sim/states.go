@@ -79,49 +79,14 @@ func (e *Engine) StatesAt(client string, at []algo.Instant, budget int64, cur *S
 	if s.Known == 0 {
 		return s
 	}
-	cp := &e.checkpoints[0]
-	for i := len(e.checkpoints) - 1; i > 0; i-- {
-		c := &e.checkpoints[i]
-		if c.n <= e.n && (!c.hasLast || c.last.Arrival.At <= at[0]) {
-			cp = c
-			break
-		}
-	}
-	var r replayState
-	switch {
-	case cur != nil && cur.ok && cur.at <= at[0] && cur.n <= e.n && cur.n >= cp.n:
-		r = replayState{ls: cur.ls, src: cur.src, next: cur.next, hasNext: cur.hasNext, n: cur.n}
-		cur.ok = false // taken: the replay moves it on
-	case e.n-cp.n > budget:
-		s.TooMany, s.Known = true, 0
-		return s
-	default:
-		r = replayState{ls: cp.limiters, src: cp.src, next: cp.next, hasNext: cp.hasNext, n: cp.n}
-		r = r.clone()
-	}
-	if e.n-r.n > budget {
+	r, ok := e.replayStart(at[0], budget, cur)
+	if !ok {
 		s.TooMany, s.Known = true, 0
 		return s
 	}
 	s.Decisions = make([][]algo.Decision, len(at))
 	s.Lo, s.Hi = make([][]algo.Decision, len(at)), make([][]algo.Decision, len(at))
-	var lo, hi []algo.Decision
-	widen := func(ds []algo.Decision, peek bool) {
-		for k, l := range r.ls {
-			var d algo.Decision
-			if peek {
-				d = l.Peek(r.next.At, client)
-			} else {
-				d = ds[k]
-			}
-			if less(d, lo[k]) {
-				lo[k] = d
-			}
-			if less(hi[k], d) {
-				hi[k] = d
-			}
-		}
-	}
+	var sp *span // the range of the column being read; nil before the first
 	for i, t := range at[:s.Known] {
 		if cur != nil && t >= e.now && i > 0 && at[i-1] < e.now {
 			// Past the last instant before the clock: leave the cursor there.
@@ -134,15 +99,15 @@ func (e *Engine) StatesAt(client string, at []algo.Instant, budget int64, cur *S
 		// where the range starts, just before and after each of its
 		// requests, and at t.
 		for r.hasNext && r.n < e.n && r.next.At <= t {
-			own := r.next.Client == client
-			if own && lo != nil {
-				widen(nil, true)
+			own := r.next.Client == client && sp != nil
+			if own {
+				sp.peek(r.ls, r.next.At, client)
 			}
 			for _, l := range r.ls {
 				l.Allow(r.next.At, r.next.Client)
 			}
-			if own && lo != nil {
-				widen(nil, true)
+			if own {
+				sp.peek(r.ls, r.next.At, client)
 			}
 			r.n++
 			s.Replayed++
@@ -152,17 +117,71 @@ func (e *Engine) StatesAt(client string, at []algo.Instant, budget int64, cur *S
 		for k, l := range r.ls {
 			row[k] = l.Peek(t, client)
 		}
-		if lo == nil {
-			lo, hi = slices.Clone(row), slices.Clone(row)
+		if sp == nil {
+			sp = newSpan(row)
 		}
-		widen(row, false)
-		s.Decisions[i], s.Lo[i], s.Hi[i] = row, lo, hi
-		lo, hi = slices.Clone(row), slices.Clone(row) // the next range starts here
+		sp.widen(row)
+		s.Decisions[i], s.Lo[i], s.Hi[i] = row, sp.lo, sp.hi
+		sp = newSpan(row) // the next range starts here
 	}
 	if cur != nil && at[s.Known-1] < e.now {
 		*cur = StatesCursor{ls: r.ls, src: r.src, next: r.next, hasNext: r.hasNext, n: r.n, at: at[s.Known-1], ok: true}
 	}
 	return s
+}
+
+// replayStart is where a replay reading states from at0 on starts: the
+// cursor when it is no later than at0 and no earlier than the checkpoint,
+// else a copy of the latest checkpoint before at0; false when that would
+// replay more than budget arrivals to reach the engine's position.
+func (e *Engine) replayStart(at0 algo.Instant, budget int64, cur *StatesCursor) (replayState, bool) {
+	cp := &e.checkpoints[0]
+	for i := len(e.checkpoints) - 1; i > 0; i-- {
+		c := &e.checkpoints[i]
+		if c.n <= e.n && (!c.hasLast || c.last.Arrival.At <= at0) {
+			cp = c
+			break
+		}
+	}
+	if cur != nil && cur.ok && cur.at <= at0 && cur.n <= e.n && cur.n >= cp.n && e.n-cur.n <= budget {
+		cur.ok = false // taken: the replay moves it on
+		return replayState{ls: cur.ls, src: cur.src, next: cur.next, hasNext: cur.hasNext, n: cur.n}, true
+	}
+	if e.n-cp.n > budget {
+		return replayState{}, false
+	}
+	r := replayState{ls: cp.limiters, src: cp.src, next: cp.next, hasNext: cp.hasNext, n: cp.n}
+	return r.clone(), true
+}
+
+// span is each limiter's least and greatest decision over a stretch.
+type span struct{ lo, hi []algo.Decision }
+
+func newSpan(row []algo.Decision) *span { return &span{slices.Clone(row), slices.Clone(row)} }
+
+// widen takes in one decision of each limiter.
+func (s *span) widen(row []algo.Decision) {
+	for k, d := range row {
+		if less(d, s.lo[k]) {
+			s.lo[k] = d
+		}
+		if less(s.hi[k], d) {
+			s.hi[k] = d
+		}
+	}
+}
+
+// peek widens the span by what a request from client at t would meet.
+func (s *span) peek(ls []algo.Limiter, t algo.Instant, client string) {
+	for k, l := range ls {
+		d := l.Peek(t, client)
+		if less(d, s.lo[k]) {
+			s.lo[k] = d
+		}
+		if less(s.hi[k], d) {
+			s.hi[k] = d
+		}
+	}
 }
 
 // less compares two decisions of one limiter by StateRat, whose
@@ -251,26 +270,16 @@ func (e *Engine) TotalsAt(at []algo.Instant) States {
 	s.Lo, s.Hi = make([][]algo.Decision, len(at)), make([][]algo.Decision, len(at))
 	for i, t := range at[:s.Known] {
 		row := totals(t, false)
-		lo, hi := slices.Clone(row), slices.Clone(row)
-		widen := func(ds []algo.Decision) {
-			for k, d := range ds {
-				if less(d, lo[k]) {
-					lo[k] = d
-				}
-				if less(hi[k], d) {
-					hi[k] = d
-				}
-			}
-		}
+		sp := newSpan(row)
 		if i > 0 {
-			widen(s.Decisions[i-1])
+			sp.widen(s.Decisions[i-1])
 			// At most a few dozen edges a column: zoomed far out, the resets
 			// are too many to tell apart anyway.
 			for edge, n := e.cfg.NextEdge(at[i-1]), 0; edge <= t && n < 48; edge, n = e.cfg.NextEdge(edge), n+1 {
-				widen(totals(edge, true))
+				sp.widen(totals(edge, true))
 			}
 		}
-		s.Decisions[i], s.Lo[i], s.Hi[i] = row, lo, hi
+		s.Decisions[i], s.Lo[i], s.Hi[i] = row, sp.lo, sp.hi
 	}
 	return s
 }
