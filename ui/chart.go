@@ -28,6 +28,7 @@ type chartView struct {
 // before, and playing replays little more than the newest column.
 type chartCache struct {
 	eng    *sim.Engine
+	total  int64 // the scenario's arrivals: traffic added or taken away reads afresh
 	client string
 	cell   time.Duration
 	at     map[algo.Instant]chartColumn
@@ -68,8 +69,8 @@ func (m *Model) readChart() {
 		return
 	}
 	c := m.chartCache
-	if c == nil || c.eng != m.eng || c.client != m.snap.Client || c.cell != t.Cell || len(c.at) > 8*len(at) {
-		c = &chartCache{eng: m.eng, client: m.snap.Client, cell: t.Cell, at: map[algo.Instant]chartColumn{}}
+	if c == nil || c.eng != m.eng || c.total != m.snap.Total || c.client != m.snap.Client || c.cell != t.Cell || len(c.at) > 8*len(at) {
+		c = &chartCache{eng: m.eng, total: m.snap.Total, client: m.snap.Client, cell: t.Cell, at: map[algo.Instant]chartColumn{}}
 		m.chartCache = c
 	}
 	s := sim.States{At: at, Decisions: make([][]algo.Decision, len(at)),
