@@ -23,6 +23,8 @@ type keyMap struct {
 	Save           key.Binding
 	Worst          key.Binding
 	TimelineClient key.Binding
+	Chart          key.Binding // the chart of each limiter's state (chart.go)
+	ChartTotal     key.Binding // the chart: this client's state or every client's
 	NextCaption    key.Binding
 	PrevCaption    key.Binding
 	NextStep       key.Binding
@@ -68,6 +70,8 @@ func newKeyMap() keyMap {
 		Save:           key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "write a new scenario file")),
 		Worst:          key.NewBinding(key.WithKeys("!"), key.WithHelp("!", "worst client")),
 		TimelineClient: key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "timeline: this client/all")),
+		Chart:          key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "chart of state")),
+		ChartTotal:     key.NewBinding(key.WithKeys("V", "shift+v"), key.WithHelp("V", "chart: this client/all")),
 		NextCaption:    key.NewBinding(key.WithKeys("tab", "pgdown"), key.WithHelp("tab", "next caption")),
 		PrevCaption:    key.NewBinding(key.WithKeys("shift+tab", "pgup"), key.WithHelp("shift+tab", "previous caption")),
 		NextStep:       key.NewBinding(key.WithKeys("n"), key.WithHelp("n/p", "next/previous step"), key.WithDisabled()),
@@ -137,6 +141,7 @@ func (k keyMap) FullHelp() [][]key.Binding {
 		{play, pair(k.Faster, k.Slower, "speed ×2 / ÷2"), pair(k.Start, k.End, "start / last request")},
 		{pair(k.Next, k.Prev, "next / previous request"), pair(k.NextEdge, k.PrevEdge, "next / previous window edge"), k.GoTo},
 		{next, k.PrevCaption, pair(k.ZoomIn, k.ZoomOut, "zoom in / out"), k.TimelineClient,
+			pair(k.Chart, k.ChartTotal, "chart of state / all clients"),
 			pair(k.Client, k.Clients, "next client / choose one"), k.Worst},
 		{k.WhatIf, pair(k.Limit, k.Window, "limit / window −/+"), k.Save, k.Open, k.Code},
 		{pair(k.Request, k.Burst, "one request / a burst now"), pair(k.Stream, k.StreamRate, "stream: start/stop, rate −/+"), k.Undo},

@@ -188,6 +188,7 @@ type Model struct {
 	storeView                 // the store the limiters decide on, as last measured (store.go)
 	roomState                 // a classroom's state (follow.go, poll.go)
 	traffic      trafficState // traffic made at the clock (traffic.go)
+	chartView                 // the chart of each limiter's state under the timeline, v (chart.go)
 
 	presenter bool
 	seed      uint64 // what k shuffles the choices by (Options.Seed)
@@ -636,6 +637,8 @@ func (m *Model) adjustView(msg tea.KeyPressMsg) {
 	case key.Matches(msg, k.TimelineClient):
 		m.timeline.Client = !m.timeline.Client
 		m.refresh()
+	case key.Matches(msg, k.Chart, k.ChartTotal):
+		m.toggleChart(key.Matches(msg, k.ChartTotal))
 	case key.Matches(msg, k.Client):
 		m.chosen = nextClient(m.eng.Clients(), m.chosen)
 		m.refresh()
@@ -727,6 +730,7 @@ func (m *Model) refresh() {
 	}
 	m.snap.Recent = render.RecentRows(h, m.eng.Clients(), m.c.Height)
 	m.measureStore()
+	m.readChart()
 }
 
 // Position reports the clock and how many arrivals are decided (for tests

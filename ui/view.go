@@ -241,6 +241,9 @@ func (m Model) fullHelp() []string {
 
 // timelineLines is the timeline in at most h lines (timelinePanel.fit).
 func (m Model) timelineLines(h int) []string {
+	if m.chartOn {
+		return m.chartLines(h)
+	}
 	return render.Timeline{C: m.c, Snap: &m.snap}.Fit(h)
 }
 
