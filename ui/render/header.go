@@ -156,6 +156,9 @@ func Caption(c Common, s *Snapshot, hasCaptions, playing bool) []string {
 	text := s.Caption
 	if text == "" {
 		if s.Processed == 0 && !playing {
+			if s.Total == 0 { // an empty clock (windowlab play): the traffic is the reader's to make
+				return []string{st.Faint.Render("an empty clock: make the traffic at it (r, b, s) and watch every limiter decide")}
+			}
 			return []string{st.Faint.Render("press space to play, or → to step to the first request")}
 		}
 		return []string{""}
