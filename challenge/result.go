@@ -83,8 +83,8 @@ func (c *Checker) boundaryBurst(r *Result) {
 	if !r.Reached {
 		return
 	}
-	r.Proof = append([]string{fmt.Sprintf("%s through the fixed window %s (less than %s), %s:",
-		human.Int(b.Count), human.Span(int64(b.First()), int64(b.Last())), w, where(b))}, c.parts(b)...)
+	r.Proof = append([]string{fmt.Sprintf("%s through the fixed window %s (less than %s), client %s:",
+		human.Int(b.Count), human.Span(int64(b.First()), int64(b.Last())), w, name(b.Client))}, c.parts(b)...)
 	r.Proof = append(r.Proof, fmt.Sprintf("its count starts again at 0 at each edge: the boundary burst, %s. The most it can let through within %s is 2 × %d = %s; you got %s.",
 		human.Times(b.Count, l), w, l, human.Int(2*l), human.Int(b.Count)))
 }
@@ -101,8 +101,8 @@ func (c *Checker) counterMax(r *Result) {
 	if !r.Reached {
 		return
 	}
-	r.Proof = append([]string{fmt.Sprintf("%s through the sliding counter %s, %s: the most it can ever let through.",
-		human.Int(b.Count), human.Span(int64(b.First()), int64(b.Last())), where(b))}, c.parts(b)...)
+	r.Proof = append([]string{fmt.Sprintf("%s through the sliding counter %s, client %s: the most it can ever let through.",
+		human.Int(b.Count), human.Span(int64(b.First()), int64(b.Last())), name(b.Client))}, c.parts(b)...)
 	d := c.atBest
 	r.Proof = append(r.Proof, fmt.Sprintf("at %s it estimated %s", d.At, d.Explain()))
 	if len(b.Parts) == 2 {
@@ -137,9 +137,11 @@ func (c *Checker) logHolds(r *Result) {
 			others = append(others, fmt.Sprintf("the %s %s", strings.ToLower(lessonKinds[k].Title()), human.Int(o.Count)))
 		}
 	}
+	how := "The log counts every request of the last " + w + " from each request, wherever the edges are."
 	if len(others) > 0 {
-		r.Proof = append(r.Proof, "On the same traffic "+strings.Join(others, ", ")+": it counts every request of the last window, wherever the edges are.")
+		how = "On the same traffic " + strings.Join(others, " and ") + " got through; the log counts every request of the last " + w + ", wherever the edges are."
 	}
+	r.Proof = append(r.Proof, how)
 }
 
 func (c *Checker) disagreement(r *Result) {

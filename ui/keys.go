@@ -28,6 +28,7 @@ type keyMap struct {
 	NextStep       key.Binding
 	PrevStep       key.Binding
 	Quiz           key.Binding
+	Challenge      key.Binding
 	Help           key.Binding
 	CloseHelp      key.Binding // esc, while every key is shown
 	Quit           key.Binding
@@ -64,6 +65,7 @@ func newKeyMap() keyMap {
 		NextStep:       key.NewBinding(key.WithKeys("n"), key.WithHelp("n/p", "next/previous step"), key.WithDisabled()),
 		PrevStep:       key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "previous step"), key.WithDisabled()),
 		Quiz:           key.NewBinding(key.WithKeys("k"), key.WithHelp("k", "check yourself")),
+		Challenge:      key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "challenges")),
 		Help:           key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "keys")),
 		CloseHelp:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "fewer keys")),
 		Quit:           key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
@@ -120,7 +122,7 @@ func (k keyMap) FullHelp() [][]key.Binding {
 		{play, k.Faster, k.Slower, k.Start, k.End},
 		{k.Next, k.Prev, k.NextEdge, k.PrevEdge, k.GoTo},
 		{next, k.PrevCaption, k.ZoomIn, k.ZoomOut, k.TimelineClient, k.Client, k.Clients, k.Worst},
-		{k.WhatIf, k.Save, k.Open},
+		{k.WhatIf, k.Save, k.Open, k.Challenge},
 		join(k.stepHelp(), k.quizHelp(), []key.Binding{k.Help, k.Quit}),
 	}
 }
