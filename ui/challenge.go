@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -32,6 +33,21 @@ type challengeTry struct {
 	seen    int64 // the arrivals at the last check
 	waited  bool  // the view's wait for the hint ran out
 	gen     int   // which challenge a hint's wait belongs to
+}
+
+// tryFromStart tries the challenge named (Options.Challenge), if any; its
+// hint's wait starts in Init.
+func (m *Model) tryFromStart(name string) error {
+	if name == "" {
+		return nil
+	}
+	g, ok := challenge.Lookup(name)
+	if !ok {
+		return fmt.Errorf("there is no challenge %q: windowlab challenge lists them", name)
+	}
+	m.trying.begin(g)
+	m.refresh()
+	return nil
 }
 
 // challengeHintMsg ends the view's wait for a challenge's hint.

@@ -28,7 +28,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"windowlab/algo"
-	"windowlab/challenge"
 	"windowlab/quiz"
 	"windowlab/room"
 	"windowlab/scenarios"
@@ -277,15 +276,7 @@ func New(opts Options) (Model, error) {
 	if len(opts.Quiz) > 0 {
 		m.dialog = newQuizDialog(st).start(opts.Quiz, opts.QuizTitle, false)
 	}
-	if opts.Challenge != "" {
-		g, ok := challenge.Lookup(opts.Challenge)
-		if !ok {
-			return Model{}, fmt.Errorf("there is no challenge %q: windowlab challenge lists them", opts.Challenge)
-		}
-		m.trying.begin(g) // its hint's wait starts in Init
-		m.refresh()
-	}
-	return m, nil
+	return m, m.tryFromStart(opts.Challenge)
 }
 
 // buildEngine makes a scenario's engine, with the history the timeline needs
