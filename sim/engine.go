@@ -259,8 +259,8 @@ func (e *Engine) LastArrival() algo.Instant {
 		e.lastArrival, e.hasLastArrival = e.last.Arrival.At, true
 		return e.lastArrival
 	}
-	if b, ok := e.checkpoints[0].src.(Bounded); ok && e.checkpoints[0].hasNext {
-		if t, exact := b.LastBound(); exact { // known without a pass
+	if bound, ok := e.bounded(); ok && e.checkpoints[0].hasNext {
+		if t, exact := bound(); exact { // known without a pass
 			e.lastArrival, e.hasLastArrival = t, true
 			return t
 		}
@@ -291,8 +291,8 @@ func (e *Engine) LastArrival() algo.Instant {
 // when the source can tell it without a pass (sim.Bounded), a bound past it
 // for random traffic, and otherwise the last arrival found by LastArrival.
 func (e *Engine) LastBound() algo.Instant {
-	if b, ok := e.checkpoints[0].src.(Bounded); ok {
-		if t, exact := b.LastBound(); exact || !e.hasLastArrival {
+	if bound, ok := e.bounded(); ok {
+		if t, exact := bound(); exact || !e.hasLastArrival {
 			return t
 		}
 	}

@@ -199,7 +199,7 @@ func (m *Model) detachOnMove(msg tea.KeyPressMsg) {
 	}
 	k := m.keys
 	if key.Matches(msg, k.Play, k.Next, k.Prev, k.NextEdge, k.PrevEdge, k.Start, k.End, k.GoTo, k.NextCaption,
-		k.PrevCaption, k.NextStep, k.PrevStep, k.WhatIf, k.Open, k.Quiz) {
+		k.PrevCaption, k.NextStep, k.PrevStep, k.WhatIf, k.Open, k.Quiz, k.Limit, k.Window) {
 		m.following = false
 	}
 }

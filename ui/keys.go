@@ -29,10 +29,18 @@ type keyMap struct {
 	PrevStep       key.Binding
 	Quiz           key.Binding
 	Challenge      key.Binding
-	Help           key.Binding
-	CloseHelp      key.Binding // esc, while every key is shown
-	Quit           key.Binding
-	ForceQuit      key.Binding
+	// Traffic made at the clock, and the live knobs (traffic.go).
+	Request    key.Binding
+	Burst      key.Binding
+	Stream     key.Binding
+	StreamRate key.Binding // < and >
+	Undo       key.Binding
+	Limit      key.Binding // ( and )
+	Window     key.Binding // { and }
+	Help       key.Binding
+	CloseHelp  key.Binding // esc, while every key is shown
+	Quit       key.Binding
+	ForceQuit  key.Binding
 
 	// hasQuestions puts the quiz key in the help: it still answers without
 	// them, to say there are none.
@@ -57,7 +65,7 @@ func newKeyMap() keyMap {
 		Client:         key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "next client")),
 		Clients:        key.NewBinding(key.WithKeys("C", "shift+c"), key.WithHelp("C", "choose a client")),
 		WhatIf:         key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "what if: other rules")),
-		Save:           key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "write the what-if")),
+		Save:           key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "write a new scenario file")),
 		Worst:          key.NewBinding(key.WithKeys("!"), key.WithHelp("!", "worst client")),
 		TimelineClient: key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "timeline: this client/all")),
 		NextCaption:    key.NewBinding(key.WithKeys("tab", "pgdown"), key.WithHelp("tab", "next caption")),
@@ -66,6 +74,13 @@ func newKeyMap() keyMap {
 		PrevStep:       key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "previous step"), key.WithDisabled()),
 		Quiz:           key.NewBinding(key.WithKeys("k"), key.WithHelp("k", "check yourself")),
 		Challenge:      key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "challenges")),
+		Request:        key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "one request now")),
+		Burst:          key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "a burst now")),
+		Stream:         key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "stream from now / stop")),
+		StreamRate:     key.NewBinding(key.WithKeys("<", ">"), key.WithHelp("< >", "stream slower/faster")),
+		Undo:           key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "undo the last traffic")),
+		Limit:          key.NewBinding(key.WithKeys("(", ")"), key.WithHelp("( )", "limit −/+")),
+		Window:         key.NewBinding(key.WithKeys("{", "}"), key.WithHelp("{ }", "window −/+")),
 		Help:           key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "keys")),
 		CloseHelp:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "fewer keys")),
 		Quit:           key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
@@ -122,7 +137,8 @@ func (k keyMap) FullHelp() [][]key.Binding {
 		{play, k.Faster, k.Slower, k.Start, k.End},
 		{k.Next, k.Prev, k.NextEdge, k.PrevEdge, k.GoTo},
 		{next, k.PrevCaption, k.ZoomIn, k.ZoomOut, k.TimelineClient, k.Client, k.Clients, k.Worst},
-		{k.WhatIf, k.Save, k.Open, k.Challenge},
+		{k.WhatIf, k.Limit, k.Window, k.Save, k.Open, k.Challenge},
+		{k.Request, k.Burst, k.Stream, k.StreamRate, k.Undo},
 		join(k.stepHelp(), k.quizHelp(), []key.Binding{k.Help, k.Quit}),
 	}
 }

@@ -318,6 +318,7 @@ func (m Model) onTick(msg tickMsg) (tea.Model, tea.Cmd) {
 		target = at
 		m.stop()
 	}
+	m.feedStream(target) // a stream made at the clock sends what falls before target
 	if cmd := m.seek(target); cmd != nil {
 		return m, cmd // the next frame comes when the job is done
 	}
@@ -445,6 +446,9 @@ func (m *Model) idleUntil(now, target algo.Instant) (algo.Instant, bool) {
 	event := min(m.end, m.eng.Config().NextEdge(now))
 	if next, ok := m.eng.Next(); ok {
 		event = min(event, next.At)
+	}
+	if next, ok := m.nextStreamRequest(); ok {
+		event = min(event, next)
 	}
 	for _, d := range m.snap.Peek {
 		// The log's verdict for the focused client changes when its oldest

@@ -185,11 +185,12 @@ type Model struct {
 	// the main view has the keys.
 	dialog Dialog
 
-	sources      // what the open key offers (open.go)
-	guidedLesson // the guided lesson's scenarios and the step on screen
-	whatIfs      // the scenario before what-if changed its rules, and where w writes (whatif.go)
-	storeView    // the store the limiters decide on, as last measured (store.go)
-	roomState    // a classroom's state (follow.go, poll.go)
+	sources                   // what the open key offers (open.go)
+	guidedLesson              // the guided lesson's scenarios and the step on screen
+	whatIfs                   // the scenario before what-if changed its rules, and where w writes (whatif.go)
+	storeView                 // the store the limiters decide on, as last measured (store.go)
+	roomState                 // a classroom's state (follow.go, poll.go)
+	traffic      trafficState // traffic made at the clock (traffic.go)
 
 	presenter bool
 	seed      uint64 // what k shuffles the choices by (Options.Seed)
@@ -311,6 +312,7 @@ func (m *Model) setScenario(sc *scenarios.Scenario, eng *sim.Engine) {
 	if sc.Speed > 0 {
 		m.speed = min(max(sc.Speed, scenarios.MinSpeed), scenarios.MaxSpeed)
 	}
+	m.openEnd() // an empty clock plays on (windowlab play)
 	m.timeline = render.NewZoom(eng.Window())
 	m.status = ""
 	m.rewind()
@@ -563,13 +565,19 @@ func (m Model) updateMain(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.stop()
 		m.dialog = newWhatIfForm(m.c.Styles, m.sc)
 		return m, nil
+	case key.Matches(msg, k.Request, k.Burst, k.Stream, k.StreamRate, k.Undo, k.Limit, k.Window):
+		return m.onTrafficKey(msg)
 	case key.Matches(msg, k.Save):
 		if m.writesNothing {
 			m.status = "this view writes no files (a classroom over SSH): the what-if stays on your screen"
 			return m, nil
 		}
+		if len(m.entries()) > 0 {
+			cmd := m.saveTrafficCmd()
+			return m, cmd
+		}
 		if m.original == nil {
-			m.status = "nothing to write: e changes the rules first"
+			m.status = "nothing to write: e changes the rules first, r b s make traffic"
 			return m, nil
 		}
 		return m, m.saveCmd()

@@ -143,6 +143,8 @@ func (m Model) bottomView(dv dialogView) []string {
 		out = append(out, m.c.Styles.Warn.Render(m.status))
 	case m.note != "" && m.snap.Now < m.noteUntil && m.dialog == nil:
 		out = append(out, m.c.Styles.Faint.Render(m.note))
+	case m.dialog == nil && m.trafficLine() != "": // traffic made at the clock (traffic.go)
+		out = append(out, m.c.Styles.Faint.Render(m.trafficLine()))
 	}
 	switch {
 	case m.dialog == nil:

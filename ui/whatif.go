@@ -289,6 +289,9 @@ func (m Model) applyWhatIf(f whatIfForm) (tea.Model, tea.Cmd) {
 	if err == nil {
 		sc, err = base.WhatIf(cfg, algos)
 	}
+	if err == nil {
+		sc, err = m.withAdded(sc) // traffic made at the clock (traffic.go)
+	}
 	var eng *sim.Engine
 	if err == nil {
 		eng, err = buildEngine(sc, m.ctl)
@@ -338,28 +341,34 @@ func (m Model) saveCmd() tea.Cmd {
 	return func() tea.Msg {
 		comment := "What if: " + sc.Title + "\nWritten by windowlab from " + from.File + ". The original's captions, questions and\n" +
 			"expectations are left out: they speak of its numbers, not these."
-		for i := 1; i < 100; i++ {
-			name := sc.Name + ".yaml"
-			if i > 1 {
-				name = fmt.Sprintf("%s-%d.yaml", sc.Name, i)
-			}
-			path := filepath.Join(dir, name)
-			f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-			if errors.Is(err, os.ErrExist) {
-				continue
-			}
-			if err != nil {
-				return savedMsg{err: err}
-			}
-			err = sc.WriteYAML(f, comment) // a recorded scenario's runs stream out
-			if cerr := f.Close(); err == nil {
-				err = cerr
-			}
-			if err != nil {
-				os.Remove(path) // ours, half written
-			}
-			return savedMsg{path: path, err: err}
-		}
-		return savedMsg{err: fmt.Errorf("%s: 99 what-if files are there already; move some away", dir)}
+		return writeNew(sc, dir, comment)
 	}
+}
+
+// writeNew writes sc to a new file in dir: <name>.yaml, or with -2, -3…
+// when that exists. It never writes over a file.
+func writeNew(sc *scenarios.Scenario, dir, comment string) tea.Msg {
+	for i := 1; i < 100; i++ {
+		name := sc.Name + ".yaml"
+		if i > 1 {
+			name = fmt.Sprintf("%s-%d.yaml", sc.Name, i)
+		}
+		path := filepath.Join(dir, name)
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if errors.Is(err, os.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return savedMsg{err: err}
+		}
+		err = sc.WriteYAML(f, comment) // a recorded scenario's runs stream out
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			os.Remove(path) // ours, half written
+		}
+		return savedMsg{path: path, err: err}
+	}
+	return savedMsg{err: fmt.Errorf("%s: 99 files named %s are there already; move some away", dir, sc.Name)}
 }
