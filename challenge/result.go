@@ -101,14 +101,14 @@ func (c *Checker) counterMax(r *Result) {
 	if !r.Reached {
 		return
 	}
-	r.Proof = append([]string{fmt.Sprintf("%s through the sliding counter %s, client %s: the most it can ever let through.",
+	r.Proof = append([]string{fmt.Sprintf("%s through the sliding counter %s, client %s: its most.",
 		human.Int(b.Count), human.Span(int64(b.First()), int64(b.Last())), name(b.Client))}, c.parts(b)...)
 	d := c.atBest
 	r.Proof = append(r.Proof, fmt.Sprintf("at %s it estimated %s", d.At, d.Explain()))
 	if len(b.Parts) == 2 {
 		p := b.Parts[0]
 		end := p.Window.Add(c.cfg.Window)
-		r.Proof = append(r.Proof, fmt.Sprintf("It weighed the previous window's %s as if spread evenly over its %s; %s of them came in its last %s. The even-spread assumption, broken on purpose.",
+		r.Proof = append(r.Proof, fmt.Sprintf("It weighed the previous window's %s as if spread evenly over %s; %s came in its last %s: the even-spread assumption, broken on purpose.",
 			human.Int(d.Previous), within(c.cfg.Window), human.Int(p.Count), human.Duration(end.Sub(p.First))))
 	}
 }

@@ -134,7 +134,7 @@ func (m Model) challengePanel(h int) []string {
 	if t.waited || t.changes >= t.goal.HintAfter {
 		p.Hint = t.goal.Hint(cfg)
 	}
-	most := 5
+	most := 6
 	if m.c.Height >= 36 {
 		most = 9
 	}

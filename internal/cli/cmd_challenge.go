@@ -76,7 +76,7 @@ func runChallenge(ctx context.Context, std stdio, opts challengeOptions, args []
 		}
 		return checkChallenge(ctx, std, g, args[1])
 	}
-	sc, err := challengeScenario(ctx, std, args[1:])
+	sc, err := challengeScenario(ctx, std, g, args[1:])
 	if err != nil {
 		return err
 	}
@@ -97,11 +97,21 @@ func listChallenges(w io.Writer) error {
 	return nil
 }
 
-// challengeScenario is the scenario named, or an empty clock at the
-// lesson's numbers.
-func challengeScenario(ctx context.Context, std stdio, args []string) (*scenarios.Scenario, error) {
+// challengeScenario is the scenario named, or an empty clock at 12:00:00
+// at the lesson's numbers with the lesson's three limiters, for the keys
+// that make traffic (r, b, s, u).
+func challengeScenario(ctx context.Context, std stdio, g challenge.Goal, args []string) (*scenarios.Scenario, error) {
 	if len(args) == 0 {
-		return nil, invalid(fmt.Errorf("name a scenario to try the challenge on (windowlab list)"))
+		var algorithms []algo.Algorithm
+		for _, k := range algo.Lesson {
+			algorithms = append(algorithms, algo.Algorithm{Kind: k})
+		}
+		s, err := scenarios.Empty("challenge-"+g.Name, fmt.Sprintf("Challenge %d: %s", g.Number(), g.Title),
+			challenge.Lesson, algorithms, algo.Clock(12, 0, 0, 0))
+		if err != nil {
+			return nil, invalid(err)
+		}
+		return s, nil
 	}
 	s, err := resolveShowing(ctx, std.err, args[0])
 	if err != nil {

@@ -29,7 +29,7 @@ func TestChallengeCommand(t *testing.T) {
 		want []string
 	}{
 		{[]string{"challenge", "--check", "2", most}, 0, []string{"reached", "200 through the sliding counter within 59.999s",
-			"100 at 12:00:59.999", "100 at 12:01:59.998", "99 + 100 × ≈0.00003 = ≈99.003 → allow", "The even-spread assumption, broken on purpose"}},
+			"100 at 12:00:59.999", "100 at 12:01:59.998", "99 + 100 × ≈0.00003 = ≈99.003 → allow", "the even-spread assumption, broken on purpose"}},
 		{[]string{"challenge", "--check", "counter-max", near}, 1, []string{"not reached, best so far: 199 of 200 within 60 s", "hint: "}},
 		{[]string{"challenge", "--check", "1", most}, 0, []string{"200 through the fixed window", "twice the limit"}},
 		{[]string{"challenge", "--check", "3", most}, 0, []string{"you sent 200 within 60 s", "at most 100", "exactly the limit"}},

@@ -31,8 +31,17 @@ func (c Common) wrap(ink Ink, text string, w int) []string {
 	return out
 }
 
-// Render draws the panel in at most h lines; the proof and the hint give
-// way to the title, the progress and the statement, in that order.
+// section is a paragraph of the panel, and how soon it gives way when
+// the panel has too few lines: the highest first, the last of equals first.
+type section struct {
+	lines []string
+	drop  int
+}
+
+// Render draws the panel in at most h lines. The title and where the
+// student stands are always there; then the proof's last line (what it
+// teaches), the hint, the statement, the proof's moments, in that order,
+// give way from the last.
 func (p ChallengePanel) Render(h int) []string {
 	c, st := p.C, p.C.Styles
 	w := c.Width
@@ -47,40 +56,61 @@ func (p ChallengePanel) Render(h int) []string {
 		state = st.Warn.Render("cannot be checked here")
 	}
 	title := st.Title.Render(fmt.Sprintf("challenge %d", p.Number)) + st.Faint.Render(" · ") + st.Label.Render(p.Title)
-	out := []string{c.Spread(title, state, w, true)}
-	var progress, more []string
+	secs := []section{{[]string{c.Spread(title, state, w, true)}, 0}}
 	switch {
 	case p.Problem != "":
-		progress = c.wrap(st.Warn, "✗ "+p.Problem, w)
+		secs = append(secs, section{c.wrap(st.Warn, "✗ "+p.Problem, w), 1})
 	case p.Reached && len(p.Proof) > 0:
-		// The proof's first line says what was reached; the rest, how.
-		progress = c.wrap(st.Allowed, "✓ "+p.Proof[0], w)
+		// The proof's first line says what was reached; the moments follow,
+		// and its last line what it teaches.
+		secs = append(secs, section{c.wrap(st.Allowed, "✓ "+p.Proof[0], w), 1})
 		for i, l := range p.Proof[1:] {
-			ink := st.Value
-			if i == len(p.Proof)-2 {
-				ink = st.Caption
+			switch {
+			case i == len(p.Proof)-2:
+				secs = append(secs, section{c.wrap(st.Caption, l, w), 2})
+			case strings.HasPrefix(l, "  "):
+				secs = append(secs, section{c.wrap(st.Value, l, w), 4})
+			default:
+				secs = append(secs, section{c.wrap(st.Value, l, w), 5})
 			}
-			more = append(more, c.wrap(ink, l, w)...)
 		}
 	default:
-		progress = c.wrap(st.Value, p.Progress, w)
+		secs = append(secs, section{c.wrap(st.Value, p.Progress, w), 1}, section{c.wrap(st.Caption, p.Statement, w), 3})
 		if p.Hint != "" {
-			more = c.wrap(st.Warn, "hint: "+p.Hint, w)
+			secs = append(secs, section{c.wrap(st.Warn, "hint: "+p.Hint, w), 2})
 		}
 	}
-	statement := c.wrap(st.Caption, p.Statement, w)
-	if p.Reached {
-		statement = nil // the proof says it better
+	return fitSections(c, secs, h)
+}
+
+// fitSections drops sections, the most droppable first, until they fit
+// in h lines, then cuts the last line that fits with an ellipsis.
+func fitSections(c Common, secs []section, h int) []string {
+	count := func() (n int) {
+		for _, s := range secs {
+			n += len(s.lines)
+		}
+		return n
 	}
-	for _, part := range [][]string{progress, statement, more} {
-		room := h - len(out)
-		if room <= 0 {
+	for count() > h {
+		worst := -1
+		for i, s := range secs {
+			if s.drop > 1 && (worst < 0 || s.drop >= secs[worst].drop) {
+				worst = i
+			}
+		}
+		if worst < 0 {
 			break
 		}
-		if len(part) > room {
-			part = append(part[:room-1:room-1], c.Cells.Truncate(part[room-1], max(w-1, 1), "")+"…")
-		}
-		out = append(out, part...)
+		secs = append(secs[:worst:worst], secs[worst+1:]...)
+	}
+	var out []string
+	for _, s := range secs {
+		out = append(out, s.lines...)
+	}
+	if len(out) > h {
+		out = out[:h]
+		out[h-1] = c.Cells.Truncate(out[h-1], max(c.Width-1, 1), "") + "…"
 	}
 	return out
 }
