@@ -2,6 +2,7 @@ package challenge
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -382,4 +383,21 @@ type tb interface {
 	Helper()
 	Fatal(args ...any)
 	Fatalf(format string, args ...any)
+}
+
+// A scenario of more clients than a checker follows is checked up to the
+// first client past them, and says so.
+func TestMaxClients(t *testing.T) {
+	c, err := NewChecker(Goals[0], Lesson, []algo.Algorithm{{Kind: algo.KindFixedWindow}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range MaxClients + 10 {
+		c.Observe(algo.Instant(i), fmt.Sprint("c", i), 1, 1)
+	}
+	c.Observe(algo.Instant(MaxClients+20), "c0", 1, 500)
+	r := c.Result()
+	if r.Decided != MaxClients || r.Reached || !strings.Contains(r.Progress, "checked over the first 100,000 requests only") {
+		t.Fatalf("%d decided, reached %v: %s", r.Decided, r.Reached, r.Progress)
+	}
 }

@@ -49,7 +49,13 @@ type Checker struct {
 	stricter int64      // requests the counter denied and the log allowed
 	looser   int64      // and the reverse
 	found    *disagreed // the first of the goal's kind
+	stopped  bool       // a client past MaxClients came: the rest is not read
 }
+
+// MaxClients is the most clients a checker follows: a few hundred bytes
+// each. A scenario with more (a replayed access log) is checked up to the
+// request of the first client past it, and its Result says so.
+const MaxClients = 100_000
 
 // client is what a checker keeps of one client.
 type client struct {
@@ -129,10 +135,14 @@ func (c *Checker) AddAll(records iter.Seq[sim.Record]) {
 // Observe reads n requests at t from one client, every one decided alike:
 // bit i of allowed is set when limiter i of the records allowed them.
 func (c *Checker) Observe(t algo.Instant, name string, allowed uint32, n int64) {
-	if n <= 0 {
+	if n <= 0 || c.stopped {
 		return
 	}
 	cl := c.clients[name]
+	if cl == nil && len(c.clients) >= MaxClients {
+		c.stopped = true
+		return
+	}
 	if cl == nil {
 		cl = &client{name: name, sent: newWindow(c.cfg, name)}
 		for k := range lessonKinds {

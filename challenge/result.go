@@ -39,6 +39,10 @@ func (c *Checker) Result() Result {
 	default:
 		c.disagreement(&r)
 	}
+	if c.stopped {
+		r.Progress += fmt.Sprintf(" (checked over the first %s requests only: then came a client past the %s a challenge follows)",
+			human.Int(c.decided), human.Int(MaxClients))
+	}
 	return r
 }
 
