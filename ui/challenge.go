@@ -50,6 +50,17 @@ func (m *Model) tryFromStart(name string) error {
 	return nil
 }
 
+// Challenge reports the challenge being tried and where the student stands
+// on it, from the model's own state (safe on a copy): what a classroom
+// would carry of each student to the teacher's screen (Best, Target,
+// Reached), as Position carries the clock. False when none is tried.
+func (m Model) Challenge() (challenge.Result, bool) {
+	if !m.trying.on || m.trying.checker == nil {
+		return challenge.Result{}, false
+	}
+	return m.trying.result, true
+}
+
 // challengeHintMsg ends the view's wait for a challenge's hint.
 type challengeHintMsg struct{ gen int }
 

@@ -73,6 +73,9 @@ func TestChallengePanelFollowsTheTraffic(t *testing.T) {
 	m = update(t, m, burstAt("12:00:59.999")...)
 	wantOnScreen(t, m, "best so far: 100 of 200 within 60 s")
 	m = update(t, m, burstAt("12:01:59.998")...)
+	if r, ok := m.Challenge(); !ok || !r.Reached || r.Best != 200 || r.Target != 200 || r.Goal.Name != "counter-max" {
+		t.Errorf("Challenge() = %+v, %v", r, ok)
+	}
 	wantOnScreen(t, m, "✓ reached", "✓ 200 through the sliding counter within 59.999s",
 		"100 at 12:00:59.999, in the window 12:00:00–12:01:00", "100 at 12:01:59.998",
 		"99 + 100 × ≈0.00003 = ≈99.003 → allow", "100 came in its last 1ms: the even-spread assumption, broken on purpose.")
