@@ -89,7 +89,7 @@ func (c *Checker) boundaryBurst(r *Result) {
 	}
 	r.Proof = append([]string{fmt.Sprintf("%s through the fixed window %s (less than %s), client %s:",
 		human.Int(b.Count), human.Span(int64(b.First()), int64(b.Last())), w, name(b.Client))}, c.parts(b)...)
-	r.Proof = append(r.Proof, fmt.Sprintf("its count starts again at 0 at each edge: the boundary burst, %s. The most it can let through within %s is 2 × %d = %s; you got %s.",
+	r.Proof = append(r.Proof, fmt.Sprintf("Its count starts again at 0 at each edge: the boundary burst, %s. The most it can let through within %s is 2 × %d = %s; you got %s.",
 		human.Times(b.Count, l), w, l, human.Int(2*l), human.Int(b.Count)))
 }
 
@@ -108,7 +108,7 @@ func (c *Checker) counterMax(r *Result) {
 	r.Proof = append([]string{fmt.Sprintf("%s through the sliding counter %s, client %s: its most.",
 		human.Int(b.Count), human.Span(int64(b.First()), int64(b.Last())), name(b.Client))}, c.parts(b)...)
 	d := c.atBest
-	r.Proof = append(r.Proof, fmt.Sprintf("at %s it estimated %s", d.At, d.Explain()))
+	r.Proof = append(r.Proof, fmt.Sprintf("At %s it estimated %s", d.At, d.Explain()))
 	if len(b.Parts) == 2 {
 		p := b.Parts[0]
 		end := p.Window.Add(c.cfg.Window)
