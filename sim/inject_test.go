@@ -177,3 +177,37 @@ func TestInjectRefusesThePast(t *testing.T) {
 		t.Fatal("took away an addition never made")
 	}
 }
+
+// Undoing a burst part of which is decided (the clock stepped into it)
+// leaves the engine where an engine without the burst stands after the
+// arrivals decided besides.
+func TestUninjectPartlyDecided(t *testing.T) {
+	cfg := algo.Config{Limit: 3, Window: 10 * time.Millisecond}
+	base := []Arrival{{At: 100, Client: "a"}, {At: 105, Client: "a"}, {At: 120, Client: "b"}}
+	rapid.Check(t, func(t *rapid.T) {
+		e := propEngine(t, cfg, base, nil, Options{History: true})
+		e.Seek(100)
+		if err := e.Inject([]Added{{At: 100, Client: "a", Count: 5}, {At: 103, Client: "b", Count: 4}}); err != nil {
+			t.Fatal(err)
+		}
+		k := rapid.Int64Range(0, 11).Draw(t, "steps") // into the first run, the second, past both
+		for range k {
+			e.Step()
+		}
+		if err := e.Uninject(2); err != nil {
+			t.Fatal(err)
+		}
+		// Decided besides the added: the first base arrival always, the
+		// second after the nine added, the third after it.
+		want := int64(1)
+		if k >= 10 {
+			want++
+		}
+		if k >= 11 {
+			want++
+		}
+		f := propEngine(t, cfg, base, nil, Options{History: true})
+		f.SeekIndex(want)
+		sameState(t, e, f)
+	})
+}

@@ -49,6 +49,12 @@ type stream struct {
 	clock algo.Instant // where the clock stood when it was last fed: a clock moved by hand ends it
 }
 
+// maxInjectedRuns bounds the runs one engine holds in memory (about 50 B
+// each): a stream's every request is one. A knob, e, or a file w writes
+// puts them in the scenario's traffic entries, which cost nothing until
+// replayed.
+const maxInjectedRuns = 1_000_000
+
 // Requests a second a stream may run at (its requests are whole
 // milliseconds apart), and the steps < and > move through.
 const maxStreamRate = 1000
@@ -133,8 +139,13 @@ func (m Model) focusClient() string {
 // add makes entry's requests at the clock and decides them: refused, with
 // the reason, when the scenario could not hold it.
 func (m Model) add(entry scenarios.Traffic, runs []sim.Added) (Model, tea.Cmd, error) {
-	if m.inRoom && m.following {
-		return m, nil, fmt.Errorf("you follow the teacher: f stops following, then your keys make your own traffic")
+	switch {
+	case m.inRoom && m.following:
+		return m, nil, fmt.Errorf("you follow the teacher: move the clock yourself (→) to explore alone, then make your own traffic")
+	case m.teaching():
+		// The room's positions are indexes into the scenario every view
+		// replays: traffic the students' views lack would move them wrong.
+		return m, nil, fmt.Errorf("a teacher's traffic does not reach the room yet: make it in windowlab play, then serve --scenario the file w writes")
 	}
 	rules, err := m.rules()
 	if err != nil {
@@ -198,6 +209,12 @@ func (m *Model) feedStream(target algo.Instant) {
 	e := a.entry
 	e.To = max(e.To, target+1)
 	runs := e.Runs(s.next, target+1)
+	if held, _ := m.eng.Injected(); held+len(runs) > maxInjectedRuns {
+		m.traffic.stream = nil
+		m.stop()
+		m.status = fmt.Sprintf("the stream stops: the view holds %s requests made at the clock, its most; a knob or w puts them in the scenario's own form", human.Int(maxInjectedRuns))
+		return
+	}
 	if len(runs) > 0 {
 		if _, err := m.withAddedEntry(s.i, e); err != nil {
 			m.traffic.stream = nil
@@ -391,17 +408,21 @@ func (m Model) onTrafficKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
-// trafficLine is the status line's say on traffic made at the clock: the
-// stream running, or on an empty clock which keys make traffic.
-func (m Model) trafficLine() string {
+// streamLine is the stream running, its rate and the keys that change it.
+func (m Model) streamLine() string {
 	if s, ok := m.nextStreamRequest(); ok && m.eng.Now() == m.traffic.stream.clock {
 		st := m.traffic.stream
 		e := m.traffic.added[st.i].entry
-		return fmt.Sprintf("▶ stream %d/s for %s (one every %s), next %s · < > rate · s stops · u takes it away",
+		return fmt.Sprintf("▶ stream %d/s for %s, one every %s, next %s · < > rate · s stops",
 			st.rate, e.Client, human.Duration(e.Every), s.Short())
 	}
-	if b := m.baseScenario(); len(b.Traffic) == 0 && b.Len() == 0 {
-		return "make traffic: r one request · b burst · s stream · u undo · ( ) limit · { } window · w writes it"
+	return ""
+}
+
+// playHint is, on an empty clock (windowlab play), which keys make traffic.
+func (m Model) playHint() string {
+	if b := m.baseScenario(); len(b.Traffic) == 0 && b.Len() == 0 && m.streamLine() == "" {
+		return "make traffic: r request · b burst · s stream · u undo · ( ) limit · { } window"
 	}
 	return ""
 }
@@ -436,7 +457,7 @@ func parseAmount(s string, stream bool, dflt int64, client string) (int64, strin
 	switch {
 	case stream && (err != nil || n < 1 || n > maxStreamRate):
 		return 0, "", fmt.Errorf("a rate of %s: give requests a second from 1 to %s, such as 5", human.Quote(num), human.Int(maxStreamRate))
-	case err != nil || n < 1:
+	case err != nil || n < 1 || n > scenarios.MaxRequests:
 		return 0, "", fmt.Errorf("a burst of %s: give a whole number of requests from 1 to %s, such as 100", human.Quote(num), human.Int(scenarios.MaxRequests))
 	}
 	return n, client, nil
@@ -458,9 +479,9 @@ func (m *Model) saveTrafficCmd() tea.Cmd {
 	dir, from := m.saveDir, m.baseScenario().File
 	n := len(m.entries())
 	return func() tea.Msg {
-		comment := fmt.Sprintf("%s\nWritten by windowlab from %s with %s made at the clock (the last %s).\n"+
+		comment := fmt.Sprintf("%s\nWritten by windowlab from %s; its last %s made at the clock.\n"+
 			"The original's captions, questions and expectations are left out: they speak of its traffic, not this.",
-			sc.Title, from, human.Noun{One: "traffic entry", Many: "traffic entries"}.Of(int64(n)), human.Noun{One: "entry", Many: "entries"}.For(int64(n)))
+			sc.Title, from, human.Noun{One: "traffic entry was", Many: "traffic entries were"}.Of(int64(n)))
 		return writeNew(sc, dir, comment)
 	}
 }

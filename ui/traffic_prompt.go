@@ -37,7 +37,7 @@ func (m Model) openTrafficPrompt(kind promptKind) Model {
 	in := textinput.New()
 	in.CharLimit = 80 // a number and a client's name of up to 64 characters
 	in.SetStyles(m.c.Styles.Input)
-	in.SetWidth(max(min(m.c.Width-60, 24), 8))
+	in.SetWidth(max(min(m.c.Width-40, 24), 8))
 	p := trafficPrompt{kind: kind, client: m.focusClient(), keys: newPromptKeys()}
 	p.keys.Go.SetHelp("enter", "send")
 	cfg := m.eng.Config()
@@ -60,7 +60,7 @@ func (m Model) openTrafficPrompt(kind promptKind) Model {
 }
 
 func (p trafficPrompt) resize(w int) Dialog {
-	p.input.SetWidth(max(min(w-60, 24), 8))
+	p.input.SetWidth(max(min(w-40, 24), 8))
 	return p
 }
 
@@ -122,13 +122,19 @@ func (p trafficPrompt) view(m Model) dialogView {
 func (p trafficPrompt) lines(c render.Common, help string) []string {
 	in := p.input
 	in.SetStyles(c.Styles.Input)
-	what := fmt.Sprintf("  N [client]: 20, or 20 bob; empty: %s for %s  ", human.Int(p.dflt), p.client)
+	what := fmt.Sprintf("requests now: type how many, and a client's name after a space for another client (20, or 20 bob); enter alone sends %s for %s",
+		human.Int(p.dflt), p.client)
 	if p.kind == promptStream {
-		what = fmt.Sprintf("  N/s [client], 1 to %d: 5, or 5 bob; empty: %d/s for %s  ", maxStreamRate, p.dflt, p.client)
+		what = fmt.Sprintf("a stream from now, as the clock plays: type how many a second, 1 to %s, and a name after a space for another client (5, or 5 bob); enter alone sends %d/s for %s",
+			human.Int(maxStreamRate), p.dflt, p.client)
 	}
-	line := in.View() + c.Styles.Faint.Render(what) + help
+	line := in.View() + "  " + help
 	if p.err == "" {
-		return []string{line}
+		var out []string
+		for _, l := range strings.Split(c.Cells.Wrap(what, max(c.Width, 10), " "), "\n") {
+			out = append(out, c.Styles.Faint.Render(l))
+		}
+		return append(out, line)
 	}
 	var out []string
 	for _, l := range strings.Split(c.Cells.Wrap("✗ "+p.err, max(c.Width, 10), " "), "\n") {

@@ -143,8 +143,11 @@ func (m Model) bottomView(dv dialogView) []string {
 		out = append(out, m.c.Styles.Warn.Render(m.status))
 	case m.note != "" && m.snap.Now < m.noteUntil && m.dialog == nil:
 		out = append(out, m.c.Styles.Faint.Render(m.note))
-	case m.dialog == nil && m.trafficLine() != "": // traffic made at the clock (traffic.go)
-		out = append(out, m.c.Styles.Faint.Render(m.trafficLine()))
+	case m.dialog == nil && m.playHint() != "": // an empty clock's keys (traffic.go)
+		out = append(out, m.c.Styles.Faint.Render(m.playHint()))
+	}
+	if line := m.streamLine(); line != "" && m.dialog == nil { // the stream made at the clock (traffic.go)
+		out = append(out, m.c.Styles.Faint.Render(line))
 	}
 	switch {
 	case m.dialog == nil:
