@@ -29,7 +29,8 @@ func newChallengeCommand() *cobra.Command {
 		Short: "Challenges to beat a limiter: list them, try one in the view, or check a file against one",
 		Long: "challenge lists the goals a student reaches by making traffic, each checked by the engine. " +
 			"challenge N opens the interactive view with challenge N's panel above the lanes, checked again " +
-			"after every request: on the scenario named, or an empty clock at the lesson's numbers (100 per 60 s). " +
+			"after every request: on the scenario named, or on windowlab play's empty clock at the lesson's numbers " +
+			"(100 per 60 s), where r, b, s and u make the traffic. " +
 			"challenge --check N FILE replays the scenario and prints the verdict, with the proof when the goal " +
 			"is reached. Exit status: 0 when reached, 1 when not, 2 when the file is invalid or cannot be checked " +
 			"against that challenge (it lacks a limiter the challenge reads).",
@@ -76,7 +77,7 @@ func runChallenge(ctx context.Context, std stdio, opts challengeOptions, args []
 		}
 		return checkChallenge(ctx, std, g, args[1])
 	}
-	sc, err := challengeScenario(ctx, std, g, args[1:])
+	sc, err := challengeScenario(ctx, std, args[1:])
 	if err != nil {
 		return err
 	}
@@ -97,17 +98,12 @@ func listChallenges(w io.Writer) error {
 	return nil
 }
 
-// challengeScenario is the scenario named, or an empty clock at 12:00:00
-// at the lesson's numbers with the lesson's three limiters, for the keys
-// that make traffic (r, b, s, u).
-func challengeScenario(ctx context.Context, std stdio, g challenge.Goal, args []string) (*scenarios.Scenario, error) {
+// challengeScenario is the scenario named, or windowlab play's empty clock
+// (12:00:00, the lesson's 100 per 60 s), where r, b, s and u make the
+// traffic the challenge checks.
+func challengeScenario(ctx context.Context, std stdio, args []string) (*scenarios.Scenario, error) {
 	if len(args) == 0 {
-		var algorithms []algo.Algorithm
-		for _, k := range algo.Lesson {
-			algorithms = append(algorithms, algo.Algorithm{Kind: k})
-		}
-		s, err := scenarios.Empty("challenge-"+g.Name, fmt.Sprintf("Challenge %d: %s", g.Number(), g.Title),
-			challenge.Lesson, algorithms, algo.Clock(12, 0, 0, 0))
+		s, err := playScenario(playOptions{limit: challenge.Lesson.Limit, window: challenge.Lesson.Window, start: "12:00:00"})
 		if err != nil {
 			return nil, invalid(err)
 		}

@@ -3,6 +3,10 @@ package cli
 import (
 	"strings"
 	"testing"
+	"time"
+
+	"windowlab/algo"
+	"windowlab/challenge"
 )
 
 // counterMax is the sliding counter's most at the lesson's numbers: 100 in
@@ -49,6 +53,23 @@ func TestChallengeCommand(t *testing.T) {
 			if !strings.Contains(out+errOut, w) {
 				t.Errorf("%v: lacks %q:\n%s%s", c.args[1:], w, out, errOut)
 			}
+		}
+	}
+}
+
+// challenge N with no scenario opens play's empty clock at the lesson's
+// numbers, with the limiters every challenge reads.
+func TestChallengeOpensTheEmptyClock(t *testing.T) {
+	s, err := challengeScenario(t.Context(), stdio{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Config.Limit != 100 || s.Config.Window != time.Minute || s.Len() != 0 || s.Start != algo.Clock(12, 0, 0, 0) {
+		t.Fatalf("the empty clock is %+v from %v with %d requests", s.Config, s.Start, s.Len())
+	}
+	for _, g := range challenge.Goals {
+		if _, err := challenge.NewChecker(g, s.Config, s.Algorithms); err != nil {
+			t.Errorf("%s: %v", g.Name, err)
 		}
 	}
 }
