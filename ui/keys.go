@@ -31,6 +31,7 @@ type keyMap struct {
 	PrevStep       key.Binding
 	Quiz           key.Binding
 	Code           key.Binding // the code that decided (code.go)
+	Challenge      key.Binding
 	// Traffic made at the clock, and the live knobs (traffic.go).
 	Request    key.Binding
 	Burst      key.Binding
@@ -78,6 +79,7 @@ func newKeyMap() keyMap {
 		PrevStep:       key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "previous step"), key.WithDisabled()),
 		Quiz:           key.NewBinding(key.WithKeys("k"), key.WithHelp("k", "check yourself")),
 		Code:           key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "the code that decided")),
+		Challenge:      key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "challenges")),
 		Request:        key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "one request now")),
 		Burst:          key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "a burst now")),
 		Stream:         key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "stream from now / stop")),
@@ -143,7 +145,7 @@ func (k keyMap) FullHelp() [][]key.Binding {
 		{next, k.PrevCaption, pair(k.ZoomIn, k.ZoomOut, "zoom in / out"), k.TimelineClient,
 			pair(k.Chart, k.ChartTotal, "chart of state / all clients"),
 			pair(k.Client, k.Clients, "next client / choose one"), k.Worst},
-		{k.WhatIf, pair(k.Limit, k.Window, "limit / window −/+"), k.Save, k.Open, k.Code},
+		{k.WhatIf, pair(k.Limit, k.Window, "limit / window −/+"), k.Save, k.Open, k.Code, k.Challenge},
 		{pair(k.Request, k.Burst, "one request / a burst now"), pair(k.Stream, k.StreamRate, "stream: start/stop, rate −/+"), k.Undo},
 		join(k.stepHelp(), k.quizHelp(), []key.Binding{k.Help, k.Quit}),
 	}

@@ -441,13 +441,16 @@ func TestEmptyScenario(t *testing.T) {
 	sc := quiet()
 	for _, sz := range sizes {
 		m := newModel(t, sc, sz[0], sz[1])
-		m = update(t, m, press("space", "right", "left", "]", "[", "c", "G", "g", "z", "Z", "?")...)
+		m = update(t, m, press("space", "right", "left", "]", "[", "c", "G", "g", "z", "Z")...)
 		m = update(t, m, tickMsg{at: time.Unix(1, 0), gen: m.gen})
 		out := screen(m)
 		checkFrame(t, out, sz[0], sz[1])
 		if !strings.Contains(out, "no request yet") {
 			t.Fatalf("%v:\n%s", sz, out)
 		}
+		// Every key (?) fits too; at 80×24 its 14 rows leave the lanes
+		// their verdicts only.
+		checkFrame(t, screen(update(t, m, press("?")...)), sz[0], sz[1])
 	}
 	if _, err := New(Options{}); err == nil || !strings.Contains(err.Error(), "no scenario") {
 		t.Fatalf("options without a scenario: %v", err)

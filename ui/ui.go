@@ -95,6 +95,9 @@ type Options struct {
 	// Seed orders the choices of the questions k asks (quiz.Shuffled):
 	// the commands pick a new one for each view.
 	Seed uint64
+	// Challenge, when set, is a challenge to try from the start (its
+	// number or name, challenge.Lookup): windowlab challenge N.
+	Challenge string
 	// ProgramOptions are passed to tea.NewProgram by RunFinal (tests pin the
 	// size, input, output and colour profile here).
 	ProgramOptions []tea.ProgramOption
@@ -193,7 +196,8 @@ type Model struct {
 	presenter bool
 	seed      uint64 // what k shuffles the choices by (Options.Seed)
 
-	code codeView // the code that decided, beside a lane (d; code.go)
+	code   codeView     // the code that decided, beside a lane (d; code.go)
+	trying challengeTry // the challenge being tried (x), its panel above the lanes (challenge.go)
 }
 
 // New returns the root model showing opts.Scenario (or the lesson's first
@@ -275,7 +279,7 @@ func New(opts Options) (Model, error) {
 	if len(opts.Quiz) > 0 {
 		m.dialog = newQuizDialog(st).start(opts.Quiz, opts.QuizTitle, false)
 	}
-	return m, nil
+	return m, m.tryFromStart(opts.Challenge)
 }
 
 // buildEngine makes a scenario's engine, with the history the timeline needs
@@ -349,7 +353,7 @@ func startInstant(e *sim.Engine) algo.Instant {
 }
 
 // Init asks the terminal for its background, to pick light or dark styles.
-func (m Model) Init() tea.Cmd { return tea.RequestBackgroundColor }
+func (m Model) Init() tea.Cmd { return tea.Batch(tea.RequestBackgroundColor, m.trying.wait()) }
 
 // Update routes a message to the part of the view it concerns; in a
 // classroom it follows the teacher or publishes where it stands.
@@ -447,6 +451,9 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.onReveal(msg)
 	case clientsMsg:
 		return m.onClients(msg)
+	case challengeHintMsg:
+		m.trying.hintDue(msg)
+		return m, nil
 	case savedMsg:
 		if msg.err != nil {
 			m.status = "could not write the what-if: " + msg.err.Error()
@@ -551,6 +558,9 @@ func (m Model) updateMain(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m, m.jumpCaption(+1)
 	case key.Matches(msg, k.PrevCaption):
 		return m, m.jumpCaption(-1)
+	case key.Matches(msg, k.Challenge):
+		m.dialog = newChallengeList(m.trying)
+		return m, nil
 	case key.Matches(msg, k.GoTo, k.Open, k.Quiz):
 		return m.openDialog(msg)
 	case key.Matches(msg, k.WhatIf):
@@ -731,6 +741,7 @@ func (m *Model) refresh() {
 	m.snap.Recent = render.RecentRows(h, m.eng.Clients(), m.c.Height)
 	m.measureStore()
 	m.readChart()
+	m.trying.recheck(m.eng, m.snap.Config, m.snap.Algorithms, m.playing)
 }
 
 // Position reports the clock and how many arrivals are decided (for tests

@@ -77,8 +77,11 @@ func (m Model) render() string {
 		body, tl = m.codeBody(bodyH)
 		bodyH -= len(tl)
 	default:
-		// The caption and each lane's verdict are whole; the timeline gives
-		// way first, then the lanes' details.
+		// The challenge's panel, when one is tried, comes first; the caption
+		// and each lane's verdict are whole; the timeline gives way first,
+		// then the lanes' details.
+		panel := m.challengePanel(bodyH)
+		bodyH -= len(panel)
 		lanes := m.lanes()
 		units := lanes.LayOut(lanes.List())
 		tl = m.timelineLines(bodyH - lanes.MinHeightOf(units))
@@ -92,6 +95,7 @@ func (m Model) render() string {
 				body = append(body, render.Recent{C: m.c, Snap: &m.snap}.Render(spare-1)...)
 			}
 		}
+		body, bodyH = append(panel, body...), bodyH+len(panel)
 	}
 	lines := make([]string, 0, c.Height)
 	lines = append(lines, header...)

@@ -22,8 +22,9 @@ var allowed = map[string][]string{
 	"sim/lab":             {"algo", "human"},
 	"scenarios":           {"algo", "human", "sim"},
 	"quiz":                {"algo", "human", "scenarios", "sim"},
+	"challenge":           {"algo", "human", "sim"},
 	"room":                {"algo", "quiz"},
-	"ui":                  {"algo", "human", "quiz", "room", "scenarios", "sim", "ui/render"},
+	"ui":                  {"algo", "challenge", "human", "quiz", "room", "scenarios", "sim", "ui/render"},
 	"ui/render":           {"algo", "human", "sim"},
 	"serve":               {"algo", "human", "quiz", "room", "ui"},
 	"accesslog":           {"algo", "human", "sim"},
@@ -34,7 +35,7 @@ var allowed = map[string][]string{
 	"internal/schematest": {},
 	"docs":                {}, // the reference; its only code is the link checker
 	// The commands: everything below them, nothing above (main alone).
-	"internal/cli": {"accesslog", "algo", "human", "quiz", "redisstore", "replay", "room", "scenarios", "serve", "sim", "sim/lab", "sim/report", "ui", "internal/cli/labprogress"},
+	"internal/cli": {"accesslog", "algo", "challenge", "human", "quiz", "redisstore", "replay", "room", "scenarios", "serve", "sim", "sim/lab", "sim/report", "ui", "internal/cli/labprogress"},
 	// The commands' progress, drawn on standard error.
 	"internal/cli/labprogress": {"human", "sim/lab"},
 	// main calls the commands and nothing else.

@@ -85,7 +85,7 @@ func NewRootCommand(stdout io.Writer) *cobra.Command {
 	root.SetFlagErrorFunc(unknownFlag)
 	root.SuggestionsMinimumDistance = 2
 	root.AddCommand(newTuiCommand(), newPlayCommand(), newLessonCommand(), newQuizCommand(), newRunCommand(), newListCommand(), newCheckCommand(),
-		newMemoryCommand(), newLabCommand(), newServeCommand(), newReplayCommand(), newRecordCommand(), newManCommand())
+		newMemoryCommand(), newLabCommand(), newServeCommand(), newReplayCommand(), newRecordCommand(), newChallengeCommand(), newManCommand())
 	refuseUnknownShells(root)
 	stopsAtSignals(root)
 	return root
