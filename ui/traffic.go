@@ -172,7 +172,7 @@ func (m Model) burst(count int64, client string) (Model, tea.Cmd, error) {
 	e := scenarios.Traffic{Shape: scenarios.Burst, Client: client, At: now, Count: count}
 	next, cmd, err := m.add(e, []sim.Added{{At: now, Client: client, Count: count}})
 	if err == nil {
-		next.status = fmt.Sprintf("%s at %s for %s · u takes it away · w writes the scenario", human.Noun{One: "request", Many: "requests"}.Of(count), now.Short(), client)
+		next.status = fmt.Sprintf("%s at %s for %s · u undoes it · w saves a file", human.Noun{One: "request", Many: "requests"}.Of(count), now.Short(), client)
 	}
 	return next, cmd, err
 }
