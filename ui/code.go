@@ -118,3 +118,17 @@ func (m Model) withRecent(body []string, rows int) []string {
 	}
 	return append(body, render.Recent{C: m.c, Snap: &m.snap}.Render(spare-1)...)
 }
+
+// presenterBody is a presenter's screen in h lines: the block letters, or,
+// with the code panel open (d), the code that decided in their place,
+// over the lane it speaks of.
+func (m Model) presenterBody(h int) []string {
+	f := m.presenterFocus()
+	if !m.code.on {
+		return m.lanes().PresenterBody(f, h)
+	}
+	f.Lane = m.codeLane()
+	p := render.Code{C: m.c, Snap: &m.snap, Lane: f.Lane}
+	w := p.Width()
+	return m.lanes().PresenterBodyWith(f, h, p.Lines(w, min(p.Height(w, true), h/2), true))
+}

@@ -169,3 +169,36 @@ func TestGoldenPresenter(t *testing.T) {
 		}
 	}
 }
+
+// On a presenter's screen d puts the code that decided in the block
+// letters' place, over the lane it speaks of, the deciding line whole at
+// every size a projector has; d again moves it to the next lane.
+func TestPresenterShowsTheCode(t *testing.T) {
+	sc, err := scenarios.Builtin("worked-example")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sz := range [][2]int{{100, 30}, {140, 40}, {200, 50}} {
+		m, err := New(Options{Scenario: sc, Presenter: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.budget = inFrame
+		m = update(t, m, tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
+		m = update(t, m, goTo("12:01:15")...)
+		m = update(t, m, press("d")...)
+		out := screen(m)
+		for _, want := range []string{"the code that decided · Sliding window counter", "84*0.75 + 30 = 93", "return allow", "← here"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("%dx%d: the presenter's code lacks %q:\n%s", sz[0], sz[1], want, out)
+			}
+		}
+		for _, line := range strings.Split(out, "\n") {
+			if strings.HasPrefix(line, "█") { // the block letters start at the margin, a lane's bars under its label
+				t.Errorf("%dx%d: block letters beside the code:\n%s", sz[0], sz[1], out)
+				break
+			}
+		}
+		checkFrame(t, out, sz[0], sz[1])
+	}
+}

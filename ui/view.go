@@ -72,7 +72,7 @@ func (m Model) render() string {
 	case m.presenter && render.PresenterFits(c):
 		tl = m.timelineLines(bodyH - render.PresenterMin)
 		bodyH -= len(tl)
-		body = m.lanes().PresenterBody(m.presenterFocus(), bodyH)
+		body = m.presenterBody(bodyH)
 	case m.code.on: // the code that decided, beside or under the lanes (code.go)
 		body, tl = m.codeBody(bodyH)
 		bodyH -= len(tl)

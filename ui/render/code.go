@@ -37,6 +37,13 @@ func (p Code) Beside() (int, bool) {
 	if !p.C.wide() {
 		return 0, false
 	}
+	w := min(p.Width(), p.C.Width-codeBesideMin)
+	return w, w >= 40
+}
+
+// Width is the panel's natural width, box included: its widest line, at
+// most the terminal's.
+func (p Code) Width() int {
 	l, _, ok := p.listing()
 	w := 44 // the title's and the empty panel's
 	if ok {
@@ -44,8 +51,7 @@ func (p Code) Beside() (int, bool) {
 			w = max(w, p.C.Cells.StringWidth(line))
 		}
 	}
-	w = min(w+4, p.C.Width-codeBesideMin)
-	return w, w >= 40
+	return min(w+4, p.C.Width)
 }
 
 // Lines draws the panel at width w in at most h lines, in a box when

@@ -171,25 +171,34 @@ type blockText struct {
 // height, then a few blank lines between the parts, so that no band of the
 // screen stands empty.
 func (lanes Lanes) PresenterBody(f Subject, h int) []string {
+	return lanes.PresenterBodyWith(f, h, nil)
+}
+
+// PresenterBodyWith is PresenterBody with panel (the code that decided)
+// in the block letters' place: the line it marks is the verdict.
+func (lanes Lanes) PresenterBodyWith(f Subject, h int, panel []string) []string {
 	lanes.stacked = true
 	ls := lanes.List()
 	if f.Lane >= len(ls) || f.Lane < 0 {
 		return lanes.render(h)
 	}
 	texts := lanes.bigText(f)
+	if panel != nil {
+		texts = nil
+	}
 	others := lanes.otherLanes(ls, f.Lane, false)
 	focused := lanes.renderFocused(ls[f.Lane], h)
-	if full := lanes.otherLanes(ls, f.Lane, true); len(focused)+len(full)+1+blockLines(texts, 1) <= h {
+	if full := lanes.otherLanes(ls, f.Lane, true); len(focused)+len(full)+1+blockLines(texts, 1)+len(panel) <= h {
 		others = full
 	}
-	focused = lanes.renderFocused(ls[f.Lane], h-len(others)-1)
+	focused = lanes.renderFocused(ls[f.Lane], h-len(others)-1-len(panel))
 	spare := h - len(focused) - len(others) - 1
 	// The block letters, as wide as the width allows and as tall as the
 	// spare lines do, the most important first when not all fit.
 	for len(texts) > 0 && blockLines(texts, 1) > spare {
 		texts = texts[:len(texts)-1]
 	}
-	var big []string
+	big := panel
 	sx, sy := 1, 1
 	if len(texts) > 0 {
 		w := 0
