@@ -413,8 +413,19 @@ func (m Model) streamLine() string {
 	if s, ok := m.nextStreamRequest(); ok && m.eng.Now() == m.traffic.stream.clock {
 		st := m.traffic.stream
 		e := m.traffic.added[st.i].entry
-		return fmt.Sprintf("▶ stream %d/s for %s, one every %s, next %s · < > rate · s stops",
-			st.rate, e.Client, human.Duration(e.Every), s.Short())
+		// As much as the width holds; the keys stay.
+		who := fmt.Sprintf("▶ stream %d/s for %s", st.rate, human.Visible(e.Client))
+		keys := " · < > rate · s stops"
+		for _, line := range []string{
+			who + ", one every " + human.Duration(e.Every) + ", next " + s.Short() + keys,
+			who + ", next " + s.Short() + keys,
+			who + keys,
+		} {
+			if m.c.Cells.StringWidth(line) <= m.c.Width {
+				return line
+			}
+		}
+		return who + keys
 	}
 	return ""
 }

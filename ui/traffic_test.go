@@ -402,3 +402,20 @@ func TestTrafficInTheRoom(t *testing.T) {
 		t.Errorf("the teacher's r: %d requests, %q", teacher.eng.Len(), teacher.status)
 	}
 }
+
+// The stream's line keeps its keys whole at 80 columns, giving up its
+// timing first (at 6 a second it was cut at "s st…").
+func TestStreamLineFitsTheWidth(t *testing.T) {
+	for _, w := range []int{80, 140} {
+		m := newModel(t, emptyClock(t), w, 24)
+		m = update(t, m, press("s")...)
+		m = update(t, m, press("6", "enter")...)
+		out := screen(m)
+		if !strings.Contains(out, "▶ stream 6/s for client-1") || !strings.Contains(out, "· < > rate · s stops") {
+			t.Errorf("at %d columns the stream's line is not whole:\n%s", w, out)
+		}
+		if w >= 140 && !strings.Contains(out, "one every 167ms") {
+			t.Errorf("at %d columns the stream's line leaves out its timing:\n%s", w, out)
+		}
+	}
+}
