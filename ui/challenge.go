@@ -220,9 +220,13 @@ func (l challengeList) update(m Model, msg tea.Msg) (Dialog, action, tea.Cmd) {
 
 func (l challengeList) view(m Model) dialogView {
 	return dialogView{keepCaption: true, body: func(h int) []string {
+		cfg := m.snap.Config
+		if l.room {
+			cfg = challenge.Lesson // each student's clock's, whatever the teacher's scenario
+		}
 		items := make([]render.ChallengeItem, len(challenge.Goals))
 		for i, g := range challenge.Goals {
-			items[i] = render.ChallengeItem{Number: i + 1, Title: g.Title, Statement: g.Statement(m.snap.Config),
+			items[i] = render.ChallengeItem{Number: i + 1, Title: g.Title, Statement: g.Statement(cfg),
 				Trying: m.trying.on && m.trying.goal.Name == g.Name}
 		}
 		note := "The panel of the one you try stays above the lanes, checked after every request; windowlab challenge --check N FILE checks a scenario file."

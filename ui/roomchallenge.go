@@ -47,7 +47,6 @@ type roomTry struct {
 	open   room.Challenge // the challenge open in the room; ID 0: none
 	lastID int
 	tally  room.ChallengeTally
-	ended  bool // the results dialog shows the last results of the one just ended
 }
 
 // reportEvery is how often a student's view may report its best: a stream
@@ -78,7 +77,6 @@ func (m *Model) startRoomChallenge(g challenge.Goal) tea.Cmd {
 	rt.lastID++
 	rt.open = room.Challenge{ID: rt.lastID, Name: g.Name}
 	rt.tally = room.ChallengeTally{ID: rt.open.ID, Name: g.Name, Students: len(m.roster)}
-	rt.ended = false
 	if r := m.challengeRoom(); r != nil {
 		r.StartChallenge(rt.open)
 	}
@@ -92,7 +90,7 @@ func (m *Model) endRoomChallenge() {
 	if rt.open.ID == 0 {
 		return
 	}
-	rt.open, rt.ended = room.Challenge{}, true
+	rt.open = room.Challenge{}
 	if r := m.challengeRoom(); r != nil {
 		r.StartChallenge(room.Challenge{})
 	}
@@ -163,8 +161,12 @@ func (m Model) roomPanel(h int) []string {
 	return m.roomResults(min(most, h/3), "x: all of them, and end it")
 }
 
-// roomResultsDialog is the teacher's screen of the room's results.
-type roomResultsDialog struct{ keys roomResultsKeys }
+// roomResultsDialog is the teacher's screen of the room's results: while
+// the challenge is open, and once ended, its last results.
+type roomResultsDialog struct {
+	keys  roomResultsKeys
+	ended bool
+}
 
 type roomResultsKeys struct{ End, Back, Done key.Binding }
 
@@ -181,11 +183,13 @@ func (d roomResultsDialog) update(m Model, msg tea.Msg) (Dialog, action, tea.Cmd
 	if !ok {
 		return d, nil, nil
 	}
+	d.ended = d.ended || m.trying.room.open.ID == 0
 	switch {
-	case m.trying.room.open.ID == 0 && key.Matches(k, d.keys.Done):
-		return nil, func(m *Model) tea.Cmd { m.trying.room.ended = false; return nil }, nil
-	case m.trying.room.open.ID == 0:
+	case d.ended && key.Matches(k, d.keys.Done):
+		return nil, nil, nil
+	case d.ended:
 	case key.Matches(k, d.keys.End):
+		d.ended = true
 		return d, func(m *Model) tea.Cmd { m.endRoomChallenge(); return nil }, nil
 	case key.Matches(k, d.keys.Back):
 		return nil, nil, nil
@@ -198,6 +202,9 @@ func (d roomResultsDialog) view(m Model) dialogView {
 }
 
 func (d roomResultsDialog) help() []key.Binding {
+	if d.ended {
+		return []key.Binding{d.keys.Done}
+	}
 	return []key.Binding{d.keys.End, d.keys.Back}
 }
 
@@ -281,7 +288,7 @@ func (m Model) onRoomChallenge(c room.Challenge) (tea.Model, tea.Cmd) {
 	m.following = false
 	cmd := m.trying.begin(g)
 	m.refresh()
-	m.status = fmt.Sprintf("the teacher's challenge %d: make the traffic yourself (r b s u, t goes to a time); your best goes to the teacher", g.Number())
+	m.status = "make the traffic yourself: t goes to a time, r b s send, u undoes"
 	return m, cmd
 }
 

@@ -101,7 +101,7 @@ func TestTheTeacherStartsAChallenge(t *testing.T) {
 	if len(*starts) != 2 || (*starts)[1].ID != 0 {
 		t.Fatalf("enter should close the room's challenge; started %+v", *starts)
 	}
-	wantOnScreen(t, teacher, "ended", "1 of 3 reached · 2 did not reach it", "1 bob")
+	wantOnScreen(t, teacher, "ended", "1 of 3 reached · 2 did not reach it", "1 bob", "enter back to your view")
 	teacher = update(t, teacher, threeResults(1)) // late: changes nothing, opens nothing
 	teacher = update(t, teacher, keyMsg("enter"))
 	if modeOf(teacher) != modeMain || strings.Contains(screen(teacher), "for the room") {
