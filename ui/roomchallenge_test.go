@@ -108,7 +108,7 @@ func TestTheTeacherStartsAChallenge(t *testing.T) {
 		t.Fatalf("after the end, enter should leave the view without the results:\n%s", screen(teacher))
 	}
 	// Another one takes the next ID.
-	teacher = update(t, teacher, keyMsg("x"), keyMsg("1"), keyMsg("enter"))
+	update(t, teacher, keyMsg("x"), keyMsg("1"), keyMsg("enter"))
 	if last := (*starts)[len(*starts)-1]; last != (room.Challenge{ID: 2, Name: "boundary-burst"}) {
 		t.Fatalf("the next challenge is %+v", last)
 	}
