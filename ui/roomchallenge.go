@@ -46,6 +46,7 @@ type roomTry struct {
 	// A teacher's.
 	open   room.Challenge // the challenge open in the room; ID 0: none
 	lastID int
+	mine   int // the last this view started
 	tally  room.ChallengeTally
 }
 
@@ -76,6 +77,7 @@ func (m *Model) startRoomChallenge(g challenge.Goal) tea.Cmd {
 	rt := &m.trying.room
 	rt.lastID++
 	rt.open = room.Challenge{ID: rt.lastID, Name: g.Name}
+	rt.mine = rt.lastID
 	rt.tally = room.ChallengeTally{ID: rt.open.ID, Name: g.Name, Students: len(m.roster)}
 	if r := m.challengeRoom(); r != nil {
 		r.StartChallenge(rt.open)
@@ -97,10 +99,22 @@ func (m *Model) endRoomChallenge() {
 	m.status = "the challenge is over: the room follows you again"
 }
 
-// onChallengeTally takes the room's results on the open challenge.
+// onChallengeTally takes the room's results on the open challenge. A
+// teacher's view takes up a challenge another teacher's view started (a
+// teacher's terminal and the projector's session drive the room together),
+// and lets it go when the room's closes; its own it ends itself, since a
+// tally of the room before it started may come after.
 func (m Model) onChallengeTally(t room.ChallengeTally) (tea.Model, tea.Cmd) {
-	if rt := &m.trying.room; t.ID != 0 && t.ID == rt.open.ID {
+	rt := &m.trying.room
+	switch {
+	case !m.teaching():
+	case t.ID > rt.lastID:
+		rt.open, rt.lastID = room.Challenge{ID: t.ID, Name: t.Name}, t.ID
 		rt.tally = t
+	case t.ID != 0 && t.ID == rt.open.ID:
+		rt.tally = t
+	case t.ID == 0 && rt.open.ID != 0 && rt.open.ID != rt.mine:
+		rt.open = room.Challenge{}
 	}
 	return m, nil
 }
@@ -260,7 +274,7 @@ func (m Model) onRoomChallenge(c room.Challenge) (tea.Model, tea.Cmd) {
 	if c.ID == 0 {
 		return m.leaveRoomChallenge()
 	}
-	if c.ID == rt.id {
+	if c.ID == rt.id && c.Name == rt.name {
 		return m, nil
 	}
 	g, ok := challenge.Lookup(c.Name)

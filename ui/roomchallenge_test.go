@@ -112,6 +112,21 @@ func TestTheTeacherStartsAChallenge(t *testing.T) {
 	if last := (*starts)[len(*starts)-1]; last != (room.Challenge{ID: 2, Name: "boundary-burst"}) {
 		t.Fatalf("the next challenge is %+v", last)
 	}
+
+	// Another teacher's view (the projector's) started one: this view
+	// shows its results, and lets it go when the room's closes.
+	teacher = update(t, teacher, room.ChallengeTallyMsg{Tally: room.ChallengeTally{ID: 3, Name: "log-holds", Students: 3}})
+	wantOnScreen(t, teacher, "challenge 3 for the room · Try to beat the sliding log", "0 of 3 reached")
+	teacher = update(t, teacher, room.ChallengeTallyMsg{Tally: room.ChallengeTally{Students: 3}})
+	if strings.Contains(screen(teacher), "for the room") {
+		t.Fatalf("the room's challenge closed, the teacher's view still shows it:\n%s", screen(teacher))
+	}
+	teacher = update(t, teacher, keyMsg("x"), keyMsg("1"), keyMsg("enter"))
+	if last := (*starts)[len(*starts)-1]; last.ID != 4 {
+		t.Fatalf("the next challenge after the projector's 3 is %+v", last)
+	}
+	teacher = update(t, teacher, room.ChallengeTallyMsg{Tally: room.ChallengeTally{Students: 3}}) // from before it started
+	wantOnScreen(t, teacher, "challenge 1 for the room", "open")
 }
 
 // A student's view takes the room's challenge: it leaves the lesson for an
