@@ -19,6 +19,9 @@ import (
 // student's follows the teacher, reports when it starts or stops, and
 // answers. No method may block: the room keeps the latest of each.
 type Room interface {
+	// A room's challenge (challenge.go): a teacher's view starts and
+	// closes it, a student's reports its best.
+	ChallengeRoom
 	// Follows reports whether the view is a student's, following the
 	// teacher; false for the teacher's own view.
 	Follows() bool

@@ -26,6 +26,8 @@ type Room struct {
 	// The question open (ID 0: none) and each student's answer to it.
 	poll    room.Poll
 	answers map[*member]string
+	// The room's challenge and each student's best on it (room_challenge.go).
+	challenge challengeState
 }
 
 type member struct {
@@ -39,6 +41,9 @@ type member struct {
 	teacher   chan bool          // a student's: the teacher left or is back (the latest)
 	poll      chan room.Poll     // a student's: the room's question, the latest
 	tally     chan struct{}      // a teacher's: the answers changed
+	// A room's challenge (room_challenge.go).
+	challenge chan room.Challenge // a student's: the room's challenge, the latest
+	standings chan struct{}       // a teacher's: the students' bests changed
 	done      chan struct{}
 }
 
@@ -84,10 +89,11 @@ func latest[T any](box chan T, v T) {
 func (r *Room) join(name, role string, send func(tea.Msg)) *member {
 	m := &member{name: name, role: role, since: time.Now(), following: role == "student", send: send,
 		box: make(chan room.Position, 1), roster: make(chan struct{}, 1), teacher: make(chan bool, 1),
-		poll: make(chan room.Poll, 1), tally: make(chan struct{}, 1), done: make(chan struct{})}
+		poll: make(chan room.Poll, 1), tally: make(chan struct{}, 1), done: make(chan struct{}),
+		challenge: make(chan room.Challenge, 1), standings: make(chan struct{}, 1)}
 	r.mu.Lock()
 	r.members[m] = struct{}{}
-	last, has, poll := r.last, r.hasLast, r.poll
+	last, has, poll, ch := r.last, r.hasLast, r.poll, r.challenge.open
 	r.mu.Unlock()
 	go m.deliver(r)
 	if has && role == "student" {
@@ -96,8 +102,12 @@ func (r *Room) join(name, role string, send func(tea.Msg)) *member {
 	if poll.ID != 0 && role == "student" {
 		latest(m.poll, poll) // a student coming in during a question is asked it too
 	}
+	if ch.ID != 0 && role == "student" {
+		latest(m.challenge, ch) // and put to the room's challenge
+	}
 	r.rosterChanged()
 	r.tallyChanged() // one more student who may answer
+	r.standingsChanged()
 	return m
 }
 
@@ -196,6 +206,10 @@ func (m *member) deliver(r *Room) {
 			m.send(room.PollMsg{Poll: p})
 		case <-m.tally:
 			m.send(room.TallyMsg{Tally: r.Tally()})
+		case c := <-m.challenge:
+			m.send(room.ChallengeMsg{Challenge: c})
+		case <-m.standings:
+			m.send(room.ChallengeTallyMsg{Tally: r.ChallengeTally()})
 		case <-m.done:
 			return
 		}
@@ -270,11 +284,13 @@ func (r *Room) leave(m *member) {
 	_, ok := r.members[m]
 	delete(r.members, m)
 	delete(r.answers, m)
+	delete(r.challenge.results, m)
 	r.mu.Unlock()
 	if ok {
 		close(m.done)
 		r.rosterChanged()
 		r.tallyChanged()
+		r.standingsChanged()
 	}
 }
 
@@ -306,10 +322,14 @@ func (r *Room) teacherLeft() {
 	r.teachers--
 	none := r.teachers == 0
 	open := r.poll.ID != 0
+	trying := r.challenge.open.ID != 0
 	r.mu.Unlock()
 	if none {
 		if open {
 			r.Ask(room.Poll{}) // no one is left to reveal it
+		}
+		if trying {
+			r.StartChallenge(room.Challenge{}) // no one is left to see the results
 		}
 		r.tellStudents(false)
 	}

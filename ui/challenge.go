@@ -33,6 +33,9 @@ type challengeTry struct {
 	seen    int64 // the arrivals at the last check
 	waited  bool  // the view's wait for the hint ran out
 	gen     int   // which challenge a hint's wait belongs to
+
+	// The room's challenge (roomchallenge.go): it outlives trying one or another.
+	room roomTry
 }
 
 // tryFromStart tries the challenge named (Options.Challenge), if any; its
@@ -66,7 +69,7 @@ type challengeHintMsg struct{ gen int }
 
 // begin starts trying g; the hint's wait is the command returned.
 func (t *challengeTry) begin(g challenge.Goal) tea.Cmd {
-	*t = challengeTry{on: true, goal: g, gen: t.gen + 1}
+	*t = challengeTry{on: true, goal: g, gen: t.gen + 1, room: t.room}
 	return t.wait()
 }
 
@@ -134,6 +137,9 @@ func (t challengeTry) sameAt(h *sim.History) bool {
 // panel draws the challenge's panel in at most h lines; none when no
 // challenge is tried.
 func (m Model) challengePanel(h int) []string {
+	if p := m.roomPanel(h); p != nil {
+		return p // a teacher's: the room's results
+	}
 	t := m.trying
 	if !t.on {
 		return nil
@@ -157,6 +163,7 @@ func (m Model) challengePanel(h int) []string {
 type challengeList struct {
 	cursor int
 	keys   challengeKeys
+	room   bool // a teacher's: enter puts it to the room (roomchallenge.go)
 }
 
 type challengeKeys struct {
@@ -192,13 +199,19 @@ func (l challengeList) update(m Model, msg tea.Msg) (Dialog, action, tea.Cmd) {
 		l.cursor = int(k.Text[0] - '1')
 	case key.Matches(k, l.keys.Try):
 		g := challenge.Goals[l.cursor]
+		if l.room {
+			return nil, func(m *Model) tea.Cmd { return m.startRoomChallenge(g) }, nil
+		}
 		return nil, func(m *Model) tea.Cmd {
 			cmd := m.trying.begin(g)
 			m.refresh()
 			return cmd
 		}, nil
 	case key.Matches(k, l.keys.Stop):
-		return nil, func(m *Model) tea.Cmd { m.trying = challengeTry{gen: m.trying.gen + 1}; return nil }, nil
+		return nil, func(m *Model) tea.Cmd {
+			m.trying = challengeTry{gen: m.trying.gen + 1, room: m.trying.room}
+			return nil
+		}, nil
 	case key.Matches(k, l.keys.Close):
 		return nil, nil, nil
 	}
@@ -207,12 +220,19 @@ func (l challengeList) update(m Model, msg tea.Msg) (Dialog, action, tea.Cmd) {
 
 func (l challengeList) view(m Model) dialogView {
 	return dialogView{keepCaption: true, body: func(h int) []string {
+		cfg := m.snap.Config
+		if l.room {
+			cfg = challenge.Lesson // each student's clock's, whatever the teacher's scenario
+		}
 		items := make([]render.ChallengeItem, len(challenge.Goals))
 		for i, g := range challenge.Goals {
-			items[i] = render.ChallengeItem{Number: i + 1, Title: g.Title, Statement: g.Statement(m.snap.Config),
+			items[i] = render.ChallengeItem{Number: i + 1, Title: g.Title, Statement: g.Statement(cfg),
 				Trying: m.trying.on && m.trying.goal.Name == g.Name}
 		}
 		note := "The panel of the one you try stays above the lanes, checked after every request; windowlab challenge --check N FILE checks a scenario file."
+		if l.room {
+			note = "enter puts it to every student: each makes traffic on an empty clock of their own, and their bests come to your screen."
+		}
 		return render.ChallengeList{C: m.c, Items: items, Cursor: l.cursor, Note: note}.Render(h)
 	}}
 }

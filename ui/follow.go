@@ -99,6 +99,9 @@ func (m Model) teachLine() string {
 	if !m.teaching() {
 		return ""
 	}
+	if line := m.roomTeachLine(); line != "" {
+		return line
+	}
 	st := m.c.Styles
 	if m.roomPaused {
 		return st.Warn.Render("■ the room is paused at "+m.pausedAt.Now.Short()) + st.Faint.Render(" · P lets it follow you · A asks it a question")
@@ -174,6 +177,9 @@ func (m Model) followLine() string {
 	if !m.inRoom {
 		return ""
 	}
+	if line := m.roomChallengeLine(); line != "" {
+		return line
+	}
 	if m.following && m.teacher.Paused {
 		return st.Warn.Render("■ the teacher has paused the room") + st.Faint.Render(" · any key that moves the clock explores alone")
 	}
@@ -240,7 +246,7 @@ func (m Model) rosterLines(h int, now time.Time) []string {
 		if !s.Following {
 			mark = st.Warn.Render("○")
 		}
-		cell := mark + " " + s.Name + st.Faint.Render(" "+human.Duration(now.Sub(s.Since).Truncate(time.Second)))
+		cell := mark + " " + human.Visible(s.Name) + st.Faint.Render(" "+human.Duration(now.Sub(s.Since).Truncate(time.Second)))
 		if line.Len() > 0 && m.c.Cells.StringWidth(line.String())+3+m.c.Cells.StringWidth(cell) > m.c.Width {
 			out = append(out, line.String())
 			line.Reset()

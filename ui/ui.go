@@ -358,6 +358,9 @@ func (m Model) Init() tea.Cmd { return tea.Batch(tea.RequestBackgroundColor, m.t
 // Update routes a message to the part of the view it concerns; in a
 // classroom it follows the teacher or publishes where it stands.
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if next, cmd, done := m.onRoomMsg(msg); done { // a room's challenge (roomchallenge.go)
+		return next, cmd
+	}
 	switch msg := msg.(type) {
 	case room.FollowMsg:
 		return m.onFollow(msg.Position)
@@ -402,6 +405,11 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	nm := next.(Model)
 	nm.publishPosition()
 	nm.reportFollowing()
+	cmd = tea.Batch(cmd, nm.reportAttempt())
+	if c := nm.trying.room.pending; c != nil && nm.job == nil && !nm.naming() {
+		after, open := nm.onRoomChallenge(*c)
+		nm, cmd = after.(Model), tea.Batch(cmd, open)
+	}
 	if nm.pending != nil && nm.job == nil && !nm.naming() {
 		after, open := nm.onPoll(*nm.pending)
 		return after, tea.Batch(cmd, open)
@@ -559,7 +567,7 @@ func (m Model) updateMain(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, k.PrevCaption):
 		return m, m.jumpCaption(-1)
 	case key.Matches(msg, k.Challenge):
-		m.dialog = newChallengeList(m.trying)
+		m.dialog = m.challengeDialog()
 		return m, nil
 	case key.Matches(msg, k.GoTo, k.Open, k.Quiz):
 		return m.openDialog(msg)

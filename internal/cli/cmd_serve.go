@@ -49,7 +49,9 @@ func newServeCommand() *cobra.Command {
 			"moves the clock explores alone, F follows again. The teacher (a key of --teacher-keys, by " +
 			"default your own ~/.ssh/*.pub) drives the room, from this terminal or over ssh: P pauses the " +
 			"room, A asks it a question (the scenario's, the lesson's two, --questions generated ones with " +
-			"--seed) and shows the answers arriving as a histogram, then reveals the answer to everyone.",
+			"--seed) and shows the answers arriving as a histogram, then reveals the answer to everyone; x " +
+			"puts a challenge to it: each student makes traffic on a clock of their own, and their bests " +
+			"arrive on the teacher's screen, the best first.",
 		Example: "  windowlab serve                      # the lesson, on 127.0.0.1:2222\n" +
 			"  windowlab serve --addr 0.0.0.0:2222 --scenario boundary-burst",
 		Args: cobra.NoArgs,
