@@ -147,7 +147,7 @@ func arrivalsOf(pattern []int, client string) []sim.Arrival {
 // is "tried" exactly when more than the limit were sent in such an
 // interval; the disagreements exactly when some request was decided so.
 func TestGoalsAgainstBruteForce(t *testing.T) {
-	budget := long.N(20_000, 120_000)
+	budget := long.N(5_000, 120_000)
 	for w := int64(1); w <= 5; w++ {
 		for l := int64(1); l <= 4; l++ {
 			// The grid: as many instants as the budget allows, up to three windows.
