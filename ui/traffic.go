@@ -230,10 +230,21 @@ func (m *Model) feedStream(target algo.Instant) {
 		if a.eng == m.eng {
 			a.runs += len(runs)
 		}
+		m.injectedAfter(s.i)
 		m.end = max(m.end, runs[len(runs)-1].At.Add(m.eng.Window()))
 	}
 	a.entry = e
 	s.clock = target
+}
+
+// injectedAfter notes that addition i had runs injected after those of
+// the additions made since: their runs are no longer the engine's last,
+// so sim.Engine.Uninject cannot take them away, and undo replays instead
+// (it took the stream's last request, not a burst made while it ran).
+func (m *Model) injectedAfter(i int) {
+	for j := i + 1; j < len(m.traffic.added); j++ {
+		m.traffic.added[j].eng = nil
+	}
 }
 
 // withAddedEntry checks the scenario with addition i changed to e against
