@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -12,6 +13,7 @@ import (
 
 	"windowlab/algo"
 	"windowlab/human"
+	"windowlab/room"
 	"windowlab/scenarios"
 	"windowlab/sim"
 )
@@ -31,6 +33,9 @@ type trafficState struct {
 	base   *scenarios.Scenario
 	added  []addition
 	stream *stream // the stream running, or nil
+	// shared is the traffic and rules last shared with the room or taken
+	// from it (room_traffic.go), while they still stand.
+	shared *room.Traffic
 }
 
 // addition is one entry added: a burst, or a stream (or a stretch of one
@@ -136,16 +141,18 @@ func (m Model) focusClient() string {
 	return "client-1"
 }
 
+// errFollowing is why a following student's keys make no traffic.
+var errFollowing = errors.New("you follow the teacher: move the clock yourself (→) to explore alone, then make your own traffic")
+
 // add makes entry's requests at the clock and decides them: refused, with
 // the reason, when the scenario could not hold it.
 func (m Model) add(entry scenarios.Traffic, runs []sim.Added) (Model, tea.Cmd, error) {
-	switch {
-	case m.inRoom && m.following:
-		return m, nil, fmt.Errorf("you follow the teacher: move the clock yourself (→) to explore alone, then make your own traffic")
-	case m.teaching():
-		// The room's positions are indexes into the scenario every view
-		// replays: traffic the students' views lack would move them wrong.
-		return m, nil, fmt.Errorf("a teacher's traffic does not reach the room yet: make it in windowlab play, then serve --scenario the file w writes")
+	if m.inRoom && m.following {
+		return m, nil, errFollowing
+	}
+	// A teacher's goes to the room with the next position (room_traffic.go).
+	if err := m.roomRefuses(); err != nil {
+		return m, nil, err
 	}
 	rules, err := m.rules()
 	if err != nil {
@@ -291,6 +298,10 @@ func (m Model) nudgeStream(dir int) Model {
 	}
 	i = min(max(i, 0), len(streamRates)-1)
 	rate := streamRates[i]
+	if err := m.roomRefuses(); err != nil && rate != s.rate {
+		m.status = "✗ " + err.Error()
+		return m
+	}
 	if rate == s.rate {
 		m.status = fmt.Sprintf("the stream runs at %d/s already, as %s as it goes", rate, map[bool]string{true: "fast", false: "slow"}[dir > 0])
 		return m
@@ -308,6 +319,10 @@ func (m Model) nudgeStream(dir int) Model {
 // (sim.Engine.Uninject), or, when the rules changed since, by replaying the
 // rest under them; the clock stays.
 func (m Model) undo() (Model, tea.Cmd) {
+	if m.inRoom && m.following {
+		m.status = "✗ " + errFollowing.Error()
+		return m, nil
+	}
 	m.traffic.stream = nil
 	added := m.additions()
 	for len(added) > 0 && added[len(added)-1].entry.Shape == scenarios.Stream && added[len(added)-1].entry.To <= added[len(added)-1].entry.From {

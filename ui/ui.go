@@ -396,6 +396,12 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	}
 	next, cmd := m.update(msg)
 	nm := next.(Model)
+	if nm.missed && nm.job == nil && nm.dialog == nil {
+		nm.missed = false
+		if nm.following && nm.hasTeacher {
+			cmd = tea.Batch(cmd, nm.goToPosition(nm.teacher))
+		}
+	}
 	nm.publishPosition()
 	nm.reportFollowing()
 	if nm.pending != nil && nm.job == nil && !nm.naming() {
