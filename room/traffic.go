@@ -53,8 +53,8 @@ func (t *Traffic) Check() error {
 	if len(t.Added) > MaxAdditions {
 		return fmt.Errorf("%d additions; a room carries at most %d", len(t.Added), MaxAdditions)
 	}
-	if len(t.Algorithms) == 0 || len(t.Algorithms) > 16 {
-		return fmt.Errorf("%d limiters", len(t.Algorithms))
+	if len(t.Algorithms) == 0 || len(t.Algorithms) > 32 { // a scenario compares at most 32
+		return fmt.Errorf("%d limiters to compare", len(t.Algorithms))
 	}
 	var total int64
 	for _, a := range t.Added {
@@ -66,7 +66,10 @@ func (t *Traffic) Check() error {
 			every := int64(a.Every / time.Millisecond)
 			n = (int64(a.To-a.From) + every - 1) / every
 		}
-		if n < 1 || n > MaxRequests-total {
+		switch {
+		case n < 1:
+			return fmt.Errorf("a burst of %d requests", n)
+		case n > MaxRequests-total:
 			return fmt.Errorf("more than %d requests", MaxRequests)
 		}
 		total += n

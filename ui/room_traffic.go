@@ -25,6 +25,14 @@ import (
 // so its records, are the teacher's, request for request: a position is an
 // index into them.
 
+// maxFollowedRuns bounds the runs a following view holds as added at the
+// clock, about 60 bytes each: a server holds one such view per student,
+// and a stream the teacher runs at 1,000 a second would otherwise grow
+// each by 60 MB in 17 minutes. Past it, the view replays the teacher's
+// additions from their own form (a stream is one entry however long),
+// which holds none, and goes on adding from there.
+const maxFollowedRuns = 10_000
+
 // toAddition is a traffic entry made at the clock as the room carries it.
 func toAddition(t scenarios.Traffic) room.Addition {
 	if t.Shape == scenarios.Stream {
@@ -158,7 +166,7 @@ func (m *Model) catchUp(want []scenarios.Traffic) bool {
 			}
 			from = h.To
 		}
-		if held+len(runs)+runCount(w, from) > maxInjectedRuns {
+		if held+len(runs)+runCount(w, from) > maxFollowedRuns {
 			return false
 		}
 		rs := w.Runs(from, math.MaxInt64)

@@ -246,3 +246,31 @@ func withAdded(t room.Traffic, added []room.Addition) room.Traffic {
 	t.Added = added
 	return t
 }
+
+// A stream the teacher runs long and fast holds at most maxFollowedRuns
+// requests as added at the clock in a follower's view (a server holds one
+// view per student): past them the view replays the stream from its own
+// form and adds on from there, its records those of the same traffic
+// written in a file.
+func TestALongStreamHoldsLittle(t *testing.T) {
+	_, students, _ := playRoom(t, 1)
+	s := students[0]
+	base := *s.roomTraffic()
+	from := algo.Clock(12, 0, 0, 0)
+	var tr room.Traffic
+	for sec := 1; sec <= 30; sec++ {
+		tr = withAdded(base, []room.Addition{{Client: "x", From: from, To: from + algo.Instant(sec*1000), Every: time.Millisecond}})
+		to := from + algo.Instant(sec*1000)
+		s = update(t, s, room.FollowMsg{Position: room.Position{Scenario: base.Name, Caption: -1, Speed: 1, Now: to - 1, Processed: int64(sec * 1000), Traffic: &tr}})
+		if runs, _ := s.eng.Injected(); runs > maxFollowedRuns || s.eng.Processed() != int64(sec*1000) {
+			t.Fatalf("after %ds of a stream at 1,000/s the student holds %d runs, has decided %d", sec, runs, s.eng.Processed())
+		}
+	}
+	file, err := emptyClock(t).WithTraffic([]scenarios.Traffic{fromAddition(tr.Added[0])})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := allRecords(s.eng), records(t, file); !reflect.DeepEqual(got, want) {
+		t.Fatalf("the student's %d records are not the file's %d", len(got), len(want))
+	}
+}
