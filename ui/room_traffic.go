@@ -124,8 +124,8 @@ func (m *Model) followTraffic(t *room.Traffic) {
 		}
 	}
 	m.traffic.shared = t
-	if m.inRoom {
-		m.status = teacherMade(have, want)
+	if said := teacherMade(have, want); m.inRoom && said != "" {
+		m.status = said
 	}
 }
 
