@@ -133,6 +133,9 @@ func (m *Model) followTraffic(t *room.Traffic) {
 // to the traffic was.
 func teacherMade(have []addition, want []scenarios.Traffic) string {
 	switch {
+	case len(want) > len(have) && want[len(want)-1].Shape == scenarios.Stream:
+		w := want[len(want)-1] // a stream started, or one going on at another rate
+		return fmt.Sprintf("the teacher's stream for %s: one request every %s from %s", w.Client, human.Duration(w.Every), w.From.Short())
 	case len(want) > len(have):
 		return "the teacher made " + describe(want[len(want)-1])
 	case len(want) < len(have):

@@ -140,10 +140,16 @@ func TestTeachersStreamReachesFollowers(t *testing.T) {
 	teacher = relay(t, teacher, students, last, append(append(press("s"), typeText("20")...), keyMsg("enter"))...)
 	teacher = playRelayed(t, teacher, students, last, time.Second)
 	sameAsTeacher(t, "a stream of 20/s", teacher, students, false)
+	if !strings.Contains(screen(students[0]), "the teacher's stream for client-1: one request every 50ms from 12:00:58") {
+		t.Errorf("the student's screen as the stream plays:\n%s", screen(students[0]))
+	}
 	teacher = relay(t, teacher, students, last, press("r")...)
 	teacher = playRelayed(t, teacher, students, last, time.Second)
 	teacher = relay(t, teacher, students, last, press(">")...)
 	teacher = playRelayed(t, teacher, students, last, 1500*time.Millisecond)
+	if !strings.Contains(screen(students[1]), "the teacher's stream for client-1: one request every 40ms from 12:00:59.990") {
+		t.Errorf("the student's screen after >:\n%s", screen(students[1]))
+	}
 	teacher = relay(t, teacher, students, last, press("space")...)
 	if n := teacher.eng.Processed(); n < 50 {
 		t.Fatalf("the teacher's stream made %d requests", n)
