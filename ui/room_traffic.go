@@ -116,6 +116,7 @@ func (m *Model) followTraffic(t *room.Traffic) {
 		want[i] = fromAddition(a)
 	}
 	have := slices.Clone(m.additions())
+	theirs := m.sharesTraffic(m.traffic.shared) // the view's additions were the teacher's, not its own
 	m.traffic.stream = nil
 	if t.Name != m.sc.Name || t.Config != m.sc.Config || !slices.Equal(t.Algorithms, m.sc.Algorithms) || !m.catchUp(want) {
 		if err := m.replayTeacher(t, want); err != nil {
@@ -124,7 +125,11 @@ func (m *Model) followTraffic(t *room.Traffic) {
 		}
 	}
 	m.traffic.shared = t
-	if said := teacherMade(have, want); m.inRoom && said != "" {
+	switch said := teacherMade(have, want); {
+	case !m.inRoom:
+	case !theirs && len(have) > 0:
+		m.status = "the teacher's traffic replaces yours"
+	case said != "":
 		m.status = said
 	}
 }

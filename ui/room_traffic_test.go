@@ -185,6 +185,9 @@ func TestExploringAloneKeepsOwnTraffic(t *testing.T) {
 	students[0] = update(t, students[0], press("F")...)
 	students[0] = update(t, students[0], room.FollowMsg{Position: *last})
 	sameAsTeacher(t, "F", teacher, students, true)
+	if !strings.Contains(students[0].status, "the teacher's traffic replaces yours") {
+		t.Errorf("following again, the student reads %q", students[0].status)
+	}
 	if clients := students[0].eng.Clients(); len(clients) != 1 || clients[0] != "client-1" {
 		t.Errorf("following again, the student's clients are %v", clients)
 	}
