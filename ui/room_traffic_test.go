@@ -123,6 +123,9 @@ func TestTeachersTrafficReachesFollowers(t *testing.T) {
 	}
 	teacher = relay(t, teacher, students, last, press(")", "}")...)
 	sameAsTeacher(t, ") }", teacher, students, false)
+	if s := screen(students[0]); !strings.Contains(s, "the teacher makes the traffic here; exploring alone, r b s make your own") {
+		t.Errorf("a following student's empty clock names keys they cannot use:\n%s", s)
+	}
 	if c := students[1].eng.Config(); c.Limit != 110 || c.Window != 5*time.Minute {
 		t.Errorf("the knobs gave the student %d per %s", c.Limit, c.Window)
 	}

@@ -179,7 +179,10 @@ func (m Model) burst(count int64, client string) (Model, tea.Cmd, error) {
 	e := scenarios.Traffic{Shape: scenarios.Burst, Client: client, At: now, Count: count}
 	next, cmd, err := m.add(e, []sim.Added{{At: now, Client: client, Count: count}})
 	if err == nil {
-		next.status = fmt.Sprintf("%s at %s for %s · u takes it away · w writes the scenario", human.Noun{One: "request", Many: "requests"}.Of(count), now.Short(), client)
+		next.status = fmt.Sprintf("%s at %s for %s · u takes it away", human.Noun{One: "request", Many: "requests"}.Of(count), now.Short(), client)
+		if !next.writesNothing { // a classroom's session writes no file
+			next.status += " · w writes the scenario"
+		}
 	}
 	return next, cmd, err
 }
@@ -448,6 +451,9 @@ func (m Model) streamLine() string {
 // playHint is, on an empty clock (windowlab play), which keys make traffic.
 func (m Model) playHint() string {
 	if b := m.baseScenario(); len(b.Traffic) == 0 && b.Len() == 0 && m.streamLine() == "" {
+		if m.inRoom && m.following {
+			return "the teacher makes the traffic here; exploring alone, r b s make your own"
+		}
 		return "make traffic: r request · b burst · s stream · u undo · ( ) limit · { } window"
 	}
 	return ""
