@@ -286,3 +286,62 @@ func TestALongStreamHoldsLittle(t *testing.T) {
 		t.Fatalf("the student's %d records are not the file's %d", len(got), len(want))
 	}
 }
+
+// finishJob runs the view's move under way to its end (the commands the
+// view returned, as the program would) and hands it the result.
+func finishJob(t *testing.T, m Model, cmd tea.Cmd) (Model, tea.Cmd) {
+	t.Helper()
+	for m.job != nil {
+		if cmd == nil {
+			t.Fatal("a job with no command to run it")
+		}
+		msgs := make(chan tea.Msg, 16)
+		var run func(tea.Cmd)
+		run = func(c tea.Cmd) {
+			if c == nil {
+				return
+			}
+			switch msg := c().(type) {
+			case tea.BatchMsg:
+				for _, c := range msg {
+					go run(c)
+				}
+			default:
+				msgs <- msg
+			}
+		}
+		go run(cmd)
+		for msg := range msgs {
+			if done, ok := msg.(jobDoneMsg); ok {
+				var next tea.Model
+				next, cmd = m.Update(done)
+				m = next.(Model)
+				break
+			}
+		}
+	}
+	return m, cmd
+}
+
+// A teacher's position that comes while a student's view is busy
+// replaying (a move past its frame's budget) is not lost: the view goes
+// there once the replay is done, with the traffic the teacher made since.
+func TestAPositionMissedDuringAReplayIsTakenAfter(t *testing.T) {
+	teacher, students, last := playRoom(t, 1)
+	teacher = relay(t, teacher, students, last, goTo("12:00:59")...)
+	s := students[0]
+	s.budget = 0 // every long move outlasts its frame
+	teacher = update(t, teacher, burstKeys("1000000")...)
+	next, cmd := s.Update(room.FollowMsg{Position: *last}) // a million to decide
+	s = next.(Model)
+	if s.job == nil {
+		t.Fatal("a million decisions fit in no time at all")
+	}
+	teacher = update(t, teacher, goTo("12:01:00")...)
+	teacher = update(t, teacher, burstKeys("")...)
+	s = update(t, s, room.FollowMsg{Position: *last}) // while the job runs
+	s, cmd = finishJob(t, s, cmd)
+	s.budget = inFrame
+	s, _ = finishJob(t, s, cmd)
+	sameAsTeacher(t, "after the replay", teacher, []Model{s}, false)
+}
