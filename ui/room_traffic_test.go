@@ -345,3 +345,30 @@ func TestAPositionMissedDuringAReplayIsTakenAfter(t *testing.T) {
 	s, _ = finishJob(t, s, cmd)
 	sameAsTeacher(t, "after the replay", teacher, []Model{s}, false)
 }
+
+// In the lesson, traffic made at a step stays with that step while it is
+// on screen: another step leaves it behind, in the teacher's view and in
+// the lesson's engine kept for coming back, so a student who joins later
+// sees what the teacher sees.
+func TestLessonStepsLeaveTrafficBehind(t *testing.T) {
+	teacher, student, last := classroom(t)
+	n := teacher.eng.Len()
+	teacher = update(t, teacher, press("r", "r")...)
+	student = update(t, student, room.FollowMsg{Position: *last})
+	if teacher.eng.Len() != n+2 || student.eng.Len() != n+2 {
+		t.Fatalf("r r: the teacher has %d more requests, the student %d", teacher.eng.Len()-n, student.eng.Len()-n)
+	}
+	teacher = update(t, teacher, press("n", "p")...)
+	student = update(t, student, room.FollowMsg{Position: *last})
+	if teacher.eng.Len() != n || len(teacher.entries()) != 0 || student.eng.Len() != n || len(last.Traffic.Added) != 0 {
+		t.Fatalf("back at step 1: the teacher has %d more requests in %d additions, the student %d, the room %d additions",
+			teacher.eng.Len()-n, len(teacher.entries()), student.eng.Len()-n, len(last.Traffic.Added))
+	}
+	late, err := New(Options{Lesson: scenarios.Lesson(), Room: testRoom{follows: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	late.budget = inFrame
+	late = update(t, late, tea.WindowSizeMsg{Width: 100, Height: 30}, room.FollowMsg{Position: *last})
+	sameAsTeacher(t, "a student joining later", teacher, []Model{student, late}, true)
+}

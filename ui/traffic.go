@@ -257,6 +257,19 @@ func (m *Model) injectedAfter(i int) {
 	}
 }
 
+// leaveTraffic leaves the traffic made at the clock behind, as another
+// scenario on screen does: a lesson keeps each step's engine to come back
+// to, which must not keep requests no addition accounts for (u could not
+// take them away, w would not write them, a room would not carry them).
+func (m *Model) leaveTraffic() {
+	if runs, _ := m.eng.Injected(); runs > 0 {
+		if err := m.eng.Uninject(runs); err != nil {
+			m.status = err.Error()
+		}
+	}
+	m.traffic = trafficState{}
+}
+
 // withAddedEntry checks the scenario with addition i changed to e against
 // the file's budget.
 func (m *Model) withAddedEntry(i int, e scenarios.Traffic) (*scenarios.Scenario, error) {

@@ -698,6 +698,7 @@ func (m *Model) goToStep(i int) {
 		m.status = "this is the last step; p goes back"
 		return
 	}
+	m.leaveTraffic()
 	m.step = i
 	m.original = nil
 	m.setScenario(m.lesson[i], m.lessonEngines[i])
