@@ -372,3 +372,29 @@ func TestLessonStepsLeaveTrafficBehind(t *testing.T) {
 	late = update(t, late, tea.WindowSizeMsg{Width: 100, Height: 30}, room.FollowMsg{Position: *last})
 	sameAsTeacher(t, "a student joining later", teacher, []Model{student, late}, true)
 }
+
+// Two teachers' views (the laptop and the projector) make traffic
+// together, each taking the other's, and a teacher coming back takes the
+// room's traffic with its position.
+func TestTeachersMakeTrafficTogether(t *testing.T) {
+	var fromA, fromB room.Position
+	mk := func(sent *room.Position, start *room.Position) Model {
+		m, err := New(Options{Scenario: emptyClock(t), Room: testRoom{publish: func(p room.Position) { *sent = p }}, StartAt: start})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.budget = inFrame
+		return update(t, m, tea.WindowSizeMsg{Width: 100, Height: 30})
+	}
+	a, b := mk(&fromA, nil), mk(&fromB, nil)
+	a = update(t, a, boundaryByHand()...)
+	b = update(t, b, room.FollowMsg{Position: fromA})
+	b = update(t, b, burstKeys("5 bob")...)
+	a = update(t, a, room.FollowMsg{Position: fromB})
+	sameAsTeacher(t, "a after b's burst", b, []Model{a}, false)
+	if len(a.entries()) != 3 || len(fromA.Traffic.Added) != 2 {
+		t.Errorf("a has %d additions and sent %d; b's burst went back to b", len(a.entries()), len(fromA.Traffic.Added))
+	}
+	back := mk(new(room.Position), &fromB)
+	sameAsTeacher(t, "a teacher coming back", b, []Model{back}, true)
+}
