@@ -115,6 +115,11 @@ func (m *Model) followTraffic(t *room.Traffic) {
 	for i, a := range t.Added {
 		want[i] = fromAddition(a)
 	}
+	// What a file may hold: client names, shapes, the scenario's budget.
+	if _, err := m.baseScenario().WithTraffic(want); err != nil {
+		m.status = "the teacher's traffic cannot be followed: " + err.Error()
+		return
+	}
 	have := slices.Clone(m.additions())
 	theirs := m.sharesTraffic(m.traffic.shared) // the view's additions were the teacher's, not its own
 	m.traffic.stream = nil

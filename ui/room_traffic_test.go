@@ -2,6 +2,7 @@ package ui
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -251,6 +252,22 @@ func decidedState(e *sim.Engine) state {
 	s := stateOf(e)
 	s.last.Arrival.Number = 0
 	return s
+}
+
+// A name no file may hold, added after the teacher's own (where the
+// follower would decide only what is new), is refused before anything
+// is decided, as a prompt's is.
+func TestTeachersNamesAreChecked(t *testing.T) {
+	teacher, students, last := playRoom(t, 1)
+	teacher = relay(t, teacher, students, last, press("r")...)
+	s := students[0]
+	n := s.eng.Len() // the engine is shared by the model's copies
+	p := *last
+	bad := withAdded(*last.Traffic, append(slices.Clone(last.Traffic.Added), room.Addition{Client: "bad\x1b[2J", At: s.eng.Now(), Count: 1}))
+	p.Traffic = &bad
+	if next := update(t, s, room.FollowMsg{Position: p}); n != 1 || next.eng.Len() != n || !strings.Contains(next.status, "cannot be followed") {
+		t.Errorf("a name with an escape: %d requests more than %d, %q", next.eng.Len()-n, n, next.status)
+	}
 }
 
 // withAdded is t with other additions.
