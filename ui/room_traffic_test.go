@@ -259,7 +259,7 @@ func decidedState(e *sim.Engine) state {
 // is decided, as a prompt's is.
 func TestTeachersNamesAreChecked(t *testing.T) {
 	teacher, students, last := playRoom(t, 1)
-	teacher = relay(t, teacher, students, last, press("r")...)
+	relay(t, teacher, students, last, press("r")...)
 	s := students[0]
 	n := s.eng.Len() // the engine is shared by the model's copies
 	p := *last
