@@ -45,6 +45,10 @@ type Position struct {
 	Playing   bool
 	Speed     float64
 	Paused    bool // the teacher paused the room: followers stay here
+	// Traffic is what the teacher made at the clock and the rules it is
+	// decided under (shared, never changed: a change is a new one); nil
+	// says nothing of it (a follower keeps what it has).
+	Traffic *Traffic
 }
 
 // FollowMsg sends a following view the teacher's position.

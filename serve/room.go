@@ -53,7 +53,14 @@ func newRoom() *Room { return &Room{members: map[*member]struct{}{}, answers: ma
 // student, and every other teacher's view (a teacher's terminal and the
 // projector's session drive the room together, each showing the other's
 // moves). The latest replaces one not handed on yet.
+//
+// A position whose traffic is more than a room carries (room.Traffic.Check)
+// goes to no one: a teacher's view never makes one, and the room keeps
+// and hands on only what is bounded.
 func (r *Room) publish(from *member, p room.Position) {
+	if p.Traffic.Check() != nil {
+		return
+	}
 	r.mu.Lock()
 	r.last, r.hasLast = p, true
 	members := make([]*member, 0, len(r.members))

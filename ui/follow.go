@@ -40,18 +40,23 @@ type roomState struct {
 	pausedAt   room.Position // where the room was paused
 	quietMove  bool          // a teacher's: the view moved to another teacher's position, not to be published
 	joinHint   string
+	missed     bool // a student's: the teacher moved while the view was busy, to go there when done
 	// The live quiz (poll.go).
 	poll          pollDialog // the teacher's questions and scores while "ask the room" is closed
 	pollQuestions []quiz.Item
 	pending       *room.Poll // a question that came during a move or the name prompt
 }
 
-// position is where the model stands now.
+// position is where the model stands now, with the traffic made at the
+// clock and the rules it is decided under.
 func (m Model) position() room.Position {
 	p := room.Position{Step: m.step, Scenario: m.sc.Name, Processed: m.snap.Processed, Now: m.snap.Now,
 		Caption: -1, Playing: m.playing, Speed: m.speed}
 	if m.held.on {
 		p.Caption = m.held.caption
+	}
+	if m.room != nil {
+		p.Traffic = m.roomTraffic() // the one last shared, while it stands
 	}
 	return p
 }
@@ -62,6 +67,7 @@ func (m *Model) publishPosition() {
 	if !m.teaching() || m.job != nil {
 		return
 	}
+	m.roomTraffic() // kept, so that position (a copy) finds it
 	p := m.position()
 	if m.roomPaused {
 		p = m.pausedAt
@@ -84,6 +90,7 @@ func (m *Model) pauseRoom(on bool) {
 	m.roomPaused = on
 	if on {
 		m.stop()
+		m.roomTraffic()
 		m.pausedAt = m.position()
 		m.pausedAt.Paused = true
 		m.status = "the room is paused at " + m.pausedAt.Now.Short() + ": your moves stay on your screen until P"
@@ -127,6 +134,9 @@ func (m Model) onFollow(p room.Position) (tea.Model, tea.Cmd) {
 		m.publishPosition()
 		return m, cmd
 	}
+	if m.following && m.job != nil {
+		m.missed = true // goes there when the move under way is done
+	}
 	if !m.following || m.job != nil || m.dialog != nil {
 		return m, nil
 	}
@@ -139,6 +149,7 @@ func (m *Model) goToPosition(p room.Position) tea.Cmd {
 	if len(m.lesson) > 0 && p.Step != m.step && p.Step >= 0 && p.Step < len(m.lesson) {
 		m.goToStep(p.Step)
 	}
+	m.followTraffic(p.Traffic) // what the teacher made at the clock, under the teacher's rules
 	if p.Scenario != m.sc.Name {
 		m.status = "the teacher is on another scenario (" + p.Scenario + ")"
 		return nil

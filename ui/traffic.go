@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -12,6 +13,7 @@ import (
 
 	"windowlab/algo"
 	"windowlab/human"
+	"windowlab/room"
 	"windowlab/scenarios"
 	"windowlab/sim"
 )
@@ -31,6 +33,9 @@ type trafficState struct {
 	base   *scenarios.Scenario
 	added  []addition
 	stream *stream // the stream running, or nil
+	// shared is the traffic and rules last shared with the room or taken
+	// from it (room_traffic.go), while they still stand.
+	shared *room.Traffic
 }
 
 // addition is one entry added: a burst, or a stream (or a stretch of one
@@ -136,16 +141,18 @@ func (m Model) focusClient() string {
 	return "client-1"
 }
 
+// errFollowing is why a following student's keys make no traffic.
+var errFollowing = errors.New("you follow the teacher: move the clock yourself (→) to explore alone, then make your own traffic")
+
 // add makes entry's requests at the clock and decides them: refused, with
 // the reason, when the scenario could not hold it.
 func (m Model) add(entry scenarios.Traffic, runs []sim.Added) (Model, tea.Cmd, error) {
-	switch {
-	case m.inRoom && m.following:
-		return m, nil, fmt.Errorf("you follow the teacher: move the clock yourself (→) to explore alone, then make your own traffic")
-	case m.teaching():
-		// The room's positions are indexes into the scenario every view
-		// replays: traffic the students' views lack would move them wrong.
-		return m, nil, fmt.Errorf("a teacher's traffic does not reach the room yet: make it in windowlab play, then serve --scenario the file w writes")
+	if m.inRoom && m.following {
+		return m, nil, errFollowing
+	}
+	// A teacher's goes to the room with the next position (room_traffic.go).
+	if err := m.roomRefuses(); err != nil {
+		return m, nil, err
 	}
 	rules, err := m.rules()
 	if err != nil {
@@ -172,7 +179,10 @@ func (m Model) burst(count int64, client string) (Model, tea.Cmd, error) {
 	e := scenarios.Traffic{Shape: scenarios.Burst, Client: client, At: now, Count: count}
 	next, cmd, err := m.add(e, []sim.Added{{At: now, Client: client, Count: count}})
 	if err == nil {
-		next.status = fmt.Sprintf("%s at %s for %s · u undoes it · w saves a file", human.Noun{One: "request", Many: "requests"}.Of(count), now.Short(), client)
+		next.status = fmt.Sprintf("%s at %s for %s · u undoes it", human.Noun{One: "request", Many: "requests"}.Of(count), now.Short(), client)
+		if !next.writesNothing { // a classroom's session writes no file
+			next.status += " · w saves a file"
+		}
 	}
 	return next, cmd, err
 }
@@ -230,10 +240,34 @@ func (m *Model) feedStream(target algo.Instant) {
 		if a.eng == m.eng {
 			a.runs += len(runs)
 		}
+		m.injectedAfter(s.i)
 		m.end = max(m.end, runs[len(runs)-1].At.Add(m.eng.Window()))
 	}
 	a.entry = e
 	s.clock = target
+}
+
+// injectedAfter notes that addition i had runs injected after those of
+// the additions made since: their runs are no longer the engine's last,
+// so sim.Engine.Uninject cannot take them away, and undo replays instead
+// (it took the stream's last request, not a burst made while it ran).
+func (m *Model) injectedAfter(i int) {
+	for j := i + 1; j < len(m.traffic.added); j++ {
+		m.traffic.added[j].eng = nil
+	}
+}
+
+// leaveTraffic leaves the traffic made at the clock behind, as another
+// scenario on screen does: a lesson keeps each step's engine to come back
+// to, which must not keep requests no addition accounts for (u could not
+// take them away, w would not write them, a room would not carry them).
+func (m *Model) leaveTraffic() {
+	if runs, _ := m.eng.Injected(); runs > 0 {
+		if err := m.eng.Uninject(runs); err != nil {
+			m.status = err.Error()
+		}
+	}
+	m.traffic = trafficState{}
 }
 
 // withAddedEntry checks the scenario with addition i changed to e against
@@ -280,6 +314,10 @@ func (m Model) nudgeStream(dir int) Model {
 	}
 	i = min(max(i, 0), len(streamRates)-1)
 	rate := streamRates[i]
+	if err := m.roomRefuses(); err != nil && rate != s.rate {
+		m.status = "✗ " + err.Error()
+		return m
+	}
 	if rate == s.rate {
 		m.status = fmt.Sprintf("the stream runs at %d/s already, as %s as it goes", rate, map[bool]string{true: "fast", false: "slow"}[dir > 0])
 		return m
@@ -297,6 +335,10 @@ func (m Model) nudgeStream(dir int) Model {
 // (sim.Engine.Uninject), or, when the rules changed since, by replaying the
 // rest under them; the clock stays.
 func (m Model) undo() (Model, tea.Cmd) {
+	if m.inRoom && m.following {
+		m.status = "✗ " + errFollowing.Error()
+		return m, nil
+	}
 	m.traffic.stream = nil
 	added := m.additions()
 	for len(added) > 0 && added[len(added)-1].entry.Shape == scenarios.Stream && added[len(added)-1].entry.To <= added[len(added)-1].entry.From {
@@ -433,6 +475,9 @@ func (m Model) streamLine() string {
 // playHint is, on an empty clock (windowlab play), which keys make traffic.
 func (m Model) playHint() string {
 	if b := m.baseScenario(); len(b.Traffic) == 0 && b.Len() == 0 && m.streamLine() == "" {
+		if m.inRoom && m.following {
+			return "the teacher makes the traffic here; exploring alone, r b s make your own"
+		}
 		return "make traffic: r request · b burst · s stream · u undo · ( ) limit · { } window"
 	}
 	return ""

@@ -403,6 +403,12 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	}
 	next, cmd := m.update(msg)
 	nm := next.(Model)
+	if nm.missed && nm.job == nil && nm.dialog == nil {
+		nm.missed = false
+		if nm.following && nm.hasTeacher {
+			cmd = tea.Batch(cmd, nm.goToPosition(nm.teacher))
+		}
+	}
 	nm.publishPosition()
 	nm.reportFollowing()
 	cmd = tea.Batch(cmd, nm.reportAttempt())
@@ -710,6 +716,7 @@ func (m *Model) goToStep(i int) {
 		m.status = "this is the last step; p goes back"
 		return
 	}
+	m.leaveTraffic()
 	m.step = i
 	m.original = nil
 	m.setScenario(m.lesson[i], m.lessonEngines[i])

@@ -21,8 +21,14 @@ type playOptions struct {
 	store  string // --store: the Redis the view's engines decide on
 }
 
+// defaultPlayOptions are play's defaults: the lesson's rules at noon
+// (serve --play serves the same clock).
+func defaultPlayOptions() playOptions {
+	return playOptions{limit: 100, window: time.Minute, start: "12:00:00"}
+}
+
 func newPlayCommand() *cobra.Command {
-	opts := playOptions{limit: 100, window: time.Minute, start: "12:00:00"}
+	opts := defaultPlayOptions()
 	cmd := &cobra.Command{
 		Use:   "play",
 		Short: "Open an empty clock and make the traffic yourself (r, b, s), under the lesson's rules",

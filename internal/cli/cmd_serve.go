@@ -31,7 +31,7 @@ type serveOptions struct {
 	addr, hostKey, teacherKeys, scenario string
 	maxStudents, count                   int // count: --questions
 	idle                                 time.Duration
-	verbose, lessonFlag                  bool
+	verbose, lessonFlag, play            bool
 	seed                                 uint64
 	flags                                *pflag.FlagSet // which of them were given
 }
@@ -51,9 +51,12 @@ func newServeCommand() *cobra.Command {
 			"room, A asks it a question (the scenario's, the lesson's two, --questions generated ones with " +
 			"--seed) and shows the answers arriving as a histogram, then reveals the answer to everyone; x " +
 			"puts a challenge to it: each student makes traffic on a clock of their own, and their bests " +
-			"arrive on the teacher's screen, the best first.",
+			"arrive on the teacher's screen, the best first. " +
+			"Traffic the teacher makes at the clock (r, b, s, u; the knobs ( ) { } and e) reaches every " +
+			"follower, decided the same; --play serves an empty clock for exactly that.",
 		Example: "  windowlab serve                      # the lesson, on 127.0.0.1:2222\n" +
-			"  windowlab serve --addr 0.0.0.0:2222 --scenario boundary-burst",
+			"  windowlab serve --addr 0.0.0.0:2222 --scenario boundary-burst\n" +
+			"  windowlab serve --play                # an empty clock: the teacher's r b s u reach every follower",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runServe(cmd.Context(), stdioOf(cmd), opts)
@@ -68,6 +71,7 @@ func newServeCommand() *cobra.Command {
 	f.IntVar(&opts.maxStudents, "max-students", serve.DefaultMaxStudents, fmt.Sprintf("how many students may be connected at once, 1 to %d", serve.MostStudents))
 	f.DurationVar(&opts.idle, "idle", serve.DefaultIdle, fmt.Sprintf("close a session idle this long: 0 never, or %s to %s", serve.ShortestIdle, human.Duration(serve.LongestIdle)))
 	f.BoolVar(&opts.lessonFlag, "lesson", false, "serve the lesson (the default programme)")
+	f.BoolVar(&opts.play, "play", false, "serve windowlab play's empty clock (12:00:00, the lesson's rules): the teacher makes the traffic")
 	f.Uint64Var(&opts.seed, "seed", 0, "the seed of the generated questions the teacher may ask (default: a new one, printed)")
 	f.IntVar(&opts.count, "questions", 3, "how many generated questions to offer beside the lesson's two")
 	f.BoolVarP(&opts.verbose, "verbose", "v", false, "log the server's goroutines with every connection too")
@@ -212,10 +216,15 @@ func serveConfig(opts serveOptions) (serve.Config, []string, error) {
 // and may be asked, in cfg.View; opts.seed becomes the one used.
 func serveProgramme(ctx context.Context, opts *serveOptions, cfg *serve.Config) error {
 	var err error
-	if opts.lessonFlag && opts.scenario != "" {
-		return invalid(errors.New("--lesson and --scenario both name the programme; give one"))
+	if n := btoi(opts.lessonFlag) + btoi(opts.scenario != "") + btoi(opts.play); n > 1 {
+		return invalid(errors.New("--lesson, --scenario and --play each name the programme; give one"))
 	}
 	var sc *scenarios.Scenario
+	if opts.play {
+		if sc, err = playScenario(defaultPlayOptions()); err != nil {
+			return invalid(err)
+		}
+	}
 	if opts.scenario != "" {
 		if sc, err = scenarios.ResolveContext(ctx, opts.scenario); err != nil {
 			return invalid(err)
@@ -254,6 +263,14 @@ func serveProgramme(ctx context.Context, opts *serveOptions, cfg *serve.Config) 
 		return o
 	}
 	return nil
+}
+
+// btoi is 1 for true.
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // logBesideHostKey sends the server's log to serve.log beside the host key,

@@ -45,6 +45,7 @@ func TestServeRefusesBeforeListening(t *testing.T) {
 		{"teacher keys from a FIFO", []string{"--teacher-keys", fifo}, "--teacher-keys " + fifo + ": a named pipe, not a regular file"},
 		{"a host key from /dev/zero", []string{"--teacher-keys", keys, "--host-key", "/dev/zero"}, "--host-key /dev/zero: a character device, not a regular file"},
 		{"a host key from a FIFO", []string{"--teacher-keys", keys, "--host-key", fifo}, "--host-key " + fifo + ": a named pipe, not a regular file"},
+		{"two programmes", []string{"--teacher-keys", keys, "--play", "--scenario", "bouncer"}, "--lesson, --scenario and --play each name the programme; give one"},
 		{"a scenario over the budget", []string{"--teacher-keys", keys, "--scenario", big}, "big.yaml: viewing it (the view keeps every decision for its timeline) would need about"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
