@@ -127,17 +127,23 @@ func (r *Room) Ask(p room.Poll) {
 		clear(r.answers)
 	}
 	r.poll = p
+	students := r.studentsLocked()
+	r.mu.Unlock()
+	for _, m := range students {
+		latest(m.poll, p)
+	}
+	r.tallyChanged()
+}
+
+// studentsLocked are the room's students; r.mu is held.
+func (r *Room) studentsLocked() []*member {
 	var students []*member
 	for m := range r.members {
 		if m.role == "student" {
 			students = append(students, m)
 		}
 	}
-	r.mu.Unlock()
-	for _, m := range students {
-		latest(m.poll, p)
-	}
-	r.tallyChanged()
+	return students
 }
 
 // answer takes a student's answer to question id, while it is open: the

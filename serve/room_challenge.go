@@ -40,12 +40,7 @@ func (r *Room) StartChallenge(c room.Challenge) {
 		r.challenge.opened = time.Now()
 	}
 	r.challenge.open = c
-	var students []*member
-	for m := range r.members {
-		if m.role == "student" {
-			students = append(students, m)
-		}
-	}
+	students := r.studentsLocked()
 	r.mu.Unlock()
 	for _, m := range students {
 		latest(m.challenge, c)
