@@ -157,3 +157,25 @@ func TestCodeTimelineClick(t *testing.T) {
 		}
 	}
 }
+
+// With the panel beside them the lanes are narrower, and the log's strip
+// is counted for the width they get: it stays on one line with its ends
+// (it wrapped over three when counted for the whole width).
+func TestCodePanelLeavesTheLogsStripWhole(t *testing.T) {
+	m := newModel(t, boundaryBurst(), 140, 40)
+	m = update(t, m, press("tab", "tab")...)
+	m = update(t, m, press("d")...)
+	out := screen(m)
+	found := false
+	for _, l := range strings.Split(out, "\n") {
+		if strings.Contains(l, "▕") {
+			found = true
+			if !strings.Contains(l, "▏") {
+				t.Fatalf("the log's strip is broken over lines:\n%s", out)
+			}
+		}
+	}
+	if !found || !strings.Contains(out, "the code that decided") {
+		t.Fatalf("no strip or no panel:\n%s", out)
+	}
+}

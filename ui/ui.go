@@ -668,6 +668,7 @@ func (m *Model) adjustView(msg tea.KeyPressMsg) {
 		m.refresh()
 	case key.Matches(msg, k.Code):
 		m.toggleCode()
+		m.refresh() // the lanes beside the panel are narrower: the log's strip is counted again
 	case key.Matches(msg, k.Help):
 		m.showAllKeys(!m.help.ShowAll)
 	case key.Matches(msg, k.CloseHelp):

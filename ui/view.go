@@ -21,7 +21,15 @@ func (m Model) lanes() render.Lanes {
 	if !ok {
 		question = -1
 	}
-	return render.Lanes{C: m.c, Snap: &m.snap, Question: question, Presenter: m.presenter}
+	l := render.Lanes{C: m.c, Snap: &m.snap, Question: question, Presenter: m.presenter}
+	if m.code.on && !(m.presenter && render.PresenterFits(m.c)) {
+		// The code panel beside them takes its columns: the lanes, and the
+		// log's strip of cells counted for them, are laid out narrower.
+		if w, ok := (render.Code{C: m.c, Snap: &m.snap, Lane: m.codeLane()}).Beside(); ok {
+			l.C.Width = m.c.Width - w - 1
+		}
+	}
+	return l
 }
 
 // View renders the whole screen.
