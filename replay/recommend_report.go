@@ -68,7 +68,7 @@ func PrintRecommendation(w io.Writer, r *Recommendation) {
 			span += "–" + human.Int(b.To)
 		}
 		bar := strings.Repeat("█", int((b.Clients*30+top-1)/max(top, 1)))
-		fmt.Fprintf(w, "  %15s %10s %s\n", span, human.Int(b.Clients), bar)
+		fmt.Fprintln(w, strings.TrimRight(fmt.Sprintf("  %15s %10s %s", span, human.Int(b.Clients), bar), " "))
 	}
 	printCandidates(w, r)
 	printPicks(w, r)
@@ -82,7 +82,7 @@ func printCandidates(w io.Writer, r *Recommendation) {
 	fmt.Fprintf(w, "\ndenied at candidate limits (the sliding peaks' percentiles and each limiter's pick):\n")
 	fmt.Fprintf(w, "  %-24s %-14s %18s %8s %12s %8s\n", "limiter", "limit", "clients denied", "share", "requests", "share")
 	for _, d := range r.Candidates {
-		fmt.Fprintf(w, "  %-24s %-14s %18s %8s %12s %8s\n", d.Algorithm.Title(), perWindow(d.Limit, r.Config.Window),
+		fmt.Fprintf(w, "  %-24s %-14s %18s %8s %12s %8s\n", d.Algorithm.Title(), PerWindow(d.Limit, r.Config.Window),
 			human.Int(d.Clients), percent(d.Clients, r.Clients), human.Int(d.Requests), percent(d.Requests, r.Requests))
 	}
 }
@@ -97,7 +97,7 @@ func printPicks(w io.Writer, r *Recommendation) {
 		case p.At == nil:
 			fmt.Fprintf(w, "  %-24s none: even a limit of a client's every request denies more\n", p.Algorithm.Title())
 		default:
-			line := fmt.Sprintf("  %-24s %-14s denies %s (%s), %s (%s)", p.Algorithm.Title(), perWindow(p.At.Limit, r.Config.Window),
+			line := fmt.Sprintf("  %-24s %-14s denies %s (%s), %s (%s)", p.Algorithm.Title(), PerWindow(p.At.Limit, r.Config.Window),
 				clientsNoun.Of(p.At.Clients), percent(p.At.Clients, r.Clients), human.Noun{One: "request", Many: "requests"}.Of(p.At.Requests), percent(p.At.Requests, r.Requests))
 			if p.Below != nil {
 				line += fmt.Sprintf("; %s would deny %s (%s)", human.Int(p.Below.Limit), human.Int(p.Below.Clients), percent(p.Below.Clients, r.Clients))
@@ -107,7 +107,8 @@ func printPicks(w io.Writer, r *Recommendation) {
 	}
 }
 
-func perWindow(limit int64, window time.Duration) string {
+// PerWindow is a limit as the report writes it: "20 per 1m".
+func PerWindow(limit int64, window time.Duration) string {
 	return human.Int(limit) + " per " + human.Duration(window)
 }
 

@@ -323,6 +323,9 @@ func planReplay(opts replayOptions, name string) (replayPlan, error) {
 	if p.zone, err = parseZone(opts.tz); err != nil {
 		return p, invalid(err)
 	}
+	if p.share, err = planRecommend(opts, p.settings); err != nil {
+		return p, err
+	}
 	if (opts.save != "" || opts.tui) && len(p.settings) != 1 {
 		return p, invalid(errors.New("--save and --tui take one setting: give one --limit and one --window"))
 	}
@@ -336,9 +339,6 @@ func planReplay(opts replayOptions, name string) (replayPlan, error) {
 		if err := needTerminal(); err != nil {
 			return p, err
 		}
-	}
-	if p.share, err = planRecommend(opts, p.settings); err != nil {
-		return p, err
 	}
 	if opts.asJSON && !opts.recommend && len(p.settings) > 1 {
 		return p, invalid(errors.New("--json prints one setting's report, as run does; a sweep prints its table: give one --limit and one --window"))
