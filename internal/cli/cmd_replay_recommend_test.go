@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"io"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -63,6 +64,23 @@ func TestReplayRecommendRefusals(t *testing.T) {
 		args := append([]string{"replay", log, "--recommend"}, c.args...)
 		if out, errOut, code := windowlab(t, args...); code != 2 || !strings.Contains(errOut, c.want) || out != "" {
 			t.Errorf("windowlab %s: exit %d, want 2 and %q:\n%s%s", strings.Join(args, " "), code, c.want, out, errOut)
+		}
+	}
+}
+
+// --recommend holds each request's instant, 8 bytes, grouped by client
+// for the peaks: the memory budget counts them as the log is read and
+// refuses, exit 2, saying so, a log the plain replay fits.
+func TestReplayRecommendMemoryBudget(t *testing.T) {
+	same := logOf(t, "same.log", func(w io.Writer) { identicalLines(w, 1_000_000) })
+	withBudget(t, 4<<20)
+	if _, errOut, code := windowlab(t, "replay", same); code != 0 {
+		t.Fatalf("the plain replay: exit %d\n%s", code, errOut)
+	}
+	out, errOut, code := windowlab(t, "replay", same, "--recommend")
+	for _, want := range []string{"same.log:", "more than the 4 MiB", " MiB for each request's instant, grouped by client, for --recommend's peaks", "; cut the log to the hours you want"} {
+		if code != 2 || out != "" || !strings.Contains(errOut, want) {
+			t.Fatalf("exit %d, want 2 and %q:\n%s%s", code, want, out, errOut)
 		}
 	}
 }
