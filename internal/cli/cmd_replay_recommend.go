@@ -76,7 +76,11 @@ func printRecommend(ctx context.Context, w, errOut io.Writer, l *accesslog.Log, 
 		return invalid(err)
 	}
 	if !r.Complete {
-		fmt.Fprintln(errOut, "STOPPED EARLY: the report shows what was replayed whole; the rest was not.")
+		stopped := w // as the sweep says it: the report's first line
+		if asJSON {
+			stopped = errOut // standard output is the JSON's alone; "complete": false says it there
+		}
+		fmt.Fprint(stopped, "STOPPED EARLY: the report shows what was replayed whole; the rest was not.\n\n")
 	}
 	if asJSON {
 		err = replay.WriteRecommendationJSON(w, l.Name, r)
