@@ -62,6 +62,18 @@ type Peaks struct {
 	Sliding, Aligned, Total []int64
 }
 
+// Of is v (Sliding or Aligned) of the clients with a request replayed: a
+// client whose every line was left out (bad, or too late) has none.
+func (p Peaks) Of(v []int64) []int64 {
+	var out []int64
+	for c, n := range p.Total {
+		if n > 0 {
+			out = append(out, v[c])
+		}
+	}
+	return out
+}
+
 // peakBytes is what Peaks hold a client, and instantsBytes a request while
 // they are found (its instant, grouped by client): Memory counts both.
 const (
@@ -179,7 +191,7 @@ type Pick struct {
 // the limit below the one found is replayed to show it does not meet the
 // share). nil when ctx ended first.
 func search(ctx context.Context, l *accesslog.Log, cfg algo.Config, a algo.Algorithm, share Share, p Peaks, decided *atomic.Int64) (*Pick, error) {
-	clients := int64(len(l.Clients()))
+	clients := int64(len(p.Of(p.Total)))
 	pick := &Pick{Algorithm: a}
 	seen := map[int64]*Denial{}
 	at := func(limit int64) (*Denial, error) {
@@ -233,7 +245,7 @@ type Recommendation struct {
 	Config     algo.Config // the window and its offset
 	Algorithms []algo.Algorithm
 	Share      Share
-	Clients    int64
+	Clients    int64 // with a request replayed
 	Requests   int64
 	Peaks      Peaks
 	Picks      []*Pick  // a limiter each, as --algorithms lists them
@@ -247,8 +259,9 @@ type Recommendation struct {
 // and max, and each limiter's pick) through every limiter. The limiters
 // search side by side, one a core. What was done before ctx ended is kept.
 func Recommend(ctx context.Context, l *accesslog.Log, s Setting, share Share, decided *atomic.Int64) (*Recommendation, error) {
-	r := &Recommendation{Config: s.Config, Algorithms: s.Algorithms, Share: share, Clients: int64(len(l.Clients())), Requests: l.Requests}
+	r := &Recommendation{Config: s.Config, Algorithms: s.Algorithms, Share: share, Requests: l.Requests}
 	r.Peaks = FindPeaks(l, s.Config)
+	r.Clients = int64(len(r.Peaks.Of(r.Peaks.Total)))
 	r.Picks = make([]*Pick, len(s.Algorithms))
 	errs := make([]error, len(s.Algorithms))
 	next := make(chan int)
@@ -312,7 +325,7 @@ func Percentiles(peaks []int64) []int64 {
 // sliding peaks' percentiles and each limiter's pick, each once, at least
 // 1, smallest first.
 func (r *Recommendation) CandidateLimits() []int64 {
-	out := Percentiles(r.Peaks.Sliding)
+	out := Percentiles(r.Peaks.Of(r.Peaks.Sliding))
 	for _, p := range r.Picks {
 		if p != nil && p.At != nil {
 			out = append(out, p.At.Limit)

@@ -22,7 +22,7 @@ type Bucket struct {
 // double: 1, 2–3, 4–7, 8–15… up to the largest peak.
 func (r *Recommendation) Histogram() []Bucket {
 	var out []Bucket
-	for _, p := range r.Peaks.Sliding {
+	for _, p := range r.Peaks.Of(r.Peaks.Sliding) {
 		i := 0
 		for v := p; v > 1; v >>= 1 {
 			i++
@@ -49,7 +49,7 @@ func PrintRecommendation(w io.Writer, r *Recommendation) {
 	for _, row := range []struct {
 		what  string
 		peaks []int64
-	}{{"in any " + win + " (sliding)", r.Peaks.Sliding}, {"in one aligned " + win + " window (calendar)", r.Peaks.Aligned}} {
+	}{{"in any " + win + " (sliding)", r.Peaks.Of(r.Peaks.Sliding)}, {"in one aligned " + win + " window (calendar)", r.Peaks.Of(r.Peaks.Aligned)}} {
 		fmt.Fprintf(w, "  %-40s", row.what)
 		for _, v := range Percentiles(row.peaks) {
 			fmt.Fprintf(w, " %8s", human.Int(v))
@@ -181,7 +181,7 @@ func peakPercentiles(peaks []int64) PeakPercentiles {
 func WriteRecommendationJSON(w io.Writer, name string, r *Recommendation) error {
 	doc := RecommendDocument{SchemaVersion: 1, Log: name, Clients: r.Clients, Requests: r.Requests,
 		WindowMs: r.Config.Window.Milliseconds(), OffsetMs: r.Config.Offset.Milliseconds(), DenyAtMost: r.Share.Text,
-		Complete: r.Complete, Sliding: peakPercentiles(r.Peaks.Sliding), Aligned: peakPercentiles(r.Peaks.Aligned),
+		Complete: r.Complete, Sliding: peakPercentiles(r.Peaks.Of(r.Peaks.Sliding)), Aligned: peakPercentiles(r.Peaks.Of(r.Peaks.Aligned)),
 		Histogram: r.Histogram(), Candidates: []DenialJSON{}, Smallest: []PickJSON{}}
 	for _, d := range r.Candidates {
 		doc.Candidates = append(doc.Candidates, *denialJSON(&d))
