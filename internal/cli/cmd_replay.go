@@ -79,7 +79,7 @@ func newReplayCommand() *cobra.Command {
 	f.BoolVar(&opts.tui, "tui", false, "open the interactive view on the log, following the client denied most")
 	storeFlag(cmd, &opts.storeFlagValue)
 	recommendFlags(&opts.recommendOptions, f)
-	f.BoolVar(&opts.asJSON, "json", false, "print run's JSON report (one setting only); the log's summary goes to standard error")
+	f.BoolVar(&opts.asJSON, "json", false, "print run's JSON report (one setting only), or --recommend's; the log's summary goes to standard error")
 	registerFlagCompletion(cmd, "format", completeFrom(
 		cobra.CompletionWithDesc("auto", "told from the first line"),
 		cobra.CompletionWithDesc("combined", "nginx's and Apache httpd's default log"),
