@@ -53,7 +53,8 @@ func newReplayCommand() *cobra.Command {
 		Example: "  windowlab replay /var/log/nginx/access.log.1.gz --limits 60,120 --windows 1m\n" +
 			"  windowlab replay requests.jsonl --time-field ts --key field:api_key --limit 1000 --window 1h\n" +
 			"  windowlab replay export.csv --time-column when --client-column who --limit 10 --window 1s\n" +
-			"  zcat access.log.*.gz | windowlab replay - --key ip+path",
+			"  zcat access.log.*.gz | windowlab replay - --key ip+path\n" +
+			"  windowlab replay access.log --recommend --window 1m --deny-at-most 1%",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runReplay(cmd.Context(), stdioOf(cmd), opts, args)
