@@ -49,7 +49,8 @@ func newReplayCommand() *cobra.Command {
 			"counted and the first ten named; lines out of order are put in their place when they are " +
 			"within --reorder of the latest. With several --limits or --windows it prints one table of " +
 			"every setting: which one, for which limiter, would have denied how many of your requests and " +
-			"to whom.",
+			"to whom. With --recommend it gives each client's peak in one --window and each limiter's " +
+			"smallest limit denying at most --deny-at-most of the clients, each limit tried a replay.",
 		Example: "  windowlab replay /var/log/nginx/access.log.1.gz --limits 60,120 --windows 1m\n" +
 			"  windowlab replay requests.jsonl --time-field ts --key field:api_key --limit 1000 --window 1h\n" +
 			"  windowlab replay export.csv --time-column when --client-column who --limit 10 --window 1s\n" +
