@@ -32,7 +32,11 @@ type Memory struct {
 	atOnce   int              // settings decided side by side (0: none, --save)
 	denials  bool             // each client's denials counted, for a sweep's table or --tui's focus
 	view     bool             // --tui: the traffic copied into a scenario, and the view's timeline
+	peaks    bool             // --recommend: each request's instant grouped by client, and each client's peaks (FindPeaks)
 }
+
+// Recommending counts what --recommend's peaks hold besides (FindPeaks).
+func (m *Memory) Recommending() { m.peaks = true }
 
 // NewMemory counts a replay at settings; atOnce of them are decided
 // side by side.
@@ -85,6 +89,9 @@ func (m *Memory) parts(u accesslog.Usage) []part {
 			change = "replay fewer settings at a time, use a log of fewer clients or shorter windows"
 		}
 		ps = append(ps, part{engines, what, change})
+	}
+	if m.peaks {
+		ps = append(ps, part{u.Requests*instantsBytes + u.Clients*peakBytes, "each request's instant, grouped by client, for --recommend's peaks", "cut the log to the hours you want"})
 	}
 	if m.view {
 		// A copy of the keys and runs in the scenario the view opens.

@@ -32,6 +32,7 @@ type replayOptions struct {
 	reorder                                                time.Duration
 	strict, asJSON, tui                                    bool
 	save, tz, storeFlagValue                               string
+	recommendOptions
 }
 
 // newReplayCommand wires windowlab replay: a log read (with progress), then
@@ -48,11 +49,13 @@ func newReplayCommand() *cobra.Command {
 			"counted and the first ten named; lines out of order are put in their place when they are " +
 			"within --reorder of the latest. With several --limits or --windows it prints one table of " +
 			"every setting: which one, for which limiter, would have denied how many of your requests and " +
-			"to whom.",
+			"to whom. With --recommend it gives each client's peak in one --window and each limiter's " +
+			"smallest limit denying at most --deny-at-most of the clients, each limit tried a replay.",
 		Example: "  windowlab replay /var/log/nginx/access.log.1.gz --limits 60,120 --windows 1m\n" +
 			"  windowlab replay requests.jsonl --time-field ts --key field:api_key --limit 1000 --window 1h\n" +
 			"  windowlab replay export.csv --time-column when --client-column who --limit 10 --window 1s\n" +
-			"  zcat access.log.*.gz | windowlab replay - --key ip+path",
+			"  zcat access.log.*.gz | windowlab replay - --key ip+path\n" +
+			"  windowlab replay access.log --recommend --window 1m --deny-at-most 1%",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runReplay(cmd.Context(), stdioOf(cmd), opts, args)
@@ -77,7 +80,8 @@ func newReplayCommand() *cobra.Command {
 	f.StringVar(&opts.tz, "tz", "", "align windows to this zone's calendar (Europe/Berlin, Asia/Kolkata) rather than to UTC's")
 	f.BoolVar(&opts.tui, "tui", false, "open the interactive view on the log, following the client denied most")
 	storeFlag(cmd, &opts.storeFlagValue)
-	f.BoolVar(&opts.asJSON, "json", false, "print run's JSON report (one setting only); the log's summary goes to standard error")
+	recommendFlags(&opts.recommendOptions, f)
+	f.BoolVar(&opts.asJSON, "json", false, "print run's JSON report (one setting only), or --recommend's; the log's summary goes to standard error")
 	registerFlagCompletion(cmd, "format", completeFrom(
 		cobra.CompletionWithDesc("auto", "told from the first line"),
 		cobra.CompletionWithDesc("combined", "nginx's and Apache httpd's default log"),
@@ -294,6 +298,7 @@ type replayPlan struct {
 	log      accesslog.Options
 	settings []replay.Setting
 	zone     *time.Location
+	share    replay.Share // --deny-at-most, for --recommend
 }
 
 // planReplay reads replay's flags for the log name, and refuses at once
@@ -320,6 +325,9 @@ func planReplay(opts replayOptions, name string) (replayPlan, error) {
 	if p.zone, err = parseZone(opts.tz); err != nil {
 		return p, invalid(err)
 	}
+	if p.share, err = planRecommend(opts, p.settings); err != nil {
+		return p, err
+	}
 	if (opts.save != "" || opts.tui) && len(p.settings) != 1 {
 		return p, invalid(errors.New("--save and --tui take one setting: give one --limit and one --window"))
 	}
@@ -334,7 +342,7 @@ func planReplay(opts replayOptions, name string) (replayPlan, error) {
 			return p, err
 		}
 	}
-	if opts.asJSON && len(p.settings) > 1 {
+	if opts.asJSON && !opts.recommend && len(p.settings) > 1 {
 		return p, invalid(errors.New("--json prints one setting's report, as run does; a sweep prints its table: give one --limit and one --window"))
 	}
 	return p, nil
@@ -347,7 +355,7 @@ func replayLog(ctx context.Context, std stdio, opts replayOptions, p replayPlan,
 	// A report or a sweep decides while the log is read, as its
 	// requests are put in order (one core reads, the others decide);
 	// --json, --save, --tui and --store need the whole log first.
-	overlap := !opts.asJSON && opts.save == "" && !opts.tui && st == nil
+	overlap := !opts.asJSON && opts.save == "" && !opts.tui && st == nil && !opts.recommend
 	atOnce := 1 // settings decided side by side
 	if overlap && len(settings) > 1 {
 		atOnce = replay.Workers(len(settings))
@@ -355,6 +363,9 @@ func replayLog(ctx context.Context, std stdio, opts replayOptions, p replayPlan,
 		atOnce = 0
 	}
 	mem, err := replay.NewMemory(p.log.Key, opts.reorder, settings, atOnce, len(settings) > 1 || opts.tui, opts.tui)
+	if opts.recommend {
+		mem, err = recommendMemory(p.log.Key, opts, settings)
+	}
 	if err != nil {
 		return invalid(err)
 	}
@@ -403,6 +414,8 @@ func replayLog(ctx context.Context, std stdio, opts replayOptions, p replayPlan,
 	switch {
 	case opts.save != "" || opts.tui:
 		return recordLog(decideCtx, w, std.err, l, settings[0], zone, opts.save, opts.tui)
+	case opts.recommend:
+		rerr = printRecommend(decideCtx, w, std.err, l, settings[0], p.share, opts.asJSON)
 	case st != nil:
 		rerr = replayOnStore(decideCtx, w, std.err, l, settings, st, opts.asJSON)
 	case opts.asJSON:

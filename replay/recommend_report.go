@@ -1,0 +1,202 @@
+package replay
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"windowlab/human"
+)
+
+// Bucket is one bar of the peaks' histogram: the clients whose sliding
+// peak is from From to To.
+type Bucket struct {
+	From    int64 `json:"from"`
+	To      int64 `json:"to"`
+	Clients int64 `json:"clients"`
+}
+
+// Histogram counts the clients by their sliding peak in buckets that
+// double: 1, 2–3, 4–7, 8–15… up to the largest peak.
+func (r *Recommendation) Histogram() []Bucket {
+	var out []Bucket
+	for _, p := range r.Peaks.Of(r.Peaks.Sliding) {
+		i := 0
+		for v := p; v > 1; v >>= 1 {
+			i++
+		}
+		for len(out) <= i {
+			from := int64(1) << len(out)
+			out = append(out, Bucket{From: from, To: 2*from - 1})
+		}
+		out[i].Clients++
+	}
+	return out
+}
+
+// PrintRecommendation is --recommend's text report.
+func PrintRecommendation(w io.Writer, r *Recommendation) {
+	win := human.Duration(r.Config.Window)
+	clientsN := human.Noun{One: "client", Many: "clients"}
+	fmt.Fprintf(w, "each client's most requests in one %s window, over the log's %s (percentiles by nearest rank):\n", win, clientsN.Of(r.Clients))
+	fmt.Fprintf(w, "  %-40s", "")
+	for _, p := range percentiles {
+		fmt.Fprintf(w, " %8s", p.name)
+	}
+	fmt.Fprintln(w)
+	for _, row := range []struct {
+		what  string
+		peaks []int64
+	}{{"in any " + win + " (sliding)", r.Peaks.Of(r.Peaks.Sliding)}, {"in one aligned " + win + " window (calendar)", r.Peaks.Of(r.Peaks.Aligned)}} {
+		fmt.Fprintf(w, "  %-40s", row.what)
+		for _, v := range Percentiles(row.peaks) {
+			fmt.Fprintf(w, " %8s", human.Int(v))
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintf(w, "\nclients by their most in any %s:\n", win)
+	hist := r.Histogram()
+	var top int64
+	for _, b := range hist {
+		top = max(top, b.Clients)
+	}
+	for _, b := range hist {
+		span := human.Int(b.From)
+		if b.To > b.From {
+			span += "–" + human.Int(b.To)
+		}
+		bar := strings.Repeat("█", int((b.Clients*30+top-1)/max(top, 1)))
+		fmt.Fprintln(w, strings.TrimRight(fmt.Sprintf("  %15s %10s %s", span, human.Int(b.Clients), bar), " "))
+	}
+	printCandidates(w, r)
+	printPicks(w, r)
+}
+
+// printCandidates is the table of every limiter at each candidate limit.
+func printCandidates(w io.Writer, r *Recommendation) {
+	if len(r.Candidates) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\ndenied at candidate limits (the sliding peaks' percentiles and each limiter's pick):\n")
+	fmt.Fprintf(w, "  %-24s %-14s %18s %8s %12s %8s\n", "limiter", "limit", "clients denied", "share", "requests", "share")
+	for _, d := range r.Candidates {
+		fmt.Fprintf(w, "  %-24s %-14s %18s %8s %12s %8s\n", d.Algorithm.Title(), PerWindow(d.Limit, r.Config.Window),
+			human.Int(d.Clients), percent(d.Clients, r.Clients), human.Int(d.Requests), percent(d.Requests, r.Requests))
+	}
+}
+
+// printPicks says each limiter's smallest limit, and the one below it.
+func printPicks(w io.Writer, r *Recommendation) {
+	fmt.Fprintf(w, "\nthe smallest limit denying at most %s of clients (each limit replayed through the limiter):\n", r.Share.Text)
+	for i, p := range r.Picks {
+		switch {
+		case p == nil:
+			fmt.Fprintf(w, "  %-24s not found: stopped early\n", r.Algorithms[i].Title())
+		case p.At == nil:
+			fmt.Fprintf(w, "  %-24s none: even a limit of a client's every request denies more\n", p.Algorithm.Title())
+		default:
+			line := fmt.Sprintf("  %-24s %-14s denies %s (%s), %s (%s)", p.Algorithm.Title(), PerWindow(p.At.Limit, r.Config.Window),
+				clientsNoun.Of(p.At.Clients), percent(p.At.Clients, r.Clients), human.Noun{One: "request", Many: "requests"}.Of(p.At.Requests), percent(p.At.Requests, r.Requests))
+			if p.Below != nil {
+				line += fmt.Sprintf("; %s would deny %s (%s)", human.Int(p.Below.Limit), human.Int(p.Below.Clients), percent(p.Below.Clients, r.Clients))
+			}
+			fmt.Fprintln(w, line)
+		}
+	}
+}
+
+// PerWindow is a limit as the report writes it: "20 per 1m".
+func PerWindow(limit int64, window time.Duration) string {
+	return human.Int(limit) + " per " + human.Duration(window)
+}
+
+// percent is n of total, to two decimals.
+func percent(n, total int64) string {
+	if total == 0 {
+		return "0%"
+	}
+	return fmt.Sprintf("%.2f%%", 100*float64(n)/float64(total))
+}
+
+// RecommendDocument is --recommend --json's report.
+type RecommendDocument struct {
+	SchemaVersion int    `json:"schema_version"`
+	Log           string `json:"log"`
+	Clients       int64  `json:"clients"`
+	Requests      int64  `json:"requests"`
+	WindowMs      int64  `json:"window_ms"`
+	OffsetMs      int64  `json:"offset_ms" jsonschema:"description=where the aligned windows' edges fall past multiples of the window since the epoch (--tz)"`
+	DenyAtMost    string `json:"deny_at_most" jsonschema:"description=the share of clients as given, such as 0.1%"`
+	Complete      bool   `json:"complete" jsonschema:"description=false when interrupted: what is missing was not replayed"`
+	// Sliding and Aligned are the peaks' percentiles over clients.
+	Sliding    PeakPercentiles `json:"sliding" jsonschema:"description=each client's most requests in any half-open interval one window long"`
+	Aligned    PeakPercentiles `json:"aligned" jsonschema:"description=each client's most requests in one aligned (calendar) window"`
+	Histogram  []Bucket        `json:"histogram" jsonschema:"description=clients by their sliding peak"`
+	Candidates []DenialJSON    `json:"candidates"`
+	Smallest   []PickJSON      `json:"smallest" jsonschema:"description=each limiter's smallest limit denying at most deny_at_most of clients"`
+}
+
+// PeakPercentiles are nearest-rank percentiles of clients' peaks.
+type PeakPercentiles struct {
+	P50  int64 `json:"p50"`
+	P90  int64 `json:"p90"`
+	P99  int64 `json:"p99"`
+	P999 int64 `json:"p99_9"`
+	Max  int64 `json:"max"`
+}
+
+// DenialJSON is one limiter at one limit.
+type DenialJSON struct {
+	Algorithm      string `json:"algorithm"`
+	Limit          int64  `json:"limit"`
+	ClientsDenied  int64  `json:"clients_denied"`
+	RequestsDenied int64  `json:"requests_denied"`
+}
+
+// PickJSON is one limiter's smallest limit; limit is absent when none
+// was found (or the search was interrupted), below when it is 1.
+type PickJSON struct {
+	Algorithm string      `json:"algorithm"`
+	Found     bool        `json:"found"`
+	At        *DenialJSON `json:"at,omitempty"`
+	Below     *DenialJSON `json:"below,omitempty" jsonschema:"description=the limit one less, which denies more than deny_at_most"`
+	Probes    int         `json:"probes" jsonschema:"description=replays of the whole log the search took"`
+}
+
+func denialJSON(d *Denial) *DenialJSON {
+	if d == nil {
+		return nil
+	}
+	return &DenialJSON{Algorithm: d.Algorithm.String(), Limit: d.Limit, ClientsDenied: d.Clients, RequestsDenied: d.Requests}
+}
+
+func peakPercentiles(peaks []int64) PeakPercentiles {
+	p := Percentiles(peaks)
+	return PeakPercentiles{P50: p[0], P90: p[1], P99: p[2], P999: p[3], Max: p[4]}
+}
+
+// WriteRecommendationJSON writes r as a RecommendDocument.
+func WriteRecommendationJSON(w io.Writer, name string, r *Recommendation) error {
+	doc := RecommendDocument{SchemaVersion: 1, Log: name, Clients: r.Clients, Requests: r.Requests,
+		WindowMs: r.Config.Window.Milliseconds(), OffsetMs: r.Config.Offset.Milliseconds(), DenyAtMost: r.Share.Text,
+		Complete: r.Complete, Sliding: peakPercentiles(r.Peaks.Of(r.Peaks.Sliding)), Aligned: peakPercentiles(r.Peaks.Of(r.Peaks.Aligned)),
+		Histogram: r.Histogram(), Candidates: []DenialJSON{}, Smallest: []PickJSON{}}
+	for _, d := range r.Candidates {
+		doc.Candidates = append(doc.Candidates, *denialJSON(&d))
+	}
+	for i, p := range r.Picks {
+		pj := PickJSON{Algorithm: r.Algorithms[i].String()}
+		if p != nil {
+			pj.Found, pj.At, pj.Below, pj.Probes = p.At != nil, denialJSON(p.At), denialJSON(p.Below), p.Probes
+		}
+		doc.Smallest = append(doc.Smallest, pj)
+	}
+	if doc.Histogram == nil {
+		doc.Histogram = []Bucket{}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(doc)
+}
