@@ -32,6 +32,7 @@ type replayOptions struct {
 	reorder                                                time.Duration
 	strict, asJSON, tui                                    bool
 	save, tz, storeFlagValue                               string
+	compare                                                string // --compare FIELD (replay/compare.go)
 }
 
 // newReplayCommand wires windowlab replay: a log read (with progress), then
@@ -76,6 +77,7 @@ func newReplayCommand() *cobra.Command {
 	f.StringVar(&opts.save, "save", "", "write the log's traffic as a scenario file (a new file; windowlab check and tui read it)")
 	f.StringVar(&opts.tz, "tz", "", "align windows to this zone's calendar (Europe/Berlin, Asia/Kolkata) rather than to UTC's")
 	f.BoolVar(&opts.tui, "tui", false, "open the interactive view on the log, following the client denied most")
+	f.StringVar(&opts.compare, "compare", "", "compare with the server's own decisions in the log: status (429, 503 denied), field:NAME or column:NAME (nginx's $limit_req_status…)")
 	storeFlag(cmd, &opts.storeFlagValue)
 	f.BoolVar(&opts.asJSON, "json", false, "print run's JSON report (one setting only); the log's summary goes to standard error")
 	registerFlagCompletion(cmd, "format", completeFrom(
@@ -334,6 +336,16 @@ func planReplay(opts replayOptions, name string) (replayPlan, error) {
 			return p, err
 		}
 	}
+	if opts.compare != "" {
+		c, err := accesslog.ParseCompare(opts.compare)
+		if err != nil {
+			return p, invalid(err)
+		}
+		if opts.asJSON || opts.save != "" || opts.tui || opts.storeFlagValue != "" {
+			return p, invalid(errors.New("--compare prints a text report in process; give it without --json, --save, --tui and --store"))
+		}
+		p.log.Compare = &c
+	}
 	if opts.asJSON && len(p.settings) > 1 {
 		return p, invalid(errors.New("--json prints one setting's report, as run does; a sweep prints its table: give one --limit and one --window"))
 	}
@@ -347,7 +359,7 @@ func replayLog(ctx context.Context, std stdio, opts replayOptions, p replayPlan,
 	// A report or a sweep decides while the log is read, as its
 	// requests are put in order (one core reads, the others decide);
 	// --json, --save, --tui and --store need the whole log first.
-	overlap := !opts.asJSON && opts.save == "" && !opts.tui && st == nil
+	overlap := !opts.asJSON && opts.save == "" && !opts.tui && st == nil && opts.compare == ""
 	atOnce := 1 // settings decided side by side
 	if overlap && len(settings) > 1 {
 		atOnce = replay.Workers(len(settings))
@@ -407,6 +419,10 @@ func replayLog(ctx context.Context, std stdio, opts replayOptions, p replayPlan,
 		rerr = replayOnStore(decideCtx, w, std.err, l, settings, st, opts.asJSON)
 	case opts.asJSON:
 		rerr = replayReport(decideCtx, w, l, settings[0], std.err)
+	case opts.compare != "":
+		stop := replay.Deciding(workOn(std.err), 2*l.Requests*int64(len(settings)), &decided)
+		rerr = replay.Compared(decideCtx, w, l, settings, opts.compare, &decided)
+		stop()
 	default:
 		rerr = printDecided(dctx, w, std.err, l, len(settings), result, &decided)
 	}
