@@ -24,14 +24,15 @@ var Budget int64 = algo.BudgetLive
 // state for the traffic read so far (sim.EstimateBytes, which errs high)
 // for the settings decided side by side.
 type Memory struct {
-	key      accesslog.Key
-	reorder  time.Duration
-	settings []Setting
-	limiters [][]algo.Limiter // each setting's, fresh: what the estimate reads
-	windows  []time.Duration  // the settings' windows, each once: Usage counts runs in them
-	atOnce   int              // settings decided side by side (0: none, --save)
-	denials  bool             // each client's denials counted, for a sweep's table or --tui's focus
-	view     bool             // --tui: the traffic copied into a scenario, and the view's timeline
+	key       accesslog.Key
+	reorder   time.Duration
+	settings  []Setting
+	limiters  [][]algo.Limiter // each setting's, fresh: what the estimate reads
+	windows   []time.Duration  // the settings' windows, each once: Usage counts runs in them
+	atOnce    int              // settings decided side by side (0: none, --save)
+	denials   bool             // each client's denials counted, for a sweep's table or --tui's focus
+	view      bool             // --tui: the traffic copied into a scenario, and the view's timeline
+	perClient int64            // --denied's table, bytes a client (denied.go)
 }
 
 // NewMemory counts a replay at settings; atOnce of them are decided
@@ -85,6 +86,9 @@ func (m *Memory) parts(u accesslog.Usage) []part {
 			change = "replay fewer settings at a time, use a log of fewer clients or shorter windows"
 		}
 		ps = append(ps, part{engines, what, change})
+	}
+	if m.perClient > 0 {
+		ps = append(ps, part{u.Clients * m.perClient, "--denied's table of every client at one setting", "use a log of fewer clients"})
 	}
 	if m.view {
 		// A copy of the keys and runs in the scenario the view opens.

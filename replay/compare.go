@@ -159,7 +159,7 @@ func shareText(a Agreement) string {
 
 // Compared prints the log's report (one setting) or sweep, then the
 // agreement of every limiter at every setting with the server's own
-// decisions (--compare field).
+// decisions (--compare field; none when field is "").
 func Compared(ctx context.Context, w io.Writer, l *accesslog.Log, settings []Setting, field string, decided *atomic.Int64) error {
 	if len(settings) == 1 {
 		e, err := Engine(ctx, l.Source(), settings[0], decided)
@@ -178,6 +178,9 @@ func Compared(ctx context.Context, w io.Writer, l *accesslog.Log, settings []Set
 			fmt.Fprintf(w, "STOPPED EARLY: %d of %d settings replayed whole; the table shows those.\n\n", whole, len(settings))
 		}
 		PrintSweep(w, l, rows)
+	}
+	if field == "" {
+		return nil
 	}
 	rows, err := Compare(ctx, l, settings, decided)
 	if err != nil {

@@ -33,6 +33,7 @@ type replayOptions struct {
 	strict, asJSON, tui                                    bool
 	save, tz, storeFlagValue                               string
 	compare                                                string // --compare FIELD (replay/compare.go)
+	denied                                                 string // --denied FILE (replay_denied.go)
 }
 
 // newReplayCommand wires windowlab replay: a log read (with progress), then
@@ -78,6 +79,7 @@ func newReplayCommand() *cobra.Command {
 	f.StringVar(&opts.tz, "tz", "", "align windows to this zone's calendar (Europe/Berlin, Asia/Kolkata) rather than to UTC's")
 	f.BoolVar(&opts.tui, "tui", false, "open the interactive view on the log, following the client denied most")
 	f.StringVar(&opts.compare, "compare", "", "compare with the server's own decisions in the log: status (429, 503 denied), field:NAME or column:NAME (nginx's $limit_req_status…)")
+	f.StringVar(&opts.denied, "denied", "", "write each client denied, per limiter and setting, to a new FILE.csv (or .jsonl): how many, the first and last denial, its peak in one window")
 	storeFlag(cmd, &opts.storeFlagValue)
 	f.BoolVar(&opts.asJSON, "json", false, "print run's JSON report (one setting only); the log's summary goes to standard error")
 	registerFlagCompletion(cmd, "format", completeFrom(
@@ -346,6 +348,14 @@ func planReplay(opts replayOptions, name string) (replayPlan, error) {
 		}
 		p.log.Compare = &c
 	}
+	if opts.denied != "" {
+		if opts.save != "" || opts.tui || opts.storeFlagValue != "" {
+			return p, invalid(errors.New("--denied writes its file in process; give it without --save, --tui and --store"))
+		}
+		if err := refuseExisting(opts.denied, "--denied"); err != nil {
+			return p, err
+		}
+	}
 	if opts.asJSON && len(p.settings) > 1 {
 		return p, invalid(errors.New("--json prints one setting's report, as run does; a sweep prints its table: give one --limit and one --window"))
 	}
@@ -359,7 +369,7 @@ func replayLog(ctx context.Context, std stdio, opts replayOptions, p replayPlan,
 	// A report or a sweep decides while the log is read, as its
 	// requests are put in order (one core reads, the others decide);
 	// --json, --save, --tui and --store need the whole log first.
-	overlap := !opts.asJSON && opts.save == "" && !opts.tui && st == nil && opts.compare == ""
+	overlap := !opts.asJSON && opts.save == "" && !opts.tui && st == nil && opts.compare == "" && opts.denied == ""
 	atOnce := 1 // settings decided side by side
 	if overlap && len(settings) > 1 {
 		atOnce = replay.Workers(len(settings))
@@ -369,6 +379,9 @@ func replayLog(ctx context.Context, std stdio, opts replayOptions, p replayPlan,
 	mem, err := replay.NewMemory(p.log.Key, opts.reorder, settings, atOnce, len(settings) > 1 || opts.tui, opts.tui)
 	if err != nil {
 		return invalid(err)
+	}
+	if opts.denied != "" {
+		mem.PerClient(settings)
 	}
 	p.log.Check, p.log.Windows = mem.Check, mem.Windows()
 	dctx, endGrace := replay.Grace(ctx)
@@ -419,10 +432,8 @@ func replayLog(ctx context.Context, std stdio, opts replayOptions, p replayPlan,
 		rerr = replayOnStore(decideCtx, w, std.err, l, settings, st, opts.asJSON)
 	case opts.asJSON:
 		rerr = replayReport(decideCtx, w, l, settings[0], std.err)
-	case opts.compare != "":
-		stop := replay.Deciding(workOn(std.err), 2*l.Requests*int64(len(settings)), &decided)
-		rerr = replay.Compared(decideCtx, w, l, settings, opts.compare, &decided)
-		stop()
+	case opts.compare != "" || opts.denied != "":
+		rerr = replayCompared(decideCtx, w, std.err, l, settings, opts)
 	default:
 		rerr = printDecided(dctx, w, std.err, l, len(settings), result, &decided)
 	}
