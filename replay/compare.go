@@ -159,9 +159,12 @@ func shareText(a Agreement) string {
 
 // Compared prints the log's report (one setting) or sweep, then the
 // agreement of every limiter at every setting with the server's own
-// decisions (--compare field; none when field is "").
-func Compared(ctx context.Context, w io.Writer, l *accesslog.Log, settings []Setting, field string, decided *atomic.Int64) error {
-	if len(settings) == 1 {
+// decisions (--compare field; none when field is ""); with asJSON, only
+// the agreement, as JSON.
+func Compared(ctx context.Context, w io.Writer, l *accesslog.Log, settings []Setting, field string, asJSON bool, decided *atomic.Int64) error {
+	switch {
+	case asJSON: // --compare's JSON alone
+	case len(settings) == 1:
 		e, err := Engine(ctx, l.Source(), settings[0], decided)
 		if err != nil {
 			return err
@@ -169,7 +172,7 @@ func Compared(ctx context.Context, w io.Writer, l *accesslog.Log, settings []Set
 		if err := report.Text(w, report.Header{Name: l.Name, Title: l.Name + ": your traffic"}, e, false); err != nil {
 			return err
 		}
-	} else {
+	default:
 		rows, whole, err := sweep(ctx, l.Source, settings, decided)
 		if err != nil {
 			return err
@@ -185,6 +188,9 @@ func Compared(ctx context.Context, w io.Writer, l *accesslog.Log, settings []Set
 	rows, err := Compare(ctx, l, settings, decided)
 	if err != nil {
 		return err
+	}
+	if asJSON {
+		return CompareJSON(w, l, field, rows)
 	}
 	PrintCompare(w, l, field, rows)
 	return nil

@@ -343,20 +343,20 @@ func planReplay(opts replayOptions, name string) (replayPlan, error) {
 		if err != nil {
 			return p, invalid(err)
 		}
-		if opts.asJSON || opts.save != "" || opts.tui || opts.storeFlagValue != "" {
-			return p, invalid(errors.New("--compare prints a text report in process; give it without --json, --save, --tui and --store"))
+		if opts.save != "" || opts.tui || opts.storeFlagValue != "" {
+			return p, invalid(errors.New("--compare decides in process; give it without --save, --tui and --store"))
 		}
 		p.log.Compare = &c
 	}
 	if opts.denied != "" {
-		if opts.save != "" || opts.tui || opts.storeFlagValue != "" {
-			return p, invalid(errors.New("--denied writes its file in process; give it without --save, --tui and --store"))
+		if opts.save != "" || opts.tui || opts.storeFlagValue != "" || opts.asJSON && opts.compare == "" {
+			return p, invalid(errors.New("--denied writes its file in process beside a text report or --compare's JSON; give it without --save, --tui, --store, or --json without --compare"))
 		}
 		if err := refuseExisting(opts.denied, "--denied"); err != nil {
 			return p, err
 		}
 	}
-	if opts.asJSON && len(p.settings) > 1 {
+	if opts.asJSON && len(p.settings) > 1 && opts.compare == "" {
 		return p, invalid(errors.New("--json prints one setting's report, as run does; a sweep prints its table: give one --limit and one --window"))
 	}
 	return p, nil
@@ -430,10 +430,10 @@ func replayLog(ctx context.Context, std stdio, opts replayOptions, p replayPlan,
 		return recordLog(decideCtx, w, std.err, l, settings[0], zone, opts.save, opts.tui)
 	case st != nil:
 		rerr = replayOnStore(decideCtx, w, std.err, l, settings, st, opts.asJSON)
-	case opts.asJSON:
-		rerr = replayReport(decideCtx, w, l, settings[0], std.err)
 	case opts.compare != "" || opts.denied != "":
 		rerr = replayCompared(decideCtx, w, std.err, l, settings, opts)
+	case opts.asJSON:
+		rerr = replayReport(decideCtx, w, l, settings[0], std.err)
 	default:
 		rerr = printDecided(dctx, w, std.err, l, len(settings), result, &decided)
 	}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
@@ -116,6 +117,29 @@ func TestReplayCompareReport(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	golden(t, "limit-req-sweep.txt", out)
+	// The JSON holds the same figures as the text.
+	jout, errOut, code := windowlab(t, "replay", log, "--limits", "2,3", "--windows", "10s", "--compare", "field:extra1", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var doc struct {
+		Missing  int64
+		Settings []struct {
+			Limiter         string
+			Limit           int64
+			Compared, Agree int64
+			Disagreements   []struct{ Line int64 }
+		}
+	}
+	if err := json.Unmarshal([]byte(jout), &doc); err != nil || len(doc.Settings) != 6 || doc.Missing != 1 {
+		t.Fatalf("%v: %s", err, jout)
+	}
+	for _, e := range doc.Settings {
+		want := map[int64][2]int64{2: {11, 12}, 3: {10, 12}}[e.Limit]
+		if e.Agree != want[0] || e.Compared != want[1] || len(e.Disagreements) != int(want[1]-want[0]) || e.Disagreements[len(e.Disagreements)-1].Line != 13 {
+			t.Errorf("%s at %d: %+v, want %d of %d as the text says", e.Limiter, e.Limit, e, want[0], want[1])
+		}
+	}
 }
 
 // A FIELD that is no field, one the log lacks, and a value that is
@@ -131,7 +155,7 @@ func TestReplayCompareRefusesWhatItCannotRead(t *testing.T) {
 		{[]string{"--compare", "field:"}, `--compare "field:"`},
 		{[]string{"--compare", "field:limit_req_status"}, `--compare field:limit_req_status: the first record has no field "limit_req_status"`},
 		{[]string{"--compare", "column:rl"}, `log.jsonl:2: --compare field:rl: "maybe" is neither allowed nor denied`},
-		{[]string{"--compare", "status", "--json"}, `--compare prints a text report`},
+		{[]string{"--denied", "d.csv", "--json"}, `--denied writes its file in process beside a text report or --compare's JSON`},
 	} {
 		out, errOut, code := windowlab(t, append([]string{"replay", jsonl}, c.args...)...)
 		if code != 2 || !strings.Contains(errOut, c.want) {

@@ -57,12 +57,18 @@ func replayCompared(ctx context.Context, w, errOut io.Writer, l *accesslog.Log, 
 	passes := int64(1)
 	if opts.compare != "" {
 		passes++
+		if opts.asJSON {
+			passes--
+		}
 	}
 	stop := replay.Deciding(workOn(errOut), passes*l.Requests*int64(len(settings)), &decided)
-	err := replay.Compared(ctx, w, l, settings, opts.compare, &decided)
+	err := replay.Compared(ctx, w, l, settings, opts.compare, opts.asJSON, &decided)
 	stop()
 	if err != nil || opts.denied == "" || ctx.Err() != nil {
 		return err
+	}
+	if opts.asJSON {
+		w = errOut // standard output is the JSON's alone
 	}
 	return writeDenied(ctx, w, l, settings, opts.denied)
 }
