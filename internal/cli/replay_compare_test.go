@@ -163,3 +163,29 @@ func TestReplayCompareRefusesWhatItCannotRead(t *testing.T) {
 		}
 	}
 }
+
+// Lines a little out of order are decided in time order and each
+// disagreement still names its own line: the line travels with the
+// request through --reorder's queue and heap.
+func TestReplayCompareNamesLinesOutOfOrder(t *testing.T) {
+	log := writeFile(t, "ooo.jsonl", []byte(strings.Join([]string{
+		`{"ts":1796083200000,"ip":"a","status":200}`,
+		`{"ts":1796083200300,"ip":"a","status":200}`,
+		`{"ts":1796083200100,"ip":"a","status":429}`,
+		`{"ts":1796083200200,"ip":"b","status":200}`,
+		`{"ts":1796083200150,"ip":"a","status":200}`}, "\n")+"\n"))
+	out, errOut, code := windowlab(t, "replay", log, "--limit", "2", "--window", "1s", "--algorithms", "sliding-log", "--compare", "status")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	// In time order: lines 1, 3, 5, 4, 2; the log admits a's first two (lines 1 and 3).
+	re := regexp.MustCompile(`ooo\.jsonl:(\d+): a at \S+ (\S+): the server (\w+), the model (\w+)`)
+	var got []string
+	for _, m := range re.FindAllStringSubmatch(out, -1) {
+		got = append(got, m[1]+" "+m[2]+" "+m[3]+" "+m[4])
+	}
+	want := []string{"3 00:00:00.100 denied allowed", "5 00:00:00.150 allowed denied", "2 00:00:00.300 allowed denied"}
+	if strings.Join(got, "|") != strings.Join(want, "|") || !strings.Contains(out, "2 of 5") {
+		t.Errorf("disagreements %q, want %q:\n%s", got, want, out)
+	}
+}

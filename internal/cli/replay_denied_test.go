@@ -96,3 +96,35 @@ func TestReplayDeniedFile(t *testing.T) {
 		t.Errorf("left behind: %q", left)
 	}
 }
+
+// A key holding CR LF, a comma, quotes, NUL and an escape is written as
+// CSV quotes it (every byte kept, quotes doubled) and as JSON escapes it,
+// and reads back exactly.
+func TestReplayDeniedKeepsAHostileKeyExactly(t *testing.T) {
+	key := "x\r\ny,\"z\" =1+1\x00\x1b[2J"
+	quoted, _ := json.Marshal(key)
+	var b strings.Builder
+	for i := range 3 {
+		b.WriteString(`{"ts":179608320000` + strconv.Itoa(i) + `,"ip":` + string(quoted) + "}\n")
+	}
+	log := writeFile(t, "h.jsonl", []byte(b.String()))
+	dir := t.TempDir()
+	for _, name := range []string{"d.csv", "d.jsonl"} {
+		path := filepath.Join(dir, name)
+		if _, errOut, code := windowlab(t, "replay", log, "--limit", "1", "--window", "1s", "--algorithms", "fixed-window", "--denied", path); code != 0 {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		data, _ := os.ReadFile(path)
+		if name == "d.csv" {
+			want := `fixed-window,1,1s,"x` + "\r\n" + `y,""z"" =1+1` + "\x00\x1b[2J" + `",2,`
+			if !strings.Contains(string(data), want) {
+				t.Errorf("%s: no %q in\n%q", name, want, data)
+			}
+			continue
+		}
+		var r struct{ Client string }
+		if err := json.Unmarshal(bytes.TrimSpace(data), &r); err != nil || r.Client != key {
+			t.Errorf("%s: %q (%v), want %q", name, r.Client, err, key)
+		}
+	}
+}
