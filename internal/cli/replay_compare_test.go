@@ -8,6 +8,9 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"windowlab/internal/schematest"
+	"windowlab/replay"
 )
 
 // --compare status counts, for each limiter, the requests it decided as
@@ -188,4 +191,11 @@ func TestReplayCompareNamesLinesOutOfOrder(t *testing.T) {
 	if strings.Join(got, "|") != strings.Join(want, "|") || !strings.Contains(out, "2 of 5") {
 		t.Errorf("disagreements %q, want %q:\n%s", got, want, out)
 	}
+}
+
+// schema/compare.schema.json is what replay.CompareDocument gives
+// (go test -run Schema -update-schemas ./internal/cli rewrites it).
+func TestCompareSchema(t *testing.T) {
+	schematest.Keep(t, "compare.schema.json", replay.CompareDocument{}, "windowlab replay --compare FIELD --json",
+		"How often each limiter, at each setting, decided an access log's requests as the server did, by the decision the log holds; the first requests decided otherwise.")
 }

@@ -67,6 +67,10 @@ func replayCompared(ctx context.Context, w, errOut io.Writer, l *accesslog.Log, 
 	if err != nil || opts.denied == "" || ctx.Err() != nil {
 		return err
 	}
+	if l.Interrupted { // stopped while reading: a file of part of the log would mislead
+		fmt.Fprintf(errOut, "--denied %s: not written: the log was not read whole\n", opts.denied)
+		return nil
+	}
 	if opts.asJSON {
 		w = errOut // standard output is the JSON's alone
 	}
