@@ -95,6 +95,10 @@ func newReplayCommand() *cobra.Command {
 		cobra.CompletionWithDesc("path", "the request's path"),
 		cobra.CompletionWithDesc("ip+path", "each address on each path"),
 		cobra.CompletionWithDesc("field:", "a JSON field or CSV column by name")))
+	registerFlagCompletion(cmd, "compare", completeFrom(
+		cobra.CompletionWithDesc("status", "the HTTP status: 429 and 503 are denied"),
+		cobra.CompletionWithDesc("field:", "a JSON field (Combined: extra1, extra2… after the agent)"),
+		cobra.CompletionWithDesc("column:", "a CSV or TSV column")))
 	registerFlagCompletion(cmd, "epoch", completeFrom("auto", "s", "ms", "us", "ns"))
 	registerFlagCompletion(cmd, "algorithms", completeList(algorithmCompletions()))
 	cmd.MarkFlagsMutuallyExclusive("json", "tui")
