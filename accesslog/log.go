@@ -21,6 +21,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -62,6 +63,9 @@ type Options struct {
 	Check func(Usage) error
 	// Windows are the window lengths whose busiest runs Usage counts.
 	Windows []time.Duration
+	// Compare, when set, is where each line holds the server's own
+	// decision: kept with each request (Log.Marks), with its line.
+	Compare *Compare
 }
 
 // DefaultReorder is how out of order a log's lines may be by default.
@@ -124,6 +128,12 @@ type Log struct {
 	sequences  int64
 	lastClient int32
 	windows    []runCount
+
+	// With Options.Compare, each request's store entry has a third
+	// varint: the zigzag change of line since the request before, times
+	// 4, plus the server's Verdict.
+	marked   bool
+	markLine int64
 }
 
 // Clients are the clients met, in first-seen order; a request's client
@@ -168,7 +178,7 @@ func (l *Log) Source() sim.Source { return &source{view: l.view()} }
 
 // view is the log's store as it stands.
 func (l *Log) view() tailView {
-	return tailView{chunks: l.chunks, clients: l.clients, requests: l.Requests, first: l.first, last: l.last}
+	return tailView{chunks: l.chunks, clients: l.clients, requests: l.Requests, first: l.first, last: l.last, marked: l.marked}
 }
 
 // source reads a log's store: a log read whole, or (tail set) one still
@@ -199,6 +209,10 @@ func (s *source) Next() (sim.Arrival, bool) {
 	gap, n := binary.Uvarint(data[s.off:])
 	c, m := binary.Uvarint(data[s.off+n:])
 	s.off += n + m
+	if s.view.marked {
+		_, k := binary.Uvarint(data[s.off:])
+		s.off += k
+	}
 	s.at += algo.Instant(gap)
 	s.done++
 	return sim.Arrival{At: s.at, Client: s.view.clients[c], Number: int32(c) + 1}, true
@@ -247,7 +261,7 @@ func Read(r io.Reader, opts Options) (l *Log, err error) {
 	}
 	counted := &countingReader{r: r}
 	br := bufio.NewReaderSize(counted, 1<<16)
-	l = &Log{Name: opts.Name, Format: opts.Format, Key: opts.Key, index: map[string]int32{}}
+	l = &Log{Name: opts.Name, Format: opts.Format, Key: opts.Key, index: map[string]int32{}, marked: opts.Compare != nil}
 	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
 		zr, err := gzip.NewReader(br)
 		if err != nil && opts.Interrupt != nil && opts.Interrupt() {
@@ -260,7 +274,13 @@ func Read(r io.Reader, opts Options) (l *Log, err error) {
 		br = bufio.NewReaderSize(zr, 1<<16)
 	}
 	l.counting(opts.Windows)
-	rd := reader{log: l, opts: opts, br: br, counted: counted, parts: make([][]byte, len(opts.Key.parts))}
+	nkey := len(opts.Key.parts)
+	if opts.Compare != nil {
+		opts.Key.parts = append(slices.Clone(opts.Key.parts), opts.Compare.part)
+		opts.Key.named = append(slices.Clone(opts.Key.named), opts.Compare.named)
+	}
+	rd := reader{log: l, opts: opts, br: br, counted: counted, parts: make([][]byte, len(opts.Key.parts)), nkey: nkey}
+	rd.waiting.marked = l.marked
 	return l, rd.run()
 }
 
@@ -271,7 +291,8 @@ type reader struct {
 	br      *bufio.Reader
 	counted *countingReader
 	parser  lineParser
-	parts   [][]byte
+	parts   [][]byte // the key's, then --compare's
+	nkey    int      // the key's parts in parts
 	key     []byte
 	waiting waiting
 	newest  algo.Instant // the latest time read
@@ -408,7 +429,15 @@ func (rd *reader) take(line []byte, reorder algo.Instant) error {
 		return fmt.Errorf("%s:%d: more than %s clients by --key %s; windowlab keeps every one and stops here rather than run out of memory: key by less (ip rather than ip+path) or cut the log",
 			opts.Name, l.Lines, human.Int(int64(clientLimit)), opts.Key)
 	}
-	rd.waiting.add(st.at, l.Lines, c, rd.newest, started)
+	v := VerdictNone
+	if opts.Compare != nil {
+		var ok bool
+		if v, ok = ReadVerdict(rd.parts[rd.nkey]); !ok {
+			return fmt.Errorf("%s:%d: --compare %s: %q is neither allowed nor denied; use a status (429 and 503 are denied), nginx's $limit_req_status (PASSED, DELAYED, REJECTED…), allowed/denied, true/false",
+				opts.Name, l.Lines, opts.Compare, human.Visible(string(rd.parts[rd.nkey])))
+		}
+	}
+	rd.waiting.add(st.at, l.Lines, c, v, rd.newest, started)
 	if !started {
 		rd.newest = st.at
 	}
@@ -437,6 +466,9 @@ func (rd *reader) start(line []byte) (header bool, err error) {
 		for _, n := range names {
 			set[n] = true
 		}
+		if err := compareField(opts.Compare, func(n string) bool { return set[n] }); err != nil {
+			return false, fmt.Errorf("%s:%d: %w", opts.Name, l.Lines, err)
+		}
 		fp, perr := plan(opts.Key, opts.TimeField, names, func(n string) bool { return set[n] }, opts.ClientField)
 		if perr != nil {
 			return false, fmt.Errorf("%s:%d: %w", opts.Name, l.Lines, perr)
@@ -460,6 +492,9 @@ func (rd *reader) start(line []byte) (header bool, err error) {
 		if _, dup := at[names[i]]; !dup {
 			at[names[i]] = i
 		}
+	}
+	if err := compareField(opts.Compare, func(n string) bool { _, ok := at[n]; return ok }); err != nil {
+		return false, fmt.Errorf("%s:%d: the header: %w", opts.Name, l.Lines, err)
 	}
 	fp, perr := plan(opts.Key, opts.TimeField, names, func(n string) bool { _, ok := at[n]; return ok }, opts.ClientField)
 	if perr != nil {
@@ -490,7 +525,7 @@ func (rd *reader) problem(why string) error {
 // client is the number of the client the line's key parts name.
 func (rd *reader) client() (int32, bool) {
 	rd.key = rd.key[:0]
-	for i, p := range rd.parts {
+	for i, p := range rd.parts[:rd.nkey] {
 		if i > 0 {
 			rd.key = append(rd.key, ' ')
 		}
@@ -521,20 +556,25 @@ func (rd *reader) client() (int32, bool) {
 func (rd *reader) flush(until algo.Instant) {
 	l := rd.log
 	for {
-		at, client, ok := rd.waiting.next(until)
+		at, q, ok := rd.waiting.next(until)
 		if !ok {
 			return
 		}
+		client := q.client
 		if l.Requests == 0 {
 			l.first, rd.emitted = at, 0
 		}
-		// A request takes at most 2 × 10 bytes: start a chunk when that may not fit.
-		if len(l.chunks) == 0 || len(l.chunks[len(l.chunks)-1])+2*binary.MaxVarintLen64 > chunkSize {
+		// A request takes at most 3 × 10 bytes: start a chunk when that may not fit.
+		if len(l.chunks) == 0 || len(l.chunks[len(l.chunks)-1])+3*binary.MaxVarintLen64 > chunkSize {
 			l.chunks = append(l.chunks, make([]byte, 0, chunkSize))
 		}
 		c := &l.chunks[len(l.chunks)-1]
 		*c = binary.AppendUvarint(*c, uint64(at-rd.emitted))
 		*c = binary.AppendUvarint(*c, uint64(client))
+		if l.marked {
+			*c = binary.AppendUvarint(*c, zigzag(q.seq-l.markLine)<<2|uint64(q.verdict))
+			l.markLine = q.seq
+		}
 		l.Requests++
 		l.kept(client, at)
 		rd.emitted, l.last = at, at

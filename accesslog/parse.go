@@ -3,6 +3,7 @@ package accesslog
 import (
 	"bytes"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"windowlab/human"
@@ -173,6 +174,7 @@ type combinedLine struct {
 	request, status         []byte
 	referer, agent          []byte // empty in a Common line
 	method, path            []byte // the request's
+	extra                   []byte // what a log_format appends after the agent
 }
 
 // head cuts host ident user [time] off the start of line and returns
@@ -223,7 +225,7 @@ func (l *combinedLine) tail(rest []byte) error {
 			l.referer, rest = quoted(rest)
 			rest = bytes.TrimLeft(rest, " ")
 			if len(rest) > 0 && rest[0] == '"' {
-				l.agent, _ = quoted(rest)
+				l.agent, l.extra = quoted(rest)
 			}
 		}
 	}
@@ -260,7 +262,33 @@ func (l *combinedLine) part(name string) ([]byte, bool) {
 	case "request":
 		return l.request, true
 	}
+	if n, err := strconv.Atoi(strings.TrimPrefix(name, "extra")); err == nil && strings.HasPrefix(name, "extra") && n >= 1 {
+		return l.extraWord(n), true
+	}
 	return nil, false
+}
+
+// extraWord is the nth word (from 1) after the agent, quoted or not: nil
+// when the line has fewer.
+func (l *combinedLine) extraWord(n int) []byte {
+	rest := l.extra
+	for i := 1; ; i++ {
+		rest = bytes.TrimLeft(rest, " ")
+		if len(rest) == 0 {
+			return nil
+		}
+		var w []byte
+		if rest[0] == '"' {
+			w, rest = quoted(rest)
+		} else if j := bytes.IndexByte(rest, ' '); j >= 0 {
+			w, rest = rest[:j], rest[j:]
+		} else {
+			w, rest = rest, nil
+		}
+		if i == n {
+			return w
+		}
+	}
 }
 
 // quoted reads a "…" field at the start of b, with \" and \\ escaped as

@@ -22,6 +22,7 @@ type waiting struct {
 	headAt algo.Instant // the instant the queue's first gap counts from
 	tailAt algo.Instant // the last queued request's instant
 	late   pendingHeap
+	marked bool // each request carries its line and the server's decision (--compare)
 }
 
 // queueChunk is the size of one chunk of the queue: small, so a queue that
@@ -30,9 +31,10 @@ const queueChunk = 64 << 10
 
 // pending is a request waiting in the heap.
 type pending struct {
-	at     algo.Instant
-	seq    int64 // its line: ties keep the file's order
-	client int32
+	at      algo.Instant
+	seq     int64 // its line: ties keep the file's order
+	client  int32
+	verdict Verdict // in client's padding
 }
 
 // pendingHeap is a binary heap of requests by (at, seq), in chunks of
@@ -100,38 +102,55 @@ func (w *waiting) len() int64 { return w.queued + int64(w.late.n) }
 // add puts a request read at line seq in its place: in the queue when no
 // later instant was read before it (newest: the latest read so far, when
 // started).
-func (w *waiting) add(at algo.Instant, seq int64, client int32, newest algo.Instant, started bool) {
+func (w *waiting) add(at algo.Instant, seq int64, client int32, v Verdict, newest algo.Instant, started bool) {
 	if started && at < newest {
-		w.late.push(pending{at: at, seq: seq, client: client})
+		w.late.push(pending{at: at, seq: seq, client: client, verdict: v})
 		return
 	}
 	if w.queued == 0 {
 		w.headAt, w.tailAt = at, at
 	}
-	// A request takes at most 2 × 10 bytes: start a chunk when that may not fit.
-	if len(w.queue) == 0 || len(w.queue[len(w.queue)-1])+2*binary.MaxVarintLen64 > queueChunk {
+	// A request takes at most 3 × 10 bytes: start a chunk when that may not fit.
+	if len(w.queue) == 0 || len(w.queue[len(w.queue)-1])+3*binary.MaxVarintLen64 > queueChunk {
 		w.queue = append(w.queue, make([]byte, 0, queueChunk))
 	}
 	c := &w.queue[len(w.queue)-1]
 	*c = binary.AppendUvarint(*c, uint64(at-w.tailAt))
-	*c = binary.AppendUvarint(*c, uint64(client))
+	if w.marked {
+		*c = binary.AppendUvarint(*c, uint64(client)<<2|uint64(v))
+		*c = binary.AppendUvarint(*c, uint64(seq))
+	} else {
+		*c = binary.AppendUvarint(*c, uint64(client))
+	}
 	w.tailAt = at
 	w.queued++
 }
 
 // peek is the queue's first request, without taking it.
-func (w *waiting) peek() (at algo.Instant, client int32, size int) {
+func (w *waiting) peek() (at algo.Instant, q queued, size int) {
 	data := w.queue[0][w.off:]
 	gap, n := binary.Uvarint(data)
 	c, m := binary.Uvarint(data[n:])
-	return w.headAt + algo.Instant(gap), int32(c), n + m
+	if !w.marked {
+		return w.headAt + algo.Instant(gap), queued{client: int32(c)}, n + m
+	}
+	seq, k := binary.Uvarint(data[n+m:])
+	return w.headAt + algo.Instant(gap), queued{client: int32(c >> 2), verdict: Verdict(c & 3), seq: int64(seq)}, n + m + k
+}
+
+// queued is a waiting request's client, and with --compare its line and
+// the server's decision.
+type queued struct {
+	client  int32
+	verdict Verdict
+	seq     int64
 }
 
 // next takes the earliest waiting request at or before until; false when
 // there is none.
-func (w *waiting) next(until algo.Instant) (algo.Instant, int32, bool) {
+func (w *waiting) next(until algo.Instant) (algo.Instant, queued, bool) {
 	if w.queued > 0 {
-		at, client, size := w.peek()
+		at, q, size := w.peek()
 		if at <= until && (w.late.n == 0 || at <= w.late.top().at) {
 			w.off += size
 			w.headAt = at
@@ -145,14 +164,14 @@ func (w *waiting) next(until algo.Instant) (algo.Instant, int32, bool) {
 				}
 				w.off = 0
 			}
-			return at, client, true
+			return at, q, true
 		}
 	}
 	if w.late.n > 0 && w.late.top().at <= until {
 		p := w.late.pop()
-		return p.at, p.client, true
+		return p.at, queued{client: p.client, verdict: p.verdict, seq: p.seq}, true
 	}
-	return 0, 0, false
+	return 0, queued{}, false
 }
 
 // bytes is what the waiting requests hold.

@@ -158,12 +158,12 @@ func TestIdenticalLinesWaitCompactly(t *testing.T) {
 func TestLateLinesAreNotCopiedToGrow(t *testing.T) {
 	var w waiting
 	start := at("2026-12-01T00:00:00Z")
-	w.add(start+1_000_000, 1, 0, 0, false)
+	w.add(start+1_000_000, 1, 0, VerdictNone, 0, false)
 	const n = 200_000
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	for i := range n {
-		w.add(start+algo.Instant(i), int64(i+2), int32(i%100), start+1_000_000, true)
+		w.add(start+algo.Instant(i), int64(i+2), int32(i%100), VerdictNone, start+1_000_000, true)
 	}
 	runtime.ReadMemStats(&after)
 	held, allocated := w.bytes(), int64(after.TotalAlloc-before.TotalAlloc)

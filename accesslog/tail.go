@@ -28,6 +28,7 @@ type tailView struct {
 	requests int64
 	first    algo.Instant
 	last     algo.Instant
+	marked   bool // Log.marked
 }
 
 // NewTail returns a tail for one reading.

@@ -24,15 +24,16 @@ var Budget int64 = algo.BudgetLive
 // state for the traffic read so far (sim.EstimateBytes, which errs high)
 // for the settings decided side by side.
 type Memory struct {
-	key      accesslog.Key
-	reorder  time.Duration
-	settings []Setting
-	limiters [][]algo.Limiter // each setting's, fresh: what the estimate reads
-	windows  []time.Duration  // the settings' windows, each once: Usage counts runs in them
-	atOnce   int              // settings decided side by side (0: none, --save)
-	denials  bool             // each client's denials counted, for a sweep's table or --tui's focus
-	view     bool             // --tui: the traffic copied into a scenario, and the view's timeline
-	peaks    bool             // --recommend: each request's instant grouped by client, and each client's peaks (FindPeaks)
+	key       accesslog.Key
+	reorder   time.Duration
+	settings  []Setting
+	limiters  [][]algo.Limiter // each setting's, fresh: what the estimate reads
+	windows   []time.Duration  // the settings' windows, each once: Usage counts runs in them
+	atOnce    int              // settings decided side by side (0: none, --save)
+	denials   bool             // each client's denials counted, for a sweep's table or --tui's focus
+	view      bool             // --tui: the traffic copied into a scenario, and the view's timeline
+	peaks     bool             // --recommend: each request's instant grouped by client, and each client's peaks (FindPeaks)
+	perClient int64            // --denied's table, bytes a client (denied.go)
 }
 
 // Recommending counts what --recommend's peaks hold besides (FindPeaks).
@@ -92,6 +93,9 @@ func (m *Memory) parts(u accesslog.Usage) []part {
 	}
 	if m.peaks {
 		ps = append(ps, part{u.Requests*instantsBytes + u.Clients*peakBytes, "each request's instant, grouped by client, for --recommend's peaks", "cut the log to the hours you want"})
+	}
+	if m.perClient > 0 {
+		ps = append(ps, part{u.Clients * m.perClient, "--denied's table of every client at one setting", "use a log of fewer clients"})
 	}
 	if m.view {
 		// A copy of the keys and runs in the scenario the view opens.

@@ -33,6 +33,8 @@ type replayOptions struct {
 	strict, asJSON, tui                                    bool
 	save, tz, storeFlagValue                               string
 	recommendOptions
+	compare string // --compare FIELD (replay/compare.go)
+	denied  string // --denied FILE (replay_denied.go)
 }
 
 // newReplayCommand wires windowlab replay: a log read (with progress), then
@@ -79,6 +81,8 @@ func newReplayCommand() *cobra.Command {
 	f.StringVar(&opts.save, "save", "", "write the log's traffic as a scenario file (a new file; windowlab check and tui read it)")
 	f.StringVar(&opts.tz, "tz", "", "align windows to this zone's calendar (Europe/Berlin, Asia/Kolkata) rather than to UTC's")
 	f.BoolVar(&opts.tui, "tui", false, "open the interactive view on the log, following the client denied most")
+	f.StringVar(&opts.compare, "compare", "", "compare with the server's own decisions in the log: status (429, 503 denied), field:NAME or column:NAME (nginx's $limit_req_status…)")
+	f.StringVar(&opts.denied, "denied", "", "write each client denied, per limiter and setting, to a new FILE.csv (or .jsonl): how many, the first and last denial, its peak in one window")
 	storeFlag(cmd, &opts.storeFlagValue)
 	recommendFlags(&opts.recommendOptions, f)
 	f.BoolVar(&opts.asJSON, "json", false, "print run's JSON report (one setting only), or --recommend's; the log's summary goes to standard error")
@@ -95,6 +99,10 @@ func newReplayCommand() *cobra.Command {
 		cobra.CompletionWithDesc("path", "the request's path"),
 		cobra.CompletionWithDesc("ip+path", "each address on each path"),
 		cobra.CompletionWithDesc("field:", "a JSON field or CSV column by name")))
+	registerFlagCompletion(cmd, "compare", completeFrom(
+		cobra.CompletionWithDesc("status", "the HTTP status: 429 and 503 are denied"),
+		cobra.CompletionWithDesc("field:", "a JSON field (Combined: extra1, extra2… after the agent)"),
+		cobra.CompletionWithDesc("column:", "a CSV or TSV column")))
 	registerFlagCompletion(cmd, "epoch", completeFrom("auto", "s", "ms", "us", "ns"))
 	registerFlagCompletion(cmd, "algorithms", completeList(algorithmCompletions()))
 	cmd.MarkFlagsMutuallyExclusive("json", "tui")
@@ -342,7 +350,28 @@ func planReplay(opts replayOptions, name string) (replayPlan, error) {
 			return p, err
 		}
 	}
-	if opts.asJSON && !opts.recommend && len(p.settings) > 1 {
+	if opts.compare != "" {
+		c, err := accesslog.ParseCompare(opts.compare)
+		if err != nil {
+			return p, invalid(err)
+		}
+		if opts.save != "" || opts.tui || opts.storeFlagValue != "" {
+			return p, invalid(errors.New("--compare decides in process; give it without --save, --tui and --store"))
+		}
+		p.log.Compare = &c
+	}
+	if opts.denied != "" {
+		if opts.save != "" || opts.tui || opts.storeFlagValue != "" || opts.asJSON && opts.compare == "" {
+			return p, invalid(errors.New("--denied writes its file in process beside a text report or --compare's JSON; give it without --save, --tui, --store, or --json without --compare"))
+		}
+		if err := refuseExisting(opts.denied, "--denied"); err != nil {
+			return p, err
+		}
+	}
+	if opts.recommend && (opts.compare != "" || opts.denied != "") {
+		return p, invalid(errors.New("--recommend searches limits of its own; give it without --compare and --denied"))
+	}
+	if opts.asJSON && !opts.recommend && len(p.settings) > 1 && opts.compare == "" {
 		return p, invalid(errors.New("--json prints one setting's report, as run does; a sweep prints its table: give one --limit and one --window"))
 	}
 	return p, nil
@@ -355,17 +384,8 @@ func replayLog(ctx context.Context, std stdio, opts replayOptions, p replayPlan,
 	// A report or a sweep decides while the log is read, as its
 	// requests are put in order (one core reads, the others decide);
 	// --json, --save, --tui and --store need the whole log first.
-	overlap := !opts.asJSON && opts.save == "" && !opts.tui && st == nil && !opts.recommend
-	atOnce := 1 // settings decided side by side
-	if overlap && len(settings) > 1 {
-		atOnce = replay.Workers(len(settings))
-	} else if opts.save != "" && !opts.tui {
-		atOnce = 0
-	}
-	mem, err := replay.NewMemory(p.log.Key, opts.reorder, settings, atOnce, len(settings) > 1 || opts.tui, opts.tui)
-	if opts.recommend {
-		mem, err = recommendMemory(p.log.Key, opts, settings)
-	}
+	overlap := !opts.asJSON && opts.save == "" && !opts.tui && st == nil && !opts.recommend && opts.compare == "" && opts.denied == ""
+	mem, err := replayMemory(opts, p, overlap)
 	if err != nil {
 		return invalid(err)
 	}
@@ -418,6 +438,8 @@ func replayLog(ctx context.Context, std stdio, opts replayOptions, p replayPlan,
 		rerr = printRecommend(decideCtx, w, std.err, l, settings[0], p.share, opts.asJSON)
 	case st != nil:
 		rerr = replayOnStore(decideCtx, w, std.err, l, settings, st, opts.asJSON)
+	case opts.compare != "" || opts.denied != "":
+		rerr = replayCompared(decideCtx, w, std.err, l, settings, opts)
 	case opts.asJSON:
 		rerr = replayReport(decideCtx, w, l, settings[0], std.err)
 	default:
@@ -429,6 +451,27 @@ func replayLog(ctx context.Context, std stdio, opts replayOptions, p replayPlan,
 		return context.Cause(ctx)
 	}
 	return rerr
+}
+
+// replayMemory is the budget the replay's reading is held to: what its
+// settings decide side by side (all of them beside the reading when
+// overlap), and what --recommend, --denied and --tui keep besides.
+func replayMemory(opts replayOptions, p replayPlan, overlap bool) (*replay.Memory, error) {
+	settings := p.settings
+	if opts.recommend {
+		return recommendMemory(p.log.Key, opts, settings)
+	}
+	atOnce := 1 // settings decided side by side
+	if overlap && len(settings) > 1 {
+		atOnce = replay.Workers(len(settings))
+	} else if opts.save != "" && !opts.tui {
+		atOnce = 0
+	}
+	mem, err := replay.NewMemory(p.log.Key, opts.reorder, settings, atOnce, len(settings) > 1 || opts.tui, opts.tui)
+	if err == nil && opts.denied != "" {
+		mem.PerClient(settings)
+	}
+	return mem, err
 }
 
 // printDecided waits, with the progress on errOut, for what the deciding

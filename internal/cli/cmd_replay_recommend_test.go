@@ -60,6 +60,8 @@ func TestReplayRecommendRefusals(t *testing.T) {
 		{[]string{"--deny-at-most", "0.1"}, `--deny-at-most "0.1"`},
 		{[]string{"--windows", "1m,1h"}, "--recommend finds the limit for one --window"},
 		{[]string{"--tui"}, "not with --save, --tui or --store"},
+		{[]string{"--compare", "status"}, "--recommend searches limits of its own; give it without --compare and --denied"},
+		{[]string{"--denied", "denied.csv"}, "--recommend searches limits of its own"},
 	} {
 		args := append([]string{"replay", log, "--recommend"}, c.args...)
 		if out, errOut, code := windowlab(t, args...); code != 2 || !strings.Contains(errOut, c.want) || out != "" {

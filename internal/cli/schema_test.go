@@ -28,6 +28,7 @@ func TestJSONMeetsItsSchema(t *testing.T) {
 		{"run.schema.json", []string{"run", "presets-cloudflare-example", "--json"}},
 		{"run.schema.json", []string{"replay", log, "--limit", "1", "--json"}},
 		{"recommend.schema.json", []string{"replay", log, "--recommend", "--json"}},
+		{"compare.schema.json", []string{"replay", "testdata/replay/limit-req.log", "--limits", "2,3", "--compare", "field:extra1", "--json"}},
 		{"memory.schema.json", []string{"memory", "--json"}},
 		{"memory.schema.json", []string{"memory", "--limit", "1000000000", "--window", "168h", "--clients", "1000000000", "--json"}},
 		{"lab.schema.json", []string{"lab", "--requests", "20000", "--sources", "200", "--json"}},

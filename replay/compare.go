@@ -1,0 +1,197 @@
+package replay
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sync/atomic"
+
+	"windowlab/accesslog"
+	"windowlab/algo"
+	"windowlab/human"
+	"windowlab/sim/report"
+)
+
+// Agreement is how one limiter at one setting decided the log's requests
+// against the server's own decisions (--compare): counted as the
+// requests are decided, with the first few disagreements kept.
+type Agreement struct {
+	setting   Setting
+	Algorithm algo.Algorithm
+	Compared  int64 // requests whose line held the server's decision
+	Agree     int64
+	Missing   int64 // requests whose line held none
+	First     []Disagreement
+}
+
+// Disagreement is one request the model decided otherwise than the server.
+type Disagreement struct {
+	Line   int64
+	At     algo.Instant
+	Client string
+	Server accesslog.Verdict
+	Model  algo.Decision
+}
+
+// keepDisagreements is how many disagreements a setting names.
+const keepDisagreements = 5
+
+// Compare replays the log, read with accesslog.Options.Compare, at each
+// setting in turn and counts, for each limiter, the decisions that agree
+// with the server's; nil when ctx ended first.
+func Compare(ctx context.Context, l *accesslog.Log, settings []Setting, decided *atomic.Int64) ([]Agreement, error) {
+	var out []Agreement
+	for _, s := range settings {
+		rows, err := compareSetting(ctx, l, s, decided)
+		if err != nil || rows == nil {
+			return nil, err
+		}
+		out = append(out, rows...)
+	}
+	return out, nil
+}
+
+func compareSetting(ctx context.Context, l *accesslog.Log, s Setting, decided *atomic.Int64) ([]Agreement, error) {
+	marks := l.Marks()
+	if marks == nil {
+		return nil, fmt.Errorf("the log was read without --compare")
+	}
+	e, err := Engine(ctx, l.Source(), s, nil)
+	if err != nil {
+		return nil, err
+	}
+	rows := make([]Agreement, len(s.Algorithms))
+	for k, a := range s.Algorithms {
+		rows[k] = Agreement{setting: s, Algorithm: a}
+	}
+	for n := int64(1); ; n++ {
+		r, ok := e.Step()
+		if !ok {
+			if decided != nil {
+				decided.Add((n - 1) % 4096)
+			}
+			break
+		}
+		line, v, _ := marks.Next()
+		if n%4096 == 0 {
+			if decided != nil {
+				decided.Add(4096)
+			}
+			if ctx.Err() != nil {
+				return nil, nil
+			}
+		}
+		for k, d := range r.Decisions {
+			row := &rows[k]
+			if v == accesslog.VerdictMissing {
+				row.Missing++
+				continue
+			}
+			row.Compared++
+			if d.Allowed == (v == accesslog.VerdictAllowed) {
+				row.Agree++
+			} else if len(row.First) < keepDisagreements {
+				row.First = append(row.First, Disagreement{Line: line, At: r.Arrival.At, Client: r.Arrival.Client, Server: v, Model: d})
+			}
+		}
+	}
+	return rows, nil
+}
+
+// label names the row: "Sliding window log, 60 per 1m".
+func (a Agreement) label() string {
+	return fmt.Sprintf("%s, %s per %s", a.Algorithm.Title(), human.Int(a.setting.Config.Limit), human.Duration(a.setting.Config.Window))
+}
+
+// Share is the agreeing decisions' share of those compared, in percent.
+func (a Agreement) Share() float64 {
+	if a.Compared == 0 {
+		return 0
+	}
+	return 100 * float64(a.Agree) / float64(a.Compared)
+}
+
+// PrintCompare is --compare's table: for each limiter and setting, how
+// many decisions agree with the server's, and the first that do not.
+func PrintCompare(w io.Writer, l *accesslog.Log, field string, rows []Agreement) {
+	if len(rows) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nagreement with the server's own decisions (--compare %s: 429 and 503, REJECTED… are denied):\n", field)
+	fmt.Fprintf(w, "  %-34s %-16s %22s %9s\n", "limiter", "setting", "agree", "share")
+	for _, a := range rows {
+		fmt.Fprintf(w, "  %-34s %-16s %22s %8s%%\n", a.Algorithm.Title(),
+			fmt.Sprintf("%s per %s", human.Int(a.setting.Config.Limit), human.Duration(a.setting.Config.Window)),
+			fmt.Sprintf("%s of %s", human.Int(a.Agree), human.Int(a.Compared)), shareText(a))
+	}
+	if m := rows[0].Missing; m > 0 {
+		fmt.Fprintf(w, "  not compared: %s with no decision in %s\n", human.Noun{One: "request", Many: "requests"}.Of(m), field)
+	}
+	for _, a := range rows {
+		if len(a.First) == 0 {
+			continue
+		}
+		more := ""
+		if n := a.Compared - a.Agree - int64(len(a.First)); n > 0 {
+			more = fmt.Sprintf(" (and %s more)", human.Int(n))
+		}
+		fmt.Fprintf(w, "  %s disagrees%s:\n", a.label(), more)
+		for _, d := range a.First {
+			model := "denied"
+			if d.Model.Allowed {
+				model = "allowed"
+			}
+			fmt.Fprintf(w, "    %s:%d: %s at %s: the server %s, the model %s: %s\n", l.Name, d.Line, human.Visible(d.Client), d.At.Short(), d.Server, model, d.Model.Explain())
+		}
+	}
+}
+
+// shareText is the share with two decimals, never rounded up to 100.
+func shareText(a Agreement) string {
+	if a.Compared == 0 {
+		return "–"
+	}
+	if a.Agree == a.Compared {
+		return "100"
+	}
+	return fmt.Sprintf("%.2f", min(a.Share(), 99.99))
+}
+
+// Compared prints the log's report (one setting) or sweep, then the
+// agreement of every limiter at every setting with the server's own
+// decisions (--compare field; none when field is ""); with asJSON, only
+// the agreement, as JSON.
+func Compared(ctx context.Context, w io.Writer, l *accesslog.Log, settings []Setting, field string, asJSON bool, decided *atomic.Int64) error {
+	switch {
+	case asJSON: // --compare's JSON alone
+	case len(settings) == 1:
+		e, err := Engine(ctx, l.Source(), settings[0], decided)
+		if err != nil {
+			return err
+		}
+		if err := report.Text(w, report.Header{Name: l.Name, Title: l.Name + ": your traffic"}, e, false); err != nil {
+			return err
+		}
+	default:
+		rows, whole, err := sweep(ctx, l.Source, settings, decided)
+		if err != nil {
+			return err
+		}
+		if whole < len(settings) {
+			fmt.Fprintf(w, "STOPPED EARLY: %d of %d settings replayed whole; the table shows those.\n\n", whole, len(settings))
+		}
+		PrintSweep(w, l, rows)
+	}
+	if field == "" {
+		return nil
+	}
+	rows, err := Compare(ctx, l, settings, decided)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		return CompareJSON(w, l, field, rows)
+	}
+	PrintCompare(w, l, field, rows)
+	return nil
+}

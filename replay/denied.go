@@ -1,0 +1,159 @@
+package replay
+
+import (
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"io"
+	"strconv"
+	"strings"
+
+	"windowlab/accesslog"
+	"windowlab/algo"
+	"windowlab/human"
+)
+
+// DeniedClient is one client a limiter at a setting denied (--denied):
+// how many of its requests, the first and the last denial, and the most
+// requests it sent in one window (aligned as the setting's windows are).
+type DeniedClient struct {
+	Algorithm algo.Algorithm
+	Limit     int64
+	Window    string
+	Client    string
+	Denied    int64
+	First     algo.Instant
+	Last      algo.Instant
+	Peak      int64
+}
+
+// DeniedBytes is what --denied holds a client for a setting of n
+// limiters, for the memory budget.
+func DeniedBytes(n int) int64 { return int64(n)*20 + 16 }
+
+// Denied replays the log at each setting in turn and gives each client
+// each limiter denied to each, setting by setting, limiter by limiter, in
+// the clients' first-seen order; it stops at each's error or when ctx ends.
+func Denied(ctx context.Context, l *accesslog.Log, settings []Setting, each func(DeniedClient) error) error {
+	for _, s := range settings {
+		if err := deniedSetting(ctx, l, s, each); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func deniedSetting(ctx context.Context, l *accesslog.Log, s Setting, each func(DeniedClient) error) error {
+	e, err := Engine(ctx, l.Source(), s, nil)
+	if err != nil {
+		return err
+	}
+	clients := len(l.Clients())
+	k := len(s.Algorithms)
+	count := make([]int32, clients*k)
+	first, last := make([]algo.Instant, clients*k), make([]algo.Instant, clients*k)
+	winAt, winN, peak := make([]algo.Instant, clients), make([]int32, clients), make([]int32, clients)
+	off, width := algo.Instant(s.Config.Offset.Milliseconds()), s.Config.Window
+	for n := int64(1); ; n++ {
+		r, ok := e.Step()
+		if !ok {
+			break
+		}
+		if n%4096 == 0 && ctx.Err() != nil {
+			return context.Cause(ctx)
+		}
+		c := int(r.Arrival.Number - 1)
+		at := r.Arrival.At
+		if start := (at - off).Truncate(width) + off; winN[c] == 0 || start != winAt[c] {
+			winAt[c], winN[c] = start, 0
+		}
+		winN[c]++
+		peak[c] = max(peak[c], winN[c])
+		for i, d := range r.Decisions {
+			if d.Allowed {
+				continue
+			}
+			j := c*k + i
+			if count[j] == 0 {
+				first[j] = at
+			}
+			count[j]++
+			last[j] = at
+		}
+	}
+	for i, a := range s.Algorithms {
+		for c, name := range l.Clients() {
+			j := c*k + i
+			if count[j] == 0 {
+				continue
+			}
+			d := DeniedClient{Algorithm: a, Limit: s.Config.Limit, Window: human.Duration(s.Config.Window), Client: name,
+				Denied: int64(count[j]), First: first[j], Last: last[j], Peak: int64(peak[c])}
+			if err := each(d); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// DeniedWriter writes --denied's rows as CSV (with a header) or, for a
+// name ending .jsonl, JSON Lines; every key exactly as the log held it.
+type DeniedWriter struct {
+	csv  *csv.Writer
+	json *json.Encoder
+	w    io.Writer
+	Rows int64
+}
+
+// NewDeniedWriter writes rows to w, as JSON Lines when jsonl.
+func NewDeniedWriter(w io.Writer, jsonl bool) (*DeniedWriter, error) {
+	if jsonl {
+		enc := json.NewEncoder(w)
+		enc.SetEscapeHTML(false)
+		return &DeniedWriter{json: enc, w: w}, nil
+	}
+	cw := csv.NewWriter(w)
+	err := cw.Write([]string{"limiter", "limit", "window", "client", "denied", "first_denied", "last_denied", "peak_in_window"})
+	return &DeniedWriter{csv: cw, w: w}, err
+}
+
+// Write writes one row.
+func (dw *DeniedWriter) Write(d DeniedClient) error {
+	dw.Rows++
+	first, last := d.First.Time().Format("2006-01-02T15:04:05.000Z"), d.Last.Time().Format("2006-01-02T15:04:05.000Z")
+	if dw.json != nil {
+		return dw.json.Encode(struct {
+			Limiter string `json:"limiter"`
+			Limit   int64  `json:"limit"`
+			Window  string `json:"window"`
+			Client  string `json:"client"`
+			Denied  int64  `json:"denied"`
+			First   string `json:"first_denied"`
+			Last    string `json:"last_denied"`
+			Peak    int64  `json:"peak_in_window"`
+		}{d.Algorithm.String(), d.Limit, d.Window, d.Client, d.Denied, first, last, d.Peak})
+	}
+	return dw.csv.Write([]string{d.Algorithm.String(), strconv.FormatInt(d.Limit, 10), d.Window, d.Client,
+		strconv.FormatInt(d.Denied, 10), first, last, strconv.FormatInt(d.Peak, 10)})
+}
+
+// Flush ends the CSV.
+func (dw *DeniedWriter) Flush() error {
+	if dw.csv != nil {
+		dw.csv.Flush()
+		return dw.csv.Error()
+	}
+	return nil
+}
+
+// IsJSONL tells --denied's format by the file's name.
+func IsJSONL(name string) bool { return strings.HasSuffix(strings.ToLower(name), ".jsonl") }
+
+// PerClient has the memory budget count, for each client, what --denied
+// holds of it at the largest of the settings (replayed one at a time).
+func (m *Memory) PerClient(settings []Setting) {
+	for _, s := range settings {
+		m.perClient = max(m.perClient, DeniedBytes(len(s.Algorithms)))
+	}
+}
