@@ -12,7 +12,7 @@ import (
 // compared exactly, a request is allowed while the count is below the limit,
 // and fixed windows are aligned to the clock.
 //
-// The token bucket has no windows and ignores Rules.
+// The token bucket has no windows and ignores every rule but Bucket.
 type Rules struct {
 	// CountRejected counts every request, not only accepted ones (fixed
 	// window and sliding counter: the counters; sliding log: a timestamp for
@@ -26,7 +26,18 @@ type Rules struct {
 	Compare Compare
 	// WindowStart is where a fixed window begins (fixed window only).
 	WindowStart WindowStart
+	// Bucket names the token bucket a library runs (token bucket only); it
+	// decides as the lesson's bucket of capacity Config.Burst does.
+	Bucket Bucket
 }
+
+// Bucket is the library whose token bucket the rules name.
+type Bucket uint8
+
+const (
+	BucketLesson Bucket = iota // the lesson's token bucket
+	BucketGCRA                 // a GCRA (go-redis/redis_rate): a bucket of capacity burst
+)
 
 // Rounding is how the sliding counter's estimate is rounded before comparing.
 // The current window's count is a whole number, so rounding the estimate
@@ -109,6 +120,9 @@ func (r Rules) validate() error {
 	if r.WindowStart > WindowFirstRequest {
 		return Problem("rules", "unknown window start %d; use aligned or first-request", r.WindowStart)
 	}
+	if r.Bucket > BucketGCRA {
+		return Problem("rules", "unknown token bucket %d; use the lesson's or gcra", r.Bucket)
+	}
 	return nil
 }
 
@@ -127,6 +141,9 @@ func (r Rules) String() string {
 	}
 	if r.WindowStart != WindowAligned {
 		parts = append(parts, "window from first request")
+	}
+	if r.Bucket == BucketGCRA {
+		parts = append(parts, "GCRA")
 	}
 	return strings.Join(parts, ", ")
 }
@@ -235,10 +252,42 @@ var (
 			"resetClient(): `client.resetTime.setTime(now + this.windowMs)`; source/rate-limit.ts @c45ecb914afc56fa195a2a8da18bf0e0ea6e1cdf " +
 			"`await config.store.increment(key)` then `if (totalHits > limit)`",
 	}
+
+	// PresetGCRA is go-redis/redis_rate's GCRA (Limit{Rate, Burst, Period}):
+	// emission_interval T = period/rate, tat = max(tat, now) (now for a new
+	// key), new_tat = tat + T, allow_at = new_tat − T·burst, and the request
+	// is denied when (now − allow_at)/T < 0, leaving tat unchanged; allowed,
+	// tat becomes new_tat. So allowed iff max(tat, now) − now ≤ T·(burst − 1):
+	// with tokens = burst − (max(tat, now) − now)/T that is tokens ≥ 1, the
+	// token bucket of capacity burst refilling rate per period, starting full.
+	// redis_rate computes in float seconds from Redis TIME; windowlab the same
+	// rule exactly, in ms. Its older lua.go rounded remaining = ⌊diff/T + ½⌋
+	// and allowed from diff ≥ −T/2: this preset is the current script.
+	//
+	// Source: github.com/go-redis/redis_rate script_allow_n.lua at commit
+	// d865963d7888d004d5195bf57822a7ae787f871e.
+	PresetGCRA = Preset{
+		Name: "gcra", Title: "go-redis/redis_rate (GCRA)", Kind: KindTokenBucket,
+		Rules: Rules{Bucket: BucketGCRA},
+		Rule:  "now ≥ max(tat, now) + T − T·burst, T = window/limit: a bucket of burst tokens, limit per window, starting full",
+		Source: "github.com/go-redis/redis_rate script_allow_n.lua @d865963d7888d004d5195bf57822a7ae787f871e " +
+			"`tat = math.max(tat, now)`, `local allow_at = new_tat - burst_offset`, `local remaining = diff / emission_interval`, `if remaining < 0 then` (denied, tat unchanged)",
+	}
 )
 
-// Presets lists the named rule sets, sliding counters first.
+// Presets lists the named rule sets of the window limiters, sliding
+// counters first: the rule sets --rules takes.
 var Presets = []Preset{PresetHTTPRate, PresetUpstash, PresetCloudflare2017, PresetExpressRateLimit}
+
+// BucketPresets lists the token buckets of real libraries that the
+// bucket's capacity (Config.Burst) makes exact.
+var BucketPresets = []Preset{PresetGCRA}
+
+// AllPresets lists every preset: the window limiters', then the token
+// buckets'.
+func AllPresets() []Preset {
+	return append(append([]Preset(nil), Presets...), BucketPresets...)
+}
 
 // ParseRules returns the rules named name: "" or "lesson" for the lesson's,
 // otherwise a preset's name.
@@ -264,9 +313,11 @@ func RuleSetNames() []string {
 }
 
 func presetFor(r Rules) (Preset, bool) {
-	for _, p := range Presets {
-		if p.Rules == r {
-			return p, true
+	for _, list := range [][]Preset{Presets, BucketPresets} {
+		for _, p := range list {
+			if p.Rules == r {
+				return p, true
+			}
 		}
 	}
 	return Preset{}, false
