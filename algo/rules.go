@@ -170,6 +170,7 @@ type Preset struct {
 	Rules  Rules
 	Rule   string // the exact rule, in words
 	Source string // where it was verified
+	Takes  string // the setting it needs beyond limit and window, in words; "" for none
 }
 
 // The presets. Each rule below was read in the cited source; where a library
@@ -272,6 +273,7 @@ var (
 		Rule:  "now ≥ max(tat, now) + T − T·burst, T = window/limit: a bucket of burst tokens, limit per window, starting full",
 		Source: "github.com/go-redis/redis_rate script_allow_n.lua @d865963d7888d004d5195bf57822a7ae787f871e " +
 			"`tat = math.max(tat, now)`, `local allow_at = new_tat - burst_offset`, `local remaining = diff / emission_interval`, `if remaining < 0 then` (denied, tat unchanged)",
+		Takes: "burst: redis_rate's Limit.Burst, the bucket's capacity (scenario field burst:; without it, the limit)",
 	}
 )
 
