@@ -77,6 +77,62 @@ func TestGCRAPresetDecidesAsRedisRate(t *testing.T) {
 	}
 }
 
+// envoyBucket is Envoy's AtomicTokenBucketImpl for one descriptor, written
+// from its formula: the instant the bucket was empty, time_old; tokens =
+// min(max_tokens, (now − time_old)·fill_rate); a token is taken when
+// tokens ≥ 1, time_new = now − (tokens − 1)/fill_rate; it starts full.
+// Instants are in units of 1/limit ms and tokens in 1/W, so fill_rate is
+// one unit a unit and every quantity is whole.
+type envoyBucket struct {
+	limit, w, maxTokens int64
+	timeOld             map[string]int64
+}
+
+func (e *envoyBucket) allow(t Instant, client string) bool {
+	now := int64(t) * e.limit
+	old, ok := e.timeOld[client]
+	if !ok {
+		old = now - e.maxTokens*e.w // init_fill: full at its start
+	}
+	total := min(e.maxTokens*e.w, now-old)
+	if total < e.w {
+		return false
+	}
+	e.timeOld[client] = now - (total - e.w)
+	return true
+}
+
+// TestEnvoyPresetDecidesAsEnvoy runs token-bucket/envoy with a burst
+// (max_tokens) and Envoy's continuous bucket side by side, request for
+// request.
+func TestEnvoyPresetDecidesAsEnvoy(t *testing.T) {
+	a, err := ParseAlgorithm("token-bucket/envoy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(33, 2))
+	for run := range 400 {
+		limit, w := 1+r.Int64N(10), 2+r.Int64N(2000)
+		burst := 1 + r.Int64N(3*limit)
+		cfg := Config{Limit: limit, Window: time.Duration(w) * time.Millisecond, Burst: burst, NoExpiry: r.IntN(2) == 0}
+		l, err := a.New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := &envoyBucket{limit: limit, w: w, maxTokens: burst, timeOld: map[string]int64{}}
+		at := Instant(r.Int64N(1_000_000))
+		for i := range 300 {
+			if r.IntN(3) > 0 {
+				at += Instant(r.Int64N(w/limit + 2))
+			}
+			client := fmt.Sprintf("d%d", r.IntN(3))
+			if got, want := l.Allow(at, client).Allowed, e.allow(at, client); got != want {
+				t.Fatalf("run %d (%+v), request %d from %s at %v: token-bucket/envoy says %v, Envoy's bucket %v", run, cfg, i, client, at, got, want)
+			}
+		}
+	}
+}
+
 // TestPropTokenBucketBoundReached: a client that asks more than the rate at
 // every millisecond from a full bucket at x is admitted exactly capacity +
 // ⌊limit·d/W⌋ times in [x, x + d], the bound TestPropTokenBucketBound
@@ -124,7 +180,7 @@ func TestGCRAPresetNames(t *testing.T) {
 	if _, ok := ParseRules("gcra"); ok {
 		t.Error("--rules takes gcra, a token bucket's preset, for the window limiters")
 	}
-	if err := (Config{Limit: 1, Window: time.Second, Rules: Rules{Bucket: BucketGCRA + 1}}).Validate(); err == nil {
+	if err := (Config{Limit: 1, Window: time.Second, Rules: Rules{Bucket: BucketEnvoy + 1}}).Validate(); err == nil {
 		t.Error("an unknown token bucket validates")
 	}
 }

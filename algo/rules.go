@@ -37,6 +37,7 @@ type Bucket uint8
 const (
 	BucketLesson Bucket = iota // the lesson's token bucket
 	BucketGCRA                 // a GCRA (go-redis/redis_rate): a bucket of capacity burst
+	BucketEnvoy                // Envoy's local rate limit, continuous: a bucket of max_tokens
 )
 
 // Rounding is how the sliding counter's estimate is rounded before comparing.
@@ -120,8 +121,8 @@ func (r Rules) validate() error {
 	if r.WindowStart > WindowFirstRequest {
 		return Problem("rules", "unknown window start %d; use aligned or first-request", r.WindowStart)
 	}
-	if r.Bucket > BucketGCRA {
-		return Problem("rules", "unknown token bucket %d; use the lesson's or gcra", r.Bucket)
+	if r.Bucket > BucketEnvoy {
+		return Problem("rules", "unknown token bucket %d; use the lesson's, gcra or envoy", r.Bucket)
 	}
 	return nil
 }
@@ -142,8 +143,11 @@ func (r Rules) String() string {
 	if r.WindowStart != WindowAligned {
 		parts = append(parts, "window from first request")
 	}
-	if r.Bucket == BucketGCRA {
+	switch r.Bucket {
+	case BucketGCRA:
 		parts = append(parts, "GCRA")
+	case BucketEnvoy:
+		parts = append(parts, "Envoy")
 	}
 	return strings.Join(parts, ", ")
 }
@@ -273,7 +277,36 @@ var (
 		Rule:  "now ≥ max(tat, now) + T − T·burst, T = window/limit: a bucket of burst tokens, limit per window, starting full",
 		Source: "github.com/go-redis/redis_rate script_allow_n.lua @d865963d7888d004d5195bf57822a7ae787f871e " +
 			"`tat = math.max(tat, now)`, `local allow_at = new_tat - burst_offset`, `local remaining = diff / emission_interval`, `if remaining < 0 then` (denied, tat unchanged)",
-		Takes: "burst: redis_rate's Limit.Burst, the bucket's capacity (scenario field burst:; without it, the limit)",
+		Takes: "burst: redis_rate's Limit.Burst, the bucket's capacity (scenario field burst:, replay --burst; without it, the limit)",
+	}
+
+	// PresetEnvoy is Envoy's local rate limit (envoy.filters.http.local_ratelimit)
+	// with its continuous bucket, AtomicTokenBucketImpl, which
+	// LocalRateLimiterImpl builds when the runtime flag
+	// envoy.reloadable_features.no_timer_based_rate_limit_token_bucket is on
+	// (otherwise a timer adds tokens_per_fill every fill_interval, in steps
+	// whose phase a log does not show). The bucket keeps the instant it was
+	// empty: tokens = min(max_tokens, (now − time_old)·fill_rate), fill_rate
+	// = tokens_per_fill/fill_interval; consume() takes one token when tokens
+	// ≥ 1 (time_new = now − (tokens − 1)/fill_rate) and changes nothing
+	// otherwise; it starts full. So a token bucket of capacity max_tokens,
+	// tokens_per_fill per fill_interval, decided exactly here where Envoy
+	// computes in double seconds. One bucket per descriptor: windowlab's
+	// client.
+	//
+	// Source: github.com/envoyproxy/envoy
+	// source/extensions/filters/common/local_ratelimit/local_ratelimit_impl.cc
+	// at commit 5a6c7aa8adbf857c5f3d6279653df5c835459ca6 (AtomicTokenBucket,
+	// consume: `total < tokens ? 0.0 : tokens`) and
+	// source/common/common/token_bucket_impl.h (AtomicTokenBucketImpl::consume).
+	PresetEnvoy = Preset{
+		Name: "envoy", Title: "Envoy local_ratelimit (continuous)", Kind: KindTokenBucket,
+		Rules: Rules{Bucket: BucketEnvoy},
+		Rule:  "tokens = min(max_tokens, tokens + elapsed·tokens_per_fill/fill_interval) ≥ 1, starting full: a bucket of burst tokens, limit per window",
+		Source: "github.com/envoyproxy/envoy source/extensions/filters/common/local_ratelimit/local_ratelimit_impl.cc @5a6c7aa8adbf857c5f3d6279653df5c835459ca6 " +
+			"AtomicTokenBucket::consume `total < tokens ? 0.0 : tokens` (with no_timer_based_rate_limit_token_bucket); source/common/common/token_bucket_impl.h " +
+			"AtomicTokenBucketImpl::consume `std::min(max_tokens_, (time_now - time_old) * fill_rate_)`, `time_new = time_now - (total_tokens_new / fill_rate_)`",
+		Takes: "burst: max_tokens; limit per window: tokens_per_fill per fill_interval; a client is a descriptor (scenario field burst:, replay --burst; without it, the limit)",
 	}
 )
 
@@ -283,7 +316,7 @@ var Presets = []Preset{PresetHTTPRate, PresetUpstash, PresetCloudflare2017, Pres
 
 // BucketPresets lists the token buckets of real libraries that the
 // bucket's capacity (Config.Burst) makes exact.
-var BucketPresets = []Preset{PresetGCRA}
+var BucketPresets = []Preset{PresetGCRA, PresetEnvoy}
 
 // AllPresets lists every preset: the window limiters', then the token
 // buckets'.
