@@ -23,14 +23,14 @@ func newPresetsCommand() *cobra.Command {
 	}
 }
 
-// runPresets prints the presets as a table, a row each (name, kind,
-// project), with its rule, the setting it takes and its source on lines of
-// their own beneath it.
+// runPresets prints the presets as a table, a row each (name, kind), with
+// its project, rule, the setting it takes and its source on lines of their
+// own beneath it, so that the rows fit 80 columns.
 func runPresets(std stdio) error {
 	presets := algo.AllPresets()
-	rows := [][]string{{"Name", "Kind", "Project"}}
+	rows := [][]string{{"Name", "Kind"}}
 	for _, p := range presets {
-		rows = append(rows, []string{algo.Algorithm{Kind: p.Kind, Rules: p.Rules}.String(), p.Kind.String(), p.Title})
+		rows = append(rows, []string{algo.Algorithm{Kind: p.Kind, Rules: p.Rules}.String(), p.Kind.String()})
 	}
 	width := make([]int, len(rows[0]))
 	for _, r := range rows {
@@ -54,15 +54,32 @@ func runPresets(std stdio) error {
 	fmt.Fprintln(std.out, dashes)
 	for i, p := range presets {
 		fmt.Fprintln(std.out, line(rows[i+1]))
-		fmt.Fprintln(std.out, "  rule:   "+p.Rule)
+		presetField(std, "project", p.Title)
+		presetField(std, "rule", p.Rule)
 		if p.Takes != "" {
-			fmt.Fprintln(std.out, "  takes:  "+p.Takes)
+			presetField(std, "takes", p.Takes)
 		}
-		fmt.Fprintln(std.out, "  source: "+p.Source)
+		presetField(std, "source", p.Source)
 	}
 	fmt.Fprintln(std.out, dashes)
-	fmt.Fprintf(std.out, "%d presets; without one each kind runs the lesson's rules (%s)\n", len(presets), kindNames())
+	fmt.Fprintln(std.out, wrapWords(fmt.Sprintf("%d presets; without one each kind runs the lesson's rules (%s).", len(presets), kindNames()), presetsWidth))
 	return nil
+}
+
+// presetsWidth is the width presets sets its text at, whatever the
+// terminal: it reads the same on a screen, in a pipe and in its golden.
+const presetsWidth = 80
+
+// presetField prints "  label:   text", the text set at presetsWidth
+// between words, its further lines under its first.
+func presetField(std stdio, label, text string) {
+	const indent = 11 // "  source:  "
+	head := "  " + label + ":" + strings.Repeat(" ", indent-3-len(label))
+	lines := strings.Split(wrapWords(text, presetsWidth-indent), "\n")
+	fmt.Fprintln(std.out, head+lines[0])
+	for _, l := range lines[1:] {
+		fmt.Fprintln(std.out, strings.Repeat(" ", indent)+l)
+	}
 }
 
 // kindNames lists the kinds, as --algorithms takes them.
