@@ -128,7 +128,7 @@ func AlgorithmNames() []string {
 	for _, k := range All {
 		names = append(names, k.String())
 	}
-	for _, p := range Presets {
+	for _, p := range AllPresets() {
 		names = append(names, Algorithm{Kind: p.Kind, Rules: p.Rules}.String())
 	}
 	return names
@@ -197,7 +197,7 @@ func ParseAlgorithm(s string) (Algorithm, error) {
 	if !hasPreset {
 		return Algorithm{Kind: k}, nil
 	}
-	for _, p := range Presets {
+	for _, p := range AllPresets() {
 		if p.Name == preset {
 			if p.Kind != k {
 				return Algorithm{}, &PresetKindError{Preset: p.Name, Kind: p.Kind, Asked: k}

@@ -12,7 +12,7 @@ import (
 // compared exactly, a request is allowed while the count is below the limit,
 // and fixed windows are aligned to the clock.
 //
-// The token bucket has no windows and ignores Rules.
+// The token bucket has no windows and ignores every rule but Bucket.
 type Rules struct {
 	// CountRejected counts every request, not only accepted ones (fixed
 	// window and sliding counter: the counters; sliding log: a timestamp for
@@ -26,7 +26,19 @@ type Rules struct {
 	Compare Compare
 	// WindowStart is where a fixed window begins (fixed window only).
 	WindowStart WindowStart
+	// Bucket names the token bucket a library runs (token bucket only); it
+	// decides as the lesson's bucket of capacity Config.Burst does.
+	Bucket Bucket
 }
+
+// Bucket is the library whose token bucket the rules name.
+type Bucket uint8
+
+const (
+	BucketLesson Bucket = iota // the lesson's token bucket
+	BucketGCRA                 // a GCRA (go-redis/redis_rate): a bucket of capacity burst
+	BucketEnvoy                // Envoy's local rate limit, continuous: a bucket of max_tokens
+)
 
 // Rounding is how the sliding counter's estimate is rounded before comparing.
 // The current window's count is a whole number, so rounding the estimate
@@ -109,6 +121,9 @@ func (r Rules) validate() error {
 	if r.WindowStart > WindowFirstRequest {
 		return Problem("rules", "unknown window start %d; use aligned or first-request", r.WindowStart)
 	}
+	if r.Bucket > BucketEnvoy {
+		return Problem("rules", "unknown token bucket %d; use the lesson's, gcra or envoy", r.Bucket)
+	}
 	return nil
 }
 
@@ -127,6 +142,12 @@ func (r Rules) String() string {
 	}
 	if r.WindowStart != WindowAligned {
 		parts = append(parts, "window from first request")
+	}
+	switch r.Bucket {
+	case BucketGCRA:
+		parts = append(parts, "GCRA")
+	case BucketEnvoy:
+		parts = append(parts, "Envoy")
 	}
 	return strings.Join(parts, ", ")
 }
@@ -153,6 +174,7 @@ type Preset struct {
 	Rules  Rules
 	Rule   string // the exact rule, in words
 	Source string // where it was verified
+	Takes  string // the setting it needs beyond limit and window, in words; "" for none
 }
 
 // The presets. Each rule below was read in the cited source; where a library
@@ -235,10 +257,72 @@ var (
 			"resetClient(): `client.resetTime.setTime(now + this.windowMs)`; source/rate-limit.ts @c45ecb914afc56fa195a2a8da18bf0e0ea6e1cdf " +
 			"`await config.store.increment(key)` then `if (totalHits > limit)`",
 	}
+
+	// PresetGCRA is go-redis/redis_rate's GCRA (Limit{Rate, Burst, Period}):
+	// emission_interval T = period/rate, tat = max(tat, now) (now for a new
+	// key), new_tat = tat + T, allow_at = new_tat − T·burst, and the request
+	// is denied when (now − allow_at)/T < 0, leaving tat unchanged; allowed,
+	// tat becomes new_tat. So allowed iff max(tat, now) − now ≤ T·(burst − 1):
+	// with tokens = burst − (max(tat, now) − now)/T that is tokens ≥ 1, the
+	// token bucket of capacity burst refilling rate per period, starting full.
+	// redis_rate computes in float seconds from Redis TIME; windowlab the same
+	// rule exactly, in ms. Its older lua.go rounded remaining = ⌊diff/T + ½⌋
+	// and allowed from diff ≥ −T/2: this preset is the current script.
+	//
+	// Source: github.com/go-redis/redis_rate script_allow_n.lua at commit
+	// d865963d7888d004d5195bf57822a7ae787f871e.
+	PresetGCRA = Preset{
+		Name: "gcra", Title: "go-redis/redis_rate (GCRA)", Kind: KindTokenBucket,
+		Rules: Rules{Bucket: BucketGCRA},
+		Rule:  "now ≥ max(tat, now) + T − T·burst, T = window/limit: a bucket of burst tokens, limit per window, starting full",
+		Source: "github.com/go-redis/redis_rate script_allow_n.lua @d865963d7888d004d5195bf57822a7ae787f871e " +
+			"`tat = math.max(tat, now)`, `local allow_at = new_tat - burst_offset`, `local remaining = diff / emission_interval`, `if remaining < 0 then` (denied, tat unchanged)",
+		Takes: "burst: redis_rate's Limit.Burst, the bucket's capacity (scenario field burst:, replay --burst; without it, the limit)",
+	}
+
+	// PresetEnvoy is Envoy's local rate limit (envoy.filters.http.local_ratelimit)
+	// with its continuous bucket, AtomicTokenBucketImpl, which
+	// LocalRateLimiterImpl builds when the runtime flag
+	// envoy.reloadable_features.no_timer_based_rate_limit_token_bucket is on
+	// (otherwise a timer adds tokens_per_fill every fill_interval, in steps
+	// whose phase a log does not show). The bucket keeps the instant it was
+	// empty: tokens = min(max_tokens, (now − time_old)·fill_rate), fill_rate
+	// = tokens_per_fill/fill_interval; consume() takes one token when tokens
+	// ≥ 1 (time_new = now − (tokens − 1)/fill_rate) and changes nothing
+	// otherwise; it starts full. So a token bucket of capacity max_tokens,
+	// tokens_per_fill per fill_interval, decided exactly here where Envoy
+	// computes in double seconds. One bucket per descriptor: windowlab's
+	// client.
+	//
+	// Source: github.com/envoyproxy/envoy
+	// source/extensions/filters/common/local_ratelimit/local_ratelimit_impl.cc
+	// at commit 5a6c7aa8adbf857c5f3d6279653df5c835459ca6 (AtomicTokenBucket,
+	// consume: `total < tokens ? 0.0 : tokens`) and
+	// source/common/common/token_bucket_impl.h (AtomicTokenBucketImpl::consume).
+	PresetEnvoy = Preset{
+		Name: "envoy", Title: "Envoy local_ratelimit (continuous)", Kind: KindTokenBucket,
+		Rules: Rules{Bucket: BucketEnvoy},
+		Rule:  "tokens = min(max_tokens, tokens + elapsed·tokens_per_fill/fill_interval) ≥ 1, starting full: a bucket of burst tokens, limit per window",
+		Source: "github.com/envoyproxy/envoy source/extensions/filters/common/local_ratelimit/local_ratelimit_impl.cc @5a6c7aa8adbf857c5f3d6279653df5c835459ca6 " +
+			"AtomicTokenBucket::consume `total < tokens ? 0.0 : tokens` (with no_timer_based_rate_limit_token_bucket); source/common/common/token_bucket_impl.h " +
+			"AtomicTokenBucketImpl::consume `std::min(max_tokens_, (time_now - time_old) * fill_rate_)`, `time_new = time_now - (total_tokens_new / fill_rate_)`",
+		Takes: "burst: max_tokens; limit per window: tokens_per_fill per fill_interval; a client is a descriptor (scenario field burst:, replay --burst; without it, the limit)",
+	}
 )
 
-// Presets lists the named rule sets, sliding counters first.
+// Presets lists the named rule sets of the window limiters, sliding
+// counters first: the rule sets --rules takes.
 var Presets = []Preset{PresetHTTPRate, PresetUpstash, PresetCloudflare2017, PresetExpressRateLimit}
+
+// BucketPresets lists the token buckets of real libraries that the
+// bucket's capacity (Config.Burst) makes exact.
+var BucketPresets = []Preset{PresetGCRA, PresetEnvoy}
+
+// AllPresets lists every preset: the window limiters', then the token
+// buckets'.
+func AllPresets() []Preset {
+	return append(append([]Preset(nil), Presets...), BucketPresets...)
+}
 
 // ParseRules returns the rules named name: "" or "lesson" for the lesson's,
 // otherwise a preset's name.
@@ -264,9 +348,11 @@ func RuleSetNames() []string {
 }
 
 func presetFor(r Rules) (Preset, bool) {
-	for _, p := range Presets {
-		if p.Rules == r {
-			return p, true
+	for _, list := range [][]Preset{Presets, BucketPresets} {
+		for _, p := range list {
+			if p.Rules == r {
+				return p, true
+			}
 		}
 	}
 	return Preset{}, false

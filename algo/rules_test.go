@@ -420,7 +420,9 @@ func TestDifferentialVariants(t *testing.T) {
 					// backwards steps (seed%4 == 3).
 					s.cfg.Rules = variants[seed/4%uint64(len(variants))]
 					if k == KindTokenBucket {
-						s.cfg.Rules = Rules{}
+						// The lesson's bucket, the GCRA's or Envoy's: each a
+						// bucket of capacity Burst, as the reference keeps.
+						s.cfg.Rules = Rules{Bucket: Bucket(seed / 4 % 3)}
 						s.cfg.Burst = r.Int64N(7) // 0 = Limit
 					}
 					// Every other run of four seeds decides by dense ids.
@@ -455,7 +457,7 @@ func TestVariantInvariants(t *testing.T) {
 			s := randomStream(r, seed%2 == 1)
 			s.cfg.Rules = variants[seed%uint64(len(variants))]
 			if k == KindTokenBucket {
-				s.cfg.Rules, s.cfg.Burst = Rules{}, r.Int64N(7)
+				s.cfg.Rules, s.cfg.Burst = Rules{Bucket: Bucket(seed % 3)}, r.Int64N(7)
 			}
 			off := s.cfg
 			off.NoExpiry = true

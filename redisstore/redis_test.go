@@ -124,6 +124,9 @@ func randomConfig(r *rand.Rand) (algo.Kind, algo.Config) {
 	if k == algo.KindTokenBucket && r.IntN(2) == 0 {
 		c.Burst = 1 + r.Int64N(20)
 	}
+	if k == algo.KindTokenBucket && r.IntN(2) == 0 { // a library's bucket: token-bucket/gcra
+		c.Rules = algo.BucketPresets[r.IntN(len(algo.BucketPresets))].Rules
+	}
 	if k != algo.KindTokenBucket {
 		switch r.IntN(3) {
 		case 0: // the lesson's rules

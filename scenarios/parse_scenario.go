@@ -242,6 +242,12 @@ func (d *decoder) config(o *object, s *Scenario) bool {
 		expiry, _ := d.boolean(o, "expiry")
 		s.Config.NoExpiry = !expiry
 	}
+	if o.has("burst") {
+		var ok bool
+		s.Config.Burst, ok = d.integer(o, "burst", 1, algo.MaxLimit,
+			"use the token bucket's capacity in tokens, a whole number from 1 to "+human.Int(algo.MaxLimit)+" (without it, the limit)")
+		configOK = configOK && ok
+	}
 
 	return configOK
 }

@@ -45,6 +45,9 @@ func WriteRecorded(w io.Writer, r Recorded, runs iter.Seq[Run]) error {
 	fmt.Fprintf(bw, "name: %s\n", name)
 	fmt.Fprintf(bw, "title: %s\n", strconv.Quote(title))
 	fmt.Fprintf(bw, "limit: %d\nwindow: %s\n", r.Config.Limit, r.Config.Window)
+	if r.Config.Burst > 0 {
+		fmt.Fprintf(bw, "burst: %d\n", r.Config.Burst)
+	}
 	if r.Zone != nil {
 		fmt.Fprintf(bw, "tz: %s\n", strconv.Quote(r.Zone.String()))
 	}

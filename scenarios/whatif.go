@@ -114,6 +114,9 @@ func (s *Scenario) WriteYAML(w io.Writer, comment string) error {
 		fmt.Fprintf(b, "description: %s\n", q(s.Description))
 	}
 	fmt.Fprintf(b, "limit: %d\nwindow: %s\n", s.Config.Limit, s.Config.Window)
+	if s.Config.Burst > 0 {
+		fmt.Fprintf(b, "burst: %d\n", s.Config.Burst)
+	}
 	if s.Config.NoExpiry {
 		b.WriteString("expiry: false\n")
 	}

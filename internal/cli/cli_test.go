@@ -78,7 +78,7 @@ func TestExitCodes(t *testing.T) {
 		{"a directory given as a file", []string{"run", dir}, 2, []string{dir + ": is a directory"}},
 		{"a directory given to check", []string{"check", dir}, 2, []string{dir + ": is a directory"}},
 		{"an unknown command suggests the right one", []string{"rn", "boundary-burst"}, 2,
-			[]string{`unknown command "rn" for "windowlab"; did you mean run?`, "commands: challenge, check, completion, lab, lesson, list, man, memory, play, quiz, record, replay, run, serve, tui", "Try --help for usage."}},
+			[]string{`unknown command "rn" for "windowlab"; did you mean run?`, "commands: challenge, check, completion, lab, lesson, list, man, memory, play, presets, quiz, record, replay, run, serve, tui", "Try --help for usage."}},
 		{"another unknown command", []string{"chek", "x.yaml"}, 2, []string{`unknown command "chek" for "windowlab"; did you mean check?`}},
 		{"an unknown command nearest one of two", []string{"lst"}, 2, []string{`did you mean list?`}},
 		{"an unknown command as near two", []string{"lbt"}, 2, []string{`did you mean lab or list?`}},

@@ -57,13 +57,13 @@ func ruleCompletions() []cobra.Completion {
 }
 
 // algorithmCompletions are the limiters --algorithms takes: each kind, then
-// each preset as kind/name.
+// each preset as kind/name, the token buckets' too.
 func algorithmCompletions() []cobra.Completion {
 	var out []cobra.Completion
 	for _, k := range algo.All {
 		out = append(out, cobra.CompletionWithDesc(k.String(), k.Title()))
 	}
-	for _, p := range algo.Presets {
+	for _, p := range algo.AllPresets() {
 		out = append(out, cobra.CompletionWithDesc(p.Kind.String()+"/"+p.Name, p.Kind.Title()+", as "+p.Title))
 	}
 	return out

@@ -35,6 +35,7 @@ type replayOptions struct {
 	recommendOptions
 	compare string // --compare FIELD (replay/compare.go)
 	denied  string // --denied FILE (replay_denied.go)
+	burst   int64  // the token bucket's capacity; 0 is the limit
 }
 
 // newReplayCommand wires windowlab replay: a log read (with progress), then
@@ -77,6 +78,7 @@ func newReplayCommand() *cobra.Command {
 	f.Int64SliceVar(&opts.limits, "limits", []int64{100}, "several limits to compare, comma-separated (a sweep)")
 	f.DurationSliceVar(&opts.windows, "window", []time.Duration{time.Minute}, "the window")
 	f.DurationSliceVar(&opts.windows, "windows", []time.Duration{time.Minute}, "several windows to compare, comma-separated (a sweep)")
+	f.Int64Var(&opts.burst, "burst", 0, "the token bucket's capacity in tokens (token-bucket, token-bucket/gcra); default: the limit")
 	f.StringVar(&opts.algorithms, "algorithms", "fixed-window,sliding-log,sliding-counter", "the limiters, comma-separated (presets too: sliding-counter/httprate)")
 	f.StringVar(&opts.save, "save", "", "write the log's traffic as a scenario file (a new file; windowlab check and tui read it)")
 	f.StringVar(&opts.tz, "tz", "", "align windows to this zone's calendar (Europe/Berlin, Asia/Kolkata) rather than to UTC's")
@@ -328,6 +330,9 @@ func planReplay(opts replayOptions, name string) (replayPlan, error) {
 		return p, invalid(err)
 	}
 	if p.settings, err = replay.Settings(opts.limits, opts.windows, algos); err != nil {
+		return p, invalid(err)
+	}
+	if p.settings, err = replay.WithBurst(p.settings, opts.burst); err != nil {
 		return p, invalid(err)
 	}
 	if p.zone, err = parseZone(opts.tz); err != nil {

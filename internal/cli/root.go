@@ -84,7 +84,7 @@ func NewRootCommand(stdout io.Writer) *cobra.Command {
 	root.SetOut(stdout)
 	root.SetFlagErrorFunc(unknownFlag)
 	root.SuggestionsMinimumDistance = 2
-	root.AddCommand(newTuiCommand(), newPlayCommand(), newLessonCommand(), newQuizCommand(), newRunCommand(), newListCommand(), newCheckCommand(),
+	root.AddCommand(newTuiCommand(), newPlayCommand(), newLessonCommand(), newQuizCommand(), newRunCommand(), newListCommand(), newPresetsCommand(), newCheckCommand(),
 		newMemoryCommand(), newLabCommand(), newServeCommand(), newReplayCommand(), newRecordCommand(), newChallengeCommand(), newManCommand())
 	refuseUnknownShells(root)
 	stopsAtSignals(root)

@@ -1,0 +1,25 @@
+package replay
+
+import (
+	"fmt"
+
+	"windowlab/algo"
+	"windowlab/human"
+)
+
+// WithBurst gives every setting's token bucket a capacity of burst tokens
+// (0 keeps the limit, as without it); the error names --burst.
+func WithBurst(settings []Setting, burst int64) ([]Setting, error) {
+	if burst == 0 {
+		return settings, nil
+	}
+	if burst < 1 || burst > algo.MaxLimit {
+		return nil, fmt.Errorf("--burst %d: give the token bucket's capacity in tokens, a whole number from 1 to %s (without it, the limit)", burst, human.Int(algo.MaxLimit))
+	}
+	out := make([]Setting, len(settings))
+	for i, s := range settings {
+		s.Config.Burst = burst
+		out[i] = s
+	}
+	return out, nil
+}
