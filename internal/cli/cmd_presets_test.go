@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -17,19 +16,7 @@ func TestPresetsCommand(t *testing.T) {
 	if code != 0 || errOut != "" {
 		t.Fatalf("presets: exit %d, stderr %q", code, errOut)
 	}
-	path := filepath.Join("testdata", "presets", "presets.txt")
-	if *updateReplay {
-		if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (go test -run %s -update writes it)", err, t.Name())
-	}
-	if out != string(want) {
-		t.Errorf("windowlab presets differs from %s:\n%s", path, out)
-	}
+	goldenFile(t, filepath.Join("testdata", "presets", "presets.txt"), out)
 	for _, p := range algo.AllPresets() {
 		name := p.Kind.String() + "/" + p.Name
 		if _, err := algo.ParseAlgorithm(name); err != nil {

@@ -27,7 +27,13 @@ var updateReplay = flag.Bool("update", false, "rewrite testdata/replay/*.txt fro
 // golden compares got with testdata/replay/name, or rewrites it with -update.
 func golden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", "replay", name)
+	goldenFile(t, filepath.Join("testdata", "replay", name), got)
+}
+
+// goldenFile compares a command's output got with the file at path, or
+// rewrites the file with -update.
+func goldenFile(t *testing.T, path, got string) {
+	t.Helper()
 	if *updateReplay {
 		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
 			t.Fatal(err)
@@ -38,7 +44,7 @@ func golden(t *testing.T, name, got string) {
 		t.Fatalf("%v (go test -run %s -update writes it)", err, t.Name())
 	}
 	if got != string(want) {
-		t.Errorf("windowlab replay's output differs from %s:\n%s", path, got)
+		t.Errorf("the output differs from %s (go test -run %s -update rewrites it; review the diff):\n%s", path, t.Name(), got)
 	}
 }
 

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -20,19 +19,7 @@ func TestRunTraceCode(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, errOut)
 	}
-	path := filepath.Join("testdata", "run", "small-code.txt")
-	if *updateReplay {
-		if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (go test -run %s -update writes it)", err, t.Name())
-	}
-	if out != string(want) {
-		t.Errorf("run --trace --code differs from %s (go test -run %s -update rewrites it; review the diff)", path, t.Name())
-	}
+	goldenFile(t, filepath.Join("testdata", "run", "small-code.txt"), out)
 	// The lesson's worked example: 93 on its line.
 	out, errOut, code = windowlab(t, "run", "worked-example", "--trace", "--code")
 	if code != 0 {
