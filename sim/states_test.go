@@ -69,6 +69,19 @@ func recount(recs []Record, k int, kind algo.Kind, client string, limit int64, w
 	return big.NewRat(units, w)
 }
 
+// steadyArrivals are n requests from clients a, b and c, from start, each
+// up to maxGap ms after the one before, seeded.
+func steadyArrivals(seed uint64, n, maxGap int, start algo.Instant) []Arrival {
+	rng := rand.New(rand.NewPCG(seed, 32))
+	out := make([]Arrival, 0, n)
+	at := start
+	for range n {
+		at += algo.Instant(rng.IntN(maxGap))
+		out = append(out, Arrival{At: at, Client: []string{"a", "b", "c"}[rng.IntN(3)]})
+	}
+	return out
+}
+
 // TestStatesAtRecount holds the chart's states to a brute-force recount
 // from the records, at every instant asked, on random traffic and on the
 // boundary burst, with the engine at several positions (after stepping
@@ -76,13 +89,8 @@ func recount(recs []Record, k int, kind algo.Kind, client string, limit int64, w
 func TestStatesAtRecount(t *testing.T) {
 	const limit, window = 5, 10 * time.Second
 	start := algo.Clock(12, 0, 0, 0)
-	rng := rand.New(rand.NewPCG(3, 32))
-	var random []Arrival
-	at := start
-	for range 3000 {
-		at += algo.Instant(rng.IntN(300))
-		random = append(random, Arrival{At: at, Client: []string{"a", "b", "c"}[rng.IntN(3)]})
-	}
+	random := steadyArrivals(3, 3000, 300, start)
+	rng := rand.New(rand.NewPCG(4, 32)) // the instants asked
 	edge := start.Add(window)
 	boundary := append(burst(edge-1, 8, "a"), burst(edge, 8, "a")...)
 	for name, arrivals := range map[string][]Arrival{"random": random, "boundary": boundary} {
@@ -225,13 +233,8 @@ func rat(d algo.Decision) *big.Rat { n, den := StateRat(d); return big.NewRat(n,
 func TestStatesAtCursor(t *testing.T) {
 	const limit, window = 5, 10 * time.Second
 	start := algo.Clock(12, 0, 0, 0)
-	rng := rand.New(rand.NewPCG(11, 32))
-	var arrivals []Arrival
-	at := start
-	for range 5000 {
-		at += algo.Instant(rng.IntN(100))
-		arrivals = append(arrivals, Arrival{At: at, Client: []string{"a", "b", "c"}[rng.IntN(3)]})
-	}
+	arrivals := steadyArrivals(11, 5000, 100, start)
+	rng := rand.New(rand.NewPCG(12, 32)) // the clock's moves
 	e, err := New(NewSliceSource(arrivals), fourLimiters(t, limit, window), Options{Start: start})
 	if err != nil {
 		t.Fatal(err)
