@@ -11,8 +11,9 @@ package algo
 //
 // Config.Rules may count rejected requests too, round the estimate (exactly,
 // on the integer numerator) and change the comparison; products are then
-// taken in 128 bits, since counts can grow past the limit. WindowStart does
-// not apply: the counter's two windows are always aligned to the clock.
+// taken in 128 bits, since counts can grow past the limit. Its windows are
+// aligned to the clock, or (WindowFirstEvent, firstevent.go) start at the
+// client's first request.
 type SlidingCounter struct {
 	cfg     Config
 	w, o    int64               // the window and its edges' offset, in ms
@@ -22,6 +23,9 @@ type SlidingCounter struct {
 	clock   clock
 	mem     Memory
 	est     estimateRule // Config.Rules' test, for this window and limit
+	// anchored: windows start at the client's first request
+	// (WindowFirstEvent); a state's window is then its start instant.
+	anchored bool
 }
 
 type counterState struct {
@@ -36,7 +40,8 @@ const countersPerClient = 2
 // NewSlidingCounter returns a sliding-counter limiter; c must be valid.
 func NewSlidingCounter(c Config) *SlidingCounter {
 	w := c.windowMs()
-	return &SlidingCounter{cfg: c, w: w, o: c.offsetMs(), keyed: newKeyed(counterPacking), clock: newClock(), est: c.Rules.estimate(w, c.Limit)}
+	return &SlidingCounter{cfg: c, w: w, o: c.offsetMs(), keyed: newKeyed(counterPacking), clock: newClock(), est: c.Rules.estimate(w, c.Limit),
+		anchored: c.Rules.WindowStart == WindowFirstEvent}
 }
 
 func (l *SlidingCounter) Kind() Kind     { return KindSlidingCounter }
@@ -59,7 +64,7 @@ func (l *SlidingCounter) Allow(t Instant, client string) Decision {
 // no sweep is due, is decided in place in the client's record; every
 // other goes through allowKeyed.
 func (l *SlidingCounter) Admit(t Instant, client string) bool {
-	if l.clients.names == nil && !l.keyed.wide && l.clock.quiet(t) {
+	if l.clients.names == nil && !l.keyed.wide && !l.anchored && l.clock.quiet(t) {
 		if p, fresh := l.keyed.keys.hot(client); p != nil {
 			b := (*[8 + 4 + 4]byte)(p)[:]
 			if s := loadCounter(b, false); s.current < packedCountMax { // else widen first
@@ -107,6 +112,15 @@ func (l *SlidingCounter) allowKeyed(t Instant, client string) (idx, current, pre
 // allowState decides for the client named client, whose state is s, fresh
 // (and zero) when it had none.
 func (l *SlidingCounter) allowState(t Instant, s *counterState, fresh bool, client string) (idx, current, previous int64, allowed bool) {
+	if l.anchored { // idx is then the window's start
+		if fresh {
+			l.added(s, 0, len(client))
+		} else if l.cfg.NoExpiry {
+			l.retireRolledFrom(client, s, t)
+		}
+		start, current, previous, allowed := s.allowFrom(t, &l.est)
+		return int64(start), current, previous, allowed
+	}
 	u := int64(t) - l.o
 	if fresh {
 		idx = floorDiv(u, l.w)
@@ -139,6 +153,9 @@ func (l *SlidingCounter) UseNames(names *Names) bool {
 func (l *SlidingCounter) AllowID(t Instant, id int32) Decision {
 	l.clients.mustShare()
 	t = l.advance(t)
+	if l.anchored {
+		return l.allowIDFrom(t, id)
+	}
 	idx := floorDiv(int64(t)-l.o, l.w)
 	s := l.clients.getID(id)
 	if s == nil {
@@ -219,6 +236,9 @@ func (l *SlidingCounter) Peek(t Instant, client string) Decision {
 	} else {
 		s, found = l.keyed.peek(client)
 	}
+	if l.anchored {
+		return l.peekFrom(t, s)
+	}
 	if found {
 		switch idx {
 		case s.window:
@@ -239,8 +259,13 @@ func (l *SlidingCounter) decide(t Instant, idx, current, previous int64) Decisio
 	return l.decision(t, idx, current, previous, allowed)
 }
 
+// decision is the Decision on the counts of window idx, or (anchored) of
+// the window starting at idx.
 func (l *SlidingCounter) decision(t Instant, idx, current, previous int64, allowed bool) Decision {
 	start := idx*l.w + l.o
+	if l.anchored {
+		start = idx
+	}
 	return Decision{
 		Kind: KindSlidingCounter, At: t, Limit: l.cfg.Limit, Window: l.cfg.Window, Rules: l.cfg.Rules,
 		WindowStart: Instant(start), Count: current, Previous: previous,
@@ -263,7 +288,7 @@ func (l *SlidingCounter) Expire(t Instant) {
 	}
 	idx := floorDiv(int64(t)-l.o, l.w)
 	sweepClients(&l.clients, &l.keyed, func(keyBytes int, s *counterState) bool {
-		if s.window >= idx-1 {
+		if l.live(s, t, idx) {
 			return true
 		}
 		l.mem.Clients--
@@ -288,13 +313,23 @@ func (l *SlidingCounter) MemoryAt(t Instant) Memory {
 	idx := floorDiv(int64(t)-l.o, l.w)
 	var m Memory
 	eachClient(&l.clients, &l.keyed, func(keyBytes int, s *counterState) {
-		if s.window >= idx-1 {
+		if l.live(s, t, idx) {
 			m.Clients++
 			m.Entries += countersPerClient
 			m.Bytes += clientBytes[counterState](keyBytes)
 		}
 	})
 	return m
+}
+
+// live reports whether a client's counts still weigh anything at t, in
+// calendar window idx: it is in idx or the window before, or (anchored)
+// its window started less than two windows before t.
+func (l *SlidingCounter) live(s *counterState, t Instant, idx int64) bool {
+	if l.anchored {
+		return liveFrom(t, s.start(), l.w)
+	}
+	return s.window >= idx-1
 }
 
 // advance reads t on the clock and sweeps idle clients when a sweep is due.

@@ -67,16 +67,18 @@ func (l *DenseFixedWindow) Clients() int { return len(l.states) }
 
 // DenseSlidingCounter is a SlidingCounter for clients numbered 0 … n−1.
 type DenseSlidingCounter struct {
-	w, o   int64
-	est    estimateRule
-	states []counterState
+	w, o     int64
+	est      estimateRule
+	states   []counterState
+	anchored bool // windows from the client's first request (WindowFirstEvent)
 }
 
 // NewDenseSlidingCounter returns a sliding counter for clients clients; c
 // must be valid.
 func NewDenseSlidingCounter(c Config, clients int) *DenseSlidingCounter {
 	w := c.windowMs()
-	return &DenseSlidingCounter{w: w, o: c.offsetMs(), est: c.Rules.estimate(w, c.Limit), states: make([]counterState, clients)}
+	return &DenseSlidingCounter{w: w, o: c.offsetMs(), est: c.Rules.estimate(w, c.Limit), states: make([]counterState, clients),
+		anchored: c.Rules.WindowStart == WindowFirstEvent}
 }
 
 // Allow decides one request from client at t and records it if counted.
@@ -89,6 +91,12 @@ func (l *DenseSlidingCounter) Allow(t Instant, client int) Verdict {
 func (l *DenseSlidingCounter) AllowEach(ts []Instant, client int, out []Verdict) {
 	s := &l.states[client]
 	out = out[:len(ts)]
+	if l.anchored {
+		for i, t := range ts {
+			out[i] = l.allow(s, t)
+		}
+		return
+	}
 	w, o := l.w, l.o
 	for i, t := range ts {
 		// allow, written out: a call fewer a request.
@@ -107,6 +115,10 @@ func (l *DenseSlidingCounter) AllowEach(ts []Instant, client int, out []Verdict)
 }
 
 func (l *DenseSlidingCounter) allow(s *counterState, t Instant) Verdict {
+	if l.anchored {
+		start, current, previous, allowed := s.allowFrom(t, &l.est)
+		return Verdict{Allowed: allowed, Count: current, Previous: previous, Elapsed: elapsedFrom(t, int64(start))}
+	}
 	u := int64(t) - l.o
 	// The client's last window usually still holds t, or the next one
 	// does: no division then.

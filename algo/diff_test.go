@@ -28,6 +28,7 @@ type ref struct {
 	accepted []refReq
 	counted  []refReq           // what the window limiters count: accepted, or every request (Rules.CountRejected)
 	calls    []refReq           // every (clamped) Allow
+	counts   []bool             // whether each of calls was counted
 	lastCall map[string]Instant // latest (clamped) Allow per client, accepted or not
 }
 
@@ -50,6 +51,7 @@ func (r *ref) clone() *ref {
 	c.accepted = append([]refReq(nil), r.accepted...)
 	c.counted = append([]refReq(nil), r.counted...)
 	c.calls = append([]refReq(nil), r.calls...)
+	c.counts = append([]bool(nil), r.counts...)
 	c.lastCall = make(map[string]Instant, len(r.lastCall))
 	for k, v := range r.lastCall {
 		c.lastCall[k] = v
@@ -210,6 +212,10 @@ func (r *ref) decide(t Instant, client string) Decision {
 		d.Capacity = r.capacity
 		d.Allowed = level.Cmp(big.NewRat(1, 1)) >= 0
 	case KindSlidingCounter:
+		if r.rules.WindowStart == WindowFirstEvent {
+			r.decideFirstEvent(&d, client, t)
+			break
+		}
 		for _, a := range r.counted {
 			if a.client != client {
 				continue
@@ -242,6 +248,7 @@ func (r *ref) allow(t Instant, client string) Decision {
 		r.counted = append(r.counted, refReq{client, t})
 	}
 	r.calls = append(r.calls, refReq{client, t})
+	r.counts = append(r.counts, d.Allowed || (r.rules.CountRejected && r.kind != KindTokenBucket))
 	r.lastCall[client] = t
 	return d
 }
@@ -255,6 +262,9 @@ func (r *ref) expire(t Instant) { r.see(r.clamp(t)) }
 // dropped everything that can no longer matter (with expiry on), or
 // everything it was ever given (with expiry off).
 func (r *ref) memory(t Instant) (clients, entries int64) {
+	if r.kind == KindSlidingCounter && r.rules.WindowStart == WindowFirstEvent {
+		return r.memoryFirstEvent(t)
+	}
 	switch {
 	case r.noExpiry && r.kind == KindFixedWindow:
 		// One counter per (client, window) ever used.

@@ -40,6 +40,11 @@ func NewRacy(a Algorithm, c Config, rtt time.Duration) (*Racy, error) {
 	if a.Kind == KindTokenBucket {
 		return nil, Problem("atomic", "the token bucket has no count to read and write in two trips; race a window limiter")
 	}
+	if a.Kind == KindSlidingCounter && a.Rules.WindowStart == WindowFirstEvent {
+		// Its windows roll at every request, counted or not: a tally
+		// that sees only the writes would roll them elsewhere.
+		return nil, Problem("atomic", "windows from the client's first request roll in one process, as HAProxy's stick table does; race a calendar-window limiter")
+	}
 	if rtt < 0 || rtt > MaxRTT || rtt%time.Millisecond != 0 {
 		return nil, Problem("rtt", "%s is out of range: whole milliseconds from 0 to %s", rtt, MaxRTT)
 	}

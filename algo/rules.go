@@ -24,7 +24,8 @@ type Rules struct {
 	Rounding Rounding
 	// Compare is the test a request must pass to be allowed.
 	Compare Compare
-	// WindowStart is where a fixed window begins (fixed window only).
+	// WindowStart is where a window begins: a fixed window's
+	// (WindowFirstRequest), the sliding counter's (WindowFirstEvent).
 	WindowStart WindowStart
 	// Bucket names the token bucket a library runs (token bucket only); it
 	// decides as the lesson's bucket of capacity Config.Burst does.
@@ -74,6 +75,12 @@ const (
 	// runs for W, and the next one starts at the client's first request at
 	// or after its end.
 	WindowFirstRequest
+	// WindowFirstEvent starts a sliding counter's windows at the client's
+	// first request, rounded down to an even millisecond, and runs them
+	// back to back; a request two windows or more after the current
+	// window's start starts a new one, with nothing before it (HAProxy's
+	// freq_ctr; see PresetHAProxy). The sliding counter only.
+	WindowFirstEvent
 )
 
 func (r Rounding) String() string {
@@ -106,6 +113,8 @@ func (w WindowStart) String() string {
 		return "aligned"
 	case WindowFirstRequest:
 		return "first-request"
+	case WindowFirstEvent:
+		return "first-event"
 	}
 	return fmt.Sprintf("window-start(%d)", uint8(w))
 }
@@ -118,8 +127,8 @@ func (r Rules) validate() error {
 	if r.Compare > CompareAtMost {
 		return Problem("rules", "unknown comparison %d; use < limit, + 1 ≤ limit or ≤ limit", r.Compare)
 	}
-	if r.WindowStart > WindowFirstRequest {
-		return Problem("rules", "unknown window start %d; use aligned or first-request", r.WindowStart)
+	if r.WindowStart > WindowFirstEvent {
+		return Problem("rules", "unknown window start %d; use aligned, first-request or first-event", r.WindowStart)
 	}
 	if r.Bucket > BucketEnvoy {
 		return Problem("rules", "unknown token bucket %d; use the lesson's, gcra or envoy", r.Bucket)
@@ -140,8 +149,11 @@ func (r Rules) String() string {
 	if r.Compare != CompareLess {
 		parts = append(parts, "estimate "+r.Compare.String())
 	}
-	if r.WindowStart != WindowAligned {
+	switch r.WindowStart {
+	case WindowFirstRequest:
 		parts = append(parts, "window from first request")
+	case WindowFirstEvent:
+		parts = append(parts, "windows from first request, back to back")
 	}
 	switch r.Bucket {
 	case BucketGCRA:
@@ -258,6 +270,47 @@ var (
 			"`await config.store.increment(key)` then `if (totalHits > limit)`",
 	}
 
+	// PresetHAProxy is HAProxy's stick-table request rate: a frontend with
+	// `stick-table ... store http_req_rate(P)`, `http-request track-sc0 KEY`
+	// and `http-request deny if { sc_http_req_rate(0) gt N }`. track-sc0
+	// counts the request (update_freq_ctr_period) before any later rule, so
+	// denied requests count too; the fetch then reads
+	// ⌊(prev·remain + curr·P)/P⌋, remain = tick + P − now_ms, curr
+	// including this request, and `gt N` denies: admitted iff
+	// ⌊prev·remain/P⌋ + curr_before + 1 ≤ N. The period (tick) starts at
+	// the key's first request, not the calendar: a new entry is zeroed, so
+	// its first update finds two periods missed and sets tick = now_ms; a
+	// request at or after tick + P rolls (prev = curr, tick += P), and one
+	// at or after tick + 2P starts over (prev = 0, tick = now_ms). The tick
+	// is stored with its low bit cleared (the bit is the rotation's lock),
+	// so a period starts on an even millisecond: windowlab does the same.
+	// The read's "flapping correction" (curr = 0, prev ≤ 1) never applies
+	// to the track-sc read, curr holding this request. HAProxy decides on
+	// now_ms, the poll loop's wall-clock milliseconds (2.6: now_offset 0,
+	// so now_ms = the date's ms mod 2³²), read once a loop; its log's
+	// accept date (%Ts%ms) is the date at accept, a millisecond or so
+	// before: a request within a millisecond or two of flipping could be
+	// decided otherwise from a log. A stick-table entry idle past its
+	// `expire` is forgotten, which decides as an idle one two periods on.
+	//
+	// Source: github.com/haproxy/haproxy at v2.6.0
+	// (a1efc048bf8a5e14466dbe7317e73117e8d66176; no commit to these lines
+	// since is in 2.6): include/haproxy/freq_ctr.h update_freq_ctr_period
+	// L51–73 and read_freq_ctr_period L99–103, src/freq_ctr.c
+	// freq_ctr_total L78–96, src/http_act.c http_action_track_sc L2026–2057,
+	// src/stick_table.c smp_fetch_sc_http_req_rate L3870.
+	PresetHAProxy = Preset{
+		Name: "haproxy", Title: "HAProxy stick table (sc_http_req_rate)", Kind: KindSlidingCounter,
+		Rules: Rules{CountRejected: true, Rounding: RoundFloor, Compare: ComparePlusOneAtMost, WindowStart: WindowFirstEvent},
+		Rule: "⌊previous × weight⌋ + current + 1 ≤ limit in windows from the client's first request, back to back, " +
+			"anew after two idle windows; every request is counted",
+		Source: "github.com/haproxy/haproxy @a1efc048bf8a5e14466dbe7317e73117e8d66176 (v2.6.0) include/haproxy/freq_ctr.h " +
+			"L51 `if (now_ms_tmp - curr_tick < period)`, L64–69 `prev_ctr = curr_ctr; curr_tick += period; if (now_ms_tmp - curr_tick >= period) { prev_ctr = 0; curr_tick = now_ms_tmp; }`, " +
+			"L73 `curr_tick & ~1`, L103 `div64_32(total, period)`; src/freq_ctr.c L78 `remain = tick + period - global_now_ms`, " +
+			"L96 `past * remain + (curr + pend) * period`; src/http_act.c L2056 update_freq_ctr_period in track-sc, before the deny rule",
+		Takes: "limit: N of `sc_http_req_rate(0) gt N`; window: P of http_req_rate(P); a client is the tracked key",
+	}
+
 	// PresetGCRA is go-redis/redis_rate's GCRA (Limit{Rate, Burst, Period}):
 	// emission_interval T = period/rate, tat = max(tat, now) (now for a new
 	// key), new_tat = tat + T, allow_at = new_tat − T·burst, and the request
@@ -312,7 +365,7 @@ var (
 
 // Presets lists the named rule sets of the window limiters, sliding
 // counters first: the rule sets --rules takes.
-var Presets = []Preset{PresetHTTPRate, PresetUpstash, PresetCloudflare2017, PresetExpressRateLimit}
+var Presets = []Preset{PresetHTTPRate, PresetUpstash, PresetCloudflare2017, PresetHAProxy, PresetExpressRateLimit}
 
 // BucketPresets lists the token buckets of real libraries that the
 // bucket's capacity (Config.Burst) makes exact.

@@ -18,7 +18,7 @@ func allRules() []Rules {
 	for _, count := range []bool{false, true} {
 		for r := RoundExact; r <= RoundHalfUp; r++ {
 			for c := CompareLess; c <= CompareAtMost; c++ {
-				for w := WindowAligned; w <= WindowFirstRequest; w++ {
+				for w := WindowAligned; w <= WindowFirstEvent; w++ {
 					out = append(out, Rules{CountRejected: count, Rounding: r, Compare: c, WindowStart: w})
 				}
 			}
@@ -69,7 +69,7 @@ func TestRulesZeroValueIsTheLesson(t *testing.T) {
 	if got, want := all.String(), "count rejected, round, estimate + 1 ≤ limit, window from first request"; got != want {
 		t.Errorf("String = %q, want %q", got, want)
 	}
-	for _, bad := range []Rules{{Rounding: 3}, {Compare: 3}, {WindowStart: 2}} {
+	for _, bad := range []Rules{{Rounding: 3}, {Compare: 3}, {WindowStart: 3}} {
 		if err := (Config{Limit: 1, Window: time.Second, Rules: bad}).Validate(); err == nil {
 			t.Errorf("Validate accepted %+v", bad)
 		}

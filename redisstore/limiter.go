@@ -60,12 +60,17 @@ func (s *Store) WrapAll(ls []algo.Limiter) ([]algo.Limiter, error) {
 	return out, nil
 }
 
-// Supports reports whether l can run on Redis: the four limiters, not a
-// fleet of servers each with its own tally (those live in each server's
-// process) nor a tally raced in two round trips (a simulation).
+// Supports reports whether l can run on Redis: the four limiters (the
+// sliding counter with calendar windows), not a fleet of servers each with
+// its own tally (those live in each server's process) nor a tally raced in
+// two round trips (a simulation).
 func Supports(l algo.Limiter) bool {
-	switch l.(type) {
-	case *algo.FixedWindow, *algo.SlidingLog, *algo.SlidingCounter, *algo.TokenBucket:
+	switch l := l.(type) {
+	case *algo.SlidingCounter:
+		// Windows from each client's first request (HAProxy's stick
+		// table) have no script: its keys are calendar windows.
+		return l.Config().Rules.WindowStart != algo.WindowFirstEvent
+	case *algo.FixedWindow, *algo.SlidingLog, *algo.TokenBucket:
 		return true
 	}
 	return false
@@ -75,7 +80,7 @@ func Supports(l algo.Limiter) bool {
 // Supports(l). The store owns it from now on.
 func (s *Store) Wrap(l algo.Limiter) (*Limiter, error) {
 	if !Supports(l) {
-		return nil, fmt.Errorf("%s does not run on a store: a fleet's tallies are each server's own, and a raced tally is simulated", algo.Of(l))
+		return nil, fmt.Errorf("%s does not run on a store: a fleet's tallies are each server's own, a raced tally is simulated, and windows from a client's first request have no script", algo.Of(l))
 	}
 	c := l.Config()
 	s.ops.Lock() // a view may build engines in its jobs' goroutines
