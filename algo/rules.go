@@ -300,7 +300,7 @@ var (
 	// freq_ctr_total L78–96, src/http_act.c http_action_track_sc L2026–2057,
 	// src/stick_table.c smp_fetch_sc_http_req_rate L3870.
 	PresetHAProxy = Preset{
-		Name: "haproxy", Title: "HAProxy stick table (sc_http_req_rate)", Kind: KindSlidingCounter,
+		Name: "haproxy", Title: "HAProxy stick table", Kind: KindSlidingCounter,
 		Rules: Rules{CountRejected: true, Rounding: RoundFloor, Compare: ComparePlusOneAtMost, WindowStart: WindowFirstEvent},
 		Rule: "⌊previous × weight⌋ + current + 1 ≤ limit in windows from the client's first request, back to back, " +
 			"anew after two idle windows; every request is counted",

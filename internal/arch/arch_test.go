@@ -41,6 +41,8 @@ var allowed = map[string][]string{
 	// main calls the commands and nothing else.
 	".":             {"internal/cli"},
 	"internal/arch": {}, // test-only: the layers and the house's size limits
+	// An HAProxy for a test.
+	"internal/haproxytest": {},
 }
 
 // testsMay adds what a package's tests may import besides: the lab's tests
@@ -50,7 +52,7 @@ var allowed = map[string][]string{
 var testsMay = map[string][]string{"sim/lab": {"sim", "internal/schematest"}, "serve": {"scenarios"},
 	"redisstore": {"redisstore", "sim", "scenarios", "internal/redistest"}, "sim/report": {"internal/schematest"},
 	"ui/render":    {"scenarios"},
-	"internal/cli": {"internal/redistest", "internal/schematest"}, ".": {"algo", "scenarios", "sim"}}
+	"internal/cli": {"internal/redistest", "internal/haproxytest", "internal/schematest"}, ".": {"algo", "scenarios", "sim"}}
 
 func TestLayers(t *testing.T) {
 	found := map[string]bool{}
