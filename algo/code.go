@@ -195,9 +195,13 @@ func (c *coder) counter() {
 	wn, w := d.WeightRat()
 	weight := human.Decimal(wn, w)
 	prev, cur := human.Int(d.Previous), human.Int(d.Count)
-	c.line("start := at.Truncate(window)", d.At.Short()+" → "+d.WindowStart.Short())
-	c.line("current := counts[client, start]", cur)
-	c.line("previous := counts[client, start-window]", prev)
+	if d.Rules.WindowStart == WindowFirstEvent {
+		c.clientWindows()
+	} else {
+		c.line("start := at.Truncate(window)", d.At.Short()+" → "+d.WindowStart.Short())
+		c.line("current := counts[client, start]", cur)
+		c.line("previous := counts[client, start-window]", prev)
+	}
 	c.line("weight := 1 - (at-start)/window", "1 - "+human.Duration(d.Elapsed)+"/"+human.Duration(d.Window)+" = "+weight)
 	est := human.DecimalRat(d.EstimateBig())
 	switch r, _ := d.Rounded(); d.Rules.Rounding {
@@ -211,6 +215,9 @@ func (c *coder) counter() {
 		c.line("estimate := previous*weight + current", prev+"*"+weight+" + "+cur+" = "+est)
 	}
 	count := "counts[client, start]++"
+	if d.Rules.WindowStart == WindowFirstEvent {
+		count = "w.current++"
+	}
 	c.counted(count)
 	c.test("estimate", est, count)
 	c.ret(false, "")

@@ -145,6 +145,10 @@ func checkListing(a Algorithm, d Decision, l Listing) string {
 			if len(nums) != 1 || !near(nums[0], whole(d.Previous)) {
 				return bad("not the previous count")
 			}
+		case line.Code == "start := w.start":
+			if d.Rules.WindowStart != WindowFirstEvent || line.Values != Range(d.WindowStart, d.WindowEnd()) {
+				return bad("not the client's own window")
+			}
 		case line.Code == "start := at.Truncate(window)":
 			if line.Values != d.At.Short()+" → "+d.WindowStart.Short() {
 				return bad("not the instant and its window")

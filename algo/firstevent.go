@@ -1,5 +1,7 @@
 package algo
 
+import "windowlab/human"
+
 // A sliding counter whose windows start at the client's first request
 // (Rules.WindowStart = WindowFirstEvent), as HAProxy's freq_ctr keeps a
 // stick-table entry's request rate (PresetHAProxy): counterState.window
@@ -98,4 +100,32 @@ func (l *SlidingCounter) allowIDFrom(t Instant, id int32) Decision {
 	}
 	start, current, previous, allowed := s.allowFrom(t, &l.est)
 	return l.decision(t, int64(start), current, previous, allowed)
+}
+
+// clientWindows writes the listing's lines that find the counts of a
+// sliding counter whose windows start at the client's first request: the
+// client's own window, not the clock's, rolled as HAProxy rolls it (a new
+// client's zero start is two windows back: its first request starts anew).
+func (c *coder) clientWindows() {
+	d := c.d
+	c.line("w := windows[client].rollTo(at)", "the client's own, not the clock's")
+	c.note("rollTo: at ≥ start+window moves on a window (previous = current);")
+	c.note("two windows on, anew from at; a start is an even ms")
+	c.line("start := w.start", Range(d.WindowStart, d.WindowEnd()))
+	c.line("current := w.current", human.Int(d.Count))
+	c.line("previous := w.previous", human.Int(d.Previous))
+}
+
+// ClientWindows reports whether a's windows are each client's own, not the
+// clock's: a fixed window from the client's first request
+// (WindowFirstRequest), a sliding counter's from it (WindowFirstEvent).
+// Their edges differ from client to client, so no calendar edge is theirs.
+func (a Algorithm) ClientWindows() bool {
+	switch a.Kind {
+	case KindFixedWindow:
+		return a.Rules.WindowStart == WindowFirstRequest
+	case KindSlidingCounter:
+		return a.Rules.WindowStart == WindowFirstEvent
+	}
+	return false
 }

@@ -24,8 +24,8 @@ type States struct {
 	Replayed  int64 // arrivals decided again to compute them
 	TooMany   bool  // the replay would exceed its budget: nothing computed
 	// Apart[k] is set when limiter k has no total over clients to chart
-	// (TotalsAt): the token bucket, a fixed window starting at each
-	// client's first request.
+	// (TotalsAt): the token bucket, a limiter whose windows are each
+	// client's own (algo.Algorithm.ClientWindows).
 	Apart []bool
 }
 
@@ -212,8 +212,9 @@ func StateRat(d algo.Decision) (num, den int64) {
 // counts, so its total is the same weighted sum of the totals. A column's
 // range counts its ends and, at each window edge inside it, the state
 // before the edge's own requests (the fixed window's reset). The token
-// bucket, whose tokens have no sum to compare with a limit, and a fixed
-// window starting at each client's first request are Apart. Without a
+// bucket, whose tokens have no sum to compare with a limit, and a limiter
+// whose windows are each client's own (a fixed window or sliding counter
+// from the client's first request) are Apart. Without a
 // history (Options.History) nothing is Known. Its cost is a few searches
 // of the history per instant.
 func (e *Engine) TotalsAt(at []algo.Instant) States {
@@ -227,7 +228,7 @@ func (e *Engine) TotalsAt(at []algo.Instant) States {
 	algos := make([]algo.Algorithm, len(e.limiters))
 	for k, l := range e.limiters {
 		algos[k] = algo.Of(l)
-		s.Apart[k] = algos[k].Kind == algo.KindTokenBucket || (algos[k].Kind == algo.KindFixedWindow && algos[k].Rules.WindowStart == algo.WindowFirstRequest)
+		s.Apart[k] = algos[k].Kind == algo.KindTokenBucket || algos[k].ClientWindows()
 	}
 	w := algo.Instant(e.window / time.Millisecond)
 	h := e.history

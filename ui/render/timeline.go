@@ -240,7 +240,7 @@ func (p Timeline) rows() []string {
 		b.WriteString(st.kind(int(a.Kind)).Render(p.C.Fit(ShortName(a), TimelineLabelWidth-1)) + " ")
 		spans := p.WindowSpans(k)
 		for i := range p.Cells() {
-			b.WriteString(st.cellGlyph(p.mark(i, d.Total[i], d.Allowed[i][k]), TintAt(spans, p.Start(i), p.Start(i)+p.CellMs()), i == cursor))
+			b.WriteString(st.cellGlyph(p.mark(i, d.Total[i], d.Allowed[i][k], a.ClientWindows()), TintAt(spans, p.Start(i), p.Start(i)+p.CellMs()), i == cursor))
 		}
 		var allowed, denied int64
 		if d.Client == "" {
@@ -257,10 +257,11 @@ func (p Timeline) rows() []string {
 	return lines
 }
 
-// mark is what cell i of one limiter's row shows.
-func (p Timeline) mark(i int, total, allowed int64) cellMark {
+// mark is what cell i of one limiter's row shows: a calendar edge only in
+// the row of a limiter whose windows are the clock's, not each client's own.
+func (p Timeline) mark(i int, total, allowed int64, own bool) cellMark {
 	switch {
-	case total == 0 && p.isEdge(i):
+	case total == 0 && !own && p.isEdge(i):
 		return markEdge
 	case total == 0:
 		return markNone
