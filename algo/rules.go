@@ -305,7 +305,8 @@ var (
 		Rule: "⌊previous × weight⌋ + current + 1 ≤ limit in windows from the client's first request, back to back, " +
 			"anew after two idle windows; every request is counted",
 		Source: "github.com/haproxy/haproxy @a1efc048bf8a5e14466dbe7317e73117e8d66176 (v2.6.0) include/haproxy/freq_ctr.h " +
-			"L51 `if (now_ms_tmp - curr_tick < period)`, L64–69 `prev_ctr = curr_ctr; curr_tick += period; if (now_ms_tmp - curr_tick >= period) { prev_ctr = 0; curr_tick = now_ms_tmp; }`, " +
+			"L51 `if (now_ms_tmp - curr_tick < period)`, L64 `HA_ATOMIC_STORE(&ctr->prev_ctr, HA_ATOMIC_XCHG(&ctr->curr_ctr, inc))`, " +
+			"L65 `curr_tick += period`, L66 `if (likely(now_ms_tmp - curr_tick >= period))` (\"we missed at least two periods\") L68 `HA_ATOMIC_STORE(&ctr->prev_ctr, 0)` L69 `curr_tick = now_ms_tmp`, " +
 			"L73 `curr_tick & ~1`, L103 `div64_32(total, period)`; src/freq_ctr.c L78 `remain = tick + period - global_now_ms`, " +
 			"L96 `past * remain + (curr + pend) * period`; src/http_act.c L2056 update_freq_ctr_period in track-sc, before the deny rule",
 		Takes: "limit: N of `sc_http_req_rate(0) gt N`; window: P of http_req_rate(P); a client is the tracked key",

@@ -40,7 +40,7 @@ func newLabCommand() *cobra.Command {
 	f.StringVar(&opts.text.Sources, "sources", opts.text.Sources, "distinct sources (clients)")
 	f.Int64Var(&opts.o.Limit, "limit", opts.o.Limit, "requests per window")
 	f.DurationVar(&opts.o.Window, "window", opts.o.Window, "window length (Go duration: 1m, 10s)")
-	f.StringVar(&opts.text.Rules, "rules", opts.text.Rules, "the rules all three limiters decide by: lesson or a preset (cloudflare-2017, httprate, upstash, express-rate-limit)")
+	f.StringVar(&opts.text.Rules, "rules", opts.text.Rules, "the rules all three limiters decide by: lesson or a preset (cloudflare-2017, httprate, upstash, haproxy, express-rate-limit)")
 	f.StringVar(&opts.text.Model, "model", opts.text.Model, "the distribution of the sources' rates: pareto or lognormal")
 	f.Float64Var(&opts.o.Model.Alpha, "alpha", opts.o.Model.Alpha, "Pareto shape: smaller is a heavier tail")
 	f.Float64Var(&opts.o.Model.Sigma, "sigma", opts.o.Model.Sigma, "the log-normal model's spread (the standard deviation of ln rate)")

@@ -157,7 +157,7 @@ func finishOnStore(errOut io.Writer, st *redisstore.Store, e *sim.Engine, err er
 // left in Redis at its last instant, beside the model.
 func storeSummary(errOut io.Writer, s *redisstore.Store, e *sim.Engine) error {
 	if s.Lanes() == 0 {
-		fmt.Fprintf(errOut, "Nothing was decided on Redis at %s: every limiter here is a fleet's own tallies or a raced one, simulated in process.\n", s.URL())
+		fmt.Fprintf(errOut, "Nothing was decided on Redis at %s: every limiter here is a fleet's own tallies, a raced one or one with each client's own windows (haproxy), simulated in process.\n", s.URL())
 		return nil
 	}
 	scripts, trips := s.Calls()
