@@ -190,7 +190,7 @@ func (l *Limiter) call(t algo.Instant, client string) ([]string, []any) {
 	switch l.kind {
 	case algo.KindFixedWindow:
 		suffix, start := "f:"+client, ""
-		if r.WindowStart == algo.WindowAligned {
+		if r.WindowStart != algo.WindowFirstRequest { // a fixed window's is the clock's, or the client's first request's
 			s := int64(l.cfg.WindowStart(t))
 			suffix += ":" + strconv.FormatInt(s, 10)
 			start = strconv.FormatInt(s, 10)
