@@ -62,11 +62,12 @@ func (s *Store) WrapAll(ls []algo.Limiter) ([]algo.Limiter, error) {
 
 // Supports reports whether l can run on Redis: the four limiters, not a
 // fleet of servers each with its own tally (those live in each server's
-// process) nor a tally raced in two round trips (a simulation).
+// process) nor a tally raced in two round trips (a simulation), nor
+// redis-cell's and Spring's buckets (algo.Rules.InProcessOnly).
 func Supports(l algo.Limiter) bool {
 	switch l.(type) {
 	case *algo.FixedWindow, *algo.SlidingLog, *algo.SlidingCounter, *algo.TokenBucket:
-		return true
+		return !l.Config().Rules.InProcessOnly() // redis-cell's and Spring's buckets stay here
 	}
 	return false
 }
