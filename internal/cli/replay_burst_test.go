@@ -52,3 +52,54 @@ func TestReplayBurst(t *testing.T) {
 		t.Errorf("--burst 0 does not say how to get the limit: %q", errOut)
 	}
 }
+
+// The token bucket's capacity, when it is not the limit, is named where the
+// setting is: the report's header, the sweep's setting column (token
+// buckets' rows only), run's JSON (scenario.burst) and --compare's; goldens
+// of each.
+func TestReplayBurstShown(t *testing.T) {
+	log := filepath.Join("testdata", "replay", "burst.log")
+	args := []string{"replay", log, "--window", "1s", "--algorithms", "fixed-window,token-bucket/gcra", "--burst", "25"}
+	for _, c := range []struct {
+		name  string
+		extra []string
+	}{
+		{"burst.txt", []string{"--limit", "10"}},
+		{"burst-sweep.txt", []string{"--limits", "10,20"}},
+		{"burst.json", []string{"--limit", "10", "--json"}},
+	} {
+		out, errOut, code := windowlab(t, append(args, c.extra...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d\n%s", c.extra, code, errOut)
+		}
+		golden(t, c.name, out)
+	}
+	out, _, _ := windowlab(t, append(args, "--limit", "10")...)
+	if !strings.Contains(out, "limit 10 per 1s (token bucket burst 25)") {
+		t.Errorf("the header does not name the burst:\n%s", out)
+	}
+	sweep, _, _ := windowlab(t, append(args, "--limits", "10,20")...)
+	for _, want := range []string{"10 per 1s burst 25", "20 per 1s burst 25"} {
+		if !strings.Contains(sweep, want) {
+			t.Errorf("the sweep does not name %q:\n%s", want, sweep)
+		}
+	}
+	if strings.Contains(sweep, "Fixed window                       10 per 1s burst") {
+		t.Errorf("the sweep names a burst on the fixed window's row:\n%s", sweep)
+	}
+	// run names a scenario's burst: the same way.
+	sc := filepath.Join(t.TempDir(), "b.yaml")
+	if err := os.WriteFile(sc, []byte("limit: 60\nwindow: 1m\nburst: 10\nalgorithms: [token-bucket]\ntraffic:\n  - {at: \"12:00:00\", count: 20}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, errOut, _ := windowlab(t, "run", sc); !strings.Contains(out, "limit 60 per 1m (token bucket burst 10), 20 requests") {
+		t.Errorf("run does not name the scenario's burst:\n%s%s", out, errOut)
+	}
+	// Without --burst, or with the limit itself, nothing is named.
+	for _, extra := range [][]string{{"--limit", "25"}, {"--limit", "10", "--burst", "10"}} {
+		plain := append([]string{"replay", log, "--window", "1s", "--algorithms", "token-bucket"}, extra...)
+		if out, _, _ := windowlab(t, plain...); strings.Contains(strings.ReplaceAll(out, "burst.log", ""), "burst") {
+			t.Errorf("%v names a burst:\n%s", extra, out)
+		}
+	}
+}
