@@ -103,3 +103,14 @@ func TestReplayBurstShown(t *testing.T) {
 		}
 	}
 }
+
+// A burst a preset cannot be configured with is refused before the log is
+// read, naming --burst and the preset: Spring's burstCapacity (burst × the
+// window's seconds) is at least its replenishRate.
+func TestReplayBurstPresetBounds(t *testing.T) {
+	_, errOut, code := windowlab(t, "replay", filepath.Join("testdata", "replay", "burst.log"), "--window", "1m", "--limit", "120",
+		"--algorithms", "token-bucket/spring", "--burst", "1")
+	if code != 2 || !strings.Contains(errOut, "--burst 1 for token-bucket/spring") || !strings.Contains(errOut, "at least 2") {
+		t.Errorf("exit %d, %q", code, errOut)
+	}
+}
