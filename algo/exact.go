@@ -171,13 +171,13 @@ func (c Config) validateExact() error {
 	if r.Time > TimeSeconds {
 		return Problem("rules", "unknown clock %d; use ms or seconds", r.Time)
 	}
+	// Kong's rules, or envoyproxy/ratelimit's (Racy's tally counts every
+	// request under either: CountRejected alone does not tell them apart).
 	switch {
-	case r == PresetKong.Rules:
-		return c.unitWindow("kong", "Kong's rate-limiting counts per second, minute, hour or day", kongWindows)
-	case r == PresetEnvoyRatelimit.Rules:
+	case r.Time == TimeSeconds && r.Compare == ComparePlusOneAtMost:
 		return c.unitWindow("envoy-ratelimit", "envoyproxy/ratelimit counts per unit", envoyRatelimitWindows)
-	case r.Time != TimeMs:
-		return Problem("rules", "a clock in whole seconds is modelled for the kong and envoy-ratelimit presets only")
+	case r.Time == TimeSeconds:
+		return c.unitWindow("kong", "Kong's rate-limiting counts per second, minute, hour or day", kongWindows)
 	}
 	if !exactBucket(r.Bucket) {
 		return nil

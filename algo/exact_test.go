@@ -340,6 +340,20 @@ func TestExactPresetsRefuse(t *testing.T) {
 			t.Errorf("%s %+v: %v, want the %s named with %q", c.name, c.cfg, err, c.option, c.says)
 		}
 	}
+	// Kong's deferred increment: on a tally shared in Redis (~RTT) and on
+	// nodes of their own (@N) it runs, at its units only.
+	for _, name := range []string{"fixed-window/kong~5ms", "fixed-window/kong@3", "fixed-window/envoy-ratelimit~2ms"} {
+		a, err := ParseAlgorithm(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := a.New(Config{Limit: 5, Window: time.Minute}); err != nil {
+			t.Errorf("%s at 1m: %v", name, err)
+		}
+		if _, err := a.New(Config{Limit: 5, Window: 90 * time.Second}); err == nil {
+			t.Errorf("%s at 90s is made", name)
+		}
+	}
 	// A clock in whole seconds is a fixed window's only.
 	if _, err := New(KindSlidingLog, Config{Limit: 5, Window: time.Second, Rules: PresetKong.Rules}); err == nil {
 		t.Error("a sliding log with Kong's rules is made")
