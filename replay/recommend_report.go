@@ -80,33 +80,33 @@ func printCandidates(w io.Writer, r *Recommendation) {
 		return
 	}
 	fmt.Fprintf(w, "\ndenied at candidate limits (the sliding peaks' percentiles, round limits from their p50 to their max, each limiter's pick):\n")
-	lw := r.limitWidth()
-	fmt.Fprintf(w, "  %-24s %-*s %18s %8s %12s %8s\n", "limiter", lw, "limit", "clients denied", "share", "requests", "share")
+	lw, tw := r.limitWidth(), r.titleWidth()
+	fmt.Fprintf(w, "  %-*s %-*s %18s %8s %12s %8s\n", tw, "limiter", lw, "limit", "clients denied", "share", "requests", "share")
 	for _, d := range r.Candidates {
-		fmt.Fprintf(w, "  %-24s %-*s %18s %8s %12s %8s\n", d.Algorithm.Title(), lw, r.limitText(d),
+		fmt.Fprintf(w, "  %-*s %-*s %18s %8s %12s %8s\n", tw, d.Algorithm.Title(), lw, r.limitText(d),
 			human.Int(d.Clients), percent(d.Clients, r.Clients), human.Int(d.Requests), percent(d.Requests, r.Requests))
 	}
 }
 
 // printPicks says each limiter's smallest limit, and the one below it.
 func printPicks(w io.Writer, r *Recommendation) {
-	lw := r.limitWidth()
+	lw, tw := r.limitWidth(), r.titleWidth()
 	fmt.Fprintf(w, "\nthe smallest limit denying at most %s of clients (each limit replayed through the limiter):\n", r.Share.Text)
 	for i, p := range r.Picks {
 		switch {
 		case p == nil:
-			fmt.Fprintf(w, "  %-24s not found: stopped early\n", r.Algorithms[i].Title())
+			fmt.Fprintf(w, "  %-*s not found: stopped early\n", tw, r.Algorithms[i].Title())
 		case p.At == nil:
-			fmt.Fprintf(w, "  %-24s none: even a limit of a client's every request denies more\n", p.Algorithm.Title())
+			fmt.Fprintf(w, "  %-*s none: even a limit of a client's every request denies more\n", tw, p.Algorithm.Title())
 		default:
-			line := fmt.Sprintf("  %-24s %-*s denies %s (%s), %s (%s)", p.Algorithm.Title(), lw, r.limitText(*p.At),
+			line := fmt.Sprintf("  %-*s %-*s denies %s (%s), %s (%s)", tw, p.Algorithm.Title(), lw, r.limitText(*p.At),
 				clientsNoun.Of(p.At.Clients), percent(p.At.Clients, r.Clients), human.Noun{One: "request", Many: "requests"}.Of(p.At.Requests), percent(p.At.Requests, r.Requests))
 			if p.Below != nil {
 				line += fmt.Sprintf("; %s would deny %s (%s)", human.Int(p.Below.Limit), human.Int(p.Below.Clients), percent(p.Below.Clients, r.Clients))
 			}
 			fmt.Fprintln(w, line)
 			if d := p.Round; d != nil && d.Limit != p.At.Limit {
-				fmt.Fprintf(w, "  %-24s %-*s denies %s (%s), %s (%s): the smallest round limit meeting it\n", "", lw, r.limitText(*d),
+				fmt.Fprintf(w, "  %-*s %-*s denies %s (%s), %s (%s): the smallest round limit meeting it\n", tw, "", lw, r.limitText(*d),
 					clientsNoun.Of(d.Clients), percent(d.Clients, r.Clients), human.Noun{One: "request", Many: "requests"}.Of(d.Requests), percent(d.Requests, r.Requests))
 			}
 		}

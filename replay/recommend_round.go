@@ -1,6 +1,9 @@
 package replay
 
-import "slices"
+import (
+	"slices"
+	"unicode/utf8"
+)
 
 // Round limits are the ones a person writes in a config: 1, 2 and 5 times
 // a power of ten. --recommend replays them beside the peaks' percentiles,
@@ -82,6 +85,15 @@ func (r *Recommendation) limitWidth() int {
 	w := 14
 	for _, d := range r.Candidates {
 		w = max(w, len(r.limitText(d)))
+	}
+	return w
+}
+
+// titleWidth is the limiter column's width: 24, or the longest title's.
+func (r *Recommendation) titleWidth() int {
+	w := 24
+	for _, a := range r.Algorithms {
+		w = max(w, utf8.RuneCountInString(a.Title()))
 	}
 	return w
 }
