@@ -1,10 +1,14 @@
 package cli
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"windowlab/internal/schematest"
+	"windowlab/replay"
 )
 
 // replay --burst gives the token buckets their capacity: 30 requests in one
@@ -112,5 +116,23 @@ func TestReplayBurstPresetBounds(t *testing.T) {
 		"--algorithms", "token-bucket/spring", "--burst", "1")
 	if code != 2 || !strings.Contains(errOut, "--burst 1 for token-bucket/spring") || !strings.Contains(errOut, "at least 2") {
 		t.Errorf("exit %d, %q", code, errOut)
+	}
+}
+
+// --compare's JSON names a token bucket's burst in its setting (and only
+// a token bucket's), and meets its schema.
+func TestReplayBurstInCompareJSON(t *testing.T) {
+	out, errOut, code := windowlab(t, "replay", filepath.Join("testdata", "replay", "burst.log"), "--limit", "10", "--window", "1s",
+		"--algorithms", "fixed-window,token-bucket", "--burst", "25", "--compare", "status", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	schematest.Validate(t, "compare.schema.json", []byte(out))
+	var doc replay.CompareDocument
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Settings) != 2 || doc.Settings[0].Burst != 0 || doc.Settings[1].Burst != 25 {
+		t.Errorf("settings: %+v", doc.Settings)
 	}
 }
