@@ -300,6 +300,9 @@ func (c Config) Validate() error {
 	if c.Burst < 0 || c.Burst > MaxLimit {
 		return Problem("burst", "%d is out of range: it must be a whole number from 1 to %d, or 0 for the limit", c.Burst, MaxLimit)
 	}
+	if err := c.validateExact(); err != nil { // exact.go's presets
+		return err
+	}
 	return c.Rules.validate()
 }
 
@@ -352,6 +355,9 @@ type Limiter interface {
 // New returns a fresh limiter of kind k.
 func New(k Kind, c Config) (Limiter, error) {
 	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	if err := checkClockKind(k, c.Rules); err != nil {
 		return nil, err
 	}
 	switch k {

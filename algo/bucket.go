@@ -17,6 +17,8 @@ type TokenBucket struct {
 	w       int64              // units per token: the window length in ms
 	rate    int64              // units gained per ms: Limit
 	full    int64              // capacity in units: Capacity·W
+	step    int64              // ms the level waits to gain, in whole steps: 1, or 1000 for Spring's whole seconds
+	shown   Rules              // the rules its decisions carry: exact.go's buckets, whose units they say
 	clients table[bucketState] // by id, when an engine numbers the clients (ByID)
 	keyed   keyed[bucketState] // by name, otherwise
 	clock   clock
@@ -34,8 +36,10 @@ const bucketsPerClient = 1
 // NewTokenBucket returns a token-bucket limiter; c must be valid.
 func NewTokenBucket(c Config) *TokenBucket {
 	w := c.windowMs()
-	return &TokenBucket{cfg: c, w: w, rate: c.Limit, full: c.Capacity() * w,
+	l := &TokenBucket{cfg: c, w: w, rate: c.Limit, full: c.Capacity() * w, step: 1,
 		keyed: newKeyed(bucketPacking), clock: newClock()}
+	l.exactUnits() // redis-cell's nanoseconds, Spring's seconds (exact_bucket.go)
+	return l
 }
 
 func (l *TokenBucket) Kind() Kind     { return KindTokenBucket }
@@ -48,6 +52,9 @@ func (l *TokenBucket) levelAt(s *bucketState, t Instant) int64 {
 		return s.level
 	}
 	elapsed := uint64(t) - uint64(s.at) // exact for any two instants, t > s.at
+	if l.step != 1 {
+		elapsed = l.steps(s.at, t)
+	}
 	// elapsed·rate in 128 bits, against the room left: full past it.
 	if hi, lo := bits.Mul64(elapsed, uint64(l.rate)); hi != 0 || lo >= uint64(l.full-s.level) {
 		return l.full
@@ -182,7 +189,7 @@ func (l *TokenBucket) decide(t Instant, level int64) Decision {
 
 func (l *TokenBucket) decision(t Instant, level int64, allowed bool) Decision {
 	return Decision{
-		Kind: KindTokenBucket, At: t, Limit: l.cfg.Limit, Window: l.cfg.Window,
+		Kind: KindTokenBucket, At: t, Limit: l.cfg.Limit, Window: l.cfg.Window, Rules: l.shown,
 		Tokens: level, Capacity: l.cfg.Capacity(), Allowed: allowed,
 	}
 }
@@ -238,6 +245,6 @@ func (l *TokenBucket) advance(t Instant) Instant {
 
 // sweepAt makes the sweep due at t.
 func (l *TokenBucket) sweepAt(t Instant) {
-	l.clock.schedule(t, l.w)
+	l.clock.schedule(t, l.cfg.windowMs())
 	l.Expire(t)
 }

@@ -52,11 +52,12 @@ func TestPropCodeShowsTheEvidence(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		limit, w := drawConfig(t)
 		a := drawAlgorithm(t)
-		l, err := a.New(Config{Limit: limit, Window: time.Duration(w) * time.Millisecond})
+		cfg := fitExact(a, Config{Limit: limit, Window: time.Duration(w) * time.Millisecond})
+		l, err := a.New(cfg)
 		if err != nil {
 			t.Fatalf("%s: %v", a, err)
 		}
-		_, ds := acceptedBy(l, drawTraffic(t, w, 40))
+		_, ds := acceptedBy(l, drawTraffic(t, cfg.Window.Milliseconds(), 40))
 		for i, d := range ds {
 			if msg := checkListing(a, d, Code(a, d)); msg != "" {
 				t.Fatalf("%s, decision %d (%s at %s):\n%s\n%s", a, i, d.Verb(), d.At, strings.Join(Code(a, d).Text(), "\n"), msg)

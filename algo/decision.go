@@ -18,9 +18,9 @@ type Decision struct {
 	Kind    Kind
 	At      Instant
 	Allowed bool
-	// Rules are the edge rules the window limiter decided by (the zero
-	// value, the lesson's, for the token bucket). Placed here, they fill
-	// Allowed's padding.
+	// Rules are the edge rules the window limiter decided by (for the token
+	// bucket the zero value, or Bucket alone for redis-cell's and Spring's,
+	// whose units Tokens are in). Placed here, they fill Allowed's padding.
 	Rules  Rules
 	Limit  int64
 	Window time.Duration
@@ -93,15 +93,19 @@ func (d Decision) Rounded() (int64, bool) {
 // TokensRat is the token bucket's level before this request, in tokens, as
 // an exact fraction.
 func (d Decision) TokensRat() (num, den int64) {
-	return d.Tokens, int64(d.Window / time.Millisecond)
+	unit, _ := d.tokenUnit()
+	return d.Tokens, unit
 }
 
 // NextToken is how long after At the token bucket's level, as this request
 // leaves it, next reaches a whole number of tokens: for a denied request,
 // when a request would next be allowed. Zero for other kinds.
 func (d Decision) NextToken() time.Duration {
-	w := int64(d.Window / time.Millisecond)
-	if d.Kind != KindTokenBucket || w <= 0 || d.Limit <= 0 {
+	if d.Kind != KindTokenBucket || d.Window < time.Millisecond || d.Limit <= 0 {
+		return 0
+	}
+	w, perMs := d.tokenUnit()
+	if w <= 0 {
 		return 0
 	}
 	after := d.Tokens
@@ -109,7 +113,10 @@ func (d Decision) NextToken() time.Duration {
 		after -= w
 	}
 	need := w - after%w // units to the next whole token, 1..W
-	return time.Duration((need+d.Limit-1)/d.Limit) * time.Millisecond
+	if d.Rules.Bucket == BucketSpring {
+		return d.nextSpringToken(need)
+	}
+	return time.Duration((need+perMs-1)/perMs) * time.Millisecond
 }
 
 // Weight is the overlap weight, for display only.

@@ -30,6 +30,11 @@ type Rules struct {
 	// Bucket names the token bucket a library runs (token bucket only); it
 	// decides as the lesson's bucket of capacity Config.Burst does.
 	Bucket Bucket
+
+	// Time is how the limiter reads the clock (exact.go): TimeSeconds,
+	// whole Unix seconds, names Kong's and envoyproxy/ratelimit's fixed
+	// windows, whose whole-second windows it changes no request's window of.
+	Time TimeRead
 }
 
 // Bucket is the library whose token bucket the rules name.
@@ -130,7 +135,7 @@ func (r Rules) validate() error {
 	if r.WindowStart > WindowFirstEvent {
 		return Problem("rules", "unknown window start %d; use aligned, first-request or first-event", r.WindowStart)
 	}
-	if r.Bucket > BucketEnvoy {
+	if r.Bucket > BucketEnvoy && !exactBucket(r.Bucket) {
 		return Problem("rules", "unknown token bucket %d; use the lesson's, gcra or envoy", r.Bucket)
 	}
 	return nil
@@ -161,6 +166,7 @@ func (r Rules) String() string {
 	case BucketEnvoy:
 		parts = append(parts, "Envoy")
 	}
+	parts = r.exactString(parts) // exact.go's buckets and clock
 	return strings.Join(parts, ", ")
 }
 
@@ -370,12 +376,14 @@ var Presets = []Preset{PresetHTTPRate, PresetUpstash, PresetCloudflare2017, Pres
 
 // BucketPresets lists the token buckets of real libraries that the
 // bucket's capacity (Config.Burst) makes exact.
-var BucketPresets = []Preset{PresetGCRA, PresetEnvoy}
+var BucketPresets = []Preset{PresetGCRA, PresetEnvoy,
+	PresetRedisCell, PresetSpring, // exact.go
+}
 
-// AllPresets lists every preset: the window limiters', then the token
-// buckets'.
+// AllPresets lists every preset: the window limiters', the fixed windows'
+// alone (exact.go), then the token buckets'.
 func AllPresets() []Preset {
-	return append(append([]Preset(nil), Presets...), BucketPresets...)
+	return append(append(append([]Preset(nil), Presets...), FixedPresets...), BucketPresets...)
 }
 
 // ParseRules returns the rules named name: "" or "lesson" for the lesson's,
@@ -402,7 +410,7 @@ func RuleSetNames() []string {
 }
 
 func presetFor(r Rules) (Preset, bool) {
-	for _, list := range [][]Preset{Presets, BucketPresets} {
+	for _, list := range [][]Preset{Presets, FixedPresets, BucketPresets} {
 		for _, p := range list {
 			if p.Rules == r {
 				return p, true

@@ -60,18 +60,18 @@ func (s *Store) WrapAll(ls []algo.Limiter) ([]algo.Limiter, error) {
 	return out, nil
 }
 
-// Supports reports whether l can run on Redis: the four limiters (the
-// sliding counter with calendar windows), not a fleet of servers each with
-// its own tally (those live in each server's process) nor a tally raced in
-// two round trips (a simulation).
+// Supports reports whether l can run on Redis: the four limiters, not a
+// fleet of servers each with its own tally (those live in each server's
+// process) nor a tally raced in two round trips (a simulation), nor
+// redis-cell's and Spring's buckets (algo.Rules.InProcessOnly), nor the
+// sliding counter with windows from each client's first request
+// (HAProxy's stick table: its keys are calendar windows).
 func Supports(l algo.Limiter) bool {
 	switch l := l.(type) {
 	case *algo.SlidingCounter:
-		// Windows from each client's first request (HAProxy's stick
-		// table) have no script: its keys are calendar windows.
-		return l.Config().Rules.WindowStart != algo.WindowFirstEvent
+		return l.Config().Rules.WindowStart != algo.WindowFirstEvent && !l.Config().Rules.InProcessOnly()
 	case *algo.FixedWindow, *algo.SlidingLog, *algo.TokenBucket:
-		return true
+		return !l.Config().Rules.InProcessOnly() // redis-cell's and Spring's buckets stay here
 	}
 	return false
 }

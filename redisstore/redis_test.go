@@ -125,7 +125,9 @@ func randomConfig(r *rand.Rand) (algo.Kind, algo.Config) {
 		c.Burst = 1 + r.Int64N(20)
 	}
 	if k == algo.KindTokenBucket && r.IntN(2) == 0 { // a library's bucket: token-bucket/gcra
-		c.Rules = algo.BucketPresets[r.IntN(len(algo.BucketPresets))].Rules
+		if p := algo.BucketPresets[r.IntN(len(algo.BucketPresets))]; !p.Rules.InProcessOnly() {
+			c.Rules = p.Rules
+		}
 	}
 	if k != algo.KindTokenBucket {
 		switch r.IntN(3) {

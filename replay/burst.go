@@ -19,6 +19,11 @@ func WithBurst(settings []Setting, burst int64) ([]Setting, error) {
 	out := make([]Setting, len(settings))
 	for i, s := range settings {
 		s.Config.Burst = burst
+		for _, a := range s.Algorithms { // a preset's own bounds: Spring's burstCapacity ≥ replenishRate
+			if _, err := a.New(s.Config); err != nil {
+				return nil, fmt.Errorf("--burst %d for %s at %s: %w", burst, a, SettingText(s.Config, a), err)
+			}
+		}
 		out[i] = s
 	}
 	return out, nil

@@ -100,7 +100,7 @@ func compareSetting(ctx context.Context, l *accesslog.Log, s Setting, decided *a
 
 // label names the row: "Sliding window log, 60 per 1m".
 func (a Agreement) label() string {
-	return fmt.Sprintf("%s, %s per %s", a.Algorithm.Title(), human.Int(a.setting.Config.Limit), human.Duration(a.setting.Config.Window))
+	return a.Algorithm.Title() + ", " + SettingText(a.setting.Config, a.Algorithm)
 }
 
 // Share is the agreeing decisions' share of those compared, in percent.
@@ -118,10 +118,13 @@ func PrintCompare(w io.Writer, l *accesslog.Log, field string, rows []Agreement)
 		return
 	}
 	fmt.Fprintf(w, "\nagreement with the server's own decisions (--compare %s: 429 and 503, REJECTED… are denied):\n", field)
-	fmt.Fprintf(w, "  %-34s %-16s %22s %9s\n", "limiter", "setting", "agree", "share")
+	sw := 16 // the setting's column: "60 per 1m burst 10" widens it
 	for _, a := range rows {
-		fmt.Fprintf(w, "  %-34s %-16s %22s %8s%%\n", a.Algorithm.Title(),
-			fmt.Sprintf("%s per %s", human.Int(a.setting.Config.Limit), human.Duration(a.setting.Config.Window)),
+		sw = max(sw, len(SettingText(a.setting.Config, a.Algorithm)))
+	}
+	fmt.Fprintf(w, "  %-34s %-*s %22s %9s\n", "limiter", sw, "setting", "agree", "share")
+	for _, a := range rows {
+		fmt.Fprintf(w, "  %-34s %-*s %22s %8s%%\n", a.Algorithm.Title(), sw, SettingText(a.setting.Config, a.Algorithm),
 			fmt.Sprintf("%s of %s", human.Int(a.Agree), human.Int(a.Compared)), shareText(a))
 	}
 	if m := rows[0].Missing; m > 0 {

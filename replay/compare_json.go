@@ -26,6 +26,7 @@ type CompareEntry struct {
 	Limiter       string                `json:"limiter" jsonschema_description:"the limiter as the CLI names it: sliding-log, sliding-counter/httprate"`
 	Limit         int64                 `json:"limit"`
 	WindowMs      int64                 `json:"window_ms"`
+	Burst         int64                 `json:"burst,omitempty" jsonschema_description:"a token bucket's capacity in tokens, when it is not the limit (--burst)"`
 	Window        string                `json:"window" jsonschema_description:"the window, for people: 1m"`
 	Compared      int64                 `json:"compared" jsonschema_description:"requests whose line held the server's decision"`
 	Agree         int64                 `json:"agree" jsonschema_description:"of those, the ones the limiter decided as the server did"`
@@ -49,7 +50,7 @@ func CompareJSON(w io.Writer, l *accesslog.Log, field string, rows []Agreement) 
 	doc := CompareDocument{SchemaVersion: report.SchemaVersion, Log: l.Name, Field: field, Requests: l.Requests, Settings: []CompareEntry{}}
 	for _, a := range rows {
 		doc.Missing = a.Missing
-		e := CompareEntry{Limiter: a.Algorithm.String(), Limit: a.setting.Config.Limit, WindowMs: a.setting.Config.Window.Milliseconds(),
+		e := CompareEntry{Limiter: a.Algorithm.String(), Limit: a.setting.Config.Limit, WindowMs: a.setting.Config.Window.Milliseconds(), Burst: Burst(a.setting.Config, a.Algorithm),
 			Window: human.Duration(a.setting.Config.Window), Compared: a.Compared, Agree: a.Agree, Share: a.Share(), Disagreements: []CompareDisagreement{}}
 		for _, d := range a.First {
 			e.Disagreements = append(e.Disagreements, CompareDisagreement{Line: d.Line, AtMs: int64(d.At), At: d.At.Time().Format("2006-01-02T15:04:05.000Z"),

@@ -177,7 +177,10 @@ type Pick struct {
 	Algorithm algo.Algorithm
 	At        *Denial // nil: no limit up to the busiest client's requests meets the share
 	Below     *Denial
-	Probes    int // replays of the whole log the search took
+	// Round is the smallest round limit (1, 2, 5 × 10^k) at or above At
+	// that denies at most the share (recommend_round.go); nil when At is.
+	Round  *Denial
+	Probes int // replays of the whole log the search took
 }
 
 // search finds the smallest limit at which a denies at most share of the
@@ -302,6 +305,7 @@ func Recommend(ctx context.Context, l *accesslog.Log, s Setting, share Share, de
 		r.Candidates = append(r.Candidates, Denial{Algorithm: o.stats.Algorithm, Limit: o.setting.Config.Limit, Clients: int64(o.affected), Requests: o.stats.Denied})
 	}
 	r.Complete = whole == len(settings) && ctx.Err() == nil
+	r.pickRound()
 	return r, nil
 }
 
@@ -322,10 +326,12 @@ func Percentiles(peaks []int64) []int64 {
 }
 
 // CandidateLimits are the limits the report replays every limiter at: the
-// sliding peaks' percentiles and each limiter's pick, each once, at least
-// 1, smallest first.
+// sliding peaks' percentiles, the round limits (1, 2, 5 × 10^k) from their
+// median to their max and the first at or above each pick, and each
+// limiter's pick, each once, at least 1, smallest first.
 func (r *Recommendation) CandidateLimits() []int64 {
 	out := Percentiles(r.Peaks.Of(r.Peaks.Sliding))
+	out = append(out, r.roundCandidates(out)...)
 	for _, p := range r.Picks {
 		if p != nil && p.At != nil {
 			out = append(out, p.At.Limit)

@@ -79,30 +79,36 @@ func printCandidates(w io.Writer, r *Recommendation) {
 	if len(r.Candidates) == 0 {
 		return
 	}
-	fmt.Fprintf(w, "\ndenied at candidate limits (the sliding peaks' percentiles and each limiter's pick):\n")
-	fmt.Fprintf(w, "  %-24s %-14s %18s %8s %12s %8s\n", "limiter", "limit", "clients denied", "share", "requests", "share")
+	fmt.Fprintf(w, "\ndenied at candidate limits (the sliding peaks' percentiles, round limits from their p50 to their max, each limiter's pick):\n")
+	lw, tw := r.limitWidth(), r.titleWidth()
+	fmt.Fprintf(w, "  %-*s %-*s %18s %8s %12s %8s\n", tw, "limiter", lw, "limit", "clients denied", "share", "requests", "share")
 	for _, d := range r.Candidates {
-		fmt.Fprintf(w, "  %-24s %-14s %18s %8s %12s %8s\n", d.Algorithm.Title(), PerWindow(d.Limit, r.Config.Window),
+		fmt.Fprintf(w, "  %-*s %-*s %18s %8s %12s %8s\n", tw, d.Algorithm.Title(), lw, r.limitText(d),
 			human.Int(d.Clients), percent(d.Clients, r.Clients), human.Int(d.Requests), percent(d.Requests, r.Requests))
 	}
 }
 
 // printPicks says each limiter's smallest limit, and the one below it.
 func printPicks(w io.Writer, r *Recommendation) {
+	lw, tw := r.limitWidth(), r.titleWidth()
 	fmt.Fprintf(w, "\nthe smallest limit denying at most %s of clients (each limit replayed through the limiter):\n", r.Share.Text)
 	for i, p := range r.Picks {
 		switch {
 		case p == nil:
-			fmt.Fprintf(w, "  %-24s not found: stopped early\n", r.Algorithms[i].Title())
+			fmt.Fprintf(w, "  %-*s not found: stopped early\n", tw, r.Algorithms[i].Title())
 		case p.At == nil:
-			fmt.Fprintf(w, "  %-24s none: even a limit of a client's every request denies more\n", p.Algorithm.Title())
+			fmt.Fprintf(w, "  %-*s none: even a limit of a client's every request denies more\n", tw, p.Algorithm.Title())
 		default:
-			line := fmt.Sprintf("  %-24s %-14s denies %s (%s), %s (%s)", p.Algorithm.Title(), PerWindow(p.At.Limit, r.Config.Window),
+			line := fmt.Sprintf("  %-*s %-*s denies %s (%s), %s (%s)", tw, p.Algorithm.Title(), lw, r.limitText(*p.At),
 				clientsNoun.Of(p.At.Clients), percent(p.At.Clients, r.Clients), human.Noun{One: "request", Many: "requests"}.Of(p.At.Requests), percent(p.At.Requests, r.Requests))
 			if p.Below != nil {
 				line += fmt.Sprintf("; %s would deny %s (%s)", human.Int(p.Below.Limit), human.Int(p.Below.Clients), percent(p.Below.Clients, r.Clients))
 			}
 			fmt.Fprintln(w, line)
+			if d := p.Round; d != nil && d.Limit != p.At.Limit {
+				fmt.Fprintf(w, "  %-*s %-*s denies %s (%s), %s (%s): the smallest round limit meeting it\n", tw, "", lw, r.limitText(*d),
+					clientsNoun.Of(d.Clients), percent(d.Clients, r.Clients), human.Noun{One: "request", Many: "requests"}.Of(d.Requests), percent(d.Requests, r.Requests))
+			}
 		}
 	}
 }
@@ -162,6 +168,7 @@ type PickJSON struct {
 	Found     bool        `json:"found"`
 	At        *DenialJSON `json:"at,omitempty"`
 	Below     *DenialJSON `json:"below,omitempty" jsonschema:"description=the limit one less, which denies more than deny_at_most"`
+	Round     *DenialJSON `json:"round,omitempty" jsonschema:"description=the smallest round limit (1, 2 or 5 times a power of ten) at or above at denying at most deny_at_most: the one to write in a config"`
 	Probes    int         `json:"probes" jsonschema:"description=replays of the whole log the search took"`
 }
 
@@ -189,7 +196,7 @@ func WriteRecommendationJSON(w io.Writer, name string, r *Recommendation) error 
 	for i, p := range r.Picks {
 		pj := PickJSON{Algorithm: r.Algorithms[i].String()}
 		if p != nil {
-			pj.Found, pj.At, pj.Below, pj.Probes = p.At != nil, denialJSON(p.At), denialJSON(p.Below), p.Probes
+			pj.Found, pj.At, pj.Below, pj.Round, pj.Probes = p.At != nil, denialJSON(p.At), denialJSON(p.Below), denialJSON(p.Round), p.Probes
 		}
 		doc.Smallest = append(doc.Smallest, pj)
 	}

@@ -188,3 +188,48 @@ func mustAlgorithm(t *testing.T, name string) algo.Algorithm {
 	}
 	return a
 }
+
+// Round limits: 1, 2, 5 × 10^k, listed between two bounds, and the first at
+// or above any n; each pick's Round is the smallest of them at or above the
+// pick that the engine, replaying the log, finds denying at most the share.
+func TestRecommendRoundLimits(t *testing.T) {
+	if got := fmt.Sprint(roundLimits(3, 1000)); got != "[5 10 20 50 100 200 500 1000]" {
+		t.Errorf("roundLimits(3, 1000) = %s", got)
+	}
+	if got := fmt.Sprint(roundLimits(1, 1)); got != "[1]" {
+		t.Errorf("roundLimits(1, 1) = %s", got)
+	}
+	for n, want := range map[int64]int64{1: 1, 2: 2, 3: 5, 6: 10, 11: 20, 21: 50, 51: 100, 999_999_999: 1_000_000_000} {
+		if got := roundUp(n); got != want {
+			t.Errorf("roundUp(%d) = %d, want %d", n, got, want)
+		}
+	}
+	algos := []algo.Algorithm{mustAlgorithm(t, "fixed-window"), mustAlgorithm(t, "sliding-log"), mustAlgorithm(t, "token-bucket")}
+	for seed := uint64(1); seed <= 20; seed++ {
+		rng := rand.New(rand.NewPCG(seed, 35))
+		l := randomLog(t, rng)
+		share, _ := ParseShare("--deny-at-most", []string{"0%", "10%", "50%"}[rng.IntN(3)])
+		s := Setting{Config: algo.Config{Limit: 1, Window: time.Duration(1+rng.IntN(4000)) * time.Millisecond}, Algorithms: algos}
+		r, err := Recommend(context.Background(), l, s, share, nil)
+		if err != nil || !r.Complete {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		clients := int64(len(l.Clients()))
+		for i, a := range algos {
+			p := r.Picks[i]
+			if p.At == nil {
+				continue
+			}
+			want := int64(0)
+			for _, limit := range roundLimits(p.At.Limit, 10*roundUp(p.At.Limit)) {
+				if share.Meets(deniedByEngine(t, l, s.Config, a, limit), clients) {
+					want = limit
+					break
+				}
+			}
+			if p.Round == nil || p.Round.Limit != want {
+				t.Errorf("seed %d, %s: pick %d, round %+v, the engine's smallest round limit meeting %s is %d", seed, a, p.At.Limit, p.Round, share.Text, want)
+			}
+		}
+	}
+}

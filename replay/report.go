@@ -6,6 +6,7 @@ import (
 	"iter"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"windowlab/accesslog"
 	"windowlab/algo"
@@ -57,7 +58,12 @@ func PrintSweep(w io.Writer, l *accesslog.Log, rows []Outcome) {
 		return
 	}
 	clients := int64(len(l.Clients()))
-	fmt.Fprintf(w, "%-34s %-16s %9s %8s %18s  %s\n", "limiter", "setting", "denied", "share", "clients denied", "most through in one window")
+	lw, sw := 34, 16 // the limiter's and setting's columns: a preset's title and "60 per 1m burst 10" widen them
+	for _, o := range rows {
+		lw = max(lw, utf8.RuneCountInString(o.stats.Algorithm.Title()))
+		sw = max(sw, len(SettingText(o.setting.Config, o.stats.Algorithm)))
+	}
+	fmt.Fprintf(w, "%-*s %-*s %9s %8s %18s  %s\n", lw, "limiter", sw, "setting", "denied", "share", "clients denied", "most through in one window")
 	for _, o := range rows {
 		st := o.stats
 		share := 0.0
@@ -65,8 +71,7 @@ func PrintSweep(w io.Writer, l *accesslog.Log, rows []Outcome) {
 			share = 100 * float64(st.Denied) / float64(total)
 		}
 		exposure := fmt.Sprintf("%s (%s)", human.Int(st.MaxInWindow), human.Times(st.MaxInWindow, o.setting.Config.Limit))
-		fmt.Fprintf(w, "%-34s %-16s %9s %7.2f%% %18s  %s\n", st.Algorithm.Title(),
-			fmt.Sprintf("%s per %s", human.Int(o.setting.Config.Limit), human.Duration(o.setting.Config.Window)),
+		fmt.Fprintf(w, "%-*s %-*s %9s %7.2f%% %18s  %s\n", lw, st.Algorithm.Title(), sw, SettingText(o.setting.Config, st.Algorithm),
 			human.Int(st.Denied), share, fmt.Sprintf("%s of %s", human.Int(int64(o.affected)), human.Int(clients)), exposure)
 	}
 	printChart(w, l, rows)
@@ -86,7 +91,7 @@ func PrintSweep(w io.Writer, l *accesslog.Log, rows []Outcome) {
 
 // label names a row of the sweep: "Sliding window log, 60 per 1m".
 func (o Outcome) label() string {
-	return fmt.Sprintf("%s, %s per %s", o.stats.Algorithm.Title(), human.Int(o.setting.Config.Limit), human.Duration(o.setting.Config.Window))
+	return o.stats.Algorithm.Title() + ", " + SettingText(o.setting.Config, o.stats.Algorithm)
 }
 
 // Runs are the log's requests as runs of one client at one instant.

@@ -44,9 +44,10 @@ func (d *decoder) scenario(root ast.Node) *Scenario {
 		s.Speed, _ = d.speed(o, "speed")
 	}
 
+	var algorithmItems []ast.Node
 	if o.has("algorithms") {
 		if items, ok := d.list(o, "algorithms"); ok {
-			s.Algorithms = d.algorithms(items, o)
+			s.Algorithms, algorithmItems = d.algorithms(items, o), items
 		}
 	}
 
@@ -65,6 +66,7 @@ func (d *decoder) scenario(root ast.Node) *Scenario {
 	}
 
 	d.zone(o, s, configOK, trafficOK)
+	d.presetsFit(algorithmItems, s, configOK) // exact.go
 	d.teaching(o, s)
 	d.start(o, s, configOK, trafficOK)
 	return s

@@ -17,7 +17,7 @@ func newPresetsCommand() *cobra.Command {
 		Long: "List every preset: the limiter a real library runs, named as --algorithms and a scenario's " +
 			"algorithms: take it (kind/preset), with its kind, the project, the rule it decides by written out " +
 			"(which algorithm does it use?), the setting it needs beyond the limit and window, and the source " +
-			"file the rule was read from.",
+			"file the rule was read from. The presets: " + presetNames() + ".",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runPresets(stdioOf(cmd)) },
 	}
@@ -87,6 +87,16 @@ func kindNames() string {
 	var names []string
 	for _, k := range algo.All {
 		names = append(names, k.String())
+	}
+	return strings.Join(names, ", ")
+}
+
+// presetNames lists every preset as --algorithms takes it, for the help
+// and so the manual page.
+func presetNames() string {
+	var names []string
+	for _, p := range algo.AllPresets() {
+		names = append(names, p.Kind.String()+"/"+p.Name)
 	}
 	return strings.Join(names, ", ")
 }

@@ -36,6 +36,8 @@ type replayOptions struct {
 	compare string // --compare FIELD (replay/compare.go)
 	denied  string // --denied FILE (replay_denied.go)
 	burst   int64  // the token bucket's capacity; 0 is the limit
+	// burstGiven: --burst was given, so 0 is refused, not taken for the limit.
+	burstGiven bool
 }
 
 // newReplayCommand wires windowlab replay: a log read (with progress), then
@@ -61,6 +63,7 @@ func newReplayCommand() *cobra.Command {
 			"  windowlab replay access.log --recommend --window 1m --deny-at-most 1%",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.burstGiven = cmd.Flags().Changed("burst")
 			return runReplay(cmd.Context(), stdioOf(cmd), opts, args)
 		},
 	}
@@ -78,7 +81,7 @@ func newReplayCommand() *cobra.Command {
 	f.Int64SliceVar(&opts.limits, "limits", []int64{100}, "several limits to compare, comma-separated (a sweep)")
 	f.DurationSliceVar(&opts.windows, "window", []time.Duration{time.Minute}, "the window")
 	f.DurationSliceVar(&opts.windows, "windows", []time.Duration{time.Minute}, "several windows to compare, comma-separated (a sweep)")
-	f.Int64Var(&opts.burst, "burst", 0, "the token bucket's capacity in tokens (token-bucket, token-bucket/gcra); default: the limit")
+	f.Int64Var(&opts.burst, "burst", 0, "the token bucket's capacity in tokens, 1 or more (token-bucket and its presets: gcra, envoy, redis-cell, spring); default: the limit")
 	f.StringVar(&opts.algorithms, "algorithms", "fixed-window,sliding-log,sliding-counter", "the limiters, comma-separated (presets too: sliding-counter/httprate)")
 	f.StringVar(&opts.save, "save", "", "write the log's traffic as a scenario file (a new file; windowlab check and tui read it)")
 	f.StringVar(&opts.tz, "tz", "", "align windows to this zone's calendar (Europe/Berlin, Asia/Kolkata) rather than to UTC's")
@@ -331,6 +334,9 @@ func planReplay(opts replayOptions, name string) (replayPlan, error) {
 	}
 	if p.settings, err = replay.Settings(opts.limits, opts.windows, algos); err != nil {
 		return p, invalid(err)
+	}
+	if opts.burstGiven && opts.burst == 0 {
+		return p, invalid(errors.New("--burst 0: a token bucket's capacity is at least 1 token; give --burst 1 or more, or leave it out for the limit"))
 	}
 	if p.settings, err = replay.WithBurst(p.settings, opts.burst); err != nil {
 		return p, invalid(err)

@@ -32,6 +32,9 @@ func TestReplayRecommend(t *testing.T) {
 	if len(doc.Smallest) != 3 || doc.Clients != 14 || doc.DenyAtMost != "10%" || !doc.Complete {
 		t.Fatalf("%+v", doc)
 	}
+	if r0, r1 := doc.Smallest[0].Round, doc.Smallest[1].Round; r0 == nil || r0.Limit != 20 || r1 == nil || r1.Limit != 50 {
+		t.Errorf("round limits: %+v, %+v; want 20 for the fixed window (its pick, round already) and 50 for the log", r0, r1)
+	}
 	for _, p := range doc.Smallest {
 		if !p.Found || p.At == nil || !strings.Contains(out, replay.PerWindow(p.At.Limit, 60_000_000_000)+" ") {
 			t.Errorf("%s: %+v, not in the text report", p.Algorithm, p.At)

@@ -33,7 +33,10 @@ type jsonScenario struct {
 	Limit    int64  `json:"limit" jsonschema_description:"requests allowed per window"`
 	WindowMs int64  `json:"window_ms" jsonschema_description:"the window, in milliseconds"`
 	Window   string `json:"window" jsonschema_description:"the window, for people: 1m, 1h30m"`
-	Expiry   bool   `json:"expiry" jsonschema_description:"whether limiters drop state that can no longer matter (false: the lesson's forgotten TTL)"`
+	// Burst is the token bucket's capacity (a scenario's burst:, replay's
+	// --burst) when one runs and it is not the limit.
+	Burst  int64 `json:"burst,omitempty" jsonschema_description:"the token bucket's capacity in tokens, when a token bucket runs and it is not the limit; absent otherwise"`
+	Expiry bool  `json:"expiry" jsonschema_description:"whether limiters drop state that can no longer matter (false: the lesson's forgotten TTL)"`
 	// OffsetMs moves the window edges (Config.Offset): windows start at
 	// offset_ms plus multiples of window_ms since the Unix epoch. Left out
 	// when 0, as every scenario without tz: has it.
@@ -108,7 +111,7 @@ func JSON(w io.Writer, h Header, e *sim.Engine) error {
 	cfg := e.Config()
 	sc, _ := json.Marshal(jsonScenario{
 		Name: h.Name, Title: h.Title, Limit: cfg.Limit, WindowMs: int64(cfg.Window / time.Millisecond),
-		Window: human.Duration(cfg.Window), Expiry: !cfg.NoExpiry, OffsetMs: int64(cfg.Offset / time.Millisecond), Requests: e.Len(),
+		Window: human.Duration(cfg.Window), Burst: bucketBurst(e), Expiry: !cfg.NoExpiry, OffsetMs: int64(cfg.Offset / time.Millisecond), Requests: e.Len(),
 	})
 	fmt.Fprintf(bw, `{"schema_version":%d,"scenario":`, SchemaVersion)
 	bw.Write(escapeActs(sc))

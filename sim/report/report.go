@@ -66,7 +66,11 @@ func text(w io.Writer, h Header, e *sim.Engine, trace, code bool) error {
 	}
 	fmt.Fprintf(bw, "%s\n", title)
 	cfg := e.Config()
-	fmt.Fprintf(bw, "limit %s per %s, %s from %s", human.Int(cfg.Limit), human.Duration(cfg.Window), requests.Of(e.Len()), e.FirstArrival().Short())
+	fmt.Fprintf(bw, "limit %s per %s", human.Int(cfg.Limit), human.Duration(cfg.Window))
+	if b := bucketBurst(e); b != 0 {
+		fmt.Fprintf(bw, " (token bucket burst %s)", human.Int(b))
+	}
+	fmt.Fprintf(bw, ", %s from %s", requests.Of(e.Len()), e.FirstArrival().Short())
 	if last := e.LastArrival(); e.Len() > 1 && !e.Interrupted() {
 		fmt.Fprintf(bw, " to %s", last.Short())
 	}
@@ -193,3 +197,19 @@ func LessonLine(s sim.Stats, limit int64, window time.Duration) string {
 
 // requests counts requests.
 var requests = human.Noun{One: "request", Many: "requests"}
+
+// bucketBurst is the token bucket's capacity when e runs one and it is not
+// the limit (a scenario's burst:, replay's --burst), else 0: the header
+// names it beside the limit.
+func bucketBurst(e *sim.Engine) int64 {
+	cfg := e.Config()
+	if cfg.Capacity() == cfg.Limit {
+		return 0
+	}
+	for _, l := range e.Limiters() {
+		if l.Kind() == algo.KindTokenBucket {
+			return cfg.Capacity()
+		}
+	}
+	return 0
+}
