@@ -288,22 +288,9 @@ func (s *Store) tagOf(client string) int {
 // Cluster reports whether the store is a Redis Cluster.
 func (s *Store) Cluster() bool { return s.cluster != nil }
 
-// Shard is where a client's keys live: the slot of their tag, and the
-// primary serving it when the store opened ("" on one Redis).
-func (s *Store) Shard(client string) (node string, slot int) {
-	tag := s.tags[s.tagOf(client)]
-	inner := tag[strings.Index(tag, "{")+1 : strings.Index(tag, "}")]
-	slot = Slot(inner)
-	if s.cluster == nil {
-		return "", slot
-	}
-	ctx, cancel := s.ctx()
-	defer cancel()
-	if m, err := s.cluster.MasterForKey(ctx, tag); err == nil {
-		return m.Options().Addr, slot
-	}
-	return "", slot
-}
+// Shard is where a client's keys live: the primary serving their tag's
+// slot now ("" on one Redis), and the slot.
+func (s *Store) Shard(client string) (node string, slot int) { return s.tagShard(s.tagOf(client)) }
 
 // NodeKeys is how many keys of the run one primary holds.
 type NodeKeys struct {
@@ -375,4 +362,67 @@ func (s *Store) removeOnCluster() string {
 		cmd += "   # the password in place of xxxxx"
 	}
 	return cmd
+}
+
+// ShardUse is one primary of a cluster as a run used it: the slots of the
+// tags its lanes wrote under there, and how many of its keys it holds now.
+type ShardUse struct {
+	Addr  string
+	Slots []int
+	Keys  int64
+}
+
+// Shards is every primary of the cluster with the slots ls wrote under
+// and the run's keys each holds now, by address; nil on one Redis.
+func (s *Store) Shards(ls []*Limiter) ([]ShardUse, error) {
+	if s.cluster == nil {
+		return nil, nil
+	}
+	byNode, err := s.KeysByNode()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]ShardUse, len(byNode))
+	at := map[string]int{}
+	for i, nk := range byNode {
+		out[i] = ShardUse{Addr: nk.Addr, Keys: nk.Keys}
+		at[nk.Addr] = i
+	}
+	seen := make([]bool, len(s.tags))
+	for _, l := range ls {
+		for b, used := range l.used {
+			seen[b] = seen[b] || used
+		}
+	}
+	for b, used := range seen {
+		if !used {
+			continue
+		}
+		node, slot := s.tagShard(b)
+		i, ok := at[node]
+		if !ok {
+			i, at[node] = len(out), len(out)
+			out = append(out, ShardUse{Addr: node})
+		}
+		out[i].Slots = append(out[i].Slots, slot)
+	}
+	for i := range out {
+		slices.Sort(out[i].Slots)
+	}
+	return out, nil
+}
+
+// tagShard is the primary serving tag b's slot now, and the slot.
+func (s *Store) tagShard(b int) (node string, slot int) {
+	tag := s.tags[b]
+	slot = Slot(tag[strings.Index(tag, "{")+1 : strings.Index(tag, "}")])
+	if s.cluster == nil {
+		return "", slot
+	}
+	ctx, cancel := s.ctx()
+	defer cancel()
+	if m, err := s.cluster.MasterForKey(ctx, tag); err == nil {
+		node = m.Options().Addr
+	}
+	return node, slot
 }
