@@ -257,6 +257,15 @@ func (v viewStore) Usage(l algo.Limiter, t algo.Instant) (ui.StoreUsage, bool, e
 
 func (v viewStore) Name() string { return v.s.URL() }
 
+// Shard is where client's keys are on a cluster (ui.ShardStore).
+func (v viewStore) Shard(client string) string {
+	if !v.s.Cluster() {
+		return ""
+	}
+	node, slot := v.s.Shard(client)
+	return node + ", " + human.Glue("slot "+human.Int(int64(slot)))
+}
+
 // showUIOnStore is showUI with every engine of the view deciding on the
 // Redis flag names (none when flag is ""); a store that failed on the way
 // is the command's error.

@@ -2,14 +2,21 @@ package cli
 
 import (
 	"context"
+	"regexp"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/redis/go-redis/v9"
 
+	"windowlab/human"
 	"windowlab/internal/redisclustertest"
+	"windowlab/redisstore"
+	"windowlab/scenarios"
+	"windowlab/ui"
 )
 
 // clusterKeys is how many keys under windowlab:* every node of c holds,
@@ -101,4 +108,70 @@ func TestUnusableClusterExits2(t *testing.T) {
 			t.Errorf("%s: exit %d, want 2 and how to write a cluster URL: %s", url, code, errOut)
 		}
 	}
+}
+
+// The view on a cluster says, in each lane, on which primary and slot
+// the focused client's keys are, as the cluster itself says (CLUSTER
+// KEYSLOT of the keys' tag, the primary serving it), and stepping back
+// (a checkpoint's copies, each in its tag's slot) decides the same.
+func TestViewOnAClusterShowsTheShard(t *testing.T) {
+	c := redisclustertest.Shared(t)
+	st, err := redisstore.Open(context.Background(), c.URL, redisstore.Options{Pipelined: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	sc, err := scenarios.Builtin("boundary-burst")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := ui.New(ui.Options{Scenario: sc, Store: viewStore{st}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab := tea.KeyPressMsg{Code: tea.KeyTab}
+	m, text := viewText(t, m, tea.WindowSizeMsg{Width: 160, Height: 45}, tab, tab)
+	focused := regexp.MustCompile(`client (\S+)`).FindStringSubmatch(text)
+	if focused == nil {
+		t.Fatalf("no focused client in the view:\n%s", text)
+	}
+	cc := redis.NewClusterClient(&redis.ClusterOptions{Addrs: []string{c.Nodes[0].Addr}})
+	defer cc.Close()
+	ctx := context.Background()
+	keys, err := scanCluster(ctx, cc, st.Pattern())
+	if err != nil || len(keys) == 0 {
+		t.Fatalf("no key of the run on the cluster: %v", err)
+	}
+	key := keys[0] // boundary-burst has one client: every key is its
+	slot, err := cc.ClusterKeySlot(ctx, key).Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	owner, err := cc.MasterForKey(ctx, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "shard " + owner.Options().Addr + ", slot " + human.Int(slot)
+	if strings.Count(text, want) != 3 {
+		t.Errorf("every lane should say %q:\n%s", want, text)
+	}
+	left, right := tea.KeyPressMsg{Code: tea.KeyLeft}, tea.KeyPressMsg{Code: tea.KeyRight}
+	viewText(t, m, left, left, left, right, right, right)
+	if err := st.Err(); err != nil {
+		t.Fatalf("stepping back and forth on a cluster: %v", err)
+	}
+}
+
+// scanCluster is every key matching pattern on every primary.
+func scanCluster(ctx context.Context, cc *redis.ClusterClient, pattern string) ([]string, error) {
+	var mu sync.Mutex
+	var out []string
+	err := cc.ForEachMaster(ctx, func(ctx context.Context, m *redis.Client) error {
+		keys, err := m.Keys(ctx, pattern).Result()
+		mu.Lock()
+		out = append(out, keys...)
+		mu.Unlock()
+		return err
+	})
+	return out, err
 }
