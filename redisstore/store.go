@@ -10,10 +10,11 @@
 // and the commands (main) and the view (ui) wrap the engine's limiters in
 // it when --store names a Redis.
 //
-// Every key of a run is under windowlab:{run-id}:, removed when the run
-// ends (Close), once every write under way has landed; a process that must
-// exit at once gets a bounded last try (Abandon). Nothing else in the
-// database is touched.
+// Every key of a run is under windowlab:{run-id}: (on a Redis Cluster,
+// under a few tags windowlab:{run-id.N}: spread over its primaries: see
+// cluster.go), removed when the run ends (Close), once every write under
+// way has landed; a process that must exit at once gets a bounded last
+// try (Abandon). Nothing else in the database is touched.
 package redisstore
 
 import (
