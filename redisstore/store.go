@@ -247,7 +247,9 @@ func reason(err error) error {
 	case strings.Contains(err.Error(), "can't parse"):
 		return errors.New("what answers there is not a Redis server")
 	case strings.HasPrefix(err.Error(), "NOAUTH"):
-		return errors.New("it needs a password; give it in the URL, redis://:PASSWORD@HOST:PORT")
+		return errors.New("it needs a password; give it in the URL, redis://:PASSWORD@HOST:PORT (redis-cluster://:PASSWORD@HOST:PORT,... for a cluster)")
+	case strings.HasPrefix(err.Error(), "CROSSSLOT"):
+		return errors.New("a script's keys are in different hash slots (CROSSSLOT): every key one call names must share a {hash tag}; windowlab's do, so this is a bug: please report it")
 	case strings.HasPrefix(err.Error(), "WRONGPASS"):
 		return errors.New("it refused the user name and password in the URL")
 	case strings.Contains(err.Error(), "DB index is out of range"):
