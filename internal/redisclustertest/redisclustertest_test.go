@@ -3,6 +3,7 @@ package redisclustertest_test
 import (
 	"context"
 	"os"
+	"sync/atomic"
 	"testing"
 
 	"github.com/redis/go-redis/v9"
@@ -35,13 +36,10 @@ func TestClusterStarts(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	var masters int
-	cc.ForEachMaster(ctx, func(ctx context.Context, m *redis.Client) error { masters++; return nil })
-	if masters != 3 {
-		t.Errorf("go-redis sees %d primaries", masters)
-	}
-	if err := cc.Del(ctx, "a", "b", "c", "d", "e").Err(); err == nil {
-		t.Log("go-redis split a multi-slot DEL by slot")
+	var masters atomic.Int32 // ForEachMaster calls at once
+	cc.ForEachMaster(ctx, func(ctx context.Context, m *redis.Client) error { masters.Add(1); return nil })
+	if n := masters.Load(); n != 3 {
+		t.Errorf("go-redis sees %d primaries", n)
 	}
 	for _, k := range []string{"a", "b", "c", "d", "e"} {
 		cc.Del(ctx, k)
