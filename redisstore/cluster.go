@@ -233,11 +233,17 @@ func (s *Store) pickTags(ctx context.Context) error {
 		if !slices.Contains(primaries, a) {
 			primaries = append(primaries, a)
 		}
+		for _, n := range r.Nodes[1:] {
+			if !slices.Contains(s.replicas, n.Addr) {
+				s.replicas = append(s.replicas, n.Addr)
+			}
+		}
 		for sl := r.Start; sl <= r.End && sl < len(owner); sl++ {
 			owner[sl] = a
 		}
 	}
 	slices.Sort(primaries)
+	slices.Sort(s.replicas)
 	s.primaries = primaries
 	id := strings.TrimSuffix(strings.TrimPrefix(s.prefix, "windowlab:{"), "}:")
 	want := map[string]int{}
@@ -344,9 +350,11 @@ func (s *Store) scanTag(b int, pattern string, f func(*redis.Client, []string) e
 	return scanNode(context.Background(), node, pattern, f)
 }
 
-// removeOnCluster is RemoveCommand on a cluster: on each primary the run
-// had when it opened, its keys found by --scan and unlinked one a command
-// (they are in several slots).
+// removeOnCluster is RemoveCommand on a cluster: on every node the
+// cluster had when the run opened, primaries and replicas (a replica may
+// have been promoted since, a primary may be down), the run's keys found
+// by --scan and unlinked one a command (they are in several slots), by
+// redis-cli -c, which follows a replica's MOVED to the key's primary.
 func (s *Store) removeOnCluster() string {
 	auth := ""
 	if s.copt.Password != "" {
@@ -356,8 +364,9 @@ func (s *Store) removeOnCluster() string {
 		}
 	}
 	cli := `redis-cli -h "${n%:*}" -p "${n##*:}"` + auth + " --no-auth-warning"
-	cmd := "for n in " + strings.Join(s.primaries, " ") + "; do " + cli + " --scan --pattern " + shellQuote(s.Pattern()) +
-		" | tr '\\n' '\\0' | xargs -0 -r -n 1 " + cli + " unlink >/dev/null; done"
+	nodes := strings.Join(append(slices.Clone(s.primaries), s.replicas...), " ")
+	cmd := "for n in " + nodes + "; do " + cli + " --scan --pattern " + shellQuote(s.Pattern()) +
+		" 2>/dev/null | tr '\\n' '\\0' | xargs -0 -r -n 1 " + cli + " -c unlink >/dev/null; done"
 	if auth != "" {
 		cmd += "   # the password in place of xxxxx"
 	}

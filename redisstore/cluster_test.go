@@ -262,3 +262,54 @@ func TestClusterRemoveCommand(t *testing.T) {
 		}
 	}
 }
+
+// A primary killed (by its PID) before the run's keys are removed: Close
+// says it could not remove them, and the command it prints removes them
+// all once the replica is promoted, from the node that now holds them.
+func TestRemoveCommandAfterAFailover(t *testing.T) {
+	if _, err := exec.LookPath("redis-cli"); err != nil {
+		t.Skip("no redis-cli")
+	}
+	c := redisclustertest.Start(t) // its own: a node of it is killed
+	s, err := redisstore.Open(context.Background(), c.URL, redisstore.Options{Pipelined: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	local, _ := algo.New(algo.KindFixedWindow, algo.Config{Limit: 3, Window: time.Minute})
+	l, _ := s.Wrap(local)
+	for i := range 300 {
+		l.Allow(algo.Clock(12, 0, 0, 0), fmt.Sprintf("client-%d", i))
+	}
+	s.Flush()
+	if err := s.Err(); err != nil {
+		t.Fatal(err)
+	}
+	var victim *redisclustertest.Node
+	for _, n := range c.Primaries() {
+		if keysOn(t, c, s.Pattern())[n.Addr] > 0 {
+			victim = n
+			break
+		}
+	}
+	if victim == nil {
+		t.Fatal("no primary holds a key of the run")
+	}
+	victim.Kill()
+	err = s.Close()
+	var left *redisstore.LeftError
+	if !errors.As(err, &left) {
+		t.Fatalf("Close with a primary down: %v; want what is left and how to remove it", err)
+	}
+	if err := c.WaitOK(redisclustertest.Wait); err != nil {
+		t.Fatalf("no failover: %v", err)
+	}
+	cmd := s.RemoveCommand()
+	if out, err := exec.Command("sh", "-c", cmd).CombinedOutput(); err != nil {
+		t.Fatalf("%s: %v\n%s", cmd, err, out)
+	}
+	for addr, n := range keysOn(t, c, "windowlab:*") {
+		if n != 0 {
+			t.Errorf("%d keys left on %s after the printed command", n, addr)
+		}
+	}
+}

@@ -72,6 +72,7 @@ type Store struct {
 	copt      *redis.ClusterOptions
 	tags      []string
 	primaries []string
+	replicas  []string
 
 	// Pipelined stores queue scripts and send them Batch at a time;
 	// every answer is checked against the in-process limiter's decision.
