@@ -6,13 +6,15 @@ import (
 	"time"
 
 	"windowlab/algo"
+	"windowlab/internal/redisclustertest"
 	"windowlab/internal/redistest"
 )
 
 // Decisions a second through Redis on loopback, pipelined and not, beside
 // the in-process limiter it is checked against: a fixed window, 10,000
-// clients, a request every millisecond. BENCHMARKS.md has the figures and
-// redis-benchmark running the same script.
+// clients, a request every millisecond; then on a Redis Cluster of three
+// primaries. BENCHMARKS.md has the figures and redis-benchmark running the
+// same script.
 func BenchmarkDecide(b *testing.B) {
 	clients := make([]string, 10_000)
 	for i := range clients {
@@ -26,21 +28,28 @@ func BenchmarkDecide(b *testing.B) {
 		}
 	})
 	srv := redistest.Start(b)
+	decide := func(b *testing.B, url string, pipelined bool) {
+		s := openB(b, url, pipelined)
+		local, _ := algo.New(algo.KindFixedWindow, cfg)
+		l, err := s.Wrap(local)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for i := 0; b.Loop(); i++ {
+			l.Allow(algo.Instant(i), clients[i%len(clients)])
+		}
+		s.Flush()
+		if err := s.Err(); err != nil {
+			b.Fatal(err)
+		}
+	}
 	for _, pipelined := range []bool{false, true} {
-		b.Run(fmt.Sprintf("redis/pipelined=%v", pipelined), func(b *testing.B) {
-			s := openB(b, srv.URL, pipelined)
-			local, _ := algo.New(algo.KindFixedWindow, cfg)
-			l, err := s.Wrap(local)
-			if err != nil {
-				b.Fatal(err)
-			}
-			for i := 0; b.Loop(); i++ {
-				l.Allow(algo.Instant(i), clients[i%len(clients)])
-			}
-			s.Flush()
-			if err := s.Err(); err != nil {
-				b.Fatal(err)
-			}
-		})
+		b.Run(fmt.Sprintf("redis/pipelined=%v", pipelined), func(b *testing.B) { decide(b, srv.URL, pipelined) })
+	}
+	// The same on a Redis Cluster of three primaries (each with a replica):
+	// a batch is split by node, one round trip a primary, in parallel.
+	cluster := redisclustertest.Shared(b)
+	for _, pipelined := range []bool{false, true} {
+		b.Run(fmt.Sprintf("cluster/pipelined=%v", pipelined), func(b *testing.B) { decide(b, cluster.URL, pipelined) })
 	}
 }

@@ -3,8 +3,11 @@ package redisstore
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
+
+	"github.com/redis/go-redis/v9"
 
 	"windowlab/algo"
 )
@@ -27,7 +30,8 @@ type Limiter struct {
 	w, o   int64
 	script string
 	name   string // the algorithm, as reports name it
-	ns     string // the lane's namespace: prefix + lane + "." + generation + ":"
+	lns    string // the lane's part of its keys' names: lane + "." + generation + ":"
+	used   []bool // the store's tags this lane has keys under
 	lane   int
 	gen    *int // generations of this lane so far, shared by its clones
 	seq    *int64
@@ -95,22 +99,27 @@ func (s *Store) Wrap(l algo.Limiter) (*Limiter, error) {
 	r.byID, _ = l.(algo.ByID)
 	r.script = scriptOf[r.kind]
 	r.name = algo.Of(l).String()
-	r.ns = r.namespace()
+	r.lns = r.namespace()
+	r.used = make([]bool, len(s.tags))
 	return r, nil
 }
 
-func (l *Limiter) namespace() string {
-	return fmt.Sprintf("%s%d.%d:", l.store.prefix, l.lane, *l.gen)
-}
+func (l *Limiter) namespace() string { return fmt.Sprintf("%d.%d:", l.lane, *l.gen) }
+
+// nsAt is the lane's namespace under the store's tag b: the prefix of its
+// keys there.
+func (l *Limiter) nsAt(b int) string { return l.store.tags[b] + l.lns }
 
 func (l *Limiter) Kind() algo.Kind     { return l.kind }
 func (l *Limiter) Config() algo.Config { return l.cfg }
 
-// Namespace is the prefix of this limiter's keys.
-func (l *Limiter) Namespace() string { return l.ns }
+// Namespace is the prefix of this limiter's keys (on a cluster, of
+// those under its first tag).
+func (l *Limiter) Namespace() string { return l.nsAt(0) }
 
-// expiryKey is the lane's expiry index.
-func (l *Limiter) expiryKey() string { return l.ns + "expiry" }
+// expiryKey is the lane's expiry index under tag b: the index of its keys
+// there, in their slot.
+func (l *Limiter) expiryKey(b int) string { return l.nsAt(b) + "expiry" }
 
 func (l *Limiter) Allow(t algo.Instant, client string) algo.Decision {
 	return l.decide(client, l.local.Allow(t, client))
@@ -142,7 +151,9 @@ func (l *Limiter) decide(client string, want algo.Decision) algo.Decision {
 		}
 		l.seen, l.sweep = true, l.cfg.NextEdge(t)
 	}
-	keys, args := l.call(t, client)
+	b := l.store.tagOf(client)
+	l.used[b] = true
+	keys, args := l.call(t, client, l.nsAt(b))
 	// The check may run on the store's sender, later: it reads nothing the
 	// caller goes on changing.
 	name, kind, cfg := l.name, l.kind, l.cfg
@@ -181,9 +192,11 @@ func flag(b bool) string {
 	return "0"
 }
 
-// call is the script's keys and arguments for a request from client at t.
-func (l *Limiter) call(t algo.Instant, client string) ([]string, []any) {
+// call is the script's keys and arguments for a request from client at
+// t, its keys under ns.
+func (l *Limiter) call(t algo.Instant, client, ns string) ([]string, []any) {
 	r := l.cfg.Rules
+	index := ns + "expiry"
 	expiry := !l.cfg.NoExpiry
 	grace := int64(Grace / time.Millisecond)
 	at := int64(t)
@@ -195,24 +208,24 @@ func (l *Limiter) call(t algo.Instant, client string) ([]string, []any) {
 			suffix += ":" + strconv.FormatInt(s, 10)
 			start = strconv.FormatInt(s, 10)
 		}
-		return []string{l.ns + suffix, l.expiryKey()},
+		return []string{ns + suffix, index},
 			[]any{at, l.w, l.cfg.Limit, flag(r.CountRejected), int(r.Compare), flag(expiry), grace, start, suffix}
 	case algo.KindSlidingLog:
 		*l.seq++
 		suffix := "l:" + client
-		return []string{l.ns + suffix, l.expiryKey()},
+		return []string{ns + suffix, index},
 			[]any{at, l.w, l.cfg.Limit, flag(r.CountRejected), int(r.Compare), flag(expiry), grace, *l.seq, suffix}
 	case algo.KindSlidingCounter:
 		start := int64(l.cfg.WindowStart(t))
 		idx := (start - l.o) / l.w
 		cur := "c:" + client + ":" + strconv.FormatInt(idx, 10)
 		prev := "c:" + client + ":" + strconv.FormatInt(idx-1, 10)
-		return []string{l.ns + cur, l.ns + prev, l.expiryKey()},
+		return []string{ns + cur, ns + prev, index},
 			[]any{at, l.w, l.cfg.Limit, flag(r.CountRejected), int(r.Compare), flag(expiry), grace, start, int(r.Rounding), cur}
 	}
 	suffix := "b:" + client
 	full := strconv.FormatInt(l.cfg.Capacity()*l.w, 10)
-	return []string{l.ns + suffix, l.expiryKey()},
+	return []string{ns + suffix, index},
 		[]any{at, l.w, l.cfg.Limit, full, flag(expiry), grace, suffix}
 }
 
@@ -275,9 +288,14 @@ func (l *Limiter) Expire(t algo.Instant) {
 	}
 }
 
-// removeDead queues the removal of every key dead at t.
+// removeDead queues the removal of every key dead at t, under each tag
+// the lane has keys under.
 func (l *Limiter) removeDead(t algo.Instant) {
-	l.store.run("sweep", []string{l.expiryKey()}, []any{int64(t), l.ns, sweepBatch}, func(any) error { return nil })
+	for b, used := range l.used {
+		if used {
+			l.store.run("sweep", []string{l.expiryKey(b)}, []any{int64(t), l.nsAt(b), sweepBatch}, func(any) error { return nil })
+		}
+	}
 }
 
 // WindowCounts is the in-process sliding log's strip of the client's
@@ -300,25 +318,32 @@ func (l *Limiter) Clone() algo.Limiter {
 	c.local = l.local.Clone()
 	c.byID, _ = c.local.(algo.ByID)
 	*l.gen++
-	c.ns = c.namespace()
+	c.lns = c.namespace()
+	c.used = slices.Clone(l.used)
 	if l.store.Err() != nil {
 		return &c
 	}
 	l.store.Flush()
-	err := l.store.scan(l.ns+"*", func(keys []string) error {
-		if !l.store.begin() { // closing: copies landing after its sweep would be left
-			return l.store.errClosed()
+	var err error
+	for b, used := range l.used {
+		if used && err == nil {
+			err = l.store.scanTag(b, l.nsAt(b)+"*", func(node *redis.Client, keys []string) error {
+				if !l.store.begin() { // closing: copies landing after its sweep would be left
+					return l.store.errClosed()
+				}
+				defer l.store.end()
+				ctx, cancel := l.store.ctx()
+				defer cancel()
+				p := node.Pipeline()
+				from, to := l.nsAt(b), c.nsAt(b) // one tag: COPY stays in its slot
+				for _, k := range keys {
+					p.Copy(ctx, k, to+k[len(from):], 0, false)
+				}
+				_, err := p.Exec(ctx)
+				return reason(err)
+			})
 		}
-		defer l.store.end()
-		ctx, cancel := l.store.ctx()
-		defer cancel()
-		p := l.store.client.Pipeline()
-		for _, k := range keys {
-			p.Copy(ctx, k, c.ns+k[len(l.ns):], 0, false)
-		}
-		_, err := p.Exec(ctx)
-		return reason(err)
-	})
+	}
 	var closed *Error
 	if errors.As(err, &closed) {
 		l.store.fail(err)

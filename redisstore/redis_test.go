@@ -10,6 +10,7 @@ import (
 
 	"windowlab/algo"
 	"windowlab/internal/long"
+	"windowlab/internal/redisclustertest"
 	"windowlab/internal/redistest"
 	"windowlab/redisstore"
 	"windowlab/scenarios"
@@ -83,7 +84,16 @@ func compare(t *testing.T, name string, want, got [][]algo.Decision, wantStats, 
 // quick run takes the big ones (a round trip a decision is some 100 µs)
 // pipelined only; WINDOWLAB_LONG=1 both ways.
 func TestBuiltinsDecideTheSameOnRedis(t *testing.T) {
-	srv := redistest.Start(t)
+	builtinsDecideTheSame(t, redistest.Start(t).URL)
+}
+
+// The same on a Redis Cluster of three primaries: each client's keys under
+// a tag of its own shard, every script in one slot.
+func TestBuiltinsDecideTheSameOnACluster(t *testing.T) {
+	builtinsDecideTheSame(t, redisclustertest.Shared(t).URL)
+}
+
+func builtinsDecideTheSame(t *testing.T, url string) {
 	for _, sc := range scenarios.Builtins() {
 		t.Run(sc.Name, func(t *testing.T) {
 			want, wantStats := decisions(t, sc.Source(), sc.Limiters(), sc.Start)
@@ -92,7 +102,7 @@ func TestBuiltinsDecideTheSameOnRedis(t *testing.T) {
 				modes = []bool{true}
 			}
 			for _, pipelined := range modes {
-				s := open(t, srv.URL, pipelined)
+				s := open(t, url, pipelined)
 				ls := wrap(t, s, sc.Limiters())
 				got, gotStats := decisions(t, sc.Source(), ls, sc.Start)
 				s.Flush()
@@ -176,7 +186,15 @@ func randomArrivals(r *rand.Rand, w time.Duration) []sim.Arrival {
 // 100 seeded random scenarios (1,000 with WINDOWLAB_LONG=1) decide on
 // Redis exactly as in process.
 func TestRandomScenariosDecideTheSameOnRedis(t *testing.T) {
-	srv := redistest.Start(t)
+	randomDecideTheSame(t, redistest.Start(t).URL)
+}
+
+// The same on a Redis Cluster.
+func TestRandomScenariosDecideTheSameOnACluster(t *testing.T) {
+	randomDecideTheSame(t, redisclustertest.Shared(t).URL)
+}
+
+func randomDecideTheSame(t *testing.T, url string) {
 	n := 100
 	if long.Enabled() {
 		n = 1000
@@ -191,7 +209,7 @@ func TestRandomScenariosDecideTheSameOnRedis(t *testing.T) {
 		}
 		want, wantStats := decisions(t, sim.NewSliceSource(arrivals), []algo.Limiter{local}, 0)
 		fresh, _ := algo.New(k, c)
-		s := open(t, srv.URL, seed%2 == 1)
+		s := open(t, url, seed%2 == 1)
 		ls := wrap(t, s, []algo.Limiter{fresh})
 		got, gotStats := decisions(t, sim.NewSliceSource(arrivals), ls, 0)
 		s.Flush()
@@ -205,13 +223,21 @@ func TestRandomScenariosDecideTheSameOnRedis(t *testing.T) {
 // Stepping back restores a checkpoint: on Redis, a copy of the lane's keys.
 // Replayed forward from it, every decision is the same again.
 func TestSteppingBackOnRedis(t *testing.T) {
-	srv := redistest.Start(t)
+	steppingBack(t, redistest.Start(t).URL)
+}
+
+// The same on a Redis Cluster: a checkpoint's COPY stays in its tag's slot.
+func TestSteppingBackOnACluster(t *testing.T) {
+	steppingBack(t, redisclustertest.Shared(t).URL)
+}
+
+func steppingBack(t *testing.T, url string) {
 	sc, err := scenarios.Builtin("boundary-burst")
 	if err != nil {
 		t.Fatal(err)
 	}
 	want, _ := decisions(t, sc.Source(), sc.Limiters(), sc.Start)
-	s := open(t, srv.URL, false)
+	s := open(t, url, false)
 	e, err := sim.New(sc.Source(), wrap(t, s, sc.Limiters()), sim.Options{Start: sc.Start})
 	if err != nil {
 		t.Fatal(err)

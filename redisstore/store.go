@@ -10,10 +10,11 @@
 // and the commands (main) and the view (ui) wrap the engine's limiters in
 // it when --store names a Redis.
 //
-// Every key of a run is under windowlab:{run-id}:, removed when the run
-// ends (Close), once every write under way has landed; a process that must
-// exit at once gets a bounded last try (Abandon). Nothing else in the
-// database is touched.
+// Every key of a run is under windowlab:{run-id}: (on a Redis Cluster,
+// under a few tags windowlab:{run-id.N}: spread over its primaries: see
+// cluster.go), removed when the run ends (Close), once every write under
+// way has landed; a process that must exit at once gets a bounded last
+// try (Abandon). Nothing else in the database is touched.
 package redisstore
 
 import (
@@ -53,14 +54,24 @@ const Grace = 24 * time.Hour
 // Batch is how many scripts a pipelined store sends in one round trip.
 const Batch = 1024
 
-// Store is a connection to one Redis and the namespace of one run.
+// Store is a connection to one Redis, or to a Redis Cluster, and the
+// namespace of one run.
 type Store struct {
-	client *redis.Client
+	client redis.UniversalClient
 	opt    *redis.Options // how client connects: Abandon dials again with it
 	url    string         // redacted: safe to print
 	prefix string         // windowlab:{run-id}:
 	sha    map[string]string
 	lanes  int
+
+	// On a cluster (cluster.go): the client, its options, the hash tags
+	// the run's keys are under (each a prefix, windowlab:{run-id.n}:) and
+	// the primaries when it opened. On one Redis, tags is the prefix alone.
+	cluster   *redis.ClusterClient
+	copt      *redis.ClusterOptions
+	tags      []string
+	primaries []string
+	replicas  []string
 
 	// Pipelined stores queue scripts and send them Batch at a time;
 	// every answer is checked against the in-process limiter's decision.
@@ -114,9 +125,14 @@ type Error struct {
 func (e *Error) Error() string { return "redis at " + e.URL + ": " + printable(e.Reason) }
 
 // Open connects to the Redis at rawURL (redis://[user:password@]host:port[/db],
-// or rediss:// for TLS), checks that it answers, takes writes and runs
-// scripts, and loads the scripts. Every failure is an *Error.
+// or rediss:// for TLS), or to the Redis Cluster a
+// redis-cluster://[user:password@]host:port[,host:port...] names, checks
+// that it answers, takes writes and runs scripts, and loads the scripts.
+// Every failure is an *Error.
 func Open(ctx context.Context, rawURL string, o Options) (*Store, error) {
+	if IsClusterURL(rawURL) {
+		return openCluster(ctx, rawURL, o)
+	}
 	opt, shown, err := parseURL(rawURL)
 	fail := func(format string, args ...any) (*Store, error) {
 		return nil, &Error{URL: shown, Reason: fmt.Sprintf(format, args...)}
@@ -145,19 +161,30 @@ func Open(ctx context.Context, rawURL string, o Options) (*Store, error) {
 		}
 		return fail("%s", err)
 	}
-	id := make([]byte, 4)
-	_, _ = rand.Read(id)
-	s.prefix = "windowlab:{" + hex.EncodeToString(id) + "}:"
+	s.prefix = "windowlab:{" + runID() + "}:"
+	s.tags = []string{s.prefix}
 	if err := s.load(ctx); err != nil {
 		client.Close()
 		return fail("%s", err)
 	}
+	s.startPipeline()
+	return s, nil
+}
+
+// runID is a new run's id: 8 random hex digits.
+func runID() string {
+	id := make([]byte, 4)
+	_, _ = rand.Read(id)
+	return hex.EncodeToString(id)
+}
+
+// startPipeline starts a pipelined store's sender.
+func (s *Store) startPipeline() {
 	if s.pipelined {
-		s.pipe = client.Pipeline()
+		s.pipe = s.client.Pipeline()
 		s.batches, s.sender = make(chan batch, 1), make(chan struct{})
 		go s.send()
 	}
-	return s, nil
 }
 
 // batch is a pipeline of scripts and the checks of their answers, in order.
@@ -173,9 +200,12 @@ func (s *Store) check(ctx context.Context) error {
 	if err := s.client.Ping(ctx).Err(); err != nil {
 		return reason(err)
 	}
-	info, err := s.client.Info(ctx, "server", "replication").Result()
+	info, err := s.client.Info(ctx, "server", "replication", "cluster").Result()
 	if err != nil {
 		return reason(err)
+	}
+	if field(info, "cluster_enabled") == "1" {
+		return fmt.Errorf("it is a node of a Redis Cluster; use redis-cluster://%s (and more of its nodes, comma-separated)", s.opt.Addr)
 	}
 	version := field(info, "redis_version")
 	if !atLeast(version, 6, 2) {
@@ -217,7 +247,9 @@ func reason(err error) error {
 	case strings.Contains(err.Error(), "can't parse"):
 		return errors.New("what answers there is not a Redis server")
 	case strings.HasPrefix(err.Error(), "NOAUTH"):
-		return errors.New("it needs a password; give it in the URL, redis://:PASSWORD@HOST:PORT")
+		return errors.New("it needs a password; give it in the URL, redis://:PASSWORD@HOST:PORT (redis-cluster://:PASSWORD@HOST:PORT,... for a cluster)")
+	case strings.HasPrefix(err.Error(), "CROSSSLOT"):
+		return errors.New("a script's keys are in different hash slots (CROSSSLOT): every key one call names must share a {hash tag}; windowlab's do, so this is a bug: please report it")
 	case strings.HasPrefix(err.Error(), "WRONGPASS"):
 		return errors.New("it refused the user name and password in the URL")
 	case strings.Contains(err.Error(), "DB index is out of range"):
@@ -371,6 +403,10 @@ func (s *Store) run(script string, keys []string, args []any, check func(any) er
 	defer s.end()
 	s.trips.Add(1)
 	v, err := s.client.EvalSha(ctx, s.sha[script], keys, args...).Result()
+	if isNoScript(err) && s.reload(ctx) == nil {
+		s.trips.Add(1)
+		v, err = s.client.EvalSha(ctx, s.sha[script], keys, args...).Result()
+	}
 	if err != nil {
 		s.fail(&Error{URL: s.url, Reason: reason(err).Error()})
 		return
@@ -423,6 +459,7 @@ func (s *Store) exec(b batch) {
 		s.fail(&Error{URL: s.url, Reason: reason(err).Error()})
 		return
 	}
+	cmds = s.retryNoScript(ctx, cmds)
 	for i, c := range cmds {
 		v, err := c.(*redis.Cmd).Result()
 		if err != nil {
@@ -445,17 +482,31 @@ func (s *Store) Keys() (run, db int64, err error) {
 	if db, err = s.client.DBSize(ctx).Result(); err != nil {
 		return 0, 0, reason(err)
 	}
-	err = s.scan(s.prefix+"*", func(keys []string) error { run += int64(len(keys)); return nil })
+	var mu sync.Mutex
+	err = scanOn(context.Background(), s.client, s.Pattern(), func(_ *redis.Client, keys []string) error {
+		mu.Lock()
+		defer mu.Unlock()
+		run += int64(len(keys))
+		return nil
+	})
 	return run, db, err
 }
 
-// scan calls f with every batch of keys matching pattern.
-func (s *Store) scan(pattern string, f func([]string) error) error {
-	return scanOn(context.Background(), s.client, pattern, f)
+// scanOn calls f with every batch of keys matching pattern and the node
+// that holds them: through c, or on a cluster through every primary at
+// once (f then runs on several goroutines). Every call is bounded by
+// Timeout and by ctx.
+func scanOn(ctx context.Context, c redis.UniversalClient, pattern string, f func(*redis.Client, []string) error) error {
+	if cc, ok := c.(*redis.ClusterClient); ok {
+		return reason(cc.ForEachMaster(ctx, func(ctx context.Context, m *redis.Client) error {
+			return scanNode(ctx, m, pattern, f)
+		}))
+	}
+	return scanNode(ctx, c.(*redis.Client), pattern, f)
 }
 
-// scanOn is scan through c, every call bounded by Timeout and by ctx.
-func scanOn(ctx context.Context, c *redis.Client, pattern string, f func([]string) error) error {
+// scanNode is scanOn on one server.
+func scanNode(ctx context.Context, c *redis.Client, pattern string, f func(*redis.Client, []string) error) error {
 	var cursor uint64
 	for {
 		cctx, cancel := context.WithTimeout(ctx, Timeout)
@@ -465,7 +516,7 @@ func scanOn(ctx context.Context, c *redis.Client, pattern string, f func([]strin
 			return reason(err)
 		}
 		if len(keys) > 0 {
-			if err := f(keys); err != nil {
+			if err := f(c, keys); err != nil {
 				return err
 			}
 		}
@@ -559,9 +610,7 @@ func (s *Store) Abandon(within time.Duration) error {
 	case <-s.stopWrites():
 	case <-time.After(within / 2):
 	}
-	opt := *s.opt
-	opt.ContextTimeoutEnabled = true // go-redis heeds a context's deadline only so
-	c := redis.NewClient(&opt)
+	c := s.newClient()
 	defer c.Close()
 	ctx, cancel := context.WithDeadline(context.Background(), start.Add(within*3/4))
 	defer cancel()
@@ -572,9 +621,9 @@ func (s *Store) Abandon(within time.Duration) error {
 		}
 		cctx, cancel := context.WithDeadline(context.Background(), start.Add(within))
 		defer cancel()
-		var n int64
-		if scanOn(cctx, c, s.Pattern(), func(keys []string) error { n += int64(len(keys)); return nil }) == nil {
-			left = n
+		var n atomic.Int64
+		if scanOn(cctx, c, s.Pattern(), func(_ *redis.Client, keys []string) error { n.Add(int64(len(keys))); return nil }) == nil {
+			left = n.Load()
 		}
 	}
 	if left == 0 {
@@ -586,26 +635,47 @@ func (s *Store) Abandon(within time.Duration) error {
 // sweep removes every key of the run through c, again until a SCAN finds
 // none (a write given up on at its timeout may still land), and returns
 // how many are left: -1 when c failed before it could tell.
-func (s *Store) sweep(ctx context.Context, c *redis.Client) (int64, error) {
+func (s *Store) sweep(ctx context.Context, c redis.UniversalClient) (int64, error) {
 	const rounds = 3
 	for round := 0; ; round++ {
-		var found int64
-		err := scanOn(ctx, c, s.prefix+"*", func(keys []string) error {
-			found += int64(len(keys))
+		var found atomic.Int64
+		err := scanOn(ctx, c, s.Pattern(), func(node *redis.Client, keys []string) error {
+			found.Add(int64(len(keys)))
 			if round == rounds {
 				return nil // the last round only counts
 			}
 			cctx, cancel := context.WithTimeout(ctx, Timeout)
 			defer cancel()
-			return reason(c.Unlink(cctx, keys...).Err())
+			if s.cluster == nil {
+				return reason(c.Unlink(cctx, keys...).Err())
+			}
+			p := node.Pipeline() // one key a command: the keys are in several slots
+			for _, k := range keys {
+				p.Unlink(cctx, k)
+			}
+			_, err := p.Exec(cctx)
+			return reason(err)
 		})
 		if err != nil {
 			return -1, err
 		}
-		if found == 0 || round == rounds {
-			return found, nil
+		if n := found.Load(); n == 0 || round == rounds {
+			return n, nil
 		}
 	}
+}
+
+// newClient is a connection of its own to the store's Redis or cluster,
+// heeding its contexts' deadlines.
+func (s *Store) newClient() redis.UniversalClient {
+	if s.cluster != nil {
+		opt := *s.copt
+		opt.ContextTimeoutEnabled = true
+		return redis.NewClusterClient(&opt)
+	}
+	opt := *s.opt
+	opt.ContextTimeoutEnabled = true // go-redis heeds a context's deadline only so
+	return redis.NewClient(&opt)
 }
 
 // LeftError is a run whose keys could not all be removed: Keys of them
@@ -635,13 +705,22 @@ func (e *LeftError) Error() string {
 
 func (e *LeftError) Unwrap() error { return e.Err }
 
-// Pattern is the SCAN pattern of every key of this run.
-func (s *Store) Pattern() string { return s.prefix + "*" }
+// Pattern is the SCAN pattern of every key of this run (on a cluster,
+// under every one of its tags).
+func (s *Store) Pattern() string {
+	if s.cluster != nil {
+		return strings.TrimSuffix(s.prefix, "}:") + ".*"
+	}
+	return s.prefix + "*"
+}
 
 // RemoveCommand is a shell command that removes every key of this run,
 // for a run that could not: redis-cli's --scan, then UNLINK, keys passed
 // NUL-separated so a space or a quote in a client's name stays in its key.
 func (s *Store) RemoveCommand() string {
+	if s.cluster != nil {
+		return s.removeOnCluster()
+	}
 	cli := "redis-cli -u " + shellQuote(s.url)
 	cmd := cli + " --scan --pattern " + shellQuote(s.Pattern()) + " | tr '\\n' '\\0' | xargs -0 " + cli + " unlink"
 	if strings.Contains(s.url, ":xxxxx@") {

@@ -31,13 +31,28 @@ func (l *Limiter) Usage(t algo.Instant) (Usage, error) {
 		return Usage{}, err
 	}
 	t = max(t, l.last)
+	var u Usage
+	for b, used := range l.used {
+		if used {
+			if err := l.usageAt(b, t, &u); err != nil {
+				return Usage{}, err
+			}
+		}
+	}
+	return u, nil
+}
+
+// usageAt is Usage for the lane's keys under the store's tag b, added to u.
+func (l *Limiter) usageAt(b int, t algo.Instant, u *Usage) error {
+	s := l.store
+	ns, index := l.nsAt(b), l.expiryKey(b)
 	if !l.cfg.NoExpiry {
 		for {
 			ctx, cancel := s.ctx()
-			n, err := s.client.EvalSha(ctx, s.sha["sweep"], []string{l.expiryKey()}, int64(t), l.ns, sweepBatch).Int64()
+			n, err := s.client.EvalSha(ctx, s.sha["sweep"], []string{index}, int64(t), ns, sweepBatch).Int64()
 			cancel()
 			if err != nil {
-				return Usage{}, &Error{URL: s.url, Reason: reason(err).Error()}
+				return &Error{URL: s.url, Reason: reason(err).Error()}
 			}
 			if n < sweepBatch {
 				break
@@ -46,10 +61,10 @@ func (l *Limiter) Usage(t algo.Instant) (Usage, error) {
 		if l.kind == algo.KindSlidingLog {
 			for off := int64(0); ; off += sweepBatch {
 				ctx, cancel := s.ctx()
-				n, err := s.client.EvalSha(ctx, s.sha["trim"], []string{l.expiryKey()}, int64(t), l.w, l.ns, off, sweepBatch).Int64()
+				n, err := s.client.EvalSha(ctx, s.sha["trim"], []string{index}, int64(t), l.w, ns, off, sweepBatch).Int64()
 				cancel()
 				if err != nil {
-					return Usage{}, &Error{URL: s.url, Reason: reason(err).Error()}
+					return &Error{URL: s.url, Reason: reason(err).Error()}
 				}
 				if n < sweepBatch {
 					break
@@ -57,12 +72,10 @@ func (l *Limiter) Usage(t algo.Instant) (Usage, error) {
 			}
 		}
 	}
-	var u Usage
-	index := l.expiryKey()
-	err := s.scan(l.ns+"*", func(keys []string) error {
+	return s.scanTag(b, ns+"*", func(node *redis.Client, keys []string) error {
 		ctx, cancel := s.ctx()
 		defer cancel()
-		p := s.client.Pipeline()
+		p := node.Pipeline() // the node that holds the tag's slot
 		for _, k := range keys {
 			p.MemoryUsage(ctx, k, 0) // SAMPLES 0: every member and field, not a sample
 		}
@@ -81,5 +94,4 @@ func (l *Limiter) Usage(t algo.Instant) (Usage, error) {
 		}
 		return nil
 	})
-	return u, err
 }

@@ -23,6 +23,13 @@ type Store interface {
 	Name() string
 }
 
+// ShardStore is a Store on a cluster, which says where a client's keys
+// are: "NODE, slot N" ("" on one server). The lanes show the focused
+// client's.
+type ShardStore interface {
+	Shard(client string) string
+}
+
 // StoreUsage is what one lane's keys hold on the store, as it counts them;
 // the snapshot carries it to the lanes (render.StoreUsage).
 type StoreUsage = render.StoreUsage
@@ -55,7 +62,7 @@ func (m *Model) measureStore() {
 	if err := st.Check(); err != nil && m.storeErr == nil {
 		m.storeErr = err
 	}
-	at := storeMark{now: m.eng.Now(), processed: m.eng.Processed(), eng: m.eng}
+	at := storeMark{now: m.eng.Now(), processed: m.eng.Processed(), eng: m.eng, client: m.snap.Client}
 	if at == m.storeAt && len(m.storeLanes) == len(m.eng.Limiters()) {
 		m.snap.Store = m.storeLanes
 		return
@@ -63,6 +70,10 @@ func (m *Model) measureStore() {
 	if m.playing && time.Since(m.storeWhen) < storeEvery && len(m.storeLanes) == len(m.eng.Limiters()) {
 		m.snap.Store = m.storeLanes
 		return
+	}
+	shard := ""
+	if ss, ok := st.(ShardStore); ok && m.snap.Client != "" {
+		shard = ss.Shard(m.snap.Client)
 	}
 	lanes := make([]render.StoreLane, len(m.eng.Limiters()))
 	for i, l := range m.eng.Limiters() {
@@ -72,6 +83,9 @@ func (m *Model) measureStore() {
 			break
 		}
 		lanes[i] = render.StoreLane{Usage: u, OK: ok}
+		if ok {
+			lanes[i].Shard = shard
+		}
 	}
 	m.storeLanes, m.storeAt, m.storeWhen = lanes, at, time.Now()
 	m.snap.Store = lanes
@@ -82,4 +96,5 @@ type storeMark struct {
 	now       algo.Instant
 	processed int64
 	eng       any
+	client    string // the focused client, whose shard the lanes show
 }

@@ -34,6 +34,8 @@ var allowed = map[string][]string{
 	"internal/redistest":  {},
 	"internal/schematest": {},
 	"docs":                {}, // the reference; its only code is the link checker
+	// A Redis Cluster for the tests; it shares redistest's switch.
+	"internal/redisclustertest": {"internal/redistest"},
 	// The commands: everything below them, nothing above (main alone).
 	"internal/cli": {"accesslog", "algo", "challenge", "human", "quiz", "redisstore", "replay", "room", "scenarios", "serve", "sim", "sim/lab", "sim/report", "ui", "internal/cli/labprogress"},
 	// The commands' progress, drawn on standard error.
@@ -50,9 +52,10 @@ var allowed = map[string][]string{
 // lesson; the renderers' goldens draw scenarios at their captions; the
 // JSON outputs' tests keep their schemas.
 var testsMay = map[string][]string{"sim/lab": {"sim", "internal/schematest"}, "serve": {"scenarios"},
-	"redisstore": {"redisstore", "sim", "scenarios", "internal/redistest"}, "sim/report": {"internal/schematest"},
+	"redisstore": {"redisstore", "sim", "scenarios", "internal/redistest", "internal/redisclustertest"}, "sim/report": {"internal/schematest"},
 	"ui/render":    {"scenarios"},
-	"internal/cli": {"internal/redistest", "internal/haproxytest", "internal/schematest"}, ".": {"algo", "scenarios", "sim"}}
+	"internal/cli": {"internal/redistest", "internal/haproxytest", "internal/redisclustertest", "internal/schematest"}, ".": {"algo", "scenarios", "sim"},
+	"internal/redisclustertest": {"internal/redisclustertest"}}
 
 func TestLayers(t *testing.T) {
 	found := map[string]bool{}

@@ -41,7 +41,7 @@ var (
 	}
 	manEnvironment = [][2]string{
 		{"NO_COLOR", "When set, nothing is coloured: the help, the reports and the interactive view."},
-		{"REDIS_URL", "The Redis that --store redis decides on, as redis://[:PASSWORD@]HOST:PORT[/DB] (else " + defaultRedis + ")."},
+		{"REDIS_URL", "The Redis that --store redis decides on, as redis://[:PASSWORD@]HOST:PORT[/DB], or a Redis Cluster as redis-cluster://[:PASSWORD@]HOST:PORT[,HOST:PORT...] (else " + defaultRedis + ")."},
 		{"GOMEMLIMIT", "Go's soft memory limit. Unset, windowlab asks the collector to keep the heap under 768 MiB, and serve sets one that follows the number of students."},
 	}
 	manFiles = [][2]string{

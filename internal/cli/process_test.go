@@ -11,8 +11,10 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
 	"windowlab/human"
 	"windowlab/internal/long"
+	"windowlab/internal/redisclustertest"
 )
 
 // beMain makes this test binary be windowlab itself: a test that needs the
@@ -37,7 +39,7 @@ func TestMain(m *testing.M) {
 		}
 		Main(version, commit) // exits, as the main package's main does
 	}
-	os.Exit(m.Run())
+	redisclustertest.Main(m) // stops the tests' shared Redis Cluster, if one started
 }
 
 // process is windowlab run as its own process, with what it writes.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -24,7 +25,7 @@ const defaultRedis = "redis://127.0.0.1:6379/0"
 // storeFlag adds --store to cmd.
 func storeFlag(cmd *cobra.Command, url *string) {
 	cmd.Flags().StringVar(url, "store", "",
-		"decide on a real Redis: redis://[:PASSWORD@]HOST:PORT[/DB], or redis for $REDIS_URL (else "+defaultRedis+")")
+		"decide on a real Redis: redis://[:PASSWORD@]HOST:PORT[/DB], a Redis Cluster: redis-cluster://[:PASSWORD@]HOST:PORT[,HOST:PORT...], or redis for $REDIS_URL (else "+defaultRedis+")")
 	registerFlagCompletion(cmd, "store", completeFrom(
 		cobra.CompletionWithDesc("redis", "$REDIS_URL, else "+defaultRedis),
 		cobra.CompletionWithDesc(defaultRedis, "a Redis on this machine")))
@@ -167,11 +168,13 @@ func storeSummary(errOut io.Writer, s *redisstore.Store, e *sim.Engine) error {
 		return nil
 	}
 	var keys, bytes, model int64
+	var lanes []*redisstore.Limiter
 	for _, l := range e.Limiters() {
 		r, ok := l.(*redisstore.Limiter)
 		if !ok {
 			continue
 		}
+		lanes = append(lanes, r)
 		u, err := r.Usage(e.Now())
 		if err != nil {
 			return err
@@ -179,6 +182,10 @@ func storeSummary(errOut io.Writer, s *redisstore.Store, e *sim.Engine) error {
 		keys += u.Keys
 		bytes += u.Bytes
 		model += algo.RedisBytes(r.Kind(), r.MemoryAt(e.Now()))
+	}
+	shards, err := s.Shards(lanes)
+	if err != nil {
+		return err
 	}
 	all, db, err := s.Keys()
 	if err != nil {
@@ -194,7 +201,37 @@ func storeSummary(errOut io.Writer, s *redisstore.Store, e *sim.Engine) error {
 	}
 	fmt.Fprintf(errOut, "At %s it held %s %s%s (DBSIZE %s): MEMORY USAGE %s, modelled ≈%s with Redis's own tables; removed now.\n",
 		e.Now().Short(), plural(keys, "key", "keys"), ttl, besides, human.Int(db), human.Bytes(bytes), human.Bytes(model))
+	if len(shards) > 0 {
+		fmt.Fprintln(errOut, shardLine(shards))
+	}
 	return nil
+}
+
+// shardLine says on which primaries of a cluster a run's keys lived: the
+// slots of their hash tags on each and the keys each holds at the end (the
+// expiry indexes with them), then the primaries that held none.
+func shardLine(shards []redisstore.ShardUse) string {
+	var used, unused []string
+	for _, sh := range shards {
+		if len(sh.Slots) == 0 {
+			unused = append(unused, sh.Addr)
+			continue
+		}
+		slots := make([]string, len(sh.Slots))
+		for j, sl := range sh.Slots {
+			slots[j] = human.Int(int64(sl))
+		}
+		noun := "slot"
+		if len(slots) > 1 {
+			noun = "slots"
+		}
+		used = append(used, fmt.Sprintf("%s (%s %s; %s at the end)", sh.Addr, noun, strings.Join(slots, ", "), plural(sh.Keys, "key", "keys")))
+	}
+	line := fmt.Sprintf("On the cluster its keys lived on %d of %s: %s", len(used), plural(int64(len(shards)), "primary", "primaries"), strings.Join(used, ", "))
+	if len(unused) > 0 {
+		line += "; none on " + strings.Join(unused, ", ")
+	}
+	return line + "."
 }
 
 func plural(n int64, one, many string) string { return human.Noun{One: one, Many: many}.Of(n) }
@@ -219,6 +256,15 @@ func (v viewStore) Usage(l algo.Limiter, t algo.Instant) (ui.StoreUsage, bool, e
 }
 
 func (v viewStore) Name() string { return v.s.URL() }
+
+// Shard is where client's keys are on a cluster (ui.ShardStore).
+func (v viewStore) Shard(client string) string {
+	if !v.s.Cluster() {
+		return ""
+	}
+	node, slot := v.s.Shard(client)
+	return node + ", " + human.Glue("slot "+human.Int(int64(slot)))
+}
 
 // showUIOnStore is showUI with every engine of the view deciding on the
 // Redis flag names (none when flag is ""); a store that failed on the way

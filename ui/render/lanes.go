@@ -105,6 +105,10 @@ func (p Lanes) List() []Lane {
 		if len(s.Servers[i]) > 0 {
 			l.fields = append(l.fields, field{"server", p.serverLine(i), 2})
 		}
+		if i < len(s.Store) && s.Store[i].Shard != "" && s.Client != "" {
+			// The focused client's keys (the header names it): which primary, which slot.
+			l.fields = append(l.fields, field{"shard", st.Faint.Render(s.Store[i].Shard), 2})
+		}
 		for j := range l.fields {
 			if l.fields[j].label != "last" {
 				l.fields[j].prio = max(l.fields[j].prio, 1) // the verdict and the warning stay longest

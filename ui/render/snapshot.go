@@ -114,4 +114,5 @@ type StoreUsage struct {
 type StoreLane struct {
 	Usage StoreUsage
 	OK    bool
+	Shard string // on a cluster, where the focused client's keys are: "NODE, slot N"
 }
