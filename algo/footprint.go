@@ -99,6 +99,13 @@ func WorstCase(k Kind, c Config, clients int64, keyBytes int) (Footprint, error)
 		f.PerClient = clientBytes[bucketState](keyBytes)
 		perClientEntries = 1
 		redisPerClient, f.RedisStructure = RedisModel.HashWithTTL, "one hash (tokens, last refill) per client, with a TTL"
+	case KindSegmentedWindow:
+		// A ring of S counters a client, whatever its traffic. On Redis
+		// windowlab does not run it (redisstore refuses it): no figure.
+		f.PerClient = segClientBytes(keyBytes)
+		f.PerEntry = segmentBytes
+		perClientEntries = c.SegmentCount()
+		f.RedisStructure = "not run on Redis"
 	default:
 		return Footprint{}, fmt.Errorf("no footprint for %v", k)
 	}
@@ -144,6 +151,8 @@ func SlotBytes(k Kind) int64 {
 		n = unsafe.Sizeof(logState{})
 	case KindTokenBucket:
 		n = unsafe.Sizeof(bucketState{})
+	case KindSegmentedWindow:
+		n = unsafe.Sizeof(segState{})
 	}
 	return int64(n) + 1 // the bit, rounded up
 }

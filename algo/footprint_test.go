@@ -89,6 +89,14 @@ func TestMemoryMatchesTheHeap(t *testing.T) {
 				})
 			case KindTokenBucket:
 				conventional = heapOf(func() any { return mapOf[bucketState](names) })
+			case KindSegmentedWindow:
+				conventional = heapOf(func() any {
+					m := make(map[string]*segState)
+					for _, name := range names {
+						m[name] = &segState{counts: make([]int64, 4)} // S = 4 for an hour
+					}
+					return m
+				})
 			}
 			keys := clients * int64(len(names[0])) // the map's keys are the names: not in its heap
 			t.Logf("%v: model %d B/client, a map %d B/client, windowlab's store %d B/client (names included)",

@@ -40,6 +40,9 @@ func NewRacy(a Algorithm, c Config, rtt time.Duration) (*Racy, error) {
 	if a.Kind == KindTokenBucket {
 		return nil, Problem("atomic", "the token bucket has no count to read and write in two trips; race a window limiter")
 	}
+	if a.Kind == KindSegmentedWindow {
+		return nil, Problem("atomic", "the segmented window is not raced in windowlab; race the fixed window, the log or the counter")
+	}
 	if rtt < 0 || rtt > MaxRTT || rtt%time.Millisecond != 0 {
 		return nil, Problem("rtt", "%s is out of range: whole milliseconds from 0 to %s", rtt, MaxRTT)
 	}

@@ -29,7 +29,18 @@ type Rules struct {
 	// Bucket names the token bucket a library runs (token bucket only); it
 	// decides as the lesson's bucket of capacity Config.Burst does.
 	Bucket Bucket
+	// Segmented names the segmented window a library runs (segmented
+	// window only); it decides as the lesson's of Config.Segments does.
+	Segmented Segmented
 }
+
+// Segmented is the library whose segmented window the rules name.
+type Segmented uint8
+
+const (
+	SegmentedLesson Segmented = iota // the lesson's segmented window
+	SegmentedDotNet                  // ASP.NET Core's SlidingWindowRateLimiter
+)
 
 // Bucket is the library whose token bucket the rules name.
 type Bucket uint8
@@ -124,6 +135,9 @@ func (r Rules) validate() error {
 	if r.Bucket > BucketEnvoy {
 		return Problem("rules", "unknown token bucket %d; use the lesson's, gcra or envoy", r.Bucket)
 	}
+	if r.Segmented > SegmentedDotNet {
+		return Problem("rules", "unknown segmented window %d; use the lesson's or dotnet", r.Segmented)
+	}
 	return nil
 }
 
@@ -148,6 +162,9 @@ func (r Rules) String() string {
 		parts = append(parts, "GCRA")
 	case BucketEnvoy:
 		parts = append(parts, "Envoy")
+	}
+	if r.Segmented == SegmentedDotNet {
+		parts = append(parts, "ASP.NET Core")
 	}
 	return strings.Join(parts, ", ")
 }
@@ -321,7 +338,7 @@ var BucketPresets = []Preset{PresetGCRA, PresetEnvoy}
 // AllPresets lists every preset: the window limiters', then the token
 // buckets'.
 func AllPresets() []Preset {
-	return append(append([]Preset(nil), Presets...), BucketPresets...)
+	return append(append(append([]Preset(nil), Presets...), BucketPresets...), SegmentedPresets...)
 }
 
 // ParseRules returns the rules named name: "" or "lesson" for the lesson's,
@@ -348,7 +365,7 @@ func RuleSetNames() []string {
 }
 
 func presetFor(r Rules) (Preset, bool) {
-	for _, list := range [][]Preset{Presets, BucketPresets} {
+	for _, list := range [][]Preset{Presets, BucketPresets, SegmentedPresets} {
 		for _, p := range list {
 			if p.Rules == r {
 				return p, true
