@@ -70,7 +70,7 @@ var PresetDotNet = Preset{
 		"L174 `if (_requestCount >= requestCount && _requestCount != 0)`, L188 `_requestsPerSegment[_currentSegmentIndex] += requestCount;`, " +
 		"L249–251 `_currentSegmentIndex = (_currentSegmentIndex + 1) % _options.SegmentsPerWindow;` then the old segment's count returned and zeroed; " +
 		"DefaultPartitionedRateLimiter.cs @9ccbfb3be48736daa5bb59f733f3fc47e99d0649 L37 the 100 ms heartbeat calling TryReplenish",
-	Takes: "segments: SegmentsPerWindow (scenario field segments:, --segments; without it, 4); the timer's phase and late ticks are not modelled: edges on the calendar",
+	Takes: "segments: SegmentsPerWindow (scenario field segments:, --segments; without it, 4 or the largest number below that divides the window); the timer's phase and late ticks are not modelled: edges on the calendar",
 }
 
 // SegmentedPresets lists the segmented windows of real libraries.

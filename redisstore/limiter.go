@@ -49,6 +49,9 @@ func (s *Store) WrapAll(ls []algo.Limiter) ([]algo.Limiter, error) {
 	out := make([]algo.Limiter, len(ls))
 	for i, l := range ls {
 		out[i] = l
+		if l.Kind() == algo.KindSegmentedWindow {
+			return nil, ErrSegmented
+		}
 		if Supports(l) {
 			w, err := s.Wrap(l)
 			if err != nil {
@@ -59,6 +62,11 @@ func (s *Store) WrapAll(ls []algo.Limiter) ([]algo.Limiter, error) {
 	}
 	return out, nil
 }
+
+// ErrSegmented refuses the segmented window on a store: windowlab has no
+// Lua script for it, and running it in process beside the others would
+// pass for running on Redis.
+var ErrSegmented = errors.New("segmented-window does not run on --store: windowlab has no Redis script for it; run it without --store, or leave it out of the algorithms")
 
 // Supports reports whether l can run on Redis: the four limiters, not a
 // fleet of servers each with its own tally (those live in each server's

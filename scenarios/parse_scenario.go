@@ -248,8 +248,32 @@ func (d *decoder) config(o *object, s *Scenario) bool {
 			"use the token bucket's capacity in tokens, a whole number from 1 to "+human.Int(algo.MaxLimit)+" (without it, the limit)")
 		configOK = configOK && ok
 	}
+	configOK = d.segments(o, s) && configOK
 
 	return configOK
+}
+
+// segments reads segments:, the segmented window's S; it must split the
+// window into whole milliseconds.
+func (d *decoder) segments(o *object, s *Scenario) bool {
+	if !o.has("segments") {
+		return true
+	}
+	n, ok := d.integer(o, "segments", 1, algo.MaxSegments,
+		"use the segments the segmented window splits its window into, a whole number from 1 to "+human.Int(algo.MaxSegments)+" (without it, "+human.Int(algo.DefaultSegments)+", or fewer to divide the window)")
+	if !ok {
+		return false
+	}
+	s.Config.Segments = n
+	if s.Config.Window <= 0 {
+		return true // the window's own error says it
+	}
+	if err := s.Config.CheckSegments(); err != nil {
+		_, at := o.value("segments")
+		d.at(at, "segments", "%s", err.(*algo.OptionError).Problem)
+		return false
+	}
+	return true
 }
 
 // teaching reads the captions, questions and expectations.

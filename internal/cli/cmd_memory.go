@@ -101,6 +101,9 @@ func measureKind(ctx context.Context, st *redisstore.Store, k algo.Kind, q repor
 	at := algo.Clock(12, 0, 0, 0)
 	per := int64(1) // requests a client sends: one counter, one bucket
 	clients := min(q.Clients, measureClients)
+	if k == algo.KindSegmentedWindow {
+		return report.Measured{Skipped: "windowlab does not run the segmented window on Redis"}, nil
+	}
 	if k == algo.KindSlidingLog {
 		if q.Limit > measureMax {
 			return report.Measured{Skipped: fmt.Sprintf("one client at its limit is %s timestamps; windowlab writes at most %s to measure",
