@@ -63,9 +63,9 @@ package algo
 // c6c88de9fae3d261c3031751d75520c0b652c486, `public int QueueLimit { get;
 // set; }` (the settable options' shape, no initializer).
 var PresetDotNet = Preset{
-	Name: "dotnet", Title: "ASP.NET Core SlidingWindowRateLimiter", Kind: KindSegmentedWindow,
+	Name: "dotnet", Title: "ASP.NET Core", Kind: KindSegmentedWindow,
 	Rules: Rules{Segmented: SegmentedDotNet},
-	Rule:  "the last SegmentsPerWindow segments' admitted requests < PermitLimit; segments of Window/SegmentsPerWindow, aligned to the calendar; QueueLimit 0",
+	Rule:  "SlidingWindowRateLimiter: the last SegmentsPerWindow segments' admitted requests < PermitLimit; segments of Window/SegmentsPerWindow, aligned to the calendar; QueueLimit 0",
 	Source: "github.com/dotnet/runtime src/libraries/System.Threading.RateLimiting/src/System/Threading/RateLimiting/SlidingWindowRateLimiter.cs @9b1da975a3a028ae22ce7ffb4ca838dfe34aac59 " +
 		"L174 `if (_requestCount >= requestCount && _requestCount != 0)`, L188 `_requestsPerSegment[_currentSegmentIndex] += requestCount;`, " +
 		"L249–251 `_currentSegmentIndex = (_currentSegmentIndex + 1) % _options.SegmentsPerWindow;` then the old segment's count returned and zeroed; " +

@@ -13,9 +13,10 @@ import (
 // a request is allowed while the last S segments, the current one
 // included, hold fewer than the limit. It is a segmented log: S = 1 is the
 // fixed window, segments of 1ms are the sliding log over (t − W, t], and
-// between them the edge effect shrinks to one segment: a burst can pass
-// at most the limit in any S consecutive segments, so at most
-// limit·(S+1)/S in any W.
+// between them the edge moves: it admits at most the limit in any S
+// consecutive segments, so in any span of S − 1 segments; twice the limit
+// still passes, but only in two bursts S − 1 segments apart (the fixed
+// window's are 1ms apart).
 //
 // It keeps a ring of S counters per client (ASP.NET Core's
 // SlidingWindowRateLimiter keeps the same int[SegmentsPerWindow]), so its
