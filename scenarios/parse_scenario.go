@@ -170,7 +170,7 @@ func (d *decoder) atomic(o *object, s *Scenario) {
 	var out []algo.Algorithm
 	for _, a := range s.Algorithms {
 		out = append(out, a)
-		if a.Servers < 2 && !a.Racy && a.Kind != algo.KindTokenBucket {
+		if a.Servers < 2 && !a.Racy && a.Kind != algo.KindTokenBucket && a.Kind != algo.KindSegmentedWindow {
 			r := a
 			r.Racy, r.RTT = true, rtt
 			out = append(out, r)
@@ -178,7 +178,7 @@ func (d *decoder) atomic(o *object, s *Scenario) {
 	}
 	if len(out) == len(s.Algorithms) {
 		_, at := o.value("atomic")
-		d.at(at, "atomic", "no shared window limiter to race: a token bucket or a fleet's local tallies have none")
+		d.at(at, "atomic", "no shared window limiter to race: a token bucket, a segmented window or a fleet's local tallies have none")
 		return
 	}
 	if len(out) > 32 {

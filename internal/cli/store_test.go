@@ -126,6 +126,9 @@ func TestMemoryMeasuredOnRedis(t *testing.T) {
 	}
 	wantKeys := map[string]int64{"fixed-window": 1000, "sliding-log": 500, "sliding-counter": 2000, "token-bucket": 1000}
 	for _, a := range doc.Algorithms {
+		if a.Name == "segmented-window" {
+			continue // not run on Redis, so not measured
+		}
 		model, got := a.Redis, a.Scaled
 		if a.Keys != wantKeys[a.Name] {
 			t.Errorf("%s: %d keys measured, want %d", a.Name, a.Keys, wantKeys[a.Name])

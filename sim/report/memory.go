@@ -92,8 +92,12 @@ func MemoryText(w io.Writer, q MemoryQuestion) error {
 	}
 	fmt.Fprintln(tw, head)
 	for _, f := range fs {
+		redis := human.SIBytes(f.RedisBytes)
+		if f.Kind == algo.KindSegmentedWindow {
+			redis = "not run" // no script of windowlab's: --store refuses it
+		}
 		fmt.Fprintf(tw, "%s\t%s %s\t%s\t%s\t", f.Kind, human.BigInt(f.Entries), unitName(f.Kind, f.Entries),
-			human.SIBytes(f.Bytes), human.SIBytes(f.RedisBytes))
+			human.SIBytes(f.Bytes), redis)
 		if m, ok := q.Measured[f.Kind]; ok {
 			if m.Skipped != "" {
 				fmt.Fprint(tw, "not measured\t")
@@ -128,6 +132,10 @@ func MemoryText(w io.Writer, q MemoryQuestion) error {
 		}
 		if f.Kind == algo.KindSlidingCounter {
 			fmt.Fprintln(w, "The sliding counter keeps two counters per client, whatever the limit.")
+		}
+		if f.Kind == algo.KindSegmentedWindow {
+			fmt.Fprintf(w, "The segmented window keeps a counter per segment per client (%s here), whatever the limit.\n",
+				human.BigInt(new(big.Int).Quo(f.Entries, big.NewInt(max(f.Clients, 1)))))
 		}
 	}
 	fmt.Fprintln(w)
