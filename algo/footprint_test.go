@@ -127,7 +127,7 @@ func TestRedisBytesMatchesWorstCase(t *testing.T) {
 	c := Config{Limit: 300, Window: time.Minute}
 	for _, k := range All {
 		f, _ := WorstCase(k, c, 1000, 12)
-		perClient := map[Kind]int64{KindFixedWindow: 1, KindSlidingCounter: 2, KindSlidingLog: 300, KindTokenBucket: 1}[k]
+		perClient := map[Kind]int64{KindFixedWindow: 1, KindSlidingCounter: 2, KindSlidingLog: 300, KindTokenBucket: 1, KindSegmentedWindow: 4}[k]
 		m := Memory{Clients: 1000, Entries: 1000 * perClient}
 		if got := RedisBytes(k, m); got != f.RedisBytes.Int64() {
 			t.Errorf("%v: RedisBytes = %d, WorstCase.RedisBytes = %s", k, got, f.RedisBytes)

@@ -40,6 +40,7 @@ type Limiter struct {
 var scriptOf = map[algo.Kind]string{
 	algo.KindFixedWindow: "fixed", algo.KindSlidingLog: "log",
 	algo.KindSlidingCounter: "counter", algo.KindTokenBucket: "bucket",
+	algo.KindSegmentedWindow: "segmented",
 }
 
 // WrapAll puts every limiter of ls that can run on Redis there (Wrap);
@@ -49,9 +50,6 @@ func (s *Store) WrapAll(ls []algo.Limiter) ([]algo.Limiter, error) {
 	out := make([]algo.Limiter, len(ls))
 	for i, l := range ls {
 		out[i] = l
-		if l.Kind() == algo.KindSegmentedWindow {
-			return nil, ErrSegmented
-		}
 		if Supports(l) {
 			w, err := s.Wrap(l)
 			if err != nil {
@@ -63,17 +61,12 @@ func (s *Store) WrapAll(ls []algo.Limiter) ([]algo.Limiter, error) {
 	return out, nil
 }
 
-// ErrSegmented refuses the segmented window on a store: windowlab has no
-// Lua script for it, and running it in process beside the others would
-// pass for running on Redis.
-var ErrSegmented = errors.New("segmented-window does not run on --store: windowlab has no Redis script for it; run it without --store, or leave it out of the algorithms")
-
-// Supports reports whether l can run on Redis: the four limiters, not a
+// Supports reports whether l can run on Redis: the five limiters, not a
 // fleet of servers each with its own tally (those live in each server's
 // process) nor a tally raced in two round trips (a simulation).
 func Supports(l algo.Limiter) bool {
 	switch l.(type) {
-	case *algo.FixedWindow, *algo.SlidingLog, *algo.SlidingCounter, *algo.TokenBucket:
+	case *algo.FixedWindow, *algo.SlidingLog, *algo.SlidingCounter, *algo.TokenBucket, *algo.SegmentedWindow:
 		return true
 	}
 	return false
@@ -205,6 +198,14 @@ func (l *Limiter) call(t algo.Instant, client string) ([]string, []any) {
 		suffix := "l:" + client
 		return []string{l.ns + suffix, l.expiryKey()},
 			[]any{at, l.w, l.cfg.Limit, flag(r.CountRejected), int(r.Compare), flag(expiry), grace, *l.seq, suffix}
+	case algo.KindSegmentedWindow:
+		seg := segments(l.cfg)
+		start := seg.WindowStart(t)
+		idx := (int64(start) - int64(seg.Offset/time.Millisecond)) / int64(seg.Window/time.Millisecond)
+		suffix := "s:" + client
+		return []string{l.ns + suffix, l.expiryKey()},
+			[]any{at, int64(seg.Window / time.Millisecond), l.cfg.SegmentCount(), l.cfg.Limit, flag(r.CountRejected), int(r.Compare), flag(expiry), grace,
+				strconv.FormatInt(idx, 10), int64(start), suffix}
 	case algo.KindSlidingCounter:
 		start := int64(l.cfg.WindowStart(t))
 		idx := (start - l.o) / l.w
@@ -263,8 +264,18 @@ func decision(kind algo.Kind, cfg algo.Config, t algo.Instant, v any) (algo.Deci
 		d.WindowStart, d.Count, d.Previous, d.Elapsed = start, a, b, t.Sub(start)
 	case algo.KindTokenBucket:
 		d.Tokens, d.Capacity = a, cfg.Capacity()
+	case algo.KindSegmentedWindow:
+		d.WindowStart, d.Count, d.Previous, d.Segments = segments(cfg).WindowStart(t), a, b, cfg.SegmentCount()
 	}
 	return d, nil
+}
+
+// segments is cfg with one segment of its segmented window for a window:
+// its edges, the segments', at WindowStart.
+func segments(cfg algo.Config) algo.Config {
+	cfg.Window /= time.Duration(cfg.SegmentCount())
+	cfg.Offset %= cfg.Window
+	return cfg
 }
 
 // Peek is the in-process limiter's: it holds the same state.
@@ -283,11 +294,14 @@ func (l *Limiter) removeDead(t algo.Instant) {
 	l.store.run("sweep", []string{l.expiryKey()}, []any{int64(t), l.ns, sweepBatch}, func(any) error { return nil })
 }
 
-// WindowCounts is the in-process sliding log's strip of the client's
-// window (the view's), for a log; nil otherwise.
+// WindowCounts is the in-process strip of the client's window (the
+// view's), for a sliding log or a segmented window; nil otherwise.
 func (l *Limiter) WindowCounts(dst []int64, t algo.Instant, client string, cells int) []int64 {
-	if log, ok := l.local.(*algo.SlidingLog); ok {
-		return log.WindowCounts(dst, t, client, cells)
+	switch local := l.local.(type) {
+	case *algo.SlidingLog:
+		return local.WindowCounts(dst, t, client, cells)
+	case *algo.SegmentedWindow:
+		return local.WindowCounts(dst, t, client, cells)
 	}
 	return dst
 }

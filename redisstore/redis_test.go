@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
-	"slices"
 	"testing"
 	"time"
 
@@ -86,9 +85,6 @@ func compare(t *testing.T, name string, want, got [][]algo.Decision, wantStats, 
 func TestBuiltinsDecideTheSameOnRedis(t *testing.T) {
 	srv := redistest.Start(t)
 	for _, sc := range scenarios.Builtins() {
-		if slices.ContainsFunc(sc.Algorithms, func(a algo.Algorithm) bool { return a.Kind == algo.KindSegmentedWindow }) {
-			continue // refused on a store (TestSegmentedRefused)
-		}
 		t.Run(sc.Name, func(t *testing.T) {
 			want, wantStats := decisions(t, sc.Source(), sc.Limiters(), sc.Start)
 			modes := []bool{false, true}
@@ -113,8 +109,7 @@ func TestBuiltinsDecideTheSameOnRedis(t *testing.T) {
 // limits and windows so the edges are crossed often, and now and then the
 // largest limit and window, whose products pass 2^53.
 func randomConfig(r *rand.Rand) (algo.Kind, algo.Config) {
-	kinds := slices.DeleteFunc(slices.Clone(algo.All), func(k algo.Kind) bool { return k == algo.KindSegmentedWindow }) // refused on a store
-	k := kinds[r.IntN(len(kinds))]
+	k := algo.All[r.IntN(len(algo.All))]
 	c := algo.Config{Limit: 1 + r.Int64N(12), Window: time.Duration(1+r.IntN(3000)) * time.Millisecond}
 	if r.IntN(2) == 0 { // windows of a few ms: estimates land on the limit exactly, often
 		c.Limit, c.Window = 1+r.Int64N(4), time.Duration(2+r.IntN(9))*time.Millisecond
@@ -128,6 +123,15 @@ func randomConfig(r *rand.Rand) (algo.Kind, algo.Config) {
 	c.NoExpiry = r.IntN(4) == 0
 	if k == algo.KindTokenBucket && r.IntN(2) == 0 {
 		c.Burst = 1 + r.Int64N(20)
+	}
+	if k == algo.KindSegmentedWindow && r.IntN(2) == 0 { // S a divisor of the window up to 64
+		w := int64(c.Window / time.Millisecond)
+		for s := min(w, 1+r.Int64N(64)); s >= 1; s-- {
+			if w%s == 0 {
+				c.Segments = s
+				break
+			}
+		}
 	}
 	if k == algo.KindTokenBucket && r.IntN(2) == 0 { // a library's bucket: token-bucket/gcra
 		c.Rules = algo.BucketPresets[r.IntN(len(algo.BucketPresets))].Rules

@@ -35,9 +35,6 @@ func TestTTLsAndNamespace(t *testing.T) {
 		cfg := algo.Config{Limit: 10, Window: time.Minute, NoExpiry: noExpiry}
 		for _, k := range algo.All {
 			local, _ := algo.New(k, cfg)
-			if !redisstore.Supports(local) {
-				continue // the segmented window: refused (TestSegmentedRefused)
-			}
 			l, err := s.Wrap(local)
 			if err != nil {
 				t.Fatal(err)
@@ -130,22 +127,5 @@ func TestClosedStore(t *testing.T) {
 		if err := s.Err(); err == nil || !strings.Contains(err.Error(), "closed") {
 			t.Errorf("pipelined %v: a decision after Close: %v", pipelined, err)
 		}
-	}
-}
-
-// The segmented window has no script: WrapAll refuses it in one line
-// rather than leave it in process among limiters that run on Redis.
-func TestSegmentedRefused(t *testing.T) {
-	srv := redistest.Start(t)
-	s, err := redisstore.Open(context.Background(), srv.URL, redisstore.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	cfg := algo.Config{Limit: 10, Window: time.Minute, Segments: 6}
-	fixed, _ := algo.New(algo.KindFixedWindow, cfg)
-	seg, _ := algo.New(algo.KindSegmentedWindow, cfg)
-	if _, err := s.WrapAll([]algo.Limiter{fixed, seg}); err != redisstore.ErrSegmented || strings.Contains(err.Error(), "\n") {
-		t.Fatalf("WrapAll = %v, want ErrSegmented in one line", err)
 	}
 }

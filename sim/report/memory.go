@@ -92,12 +92,8 @@ func MemoryText(w io.Writer, q MemoryQuestion) error {
 	}
 	fmt.Fprintln(tw, head)
 	for _, f := range fs {
-		redis := human.SIBytes(f.RedisBytes)
-		if f.Kind == algo.KindSegmentedWindow {
-			redis = "not run" // no script of windowlab's: --store refuses it
-		}
 		fmt.Fprintf(tw, "%s\t%s %s\t%s\t%s\t", f.Kind, human.BigInt(f.Entries), unitName(f.Kind, f.Entries),
-			human.SIBytes(f.Bytes), redis)
+			human.SIBytes(f.Bytes), human.SIBytes(f.RedisBytes))
 		if m, ok := q.Measured[f.Kind]; ok {
 			if m.Skipped != "" {
 				fmt.Fprint(tw, "not measured\t")
@@ -148,7 +144,8 @@ func MemoryText(w io.Writer, q MemoryQuestion) error {
 	fmt.Fprintf(w, "- in Redis: 7.0.15 with jemalloc on 64 bits, the growth of INFO used_memory for windowlab's own scripts: a counter\n")
 	fmt.Fprintf(w, "  (string with a TTL) %d B; a sorted set %d B plus %d B a member up to %d members (listpack) or\n",
 		m.StringWithTTL, m.SortedSetKeyWithTTL, m.ListpackMember, m.ListpackMaxMembers)
-	fmt.Fprintf(w, "  %d B a member beyond (skiplist); a bucket (hash of two fields with a TTL) %d B.\n", m.SkiplistMember, m.HashWithTTL)
+	fmt.Fprintf(w, "  %d B a member beyond (skiplist); a bucket (hash of two fields with a TTL) %d B; a segmented window's\n", m.SkiplistMember, m.HashWithTTL)
+	fmt.Fprintf(w, "  hash %d B plus %d B a segment holding a count (up to %d fields, a listpack).\n", m.SegmentHashWithTTL, m.SegmentField, m.HashListpackMax)
 	return nil
 }
 
