@@ -152,7 +152,7 @@ func stateWord(k algo.Kind) string {
 	case algo.KindTokenBucket:
 		return "tokens"
 	case algo.KindSegmentedWindow:
-		return "in segments"
+		return "in window"
 	}
 	return "count"
 }
