@@ -144,6 +144,7 @@ const (
 	KindSlidingLog
 	KindSlidingCounter
 	KindTokenBucket
+	KindSegmentedWindow
 )
 
 // String returns the algorithm's name as the CLI and JSON reports spell it.
@@ -157,6 +158,8 @@ func (k Kind) String() string {
 		return "sliding-counter"
 	case KindTokenBucket:
 		return "token-bucket"
+	case KindSegmentedWindow:
+		return "segmented-window"
 	}
 	return fmt.Sprintf("kind(%d)", uint8(k))
 }
@@ -172,6 +175,8 @@ func (k Kind) Title() string {
 		return "Sliding window counter"
 	case KindTokenBucket:
 		return "Token bucket"
+	case KindSegmentedWindow:
+		return "Segmented window"
 	}
 	return k.String()
 }
@@ -190,7 +195,7 @@ func (k Kind) Unit() human.Noun {
 
 // ParseKind is the inverse of Kind.String.
 func ParseKind(s string) (Kind, bool) {
-	for k := KindFixedWindow; k <= KindTokenBucket; k++ {
+	for _, k := range All {
 		if k.String() == s {
 			return k, true
 		}
@@ -202,8 +207,9 @@ func ParseKind(s string) (Kind, bool) {
 var Lesson = []Kind{KindFixedWindow, KindSlidingLog, KindSlidingCounter}
 
 // All lists every algorithm New builds: the lesson's three, then the token
-// bucket, the lesson's next step.
-var All = []Kind{KindFixedWindow, KindSlidingLog, KindSlidingCounter, KindTokenBucket}
+// bucket, the lesson's next step, and the segmented window, between the
+// fixed window and the log.
+var All = []Kind{KindFixedWindow, KindSlidingLog, KindSlidingCounter, KindTokenBucket, KindSegmentedWindow}
 
 // Config is what every window limiter is built from.
 type Config struct {
@@ -226,6 +232,10 @@ type Config struct {
 	// than Window, whole milliseconds. The sliding log and the token
 	// bucket have no edges and ignore it.
 	Offset time.Duration
+	// Segments is the segmented window's S, the segments its window is
+	// split into (0: DefaultSegments); they must split it into whole
+	// milliseconds. Other limiters ignore it.
+	Segments int64
 }
 
 // WindowStart is the edge at or before t: where the calendar window
@@ -300,6 +310,9 @@ func (c Config) Validate() error {
 	if c.Burst < 0 || c.Burst > MaxLimit {
 		return Problem("burst", "%d is out of range: it must be a whole number from 1 to %d, or 0 for the limit", c.Burst, MaxLimit)
 	}
+	if c.Segments < 0 || c.Segments > MaxSegments {
+		return Problem("segments", "%d is out of range: the segments per window are a whole number from 1 to %d", c.Segments, MaxSegments)
+	}
 	if err := c.validateExact(); err != nil { // exact.go's presets
 		return err
 	}
@@ -369,6 +382,11 @@ func New(k Kind, c Config) (Limiter, error) {
 		return NewSlidingCounter(c), nil
 	case KindTokenBucket:
 		return NewTokenBucket(c), nil
+	case KindSegmentedWindow:
+		if err := c.CheckSegments(); err != nil {
+			return nil, err
+		}
+		return NewSegmentedWindow(c), nil
 	}
 	return nil, fmt.Errorf("unknown algorithm %v", k)
 }

@@ -156,7 +156,7 @@ func ParseAlgorithm(s string) (Algorithm, error) {
 			return a, err
 		}
 		d, err := time.ParseDuration(rtt)
-		if err != nil || d < 0 || d > MaxRTT || d%time.Millisecond != 0 || a.Servers >= 2 || a.Kind == KindTokenBucket {
+		if err != nil || d < 0 || d > MaxRTT || d%time.Millisecond != 0 || a.Servers >= 2 || a.Kind == KindTokenBucket || a.Kind == KindSegmentedWindow {
 			return Algorithm{}, fmt.Errorf("%q: after ~ give the round trip between the tally's read and its write, whole milliseconds up to %s, for a window limiter on one shared tally (fixed-window~2ms)", s, MaxRTT)
 		}
 		a.Racy, a.RTT = true, d

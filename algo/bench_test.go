@@ -174,6 +174,8 @@ func admitOf(l Limiter) func(Instant, string) bool {
 		return l.Admit
 	case *TokenBucket:
 		return l.Admit
+	case *SegmentedWindow:
+		return l.Admit
 	}
 	panic(fmt.Sprintf("no Admit for %T", l))
 }

@@ -46,6 +46,8 @@ func Code(a Algorithm, d Decision) Listing {
 		c.counter()
 	case KindTokenBucket:
 		c.bucket()
+	case KindSegmentedWindow:
+		c.segmented()
 	}
 	return Listing{Title: a.Title(), Lines: c.lines}
 }

@@ -184,6 +184,15 @@ func checkListing(a Algorithm, d Decision, l Listing) string {
 			if line.Values != want {
 				return bad("not the log's cut and oldest")
 			}
+		case line.Code == "seg := at.Truncate(window / segments)":
+			if line.Values != d.At.Short()+" → "+d.WindowStart.Short()+", "+shortDuration(d.Window/time.Duration(d.Segments))+" each" {
+				return bad("not the instant, its segment and their length")
+			}
+		case line.Code == "r.slideTo(seg)":
+			from := d.WindowStart.Add(-time.Duration(d.Segments-1) * (d.Window / time.Duration(d.Segments)))
+			if line.Values != "keeps "+segmentNoun.Of(d.Segments)+", "+Range(from, d.WindowStart.Add(d.Window/time.Duration(d.Segments))) {
+				return bad("not the S segments the window keeps")
+			}
 		case line.Code == "b.refill(at)":
 			tn, tw := d.TokensRat()
 			_, every, _ := strings.Cut(line.Values, " more every ")

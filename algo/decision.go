@@ -47,6 +47,30 @@ type Decision struct {
 	Tokens int64
 	// Capacity is the token bucket's capacity in tokens.
 	Capacity int64
+
+	// Segments is the segmented window's S. Its WindowStart is the start
+	// of the segment holding At, its Count the last S segments' count, and
+	// Previous the count of the oldest of them, which leaves the window at
+	// SegmentEnd.
+	Segments int64
+}
+
+// Segment is the segmented window's segment length, Window/Segments.
+func (d Decision) Segment() time.Duration {
+	if d.Segments <= 0 {
+		return d.Window
+	}
+	return d.Window / time.Duration(d.Segments)
+}
+
+// SegmentEnd is when the segmented window's current segment ends: its
+// oldest segment then leaves the window.
+func (d Decision) SegmentEnd() Instant { return d.WindowStart.Add(d.Segment()) }
+
+// SegmentsFrom is where the segmented window's S segments start: S − 1
+// segments before the current one.
+func (d Decision) SegmentsFrom() Instant {
+	return d.WindowStart.Add(-time.Duration(max(d.Segments-1, 0)) * d.Segment())
 }
 
 // Current is the sliding counter's count for the current window.
@@ -162,6 +186,10 @@ func (d Decision) Explain() string {
 			fmt.Fprintf(&b, ", %s %s", how, est)
 		}
 		d.comparison(&b, est)
+	case KindSegmentedWindow:
+		fmt.Fprintf(&b, "%s %s hold %s", segmentNoun.Of(d.Segments),
+			Range(d.SegmentsFrom(), d.SegmentEnd()), human.Int(d.Count))
+		d.comparison(&b, human.Decimal(d.Count, 1))
 	case KindTokenBucket:
 		tn, tw := d.TokensRat()
 		level := human.Decimal(tn, tw)

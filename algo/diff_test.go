@@ -22,6 +22,7 @@ type ref struct {
 	noExpiry bool
 	rules    Rules
 	capacity int64 // token bucket, in tokens
+	segs     int64 // segmented window: S, segments of w/S ms
 
 	last     Instant
 	started  bool
@@ -42,8 +43,43 @@ func newRef(k Kind, c Config) *ref {
 	if capacity == 0 {
 		capacity = c.Limit
 	}
-	return &ref{kind: k, limit: c.Limit, w: int64(c.Window / time.Millisecond), o: int64(c.Offset / time.Millisecond),
-		noExpiry: c.NoExpiry, rules: c.Rules, capacity: capacity, lastCall: map[string]Instant{}}
+	w := int64(c.Window / time.Millisecond)
+	segs := c.Segments
+	if segs == 0 { // the default: 4, or the largest divisor of w below it
+		for segs = 4; w%segs != 0; segs-- {
+		}
+	}
+	return &ref{kind: k, limit: c.Limit, w: w, o: int64(c.Offset / time.Millisecond),
+		noExpiry: c.NoExpiry, rules: c.Rules, capacity: capacity, segs: segs, lastCall: map[string]Instant{}}
+}
+
+// segment is the index of the segmented window's segment holding t,
+// ⌊(t − o) / (W/S)⌋, by the definition of floor.
+func (r *ref) segment(t Instant) int64 {
+	seg := r.w / r.segs
+	u := int64(t) - r.o
+	q := u / seg
+	for q*seg > u {
+		q--
+	}
+	for (q+1)*seg <= u {
+		q++
+	}
+	return q
+}
+
+// segmentedCounts are the client's counted requests in the S segments
+// ending with k's, and in the oldest of them.
+func (r *ref) segmentedCounts(client string, k int64) (count, oldest int64) {
+	for _, a := range r.counted {
+		if i := r.segment(a.at); a.client == client && i > k-r.segs && i <= k {
+			count++
+			if i == k-r.segs+1 {
+				oldest++
+			}
+		}
+	}
+	return count, oldest
 }
 
 func (r *ref) clone() *ref {
@@ -211,6 +247,12 @@ func (r *ref) decide(t Instant, client string) Decision {
 		d.Tokens = units.Num().Int64()
 		d.Capacity = r.capacity
 		d.Allowed = level.Cmp(big.NewRat(1, 1)) >= 0
+	case KindSegmentedWindow:
+		k := r.segment(t)
+		d.Count, d.Previous = r.segmentedCounts(client, k)
+		d.WindowStart = Instant(k*(r.w/r.segs) + r.o)
+		d.Segments = r.segs
+		d.Allowed = r.admits(big.NewRat(d.Count, 1))
 	case KindSlidingCounter:
 		if r.rules.WindowStart == WindowFirstEvent {
 			r.decideFirstEvent(&d, client, t)
@@ -312,6 +354,16 @@ func (r *ref) memory(t Instant) (clients, entries int64) {
 			}
 		}
 		return int64(len(per)), entries
+	case r.noExpiry && r.kind == KindSegmentedWindow:
+		return int64(len(r.lastCall)), r.segs * int64(len(r.lastCall))
+	case r.kind == KindSegmentedWindow:
+		// A ring matters while a count in it is in the window at t.
+		for client := range r.lastCall {
+			if n, _ := r.segmentedCounts(client, r.segment(t)); n > 0 {
+				clients++
+			}
+		}
+		return clients, r.segs * clients
 	case r.kind == KindSlidingCounter:
 		for _, at := range r.lastCall {
 			if r.window(at) >= r.window(t)-1 {
@@ -351,6 +403,10 @@ func sameEvidence(got, want Decision) string {
 	case KindTokenBucket:
 		if got.Tokens != want.Tokens || got.Capacity != want.Capacity {
 			bad = append(bad, "Tokens/Capacity")
+		}
+	case KindSegmentedWindow:
+		if got.WindowStart != want.WindowStart || got.Previous != want.Previous || got.Segments != want.Segments {
+			bad = append(bad, "WindowStart/Previous/Segments")
 		}
 	}
 	if got.Rules != want.Rules {

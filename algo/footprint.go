@@ -55,6 +55,9 @@ var RedisModel = struct {
 	ListpackMember      int64 // a member of a sorted set of at most 128 members
 	SkiplistMember      int64 // a member of a larger sorted set
 	ListpackMaxMembers  int64 // zset-max-listpack-entries
+	SegmentHashWithTTL  int64 // a segmented window's hash (HINCRBY a field a segment, plus PEXPIRE), before its fields
+	SegmentField        int64 // a segment's field and count in it, up to HashListpackMax fields
+	HashListpackMax     int64 // hash-max-listpack-entries; windowlab models no more fields
 }{
 	StringWithTTL:       164,
 	HashWithTTL:         204,
@@ -62,6 +65,9 @@ var RedisModel = struct {
 	ListpackMember:      15,
 	SkiplistMember:      111,
 	ListpackMaxMembers:  128,
+	SegmentHashWithTTL:  160,
+	SegmentField:        10,
+	HashListpackMax:     512,
 }
 
 // WorstCase is the footprint of kind k under c with clients clients at
@@ -99,6 +105,14 @@ func WorstCase(k Kind, c Config, clients int64, keyBytes int) (Footprint, error)
 		f.PerClient = clientBytes[bucketState](keyBytes)
 		perClientEntries = 1
 		redisPerClient, f.RedisStructure = RedisModel.HashWithTTL, "one hash (tokens, last refill) per client, with a TTL"
+	case KindSegmentedWindow:
+		// A ring of S counters a client, whatever its traffic; on Redis a
+		// hash with a field for each segment that holds a count.
+		f.PerClient = segClientBytes(keyBytes)
+		f.PerEntry = segmentBytes
+		perClientEntries = c.SegmentCount()
+		redisPerClient = RedisModel.SegmentHashWithTTL + min(c.SegmentCount(), c.Limit)*RedisModel.SegmentField
+		f.RedisStructure = "one hash per client, a field per segment holding a count, with a TTL"
 	default:
 		return Footprint{}, fmt.Errorf("no footprint for %v", k)
 	}
@@ -117,6 +131,10 @@ func RedisBytes(k Kind, m Memory) int64 {
 		return m.Entries * RedisModel.StringWithTTL
 	case KindTokenBucket:
 		return m.Clients * RedisModel.HashWithTTL
+	case KindSegmentedWindow:
+		// In process a client holds S counters; on Redis at most that many
+		// fields: the live state's worst case.
+		return m.Clients*RedisModel.SegmentHashWithTTL + m.Entries*RedisModel.SegmentField
 	case KindSlidingLog:
 		if m.Clients == 0 {
 			return 0
@@ -144,6 +162,8 @@ func SlotBytes(k Kind) int64 {
 		n = unsafe.Sizeof(logState{})
 	case KindTokenBucket:
 		n = unsafe.Sizeof(bucketState{})
+	case KindSegmentedWindow:
+		n = unsafe.Sizeof(segState{})
 	}
 	return int64(n) + 1 // the bit, rounded up
 }

@@ -89,6 +89,14 @@ func TestMemoryMatchesTheHeap(t *testing.T) {
 				})
 			case KindTokenBucket:
 				conventional = heapOf(func() any { return mapOf[bucketState](names) })
+			case KindSegmentedWindow:
+				conventional = heapOf(func() any {
+					m := make(map[string]*segState)
+					for _, name := range names {
+						m[name] = &segState{counts: make([]int64, 4)} // S = 4 for an hour
+					}
+					return m
+				})
 			}
 			keys := clients * int64(len(names[0])) // the map's keys are the names: not in its heap
 			t.Logf("%v: model %d B/client, a map %d B/client, windowlab's store %d B/client (names included)",
@@ -119,7 +127,7 @@ func TestRedisBytesMatchesWorstCase(t *testing.T) {
 	c := Config{Limit: 300, Window: time.Minute}
 	for _, k := range All {
 		f, _ := WorstCase(k, c, 1000, 12)
-		perClient := map[Kind]int64{KindFixedWindow: 1, KindSlidingCounter: 2, KindSlidingLog: 300, KindTokenBucket: 1}[k]
+		perClient := map[Kind]int64{KindFixedWindow: 1, KindSlidingCounter: 2, KindSlidingLog: 300, KindTokenBucket: 1, KindSegmentedWindow: 4}[k]
 		m := Memory{Clients: 1000, Entries: 1000 * perClient}
 		if got := RedisBytes(k, m); got != f.RedisBytes.Int64() {
 			t.Errorf("%v: RedisBytes = %d, WorstCase.RedisBytes = %s", k, got, f.RedisBytes)

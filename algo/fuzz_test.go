@@ -19,6 +19,10 @@ func FuzzSlidingLog(f *testing.F)     { fuzzLimiter(f, KindSlidingLog) }
 func FuzzSlidingCounter(f *testing.F) { fuzzLimiter(f, KindSlidingCounter) }
 func FuzzTokenBucket(f *testing.F)    { fuzzLimiter(f, KindTokenBucket) }
 
+// FuzzSegmentedWindow runs the segmented window against the reference,
+// its S a divisor of the window up to 64 picked by the flags byte.
+func FuzzSegmentedWindow(f *testing.F) { fuzzLimiter(f, KindSegmentedWindow) }
+
 func fuzzLimiter(f *testing.F, k Kind) {
 	// A few streams in the decoder's own terms, besides the committed corpus:
 	// the boundary burst (limit 4, window 10 ms, 4 at 9 and 4 at 10), and a
@@ -73,6 +77,15 @@ func decodeStream(k Kind, data []byte) (stream, bool) {
 	} else {
 		variants := allRules()
 		cfg.Rules = variants[int(flags>>1)%len(variants)]
+	}
+	if k == KindSegmentedWindow {
+		var ds []int64
+		for d := int64(1); d <= min(w, 64); d++ {
+			if w%d == 0 {
+				ds = append(ds, d)
+			}
+		}
+		cfg.Segments = ds[int(flags>>1)%len(ds)]
 	}
 	if cfg.Validate() != nil {
 		return stream{}, false

@@ -48,7 +48,7 @@ func (n *Names) Len() int { return len(n.names) }
 func (n *Names) All() []string { return n.names }
 
 // ByID is a Limiter that decides for clients by their ids in a Names table
-// its caller shares with it. All four limiters are. UseNames shares the
+// its caller shares with it. All five limiters are. UseNames shares the
 // table with a limiter that holds no state yet (or already shares it), and
 // reports false, changing nothing, for one holding state under other
 // names. From then on Allow and Peek number or look up their client's name

@@ -45,6 +45,9 @@ func NewRacy(a Algorithm, c Config, rtt time.Duration) (*Racy, error) {
 		// that sees only the writes would roll them elsewhere.
 		return nil, Problem("atomic", "windows from the client's first request roll in one process, as HAProxy's stick table does; race a calendar-window limiter")
 	}
+	if a.Kind == KindSegmentedWindow {
+		return nil, Problem("atomic", "the segmented window is not raced in windowlab; race the fixed window, the log or the counter")
+	}
 	if rtt < 0 || rtt > MaxRTT || rtt%time.Millisecond != 0 {
 		return nil, Problem("rtt", "%s is out of range: whole milliseconds from 0 to %s", rtt, MaxRTT)
 	}

@@ -35,7 +35,18 @@ type Rules struct {
 	// whole Unix seconds, names Kong's and envoyproxy/ratelimit's fixed
 	// windows, whose whole-second windows it changes no request's window of.
 	Time TimeRead
+	// Segmented names the segmented window a library runs (segmented
+	// window only); it decides as the lesson's of Config.Segments does.
+	Segmented Segmented
 }
+
+// Segmented is the library whose segmented window the rules name.
+type Segmented uint8
+
+const (
+	SegmentedLesson Segmented = iota // the lesson's segmented window
+	SegmentedDotNet                  // ASP.NET Core's SlidingWindowRateLimiter
+)
 
 // Bucket is the library whose token bucket the rules name.
 type Bucket uint8
@@ -138,6 +149,9 @@ func (r Rules) validate() error {
 	if r.Bucket > BucketEnvoy && !exactBucket(r.Bucket) {
 		return Problem("rules", "unknown token bucket %d; use the lesson's, gcra or envoy", r.Bucket)
 	}
+	if r.Segmented > SegmentedDotNet {
+		return Problem("rules", "unknown segmented window %d; use the lesson's or dotnet", r.Segmented)
+	}
 	return nil
 }
 
@@ -167,6 +181,9 @@ func (r Rules) String() string {
 		parts = append(parts, "Envoy")
 	}
 	parts = r.exactString(parts) // exact.go's buckets and clock
+	if r.Segmented == SegmentedDotNet {
+		parts = append(parts, "ASP.NET Core")
+	}
 	return strings.Join(parts, ", ")
 }
 
@@ -383,7 +400,7 @@ var BucketPresets = []Preset{PresetGCRA, PresetEnvoy,
 // AllPresets lists every preset: the window limiters', the fixed windows'
 // alone (exact.go), then the token buckets'.
 func AllPresets() []Preset {
-	return append(append(append([]Preset(nil), Presets...), FixedPresets...), BucketPresets...)
+	return append(append(append(append([]Preset(nil), Presets...), FixedPresets...), BucketPresets...), SegmentedPresets...)
 }
 
 // ParseRules returns the rules named name: "" or "lesson" for the lesson's,
@@ -410,7 +427,7 @@ func RuleSetNames() []string {
 }
 
 func presetFor(r Rules) (Preset, bool) {
-	for _, list := range [][]Preset{Presets, FixedPresets, BucketPresets} {
+	for _, list := range [][]Preset{Presets, FixedPresets, BucketPresets, SegmentedPresets} {
 		for _, p := range list {
 			if p.Rules == r {
 				return p, true

@@ -66,6 +66,9 @@ func explained(d algo.Decision) string {
 			return s + fmt.Sprintf(" → allow (%s ≥ 1, the token the request takes)", level)
 		}
 		return s + fmt.Sprintf(" → deny (%s < 1, the token a request takes); the next whole token in %s", level, human.Duration(d.NextToken()))
+	case algo.KindSegmentedWindow:
+		return fmt.Sprintf("its %d segments of %s, %s, ", d.Segments, human.Duration(d.Segment()), algo.Range(d.SegmentsFrom(), d.SegmentEnd())) +
+			counted(d) + verdict(d, human.Int(d.Count))
 	}
 	return "it " + counted(d) + verdict(d, human.Int(d.Count))
 }

@@ -44,6 +44,7 @@ type Limiter struct {
 var scriptOf = map[algo.Kind]string{
 	algo.KindFixedWindow: "fixed", algo.KindSlidingLog: "log",
 	algo.KindSlidingCounter: "counter", algo.KindTokenBucket: "bucket",
+	algo.KindSegmentedWindow: "segmented",
 }
 
 // WrapAll puts every limiter of ls that can run on Redis there (Wrap);
@@ -64,7 +65,7 @@ func (s *Store) WrapAll(ls []algo.Limiter) ([]algo.Limiter, error) {
 	return out, nil
 }
 
-// Supports reports whether l can run on Redis: the four limiters, not a
+// Supports reports whether l can run on Redis: the five limiters, not a
 // fleet of servers each with its own tally (those live in each server's
 // process) nor a tally raced in two round trips (a simulation), nor
 // redis-cell's and Spring's buckets (algo.Rules.InProcessOnly), nor the
@@ -74,7 +75,7 @@ func Supports(l algo.Limiter) bool {
 	switch l := l.(type) {
 	case *algo.SlidingCounter:
 		return l.Config().Rules.WindowStart != algo.WindowFirstEvent && !l.Config().Rules.InProcessOnly()
-	case *algo.FixedWindow, *algo.SlidingLog, *algo.TokenBucket:
+	case *algo.FixedWindow, *algo.SlidingLog, *algo.TokenBucket, *algo.SegmentedWindow:
 		return !l.Config().Rules.InProcessOnly() // redis-cell's and Spring's buckets stay here
 	}
 	return false
@@ -215,6 +216,14 @@ func (l *Limiter) call(t algo.Instant, client, ns string) ([]string, []any) {
 		suffix := "l:" + client
 		return []string{ns + suffix, index},
 			[]any{at, l.w, l.cfg.Limit, flag(r.CountRejected), int(r.Compare), flag(expiry), grace, *l.seq, suffix}
+	case algo.KindSegmentedWindow:
+		seg := segments(l.cfg)
+		start := seg.WindowStart(t)
+		idx := (int64(start) - int64(seg.Offset/time.Millisecond)) / int64(seg.Window/time.Millisecond)
+		suffix := "s:" + client
+		return []string{ns + suffix, index},
+			[]any{at, int64(seg.Window / time.Millisecond), l.cfg.SegmentCount(), l.cfg.Limit, flag(r.CountRejected), int(r.Compare), flag(expiry), grace,
+				strconv.FormatInt(idx, 10), int64(start), suffix}
 	case algo.KindSlidingCounter:
 		start := int64(l.cfg.WindowStart(t))
 		idx := (start - l.o) / l.w
@@ -273,8 +282,18 @@ func decision(kind algo.Kind, cfg algo.Config, t algo.Instant, v any) (algo.Deci
 		d.WindowStart, d.Count, d.Previous, d.Elapsed = start, a, b, t.Sub(start)
 	case algo.KindTokenBucket:
 		d.Tokens, d.Capacity = a, cfg.Capacity()
+	case algo.KindSegmentedWindow:
+		d.WindowStart, d.Count, d.Previous, d.Segments = segments(cfg).WindowStart(t), a, b, cfg.SegmentCount()
 	}
 	return d, nil
+}
+
+// segments is cfg with one segment of its segmented window for a window:
+// its edges, the segments', at WindowStart.
+func segments(cfg algo.Config) algo.Config {
+	cfg.Window /= time.Duration(cfg.SegmentCount())
+	cfg.Offset %= cfg.Window
+	return cfg
 }
 
 // Peek is the in-process limiter's: it holds the same state.
@@ -298,11 +317,14 @@ func (l *Limiter) removeDead(t algo.Instant) {
 	}
 }
 
-// WindowCounts is the in-process sliding log's strip of the client's
-// window (the view's), for a log; nil otherwise.
+// WindowCounts is the in-process strip of the client's window (the
+// view's), for a sliding log or a segmented window; nil otherwise.
 func (l *Limiter) WindowCounts(dst []int64, t algo.Instant, client string, cells int) []int64 {
-	if log, ok := l.local.(*algo.SlidingLog); ok {
-		return log.WindowCounts(dst, t, client, cells)
+	switch local := l.local.(type) {
+	case *algo.SlidingLog:
+		return local.WindowCounts(dst, t, client, cells)
+	case *algo.SegmentedWindow:
+		return local.WindowCounts(dst, t, client, cells)
 	}
 	return dst
 }

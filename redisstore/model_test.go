@@ -50,6 +50,7 @@ func TestRedisModelMatchesARealRedis(t *testing.T) {
 		{algo.KindTokenBucket, 10, 20_000},
 		{algo.KindSlidingLog, 100, 500}, // a listpack of at most 128 members
 		{algo.KindSlidingLog, 200, 250}, // a skiplist
+		{algo.KindSegmentedWindow, 10, 10_000},
 	}
 	for _, tc := range cases {
 		t.Run(fmt.Sprintf("%v-%d", tc.kind, tc.limit), func(t *testing.T) {
@@ -57,7 +58,7 @@ func TestRedisModelMatchesARealRedis(t *testing.T) {
 			opt, _ := redis.ParseURL(srv.URL)
 			c := redis.NewClient(opt)
 			defer c.Close()
-			cfg := algo.Config{Limit: tc.limit, Window: time.Hour}
+			cfg := algo.Config{Limit: tc.limit, Window: time.Hour, Segments: 6}
 			local, err := algo.New(tc.kind, cfg)
 			if err != nil {
 				t.Fatal(err)
@@ -70,8 +71,12 @@ func TestRedisModelMatchesARealRedis(t *testing.T) {
 			}
 			at := algo.Clock(12, 0, 0, 0)
 			windows := 1
+			step := int64(time.Hour / time.Millisecond)
 			if tc.kind == algo.KindSlidingCounter {
 				windows = 2 // its worst case: both windows counted
+			}
+			if tc.kind == algo.KindSegmentedWindow {
+				windows, step = 6, step/6 // its worst case: a count in each segment
 			}
 			n := tc.limit
 			if tc.kind != algo.KindSlidingLog {
@@ -81,14 +86,11 @@ func TestRedisModelMatchesARealRedis(t *testing.T) {
 				for i := range tc.clients {
 					client := fmt.Sprintf("client-%05d", i) // the model's own measure used ids like these
 					for range n {
-						l.Allow(at+algo.Instant(int64(w)*int64(time.Hour/time.Millisecond)), client)
+						l.Allow(at+algo.Instant(int64(w)*step), client)
 					}
 				}
 			}
-			now := at
-			if tc.kind == algo.KindSlidingCounter {
-				now += algo.Instant(time.Hour / time.Millisecond)
-			}
+			now := at + algo.Instant(int64(windows-1)*step)
 			u, err := l.Usage(now)
 			if err != nil {
 				t.Fatal(err)

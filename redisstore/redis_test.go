@@ -134,6 +134,15 @@ func randomConfig(r *rand.Rand) (algo.Kind, algo.Config) {
 	if k == algo.KindTokenBucket && r.IntN(2) == 0 {
 		c.Burst = 1 + r.Int64N(20)
 	}
+	if k == algo.KindSegmentedWindow && r.IntN(2) == 0 { // S a divisor of the window up to 64
+		w := int64(c.Window / time.Millisecond)
+		for s := min(w, 1+r.Int64N(64)); s >= 1; s-- {
+			if w%s == 0 {
+				c.Segments = s
+				break
+			}
+		}
+	}
 	if k == algo.KindTokenBucket && r.IntN(2) == 0 { // a library's bucket: token-bucket/gcra
 		if p := algo.BucketPresets[r.IntN(len(algo.BucketPresets))]; !p.Rules.InProcessOnly() {
 			c.Rules = p.Rules

@@ -285,7 +285,7 @@ func atLeast(version string, major, minor int) bool {
 // scripts are the Lua files, each a whole script once common.lua (and,
 // for those that multiply, exact.lua) is prepended: Lua defines a
 // script's functions again on every call, so each gets only those it uses.
-var scripts = []string{"fixed", "log", "counter", "bucket", "sweep", "trim"}
+var scripts = []string{"fixed", "log", "counter", "bucket", "segmented", "sweep", "trim"}
 
 // multiplies are the scripts whose products pass 2^53.
 var multiplies = map[string]bool{"counter": true, "bucket": true, "exact": true}

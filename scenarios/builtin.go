@@ -29,6 +29,7 @@ var builtinOrder = []string{
 	"random-traffic",
 	"presets-cloudflare-example",
 	"token-bucket",
+	"segmented-window",
 }
 
 // DefaultBuiltin is the scenario to show when none is named.

@@ -172,7 +172,7 @@ func (d *decoder) atomic(o *object, s *Scenario) {
 	var out []algo.Algorithm
 	for _, a := range s.Algorithms {
 		out = append(out, a)
-		if a.Servers < 2 && !a.Racy && a.Kind != algo.KindTokenBucket {
+		if a.Servers < 2 && !a.Racy && a.Kind != algo.KindTokenBucket && a.Kind != algo.KindSegmentedWindow {
 			r := a
 			r.Racy, r.RTT = true, rtt
 			out = append(out, r)
@@ -180,7 +180,7 @@ func (d *decoder) atomic(o *object, s *Scenario) {
 	}
 	if len(out) == len(s.Algorithms) {
 		_, at := o.value("atomic")
-		d.at(at, "atomic", "no shared window limiter to race: a token bucket or a fleet's local tallies have none")
+		d.at(at, "atomic", "no shared window limiter to race: a token bucket, a segmented window or a fleet's local tallies have none")
 		return
 	}
 	if len(out) > 32 {
@@ -250,8 +250,32 @@ func (d *decoder) config(o *object, s *Scenario) bool {
 			"use the token bucket's capacity in tokens, a whole number from 1 to "+human.Int(algo.MaxLimit)+" (without it, the limit)")
 		configOK = configOK && ok
 	}
+	configOK = d.segments(o, s) && configOK
 
 	return configOK
+}
+
+// segments reads segments:, the segmented window's S; it must split the
+// window into whole milliseconds.
+func (d *decoder) segments(o *object, s *Scenario) bool {
+	if !o.has("segments") {
+		return true
+	}
+	n, ok := d.integer(o, "segments", 1, algo.MaxSegments,
+		"use the segments the segmented window splits its window into, a whole number from 1 to "+human.Int(algo.MaxSegments)+" (without it, "+human.Int(algo.DefaultSegments)+", or fewer to divide the window)")
+	if !ok {
+		return false
+	}
+	s.Config.Segments = n
+	if s.Config.Window <= 0 {
+		return true // the window's own error says it
+	}
+	if err := s.Config.CheckSegments(); err != nil {
+		_, at := o.value("segments")
+		d.at(at, "segments", "%s", err.(*algo.OptionError).Problem)
+		return false
+	}
+	return true
 }
 
 // teaching reads the captions, questions and expectations.

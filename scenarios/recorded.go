@@ -48,6 +48,9 @@ func WriteRecorded(w io.Writer, r Recorded, runs iter.Seq[Run]) error {
 	if r.Config.Burst > 0 {
 		fmt.Fprintf(bw, "burst: %d\n", r.Config.Burst)
 	}
+	if r.Config.Segments > 0 {
+		fmt.Fprintf(bw, "segments: %d\n", r.Config.Segments)
+	}
 	if r.Zone != nil {
 		fmt.Fprintf(bw, "tz: %s\n", strconv.Quote(r.Zone.String()))
 	}

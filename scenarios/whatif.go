@@ -117,6 +117,9 @@ func (s *Scenario) WriteYAML(w io.Writer, comment string) error {
 	if s.Config.Burst > 0 {
 		fmt.Fprintf(b, "burst: %d\n", s.Config.Burst)
 	}
+	if s.Config.Segments > 0 {
+		fmt.Fprintf(b, "segments: %d\n", s.Config.Segments)
+	}
 	if s.Config.NoExpiry {
 		b.WriteString("expiry: false\n")
 	}

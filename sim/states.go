@@ -194,7 +194,8 @@ func less(a, b algo.Decision) bool {
 
 // StateRat is the exact value a chart of limiter state draws for d, as
 // num/den: the fixed window's count, the log's timestamps in the window,
-// the sliding counter's estimate, the token bucket's tokens.
+// the sliding counter's estimate, the token bucket's tokens; the segmented
+// window's count in its S segments.
 func StateRat(d algo.Decision) (num, den int64) {
 	switch d.Kind {
 	case algo.KindSlidingCounter:
@@ -262,6 +263,8 @@ func (e *Engine) TotalsAt(at []algo.Instant) States {
 				d.Count = win[k]
 			case algo.KindSlidingCounter:
 				d.Count, d.Previous, d.Elapsed = cur[k], prev[k], t.Sub(ws)
+			case algo.KindSegmentedWindow:
+				d = e.segmentedTotal(d, counts, k, upto)
 			}
 			row[k] = d
 		}
@@ -279,8 +282,42 @@ func (e *Engine) TotalsAt(at []algo.Instant) States {
 			for edge, n := e.cfg.NextEdge(at[i-1]), 0; edge <= t && n < 48; edge, n = e.cfg.NextEdge(edge), n+1 {
 				sp.widen(totals(edge, true))
 			}
+			for _, edge := range e.segmentEdges(algos, at[i-1], t) {
+				sp.widen(totals(edge, true))
+			}
 		}
 		s.Decisions[i], s.Lo[i], s.Hi[i] = row, sp.lo, sp.hi
 	}
 	return s
+}
+
+// segmentedTotal is the segmented window's total at d.At over the
+// clients: what it counts in the S segments ending with d.At's, up to upto.
+func (e *Engine) segmentedTotal(d algo.Decision, counts func(from, to algo.Instant) []int64, k int, upto algo.Instant) algo.Decision {
+	c := e.cfg
+	c.Window = e.window
+	n := c.SegmentCount()
+	c.Window /= time.Duration(n) // one segment: its edges are the calendar's of W/S
+	c.Offset %= c.Window
+	d.WindowStart, d.Segments = c.WindowStart(d.At), n
+	from := d.WindowStart.Add(-time.Duration(n-1) * c.Window)
+	d.Count = counts(from, upto)[k]
+	d.Previous = counts(from, min(from.Add(c.Window)-1, upto))[k]
+	return d
+}
+
+// segmentEdges are the segment edges in (from, to] of the segmented
+// windows among algos, at most a few dozen: where their totals drop.
+func (e *Engine) segmentEdges(algos []algo.Algorithm, from, to algo.Instant) []algo.Instant {
+	if !slices.ContainsFunc(algos, func(a algo.Algorithm) bool { return a.Kind == algo.KindSegmentedWindow }) {
+		return nil
+	}
+	c := e.cfg
+	c.Window = e.window / time.Duration(c.SegmentCount())
+	c.Offset %= c.Window
+	var edges []algo.Instant
+	for edge := c.NextEdge(from); edge <= to && len(edges) < 48; edge = c.NextEdge(edge) {
+		edges = append(edges, edge)
+	}
+	return edges
 }

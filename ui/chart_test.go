@@ -19,7 +19,8 @@ import (
 // chartMoments are where the chart's goldens stand: the boundary burst
 // half a minute after it (the counter's estimate fallen to 50, the log's
 // true count still 100), the worked example's request, the steady stream.
-var chartMoments = map[string]string{"boundary-burst": "12:01:30", "worked-example": "12:01:15", "steady-stream": "12:01:30"}
+var chartMoments = map[string]string{"boundary-burst": "12:01:30", "worked-example": "12:01:15", "steady-stream": "12:01:30",
+	"segmented-window": "12:01:50"}
 
 // chartModel is sc at its chart moment with the chart on (v), on a dark or
 // light background.
@@ -39,11 +40,12 @@ func chartModel(t *testing.T, name string, w, h int, light bool) Model {
 }
 
 // TestGoldenChart pins the chart at 80×24 and 140×40: read without colour
-// (NO_COLOR: the screen's text alone) for three built-ins, and with its
-// colours on a dark and a light background for two. Every frame keeps each
+// (NO_COLOR: the screen's text alone) for four built-ins, and with its
+// colours on a dark and a light background for three (the segmented
+// window's lane, its strip of segments and its line among them). Every frame keeps each
 // lane's verdict whole and names every line and the limit in its legend.
 func TestGoldenChart(t *testing.T) {
-	for _, name := range []string{"boundary-burst", "worked-example", "steady-stream"} {
+	for _, name := range []string{"boundary-burst", "worked-example", "steady-stream", "segmented-window"} {
 		for _, sz := range sizes {
 			for _, bg := range []string{"nocolor", "dark", "light"} {
 				if bg != "nocolor" && name == "steady-stream" {

@@ -89,6 +89,7 @@ var keyMoments = map[string]string{
 	"boundary-burst": "12:01:00", "check-yourself-1": "12:01:02", "worked-example": "12:01:15",
 	"steady-stream": "12:01:30", "sliding-log-memory": "12:41:40", "forgotten-ttl": "12:09:40", "many-servers": "12:00:10.996", "shared-tally-race": "12:00:01.001",
 	"random-traffic": "12:01:00", "presets-cloudflare-example": "12:01:15", "token-bucket": "12:01:00",
+	"segmented-window": "12:01:50",
 }
 
 // TestGoldenBuiltins pins every built-in at its key moment at 80×24,

@@ -352,10 +352,11 @@ func captionFocus(c *scenarios.Caption, algos []algo.Algorithm) render.Subject {
 
 // laneNames are the words a caption names a limiter by.
 var laneNames = map[algo.Kind][]string{
-	algo.KindFixedWindow:    {"fixed window"},
-	algo.KindSlidingLog:     {"sliding log", "the log"},
-	algo.KindSlidingCounter: {"sliding counter"}, // not "the counter": the fixed window's is one too
-	algo.KindTokenBucket:    {"token bucket"},
+	algo.KindFixedWindow:     {"fixed window"},
+	algo.KindSlidingLog:      {"sliding log", "the log"},
+	algo.KindSlidingCounter:  {"sliding counter"}, // not "the counter": the fixed window's is one too
+	algo.KindTokenBucket:     {"token bucket"},
+	algo.KindSegmentedWindow: {"segmented window"},
 }
 
 // namedLane is the lane of the limiter text names first, or -1.

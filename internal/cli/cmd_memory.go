@@ -120,12 +120,15 @@ func measureKind(ctx context.Context, st *redisstore.Store, k algo.Kind, q repor
 	m.done.Store(0)
 	m.total.Store(clients)
 	width := max(q.KeyBytes, len(strconv.FormatInt(clients-1, 10)))
-	windows := 1
+	windows, step := 1, int64(q.Window/time.Millisecond)
 	if k == algo.KindSlidingCounter {
 		windows = 2 // its worst case: both windows counted
 	}
+	if k == algo.KindSegmentedWindow { // its worst case: a count in every segment
+		windows, step = int(min(cfg.SegmentCount(), q.Limit)), step/cfg.SegmentCount()
+	}
 	for w := range windows {
-		t := at + algo.Instant(int64(w)*int64(q.Window/time.Millisecond))
+		t := at + algo.Instant(int64(w)*step)
 		for i := range clients {
 			if ctx.Err() != nil {
 				return report.Measured{}, context.Cause(ctx)
@@ -139,7 +142,7 @@ func measureKind(ctx context.Context, st *redisstore.Store, k algo.Kind, q repor
 			}
 		}
 	}
-	now := at + algo.Instant(int64(windows-1)*int64(q.Window/time.Millisecond))
+	now := at + algo.Instant(int64(windows-1)*step)
 	u, err := l.Usage(now)
 	if err != nil {
 		return report.Measured{}, storeError(err)

@@ -38,6 +38,8 @@ type replayOptions struct {
 	burst   int64  // the token bucket's capacity; 0 is the limit
 	// burstGiven: --burst was given, so 0 is refused, not taken for the limit.
 	burstGiven bool
+	segs       int64 // the segmented window's segments, when segsSet
+	segsSet    bool  // --segments given
 }
 
 // newReplayCommand wires windowlab replay: a log read (with progress), then
@@ -64,6 +66,7 @@ func newReplayCommand() *cobra.Command {
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.burstGiven = cmd.Flags().Changed("burst")
+			opts.segsSet = cmd.Flags().Changed("segments")
 			return runReplay(cmd.Context(), stdioOf(cmd), opts, args)
 		},
 	}
@@ -82,6 +85,7 @@ func newReplayCommand() *cobra.Command {
 	f.DurationSliceVar(&opts.windows, "window", []time.Duration{time.Minute}, "the window")
 	f.DurationSliceVar(&opts.windows, "windows", []time.Duration{time.Minute}, "several windows to compare, comma-separated (a sweep)")
 	f.Int64Var(&opts.burst, "burst", 0, "the token bucket's capacity in tokens, 1 or more (token-bucket and its presets: gcra, envoy, redis-cell, spring); default: the limit")
+	f.Int64Var(&opts.segs, "segments", 0, "the segments the segmented window splits its window into (segmented-window, segmented-window/dotnet: SegmentsPerWindow); they must divide it into whole milliseconds; default: 4, or fewer to divide the window")
 	f.StringVar(&opts.algorithms, "algorithms", "fixed-window,sliding-log,sliding-counter", "the limiters, comma-separated (presets too: sliding-counter/httprate)")
 	f.StringVar(&opts.save, "save", "", "write the log's traffic as a scenario file (a new file; windowlab check and tui read it)")
 	f.StringVar(&opts.tz, "tz", "", "align windows to this zone's calendar (Europe/Berlin, Asia/Kolkata) rather than to UTC's")
@@ -340,6 +344,11 @@ func planReplay(opts replayOptions, name string) (replayPlan, error) {
 	}
 	if p.settings, err = replay.WithBurst(p.settings, opts.burst); err != nil {
 		return p, invalid(err)
+	}
+	if opts.segsSet {
+		if p.settings, err = replay.WithSegments(p.settings, opts.segs); err != nil {
+			return p, invalid(err)
+		}
 	}
 	if p.zone, err = parseZone(opts.tz); err != nil {
 		return p, invalid(err)

@@ -124,7 +124,7 @@ func TestMemoryMeasuredOnRedis(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatal(err)
 	}
-	wantKeys := map[string]int64{"fixed-window": 1000, "sliding-log": 500, "sliding-counter": 2000, "token-bucket": 1000}
+	wantKeys := map[string]int64{"fixed-window": 1000, "sliding-log": 500, "sliding-counter": 2000, "token-bucket": 1000, "segmented-window": 1000}
 	for _, a := range doc.Algorithms {
 		model, got := a.Redis, a.Scaled
 		if a.Keys != wantKeys[a.Name] {

@@ -89,6 +89,10 @@ type jsonDecision struct {
 	TokensFrac    []int64  `json:"tokens_fraction,omitempty" jsonschema_description:"token bucket: the tokens before this request exactly, [numerator, denominator]; the numerator may pass 2^53 (see tokens_fraction_exact)"`
 	TokensExact   string   `json:"tokens_fraction_exact,omitempty" jsonschema_description:"token bucket: the same fraction as decimal text"`
 	Capacity      *int64   `json:"capacity,omitempty" jsonschema_description:"token bucket: its capacity in tokens"`
+	Segments      *int64   `json:"segments,omitempty" jsonschema_description:"segmented window: S, the segments its window is split into"`
+	SegmentStart  *int64   `json:"segment_start_ms,omitempty" jsonschema_description:"segmented window: the start of the segment holding the request; its S segments start S − 1 segments (of window_ms/S) before"`
+	InSegments    *int64   `json:"in_segments,omitempty" jsonschema_description:"segmented window: requests counted in the last S segments before this one"`
+	OldestSegment *int64   `json:"oldest_segment,omitempty" jsonschema_description:"segmented window: how many of them are in the oldest segment, which leaves the window next"`
 }
 
 type jsonRequest struct {
@@ -238,6 +242,9 @@ func decisionJSON(d algo.Decision) jsonDecision {
 		tn, td := d.TokensRat()
 		capacity := d.Capacity
 		j.TokensFrac, j.TokensExact, j.Capacity = []int64{tn, td}, fmt.Sprintf("%d/%d", tn, td), &capacity
+	case algo.KindSegmentedWindow:
+		segs, start, oldest := d.Segments, int64(d.WindowStart), d.Previous
+		j.Segments, j.SegmentStart, j.InSegments, j.OldestSegment = &segs, &start, &count, &oldest
 	default:
 		j.Count = &count
 	}

@@ -129,6 +129,10 @@ func MemoryText(w io.Writer, q MemoryQuestion) error {
 		if f.Kind == algo.KindSlidingCounter {
 			fmt.Fprintln(w, "The sliding counter keeps two counters per client, whatever the limit.")
 		}
+		if f.Kind == algo.KindSegmentedWindow {
+			fmt.Fprintf(w, "The segmented window keeps a counter per segment per client (%s here), whatever the limit.\n",
+				human.BigInt(new(big.Int).Quo(f.Entries, big.NewInt(max(f.Clients, 1)))))
+		}
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Assumptions:")
@@ -140,7 +144,8 @@ func MemoryText(w io.Writer, q MemoryQuestion) error {
 	fmt.Fprintf(w, "- in Redis: 7.0.15 with jemalloc on 64 bits, the growth of INFO used_memory for windowlab's own scripts: a counter\n")
 	fmt.Fprintf(w, "  (string with a TTL) %d B; a sorted set %d B plus %d B a member up to %d members (listpack) or\n",
 		m.StringWithTTL, m.SortedSetKeyWithTTL, m.ListpackMember, m.ListpackMaxMembers)
-	fmt.Fprintf(w, "  %d B a member beyond (skiplist); a bucket (hash of two fields with a TTL) %d B.\n", m.SkiplistMember, m.HashWithTTL)
+	fmt.Fprintf(w, "  %d B a member beyond (skiplist); a bucket (hash of two fields with a TTL) %d B; a segmented window's\n", m.SkiplistMember, m.HashWithTTL)
+	fmt.Fprintf(w, "  hash %d B plus %d B a segment holding a count (up to %d fields, a listpack).\n", m.SegmentHashWithTTL, m.SegmentField, m.HashListpackMax)
 	return nil
 }
 

@@ -38,10 +38,11 @@ const (
 // chartGlyphs mark each limiter's line, by kind, then (a second limiter of
 // a kind) the hollow forms: the chart reads without colour.
 var chartGlyphs = [][2]rune{
-	algo.KindFixedWindow:    {'■', '□'},
-	algo.KindSlidingLog:     {'●', '○'},
-	algo.KindSlidingCounter: {'◆', '◇'},
-	algo.KindTokenBucket:    {'▲', '△'},
+	algo.KindFixedWindow:     {'■', '□'},
+	algo.KindSlidingLog:      {'●', '○'},
+	algo.KindSlidingCounter:  {'◆', '◇'},
+	algo.KindTokenBucket:     {'▲', '△'},
+	algo.KindSegmentedWindow: {'▼', '▽'},
 }
 
 // glyphs is the glyph of each limiter's line, in engine order.
@@ -150,6 +151,8 @@ func stateWord(k algo.Kind) string {
 		return "estimate"
 	case algo.KindTokenBucket:
 		return "tokens"
+	case algo.KindSegmentedWindow:
+		return "in window"
 	}
 	return "count"
 }
@@ -264,9 +267,9 @@ func (p Chart) row(b *strings.Builder, c *canvas.Model, r, cells, focus int, ink
 
 // drawOrder draws the token bucket first and the sliding log last.
 func (p Chart) drawOrder() []int {
-	rank := map[algo.Kind]int{algo.KindTokenBucket: 0, algo.KindFixedWindow: 1, algo.KindSlidingCounter: 2, algo.KindSlidingLog: 3}
+	rank := map[algo.Kind]int{algo.KindTokenBucket: 0, algo.KindFixedWindow: 1, algo.KindSegmentedWindow: 2, algo.KindSlidingCounter: 3, algo.KindSlidingLog: 4}
 	var out []int
-	for r := range 4 {
+	for r := range 5 {
 		for k, a := range p.Snap.Algorithms {
 			if rank[a.Kind] == r {
 				out = append(out, k)

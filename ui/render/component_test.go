@@ -34,6 +34,16 @@ func fourLimiters() *scenarios.Scenario {
 	return s
 }
 
+// segmentedWindow is the built-in: the boundary burst through a window of
+// 6 segments beside the fixed window and the log.
+func segmentedWindow() *scenarios.Scenario {
+	s, err := scenarios.Builtin("segmented-window")
+	if err != nil {
+		panic(err)
+	}
+	return s
+}
+
 func parse(yaml string) *scenarios.Scenario {
 	s, err := scenarios.Parse("test.yaml", []byte(yaml))
 	if err != nil {
@@ -107,6 +117,8 @@ func TestGoldenLanes(t *testing.T) {
 		{"sliding-log", fourLimiters, "12:01:00", 1, []string{"100/100 in the last 1m", "oldest 12:00:59 leaves in 59s", "████████████████ 100/100"}},
 		{"sliding-counter", workedExample, "12:01:15", 2, []string{"30 + 84 × 0.75 = 93 → allow (93 < 100)", "0.75"}},
 		{"token-bucket", fourLimiters, "12:01:00", 3, []string{"next token in"}},
+		{"segmented-window", segmentedWindow, "12:01:00", 1, []string{"6 segments 12:00:10–12:01:10 hold 100 → deny (100 ≥ 100)",
+			"[12:00:10 ▕", "oldest count 100 (12:00:50–12:01:00) leaves in 50s", "100/100 full in 6 segments of 10s"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -99,6 +99,8 @@ func (p Lanes) List() []Lane {
 			l.fields = append(l.fields, p.counterFields(now)...)
 		case algo.KindTokenBucket:
 			l.fields = append(l.fields, p.bucketFields(now)...)
+		case algo.KindSegmentedWindow:
+			l.fields = append(l.fields, p.segmentedFields(now, s.Window[i])...)
 		default:
 			l.fields = append(l.fields, field{"now", p.ifNow(now), 0})
 		}
@@ -222,8 +224,12 @@ func stripEnds(d algo.Decision) (left, right string) {
 	return "(" + d.At.Add(-d.Window).Short() + " ", " " + d.At.Short() + "]"
 }
 
-// stripCells is how many cells wide the log's strip for d is drawn.
+// stripCells is how many cells wide the log's strip for d is drawn (the
+// segmented window's: segmentStrip).
 func (p Lanes) StripCells(d algo.Decision) int {
+	if d.Kind == algo.KindSegmentedWindow {
+		return p.segmentCells(d)
+	}
 	left, right := stripEnds(d)
 	return max(p.laneTextWidth()-p.C.Cells.StringWidth(left)-p.C.Cells.StringWidth(right)-2, 4)
 }
@@ -389,6 +395,11 @@ var densityGlyphs = []rune("▁▂▃▄▅▆▇█")
 // logStrip draws a window's timestamps as cells, each showing how many of
 // them fall in it (counts, from the snapshot; nil before any client).
 func logStrip(st *Styles, counts []int64, cells int) string {
+	return logStripOf(st, counts, cells, algo.KindSlidingLog)
+}
+
+// logStripOf is logStrip in kind's colour.
+func logStripOf(st *Styles, counts []int64, cells int, kind algo.Kind) string {
 	if counts == nil {
 		counts = make([]int64, cells)
 	}
@@ -404,7 +415,7 @@ func logStrip(st *Styles, counts []int64, cells int) string {
 		}
 		b.WriteRune(densityGlyphs[min(int64(len(densityGlyphs)-1), (n*int64(len(densityGlyphs))-1)/most)])
 	}
-	return st.kindPlain(int(algo.KindSlidingLog)).Render(b.String())
+	return st.kindPlain(int(kind)).Render(b.String())
 }
 
 // laneTextWidth is the width a lane's field text wraps at.

@@ -166,6 +166,7 @@ func NewStyles(isDark, presenter bool) *Styles {
 		c("#8250DF", "#D2A8FF").Bold(true), // sliding log
 		c("#BC4C00", "#FFA657").Bold(true), // sliding counter
 		c("#116329", "#56D364").Bold(true), // token bucket
+		c("#1B7C83", "#39C5CF").Bold(true), // segmented window
 	}
 	if presenter {
 		strong := c("#1F2328", "#F0F6FC")

@@ -240,7 +240,11 @@ func (p Timeline) rows() []string {
 		b.WriteString(st.kind(int(a.Kind)).Render(p.C.Fit(ShortName(a), TimelineLabelWidth-1)) + " ")
 		spans := p.WindowSpans(k)
 		for i := range p.Cells() {
-			b.WriteString(st.cellGlyph(p.mark(i, d.Total[i], d.Allowed[i][k], a.ClientWindows()), TintAt(spans, p.Start(i), p.Start(i)+p.CellMs()), i == cursor))
+			mark := p.mark(i, d.Total[i], d.Allowed[i][k], a.ClientWindows())
+			if mark == markNone && p.isSegmentEdge(i, k) {
+				mark = markEdge
+			}
+			b.WriteString(st.cellGlyph(mark, TintAt(spans, p.Start(i), p.Start(i)+p.CellMs()), i == cursor))
 		}
 		var allowed, denied int64
 		if d.Client == "" {
@@ -292,6 +296,8 @@ func (p Timeline) WindowSpans(k int) []Span {
 		return []Span{{d.WindowStart, d.WindowStart + w, TintCurrent}}
 	case algo.KindSlidingLog:
 		return []Span{{now - w + 1, now + 1, TintCurrent}} // (now − w, now]
+	case algo.KindSegmentedWindow:
+		return []Span{{d.SegmentsFrom(), d.SegmentEnd(), TintCurrent}} // its S segments
 	case algo.KindSlidingCounter:
 		return []Span{
 			{d.WindowStart, d.WindowStart + w, TintCurrent},
@@ -332,6 +338,8 @@ func ShortName(a algo.Algorithm) string {
 		return "counter"
 	case algo.KindTokenBucket:
 		return "bucket"
+	case algo.KindSegmentedWindow:
+		return "segments"
 	}
 	return a.Kind.String()
 }
