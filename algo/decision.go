@@ -47,6 +47,10 @@ type Decision struct {
 	Tokens int64
 	// Capacity is the token bucket's capacity in tokens.
 	Capacity int64
+	// Delay is how long an admitted request is held before it is served:
+	// nginx limit_req's third outcome (NginxLimitReq); 0 for every other
+	// limiter, and for a request served at once.
+	Delay time.Duration
 }
 
 // Current is the sliding counter's count for the current window.
@@ -93,6 +97,9 @@ func (d Decision) Rounded() (int64, bool) {
 // TokensRat is the token bucket's level before this request, in tokens, as
 // an exact fraction.
 func (d Decision) TokensRat() (num, den int64) {
+	if d.isNginx() {
+		return d.Tokens, 1000 // nginx counts in thousandths of a request
+	}
 	return d.Tokens, int64(d.Window / time.Millisecond)
 }
 
@@ -103,6 +110,9 @@ func (d Decision) NextToken() time.Duration {
 	w := int64(d.Window / time.Millisecond)
 	if d.Kind != KindTokenBucket || w <= 0 || d.Limit <= 0 {
 		return 0
+	}
+	if d.isNginx() {
+		return d.nginxNext()
 	}
 	after := d.Tokens
 	if d.Allowed {
@@ -156,6 +166,10 @@ func (d Decision) Explain() string {
 		}
 		d.comparison(&b, est)
 	case KindTokenBucket:
+		if d.isNginx() {
+			d.nginxExplain(&b)
+			break
+		}
 		tn, tw := d.TokensRat()
 		level := human.Decimal(tn, tw)
 		fmt.Fprintf(&b, "bucket %s of %s", level, tokens.Of(d.Capacity))

@@ -35,9 +35,11 @@ type Rules struct {
 type Bucket uint8
 
 const (
-	BucketLesson Bucket = iota // the lesson's token bucket
-	BucketGCRA                 // a GCRA (go-redis/redis_rate): a bucket of capacity burst
-	BucketEnvoy                // Envoy's local rate limit, continuous: a bucket of max_tokens
+	BucketLesson       Bucket = iota // the lesson's token bucket
+	BucketGCRA                       // a GCRA (go-redis/redis_rate): a bucket of capacity burst
+	BucketEnvoy                      // Envoy's local rate limit, continuous: a bucket of max_tokens
+	BucketNginx                      // nginx limit_req, delaying past Config.Delay (NginxLimitReq)
+	BucketNginxNodelay               // nginx limit_req … nodelay: never delayed
 )
 
 // Rounding is how the sliding counter's estimate is rounded before comparing.
@@ -121,8 +123,8 @@ func (r Rules) validate() error {
 	if r.WindowStart > WindowFirstRequest {
 		return Problem("rules", "unknown window start %d; use aligned or first-request", r.WindowStart)
 	}
-	if r.Bucket > BucketEnvoy {
-		return Problem("rules", "unknown token bucket %d; use the lesson's, gcra or envoy", r.Bucket)
+	if r.Bucket > BucketNginxNodelay {
+		return Problem("rules", "unknown token bucket %d; use the lesson's, gcra, envoy, nginx or nginx-nodelay", r.Bucket)
 	}
 	return nil
 }
@@ -148,6 +150,10 @@ func (r Rules) String() string {
 		parts = append(parts, "GCRA")
 	case BucketEnvoy:
 		parts = append(parts, "Envoy")
+	case BucketNginx:
+		parts = append(parts, "nginx")
+	case BucketNginxNodelay:
+		parts = append(parts, "nginx nodelay")
 	}
 	return strings.Join(parts, ", ")
 }
@@ -319,9 +325,9 @@ var Presets = []Preset{PresetHTTPRate, PresetUpstash, PresetCloudflare2017, Pres
 var BucketPresets = []Preset{PresetGCRA, PresetEnvoy}
 
 // AllPresets lists every preset: the window limiters', then the token
-// buckets'.
+// buckets', then nginx's.
 func AllPresets() []Preset {
-	return append(append([]Preset(nil), Presets...), BucketPresets...)
+	return append(append(append([]Preset(nil), Presets...), BucketPresets...), NginxPresets...)
 }
 
 // ParseRules returns the rules named name: "" or "lesson" for the lesson's,
@@ -348,7 +354,7 @@ func RuleSetNames() []string {
 }
 
 func presetFor(r Rules) (Preset, bool) {
-	for _, list := range [][]Preset{Presets, BucketPresets} {
+	for _, list := range [][]Preset{Presets, BucketPresets, NginxPresets} {
 		for _, p := range list {
 			if p.Rules == r {
 				return p, true
