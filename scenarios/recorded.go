@@ -48,6 +48,9 @@ func WriteRecorded(w io.Writer, r Recorded, runs iter.Seq[Run]) error {
 	if r.Config.Burst > 0 {
 		fmt.Fprintf(bw, "burst: %d\n", r.Config.Burst)
 	}
+	if r.Config.Delay > 0 {
+		fmt.Fprintf(bw, "delay: %d\n", r.Config.Delay)
+	}
 	if r.Zone != nil {
 		fmt.Fprintf(bw, "tz: %s\n", strconv.Quote(r.Zone.String()))
 	}

@@ -117,6 +117,9 @@ func (s *Scenario) WriteYAML(w io.Writer, comment string) error {
 	if s.Config.Burst > 0 {
 		fmt.Fprintf(b, "burst: %d\n", s.Config.Burst)
 	}
+	if s.Config.Delay > 0 {
+		fmt.Fprintf(b, "delay: %d\n", s.Config.Delay)
+	}
 	if s.Config.NoExpiry {
 		b.WriteString("expiry: false\n")
 	}

@@ -27,6 +27,7 @@ import (
 // replayOptions are replay's flags.
 type replayOptions struct {
 	format, key, timeField, clientField, epoch, algorithms string
+	timeMinus                                              string // --time-minus: a duration field taken from the time
 	limits                                                 []int64
 	windows                                                []time.Duration
 	reorder                                                time.Duration
@@ -36,6 +37,7 @@ type replayOptions struct {
 	compare string // --compare FIELD (replay/compare.go)
 	denied  string // --denied FILE (replay_denied.go)
 	burst   int64  // the token bucket's capacity; 0 is the limit
+	delay   int64  // nginx limit_req's delay=N (token-bucket/nginx)
 }
 
 // newReplayCommand wires windowlab replay: a log read (with progress), then
@@ -68,6 +70,7 @@ func newReplayCommand() *cobra.Command {
 	f.StringVar(&opts.format, "format", "auto", "the log's format: auto, combined (also common, nginx, apache), json, csv or tsv")
 	f.StringVar(&opts.key, "key", "ip", "who a client is: ip, user, path, status, method, field:NAME, or several joined by + (ip+path)")
 	f.StringVar(&opts.timeField, "time-field", "", "the time's field (JSON) or column (CSV, TSV); default: time, timestamp, ts, @timestamp…")
+	f.StringVar(&opts.timeMinus, "time-minus", "", "a field (or column) holding a duration, in seconds (0.250) or with its unit, to take from each time: nginx logs $msec at a request's end, and --time-minus request_time gives when it began and limit_req decided it")
 	f.StringVar(&opts.clientField, "client-field", "", "the field or column --key ip reads; default: ip, client_ip, remote_addr…")
 	f.StringVar(&opts.timeField, "time-column", "", "the same as --time-field, for CSV and TSV")
 	f.StringVar(&opts.clientField, "client-column", "", "the same as --client-field, for CSV and TSV")
@@ -78,7 +81,8 @@ func newReplayCommand() *cobra.Command {
 	f.Int64SliceVar(&opts.limits, "limits", []int64{100}, "several limits to compare, comma-separated (a sweep)")
 	f.DurationSliceVar(&opts.windows, "window", []time.Duration{time.Minute}, "the window")
 	f.DurationSliceVar(&opts.windows, "windows", []time.Duration{time.Minute}, "several windows to compare, comma-separated (a sweep)")
-	f.Int64Var(&opts.burst, "burst", 0, "the token bucket's capacity in tokens (token-bucket, token-bucket/gcra); default: the limit")
+	f.Int64Var(&opts.burst, "burst", 0, "the token bucket's capacity in tokens (token-bucket, token-bucket/gcra); default: the limit. token-bucket/nginx: limit_req's burst= (default 0)")
+	f.Int64Var(&opts.delay, "delay", 0, "nginx limit_req's delay=N for token-bucket/nginx: requests in excess past N are delayed (default 0: all of them)")
 	f.StringVar(&opts.algorithms, "algorithms", "fixed-window,sliding-log,sliding-counter", "the limiters, comma-separated (presets too: sliding-counter/httprate)")
 	f.StringVar(&opts.save, "save", "", "write the log's traffic as a scenario file (a new file; windowlab check and tui read it)")
 	f.StringVar(&opts.tz, "tz", "", "align windows to this zone's calendar (Europe/Berlin, Asia/Kolkata) rather than to UTC's")
@@ -314,7 +318,7 @@ type replayPlan struct {
 // planReplay reads replay's flags for the log name, and refuses at once
 // what would refuse the replay at its end, after the long read.
 func planReplay(opts replayOptions, name string) (replayPlan, error) {
-	p := replayPlan{log: accesslog.Options{Name: name, TimeField: opts.timeField, ClientField: opts.clientField, Reorder: opts.reorder, Strict: opts.strict}}
+	p := replayPlan{log: accesslog.Options{Name: name, TimeField: opts.timeField, TimeMinus: opts.timeMinus, ClientField: opts.clientField, Reorder: opts.reorder, Strict: opts.strict}}
 	var err error
 	if p.log.Format, err = accesslog.ParseFormat(opts.format); err != nil {
 		return p, invalid(err)
@@ -333,6 +337,9 @@ func planReplay(opts replayOptions, name string) (replayPlan, error) {
 		return p, invalid(err)
 	}
 	if p.settings, err = replay.WithBurst(p.settings, opts.burst); err != nil {
+		return p, invalid(err)
+	}
+	if p.settings, err = replay.WithDelay(p.settings, opts.delay); err != nil {
 		return p, invalid(err)
 	}
 	if p.zone, err = parseZone(opts.tz); err != nil {
