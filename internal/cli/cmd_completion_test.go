@@ -89,8 +89,8 @@ func TestCompletion(t *testing.T) {
 			t.Errorf("--algorithms offers %q, which does not parse: %v", a, err)
 		}
 	}
-	if values, _, _ := complete(t, "replay", "access.log", "--algorithms", "token-bucket/"); strings.Join(values, " ") != "token-bucket/gcra token-bucket/envoy" {
-		t.Errorf("replay --algorithms token-bucket/<tab>: %q, want token-bucket/gcra token-bucket/envoy", values)
+	if values, _, _ := complete(t, "replay", "access.log", "--algorithms", "token-bucket/"); strings.Join(values, " ") != "token-bucket/gcra token-bucket/envoy token-bucket/nginx token-bucket/nginx-nodelay" {
+		t.Errorf("replay --algorithms token-bucket/<tab>: %q, want token-bucket/gcra token-bucket/envoy token-bucket/nginx token-bucket/nginx-nodelay", values)
 	}
 	if values, _, _ := complete(t, "run", "x.yaml", "--store", ""); len(values) != 2 || values[0] != "redis" {
 		t.Errorf("--store: %q", values)
