@@ -475,6 +475,9 @@ func (rd *reader) start(line []byte) (header bool, err error) {
 	}
 	switch l.Format {
 	case FormatCombined:
+		if n, ok := strings.CutPrefix(opts.TimeMinus, "extra"); opts.TimeMinus != "" && (!ok || n == "" || strings.Trim(n, "0123456789") != "") {
+			return false, fmt.Errorf("%s:%d: --time-minus %s: a Combined line has no such field; name a word after the agent, extra1, extra2… (where a log_format appends $request_time)", opts.Name, l.Lines, opts.TimeMinus)
+		}
 		rd.parser = &combinedParser{key: opts.Key, epoch: opts.Epoch}
 		return false, nil
 	case FormatJSON:

@@ -220,20 +220,20 @@ func (d Decision) nginxExplain(b *strings.Builder) {
 	}
 }
 
-// nginxNext is NextToken for nginx: how long after At until a request
-// would be admitted again, its excess' at most burst (about: nginx drains
-// from its last update, which may lie before At).
+// nginxNext is NextToken for nginx: how long after At until the level, as
+// this request leaves it, reaches the next whole token (burst + 1 − excess
+// in thousandths), at nginx's rate; about, since nginx drains from its
+// last update, which may lie before At.
 func (d Decision) nginxNext() time.Duration {
-	burst := d.Capacity - 1
-	excess := burst*1000 + 1000 - d.Tokens // this request's excess'
+	after := d.Tokens
 	if d.Allowed {
-		excess += 1000 // the next request's, with nothing drained
+		after -= 1000
 	}
-	need := excess - burst*1000
 	rate := NginxRate(d.Limit, d.Window)
-	if need <= 0 || rate <= 0 {
+	if rate <= 0 || after < 0 {
 		return 0
 	}
+	need := 1000 - after%1000 // thousandths to the next whole token, 1..1000
 	return time.Duration((need*1000+rate-1)/rate) * time.Millisecond
 }
 

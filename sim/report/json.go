@@ -58,6 +58,8 @@ type jsonAlgorithm struct {
 	Summary            string     `json:"summary" jsonschema_description:"the lesson's line for this limiter"`
 	PeakMemory         jsonMemory `json:"peak_memory" jsonschema_description:"the most held after any decision, each figure its own peak"`
 	Memory             jsonMemory `json:"memory" jsonschema_description:"held at the end, as a store with TTLs holds it"`
+	Delayed            *int64     `json:"delayed,omitempty" jsonschema_description:"a delaying limiter's (token-bucket/nginx): of the allowed, how many it held before serving"`
+	MaxDelayMs         *int64     `json:"max_delay_ms,omitempty" jsonschema_description:"a delaying limiter's: the longest hold, in ms"`
 	// Servers are a fleet's (fixed-window@3) figures server by server.
 	Servers []jsonServer `json:"servers,omitempty" jsonschema_description:"a fleet's figures, server by server"`
 }
@@ -86,6 +88,7 @@ type jsonDecision struct {
 	TokensFrac    []int64  `json:"tokens_fraction,omitempty" jsonschema_description:"token bucket: the tokens before this request exactly, [numerator, denominator]; the numerator may pass 2^53 (see tokens_fraction_exact)"`
 	TokensExact   string   `json:"tokens_fraction_exact,omitempty" jsonschema_description:"token bucket: the same fraction as decimal text"`
 	Capacity      *int64   `json:"capacity,omitempty" jsonschema_description:"token bucket: its capacity in tokens"`
+	DelayMs       *int64   `json:"delay_ms,omitempty" jsonschema_description:"a delaying limiter (token-bucket/nginx), an allowed request: how long it is held before it is served, in ms (0: at once)"`
 }
 
 type jsonRequest struct {
@@ -159,6 +162,10 @@ func JSON(w io.Writer, h Header, e *sim.Engine) error {
 			PeakMemory: jsonMemory(s.PeakMemory), Memory: jsonMemory(s.Memory),
 			Servers: servers(s.Servers),
 		})
+		if delays(s) {
+			n, ms := s.Delayed, s.MaxDelay.Milliseconds()
+			algos[len(algos)-1].Delayed, algos[len(algos)-1].MaxDelayMs = &n, &ms
+		}
 	}
 	buf.Reset()
 	if err := enc.Encode(algos); err != nil {
@@ -235,6 +242,10 @@ func decisionJSON(d algo.Decision) jsonDecision {
 		tn, td := d.TokensRat()
 		capacity := d.Capacity
 		j.TokensFrac, j.TokensExact, j.Capacity = []int64{tn, td}, fmt.Sprintf("%d/%d", tn, td), &capacity
+		if d.Rules.Bucket == algo.BucketNginx && d.Allowed {
+			ms := d.Delay.Milliseconds()
+			j.DelayMs = &ms
+		}
 	default:
 		j.Count = &count
 	}

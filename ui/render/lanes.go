@@ -70,6 +70,9 @@ func (p Lanes) List() []Lane {
 		}
 		counts := st.Allowed.Render("✓ "+human.Int(stat.Allowed)+" allowed") + "  " +
 			st.Denied.Render("✗ "+human.Int(stat.Denied)+" denied")
+		if delaying(s.Algorithms[i : i+1]) {
+			counts += "  " + st.Allowed.Render(DelayedGlyph+" "+human.Int(stat.Delayed)+" delayed")
+		}
 		memory := stat.Kind.Unit().Of(stat.Memory.Entries) + st.Faint.Render(", "+human.Bytes(stat.Memory.Bytes))
 		if i < len(s.Store) && s.Store[i].OK {
 			// On a real Redis: the model beside what its keys hold there.
@@ -85,6 +88,9 @@ func (p Lanes) List() []Lane {
 		if s.HasLast {
 			d := s.Last.Decisions[i]
 			last = p.mark(d.Allowed) + " " + Explain(d)
+			if d.Delay > 0 {
+				last = st.Allowed.Render(DelayedGlyph) + " " + Explain(d) // "… → allow, delayed 500ms"
+			}
 			if s.Last.Arrival.Client != s.Client {
 				last += st.Faint.Render(" (" + human.Visible(s.Last.Arrival.Client) + ")")
 			}
