@@ -286,3 +286,33 @@ var (
 
 // NginxPresets lists nginx limit_req's presets, the delaying one first.
 var NginxPresets = []Preset{PresetNginx, PresetNginxNodelay}
+
+// nginx is the listing of an nginx limit_req decision: the module's
+// lookup and account, in thousandths of a request.
+func (c *coder) nginx() {
+	d := c.d
+	burst := d.Capacity - 1
+	excess := burst*1000 + 1000 - d.Tokens
+	c.line("n := zone[client]  // a new client: excess 0", "")
+	c.line("excess := max(0, n.excess - rate*ms/1000 + 1000)", fmt.Sprintf("%d, rate %d a second", excess, NginxRate(d.Limit, d.Window)))
+	c.line("if excess > burst*1000 {", fmt.Sprintf("%d > %d", excess, burst*1000))
+	c.depth++
+	c.line("// a denied request changes nothing", "")
+	next := ""
+	if !d.Allowed {
+		next = "next token in " + human.Duration(d.NextToken())
+	}
+	c.ret(false, next)
+	c.depth--
+	c.line("}", "")
+	c.line("n.excess, n.last = excess, now", "")
+	if d.Rules.Bucket == BucketNginx {
+		delayed := d.Allowed && d.Delay > 0
+		c.line("if d := (excess - delay*1000)*1000/rate; d > 0 {", "")
+		c.depth++
+		c.lines = append(c.lines, CodeLine{Indent: c.depth, Code: "return allow", Values: pick(delayed, "after "+human.Duration(d.Delay), ""), Here: delayed})
+		c.depth--
+		c.line("}", "")
+	}
+	c.lines = append(c.lines, CodeLine{Indent: c.depth, Code: "return allow", Here: d.Allowed && d.Delay == 0})
+}
