@@ -147,9 +147,13 @@ func PrintCompare(w io.Writer, l *accesslog.Log, field string, rows []Agreement)
 		return
 	}
 	fmt.Fprintf(w, "\nagreement with the server's own decisions (--compare %s: 429 and 503, REJECTED… are denied):\n", field)
-	fmt.Fprintf(w, "  %-34s %-16s %22s %9s\n", "limiter", "setting", "agree", "share")
+	width := 34 // the limiter's column, wider for a longer name
 	for _, a := range rows {
-		fmt.Fprintf(w, "  %-34s %-16s %22s %8s%%\n", a.Algorithm.Title(),
+		width = max(width, len([]rune(a.Algorithm.Title())))
+	}
+	fmt.Fprintf(w, "  %-*s %-16s %22s %9s\n", width, "limiter", "setting", "agree", "share")
+	for _, a := range rows {
+		fmt.Fprintf(w, "  %-*s %-16s %22s %8s%%\n", width, a.Algorithm.Title(),
 			fmt.Sprintf("%s per %s", human.Int(a.setting.Config.Limit), human.Duration(a.setting.Config.Window)),
 			fmt.Sprintf("%s of %s", human.Int(a.Agree), human.Int(a.Compared)), shareText(a))
 	}
