@@ -11,7 +11,7 @@ import (
 // run on nginx limit_req (5r/s, burst=4, delay=1) reports the third
 // outcome: each allowed request's delay in the JSON, worked out by hand
 // from the module's formula (excess' − 1000)·1000/5000 ms, the delayed
-// count and the longest delay in the text, ◷ in the trace.
+// count and the longest delay in the text, ◔ in the trace.
 func TestRunReportsNginxDelays(t *testing.T) {
 	out, errOut, code := windowlab(t, "run", "testdata/nginx-delay.yaml", "--json")
 	if code != 0 {
@@ -68,8 +68,8 @@ func TestRunReportsNginxDelays(t *testing.T) {
 		}
 	}
 	trace, _, _ := windowlab(t, "run", "testdata/nginx-delay.yaml", "--trace")
-	if !strings.Contains(trace, "token-bucket/nginx          ◷  excess 4 of burst 4 → allow, delayed 600ms") {
-		t.Errorf("the trace should mark the delayed request ◷ with its delay:\n%s", trace)
+	if !strings.Contains(trace, "token-bucket/nginx          ◔  excess 4 of burst 4 → allow, delayed 600ms") {
+		t.Errorf("the trace should mark the delayed request ◔ with its delay:\n%s", trace)
 	}
 	plain, _, _ := windowlab(t, "run", "token-bucket")
 	if strings.Contains(plain, "delayed") {

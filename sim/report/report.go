@@ -115,7 +115,7 @@ func writeTrace(w *bufio.Writer, e *sim.Engine, code bool) (complete bool, err e
 		for i, d := range r.Decisions {
 			mark := Mark(d.Allowed)
 			if d.Delay > 0 {
-				mark = "◷" // allowed, held d.Delay first (nginx limit_req)
+				mark = "◔" // allowed, held d.Delay first (nginx limit_req)
 			}
 			fmt.Fprintf(w, "    %-*s  %s  %s\n", width, names[i], mark, d.Explain())
 			if code {

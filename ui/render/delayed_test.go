@@ -22,7 +22,7 @@ captions:
   - {at: "12:00:00", text: "alice's burst"}
 `
 
-// A delaying limiter's delayed requests have their own mark, ◷, read
+// A delaying limiter's delayed requests have their own mark, ◔, read
 // without colour: in the timeline's cells and legend, and on the lane's
 // last request with the delay. A scenario without one keeps its legend
 // (TestGoldenTimeline's goldens hold it).
@@ -48,7 +48,7 @@ func TestDelayedRequestsHaveTheirOwnMark(t *testing.T) {
 				rows[strings.Fields(l)[0]] = l
 			}
 			// The cell holds denied requests too: ± wins; step back to
-			// the fifth request, the last delayed one, for ◷ alone.
+			// the fifth request, the last delayed one, for ◔ alone.
 			if !strings.Contains(rows["nginx"], "±") {
 				t.Errorf("nginx's row:\n%s", strings.Join(lines, "\n"))
 			}

@@ -71,7 +71,7 @@ func (p Lanes) List() []Lane {
 		counts := st.Allowed.Render("✓ "+human.Int(stat.Allowed)+" allowed") + "  " +
 			st.Denied.Render("✗ "+human.Int(stat.Denied)+" denied")
 		if delaying(s.Algorithms[i : i+1]) {
-			counts += "  " + st.Allowed.Render(DelayedGlyph+" "+human.Int(stat.Delayed)+" delayed")
+			counts += "  " + st.Allowed.Render(glue(DelayedGlyph+" "+human.Int(stat.Delayed)+" delayed"))
 		}
 		memory := stat.Kind.Unit().Of(stat.Memory.Entries) + st.Faint.Render(", "+human.Bytes(stat.Memory.Bytes))
 		if i < len(s.Store) && s.Store[i].OK {

@@ -111,7 +111,7 @@ func (s *Styles) renderCells() {
 
 // DelayedGlyph marks requests allowed but delayed (nginx limit_req without
 // nodelay): in a timeline cell, in the legend and on a lane's verdict.
-const DelayedGlyph = "◷"
+const DelayedGlyph = "◔"
 
 // WindowGlyph is what an empty timeline cell shows under a limiter's
 // window, so that the window reads without colour (NO_COLOR, or a reader

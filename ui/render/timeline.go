@@ -345,7 +345,7 @@ func ShortName(a algo.Algorithm) string {
 }
 
 // delaying reports whether any of the algorithms may delay a request
-// (nginx limit_req without nodelay): only then does the legend name ◷.
+// (nginx limit_req without nodelay): only then does the legend name ◔.
 func delaying(algos []algo.Algorithm) bool {
 	return slices.ContainsFunc(algos, func(a algo.Algorithm) bool { return a.Rules.Bucket == algo.BucketNginx })
 }
