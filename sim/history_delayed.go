@@ -44,3 +44,15 @@ func (h *History) Delayed(from, to int64, id int32, out []int64) {
 // HasDelays reports whether any limiter delayed an arrival the history
 // holds now.
 func (h *History) HasDelays() bool { return len(h.delayed) > 0 && h.delayed[0].index < h.n }
+
+// DelayedBits has bit k set when limiter k delayed any of the arrivals
+// from index from to before to.
+func (h *History) DelayedBits(from, to int64) uint32 {
+	to = min(to, h.n)
+	var bits uint32
+	i := sort.Search(len(h.delayed), func(i int) bool { return h.delayed[i].index >= from })
+	for ; i < len(h.delayed) && h.delayed[i].index < to; i++ {
+		bits |= h.delayed[i].Allowed
+	}
+	return bits
+}

@@ -23,8 +23,8 @@ captions:
 `
 
 // A delaying limiter's delayed requests have their own mark, ◔, read
-// without colour: in the timeline's cells and legend, and on the lane's
-// last request with the delay. A scenario without one keeps its legend
+// without colour: in the timeline's cells and legend, in the recent
+// requests, and on the lane's last request with the delay. A scenario without one keeps its legend
 // (TestGoldenTimeline's goldens hold it).
 func TestDelayedRequestsHaveTheirOwnMark(t *testing.T) {
 	for _, w := range []int{80, 140} {
@@ -46,6 +46,11 @@ func TestDelayedRequestsHaveTheirOwnMark(t *testing.T) {
 			rows := map[string]string{}
 			for _, l := range lines[3:] {
 				rows[strings.Fields(l)[0]] = l
+			}
+			s.Recent = RecentRows(e.History(), e.Clients(), 10)
+			recent := plain(Recent{C: c, Snap: &s}.Render(10))
+			if !strings.Contains(recent, "nginx "+DelayedGlyph+"   nginx-nodelay ✓") || !strings.Contains(recent, "nginx ✗   nginx-nodelay ✗") {
+				t.Errorf("the recent requests should mark the delayed run %s, the nodelay one ✓:\n%s", DelayedGlyph, recent)
 			}
 			// The cell holds denied requests too: ± wins; step back to
 			// the fifth request, the last delayed one, for ◔ alone.
