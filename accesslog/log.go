@@ -66,6 +66,11 @@ type Options struct {
 	// Compare, when set, is where each line holds the server's own
 	// decision: kept with each request (Log.Marks), with its line.
 	Compare *Compare
+	// TimeMinus, when set, names a field holding a duration to take from
+	// each request's time (--time-minus): nginx's $msec is when a request
+	// was logged, at its end, and $msec − $request_time when it began,
+	// which is when limit_req decided it (a delayed request ends later).
+	TimeMinus string
 }
 
 // DefaultReorder is how out of order a log's lines may be by default.
@@ -279,7 +284,13 @@ func Read(r io.Reader, opts Options) (l *Log, err error) {
 		opts.Key.parts = append(slices.Clone(opts.Key.parts), opts.Compare.part)
 		opts.Key.named = append(slices.Clone(opts.Key.named), opts.Compare.named)
 	}
-	rd := reader{log: l, opts: opts, br: br, counted: counted, parts: make([][]byte, len(opts.Key.parts)), nkey: nkey}
+	minus := -1
+	if opts.TimeMinus != "" {
+		minus = len(opts.Key.parts)
+		opts.Key.parts = append(slices.Clone(opts.Key.parts), opts.TimeMinus)
+		opts.Key.named = append(slices.Clone(opts.Key.named), true)
+	}
+	rd := reader{log: l, opts: opts, br: br, counted: counted, parts: make([][]byte, len(opts.Key.parts)), nkey: nkey, minus: minus}
 	rd.waiting.marked = l.marked
 	return l, rd.run()
 }
@@ -293,6 +304,7 @@ type reader struct {
 	parser  lineParser
 	parts   [][]byte // the key's, then --compare's
 	nkey    int      // the key's parts in parts
+	minus   int      // --time-minus's part in parts, or -1
 	key     []byte
 	waiting waiting
 	newest  algo.Instant // the latest time read
@@ -408,6 +420,14 @@ func (rd *reader) take(line []byte, reorder algo.Instant) error {
 		}
 		return err
 	}
+	if rd.minus >= 0 {
+		ms, ok := readSeconds(rd.parts[rd.minus])
+		if !ok {
+			return rd.problem(fmt.Sprintf("--time-minus %s: %q is not a duration: use seconds (nginx's $request_time, 0.250) or a duration with its unit (250ms)",
+				opts.TimeMinus, truncate(rd.parts[rd.minus])))
+		}
+		st.at -= algo.Instant(ms)
+	}
 	l.Digits = max(l.Digits, st.digits)
 	started := l.Requests+rd.waiting.len() > 0
 	if started && st.at < rd.emitted {
@@ -455,6 +475,9 @@ func (rd *reader) start(line []byte) (header bool, err error) {
 	}
 	switch l.Format {
 	case FormatCombined:
+		if n, ok := strings.CutPrefix(opts.TimeMinus, "extra"); opts.TimeMinus != "" && (!ok || n == "" || strings.Trim(n, "0123456789") != "") {
+			return false, fmt.Errorf("%s:%d: --time-minus %s: a Combined line has no such field; name a word after the agent, extra1, extra2… (where a log_format appends $request_time)", opts.Name, l.Lines, opts.TimeMinus)
+		}
 		rd.parser = &combinedParser{key: opts.Key, epoch: opts.Epoch}
 		return false, nil
 	case FormatJSON:
@@ -468,6 +491,9 @@ func (rd *reader) start(line []byte) (header bool, err error) {
 		}
 		if err := compareField(opts.Compare, func(n string) bool { return set[n] }); err != nil {
 			return false, fmt.Errorf("%s:%d: %w", opts.Name, l.Lines, err)
+		}
+		if opts.TimeMinus != "" && !(func(n string) bool { return set[n] })(opts.TimeMinus) {
+			return false, fmt.Errorf("%s:%d: --time-minus %s: the first record has no field %q", opts.Name, l.Lines, opts.TimeMinus, opts.TimeMinus)
 		}
 		fp, perr := plan(opts.Key, opts.TimeField, names, func(n string) bool { return set[n] }, opts.ClientField)
 		if perr != nil {
@@ -495,6 +521,9 @@ func (rd *reader) start(line []byte) (header bool, err error) {
 	}
 	if err := compareField(opts.Compare, func(n string) bool { _, ok := at[n]; return ok }); err != nil {
 		return false, fmt.Errorf("%s:%d: the header: %w", opts.Name, l.Lines, err)
+	}
+	if opts.TimeMinus != "" && !(func(n string) bool { _, ok := at[n]; return ok })(opts.TimeMinus) {
+		return false, fmt.Errorf("%s:%d: the header: --time-minus %s: the first record has no field %q", opts.Name, l.Lines, opts.TimeMinus, opts.TimeMinus)
 	}
 	fp, perr := plan(opts.Key, opts.TimeField, names, func(n string) bool { _, ok := at[n]; return ok }, opts.ClientField)
 	if perr != nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"strconv"
+	"strings"
 	"time"
 
 	"windowlab/algo"
@@ -272,4 +273,38 @@ func anyTime(b []byte, unit Epoch) (stamp, bool) {
 		return st, true
 	}
 	return epochTime(b, unit)
+}
+
+// readSeconds reads a duration a log holds, to whole milliseconds (any
+// finer part dropped): a number of seconds (nginx's $request_time,
+// 0.250) or a duration with its unit (250ms, 1.5s).
+func readSeconds(b []byte) (int64, bool) {
+	s := strings.TrimSpace(string(b))
+	if s == "" {
+		return 0, false
+	}
+	if d, err := time.ParseDuration(s); err == nil && d >= 0 {
+		return int64(d / time.Millisecond), true
+	}
+	whole, frac, _ := strings.Cut(s, ".")
+	if whole == "" && frac == "" {
+		return 0, false
+	}
+	var ms int64
+	for _, c := range whole {
+		if c < '0' || c > '9' || ms > 1e15 {
+			return 0, false
+		}
+		ms = ms*10 + int64(c-'0')
+	}
+	ms *= 1000
+	scale := int64(100)
+	for _, c := range frac {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		ms += int64(c-'0') * scale
+		scale /= 10
+	}
+	return ms, true
 }

@@ -222,6 +222,10 @@ type Config struct {
 	// bucket refills at Limit tokens per Window whatever its capacity.
 	// Window limiters ignore it.
 	Burst int64
+	// Delay is nginx limit_req's delay=N (token-bucket/nginx): admitted
+	// requests past N in excess are delayed; 0, nginx's default, delays
+	// every one in excess. Every other limiter ignores it.
+	Delay int64
 	// Rules are the window limiters' edge rules; the zero value is the
 	// lesson's. The token bucket ignores them.
 	Rules Rules
@@ -307,6 +311,9 @@ func (c Config) Validate() error {
 	if c.Offset < 0 || c.Offset >= c.Window || c.Offset%time.Millisecond != 0 {
 		return Problem("offset", "%s is out of range: window edges move by whole milliseconds from 0 to less than the window (%s)", human.Duration(c.Offset), human.Duration(c.Window))
 	}
+	if err := c.validateNginx(); err != nil {
+		return err
+	}
 	if c.Burst < 0 || c.Burst > MaxLimit {
 		return Problem("burst", "%d is out of range: it must be a whole number from 1 to %d, or 0 for the limit", c.Burst, MaxLimit)
 	}
@@ -322,6 +329,9 @@ func (c Config) Validate() error {
 // Capacity is the token bucket's capacity in tokens: Burst, or Limit when
 // Burst is 0.
 func (c Config) Capacity() int64 {
+	if c.Rules.Bucket == BucketNginx || c.Rules.Bucket == BucketNginxNodelay {
+		return c.Burst + 1 // nginx's burst is the excess it admits besides the request itself
+	}
 	if c.Burst > 0 {
 		return c.Burst
 	}
@@ -381,6 +391,9 @@ func New(k Kind, c Config) (Limiter, error) {
 	case KindSlidingCounter:
 		return NewSlidingCounter(c), nil
 	case KindTokenBucket:
+		if c.Rules.Bucket == BucketNginx || c.Rules.Bucket == BucketNginxNodelay {
+			return NewNginxLimitReq(c), nil
+		}
 		return NewTokenBucket(c), nil
 	case KindSegmentedWindow:
 		if err := c.CheckSegments(); err != nil {

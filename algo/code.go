@@ -45,6 +45,10 @@ func Code(a Algorithm, d Decision) Listing {
 	case KindSlidingCounter:
 		c.counter()
 	case KindTokenBucket:
+		if d.isNginx() {
+			c.nginx()
+			break
+		}
 		c.bucket()
 	case KindSegmentedWindow:
 		c.segmented()

@@ -206,6 +206,21 @@ func checkListing(a Algorithm, d Decision, l Listing) string {
 			if v == nil || est == nil || v.Cmp(est) != 0 || (v.Cmp(whole(1)) >= 0) != d.Allowed {
 				return bad("the level does not give the verdict")
 			}
+		case strings.HasPrefix(line.Code, "excess := max("): // nginx: excess' in thousandths
+			burst := d.Capacity - 1
+			if len(nums) < 2 || !near(nums[0], whole(burst*1000+1000-d.Tokens)) || !near(nums[1], whole(NginxRate(d.Limit, d.Window))) {
+				return bad("not nginx's excess and rate")
+			}
+			est, _, _ = num(nums[0])
+		case line.Code == "if excess > burst*1000 {":
+			if len(nums) < 2 || est == nil || !near(nums[1], whole((d.Capacity-1)*1000)) || (est.Cmp(whole((d.Capacity-1)*1000)) > 0) == d.Allowed {
+				return bad("the excess does not give the verdict")
+			}
+		case line.Code == "return allow" && line.Values != "":
+			after, ok := strings.CutPrefix(line.Values, "after ")
+			if !ok || !isDuration(after, d.Delay) || d.Delay == 0 {
+				return bad("not the delay")
+			}
 		case line.Code == "return deny" && line.Values != "":
 			next, ok := strings.CutPrefix(line.Values, "next token in ")
 			if d.Kind != KindTokenBucket || !ok || !isDuration(next, d.NextToken()) {

@@ -47,6 +47,10 @@ type Decision struct {
 	Tokens int64
 	// Capacity is the token bucket's capacity in tokens.
 	Capacity int64
+	// Delay is how long an admitted request is held before it is served:
+	// nginx limit_req's third outcome (NginxLimitReq); 0 for every other
+	// limiter, and for a request served at once.
+	Delay time.Duration
 
 	// Segments is the segmented window's S. Its WindowStart is the start
 	// of the segment holding At, its Count the last S segments' count, and
@@ -117,6 +121,9 @@ func (d Decision) Rounded() (int64, bool) {
 // TokensRat is the token bucket's level before this request, in tokens, as
 // an exact fraction.
 func (d Decision) TokensRat() (num, den int64) {
+	if d.isNginx() {
+		return d.Tokens, 1000 // nginx counts in thousandths of a request
+	}
 	unit, _ := d.tokenUnit()
 	return d.Tokens, unit
 }
@@ -131,6 +138,9 @@ func (d Decision) NextToken() time.Duration {
 	w, perMs := d.tokenUnit()
 	if w <= 0 {
 		return 0
+	}
+	if d.isNginx() {
+		return d.nginxNext()
 	}
 	after := d.Tokens
 	if d.Allowed {
@@ -191,6 +201,10 @@ func (d Decision) Explain() string {
 			Range(d.SegmentsFrom(), d.SegmentEnd()), human.Int(d.Count))
 		d.comparison(&b, human.Decimal(d.Count, 1))
 	case KindTokenBucket:
+		if d.isNginx() {
+			d.nginxExplain(&b)
+			break
+		}
 		tn, tw := d.TokensRat()
 		level := human.Decimal(tn, tw)
 		fmt.Fprintf(&b, "bucket %s of %s", level, tokens.Of(d.Capacity))

@@ -180,7 +180,7 @@ func TestGCRAPresetNames(t *testing.T) {
 	if _, ok := ParseRules("gcra"); ok {
 		t.Error("--rules takes gcra, a token bucket's preset, for the window limiters")
 	}
-	if err := (Config{Limit: 1, Window: time.Second, Rules: Rules{Bucket: BucketEnvoy + 1}}).Validate(); err == nil {
+	if err := (Config{Limit: 1, Window: time.Second, Rules: Rules{Bucket: BucketNginxNodelay + 1}}).Validate(); err == nil {
 		t.Error("an unknown token bucket validates")
 	}
 }

@@ -52,9 +52,11 @@ const (
 type Bucket uint8
 
 const (
-	BucketLesson Bucket = iota // the lesson's token bucket
-	BucketGCRA                 // a GCRA (go-redis/redis_rate): a bucket of capacity burst
-	BucketEnvoy                // Envoy's local rate limit, continuous: a bucket of max_tokens
+	BucketLesson       Bucket = iota // the lesson's token bucket
+	BucketGCRA                       // a GCRA (go-redis/redis_rate): a bucket of capacity burst
+	BucketEnvoy                      // Envoy's local rate limit, continuous: a bucket of max_tokens
+	BucketNginx                      // nginx limit_req, delaying past Config.Delay (NginxLimitReq)
+	BucketNginxNodelay               // nginx limit_req … nodelay: never delayed
 )
 
 // Rounding is how the sliding counter's estimate is rounded before comparing.
@@ -146,8 +148,8 @@ func (r Rules) validate() error {
 	if r.WindowStart > WindowFirstEvent {
 		return Problem("rules", "unknown window start %d; use aligned, first-request or first-event", r.WindowStart)
 	}
-	if r.Bucket > BucketEnvoy && !exactBucket(r.Bucket) {
-		return Problem("rules", "unknown token bucket %d; use the lesson's, gcra or envoy", r.Bucket)
+	if r.Bucket > BucketNginxNodelay && !exactBucket(r.Bucket) {
+		return Problem("rules", "unknown token bucket %d; use the lesson's, gcra, envoy, nginx, nginx-nodelay, redis-cell or spring", r.Bucket)
 	}
 	if r.Segmented > SegmentedDotNet {
 		return Problem("rules", "unknown segmented window %d; use the lesson's or dotnet", r.Segmented)
@@ -179,6 +181,10 @@ func (r Rules) String() string {
 		parts = append(parts, "GCRA")
 	case BucketEnvoy:
 		parts = append(parts, "Envoy")
+	case BucketNginx:
+		parts = append(parts, "nginx")
+	case BucketNginxNodelay:
+		parts = append(parts, "nginx nodelay")
 	}
 	parts = r.exactString(parts) // exact.go's buckets and clock
 	if r.Segmented == SegmentedDotNet {
@@ -398,9 +404,9 @@ var BucketPresets = []Preset{PresetGCRA, PresetEnvoy,
 }
 
 // AllPresets lists every preset: the window limiters', the fixed windows'
-// alone (exact.go), then the token buckets'.
+// alone (exact.go), the token buckets', nginx's, then the segmented windows'.
 func AllPresets() []Preset {
-	return append(append(append(append([]Preset(nil), Presets...), FixedPresets...), BucketPresets...), SegmentedPresets...)
+	return append(append(append(append(append([]Preset(nil), Presets...), FixedPresets...), BucketPresets...), NginxPresets...), SegmentedPresets...)
 }
 
 // ParseRules returns the rules named name: "" or "lesson" for the lesson's,
@@ -427,7 +433,7 @@ func RuleSetNames() []string {
 }
 
 func presetFor(r Rules) (Preset, bool) {
-	for _, list := range [][]Preset{Presets, FixedPresets, BucketPresets, SegmentedPresets} {
+	for _, list := range [][]Preset{Presets, FixedPresets, BucketPresets, NginxPresets, SegmentedPresets} {
 		for _, p := range list {
 			if p.Rules == r {
 				return p, true

@@ -28,3 +28,17 @@ func WithBurst(settings []Setting, burst int64) ([]Setting, error) {
 	}
 	return out, nil
 }
+
+// WithDelay gives every setting nginx limit_req's delay=N (token-bucket/nginx;
+// 0, nginx's default, delays every request in excess); the error names --delay.
+func WithDelay(settings []Setting, delay int64) ([]Setting, error) {
+	if delay < 0 || delay > algo.MaxLimit {
+		return nil, fmt.Errorf("--delay %d: give nginx limit_req's delay=N, a whole number of requests from 0 (the default: every request in excess is delayed) to %s", delay, human.Int(algo.MaxLimit))
+	}
+	out := make([]Setting, len(settings))
+	for i, s := range settings {
+		s.Config.Delay = delay
+		out[i] = s
+	}
+	return out, nil
+}

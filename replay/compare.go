@@ -9,6 +9,7 @@ import (
 	"windowlab/accesslog"
 	"windowlab/algo"
 	"windowlab/human"
+	"windowlab/sim"
 	"windowlab/sim/report"
 )
 
@@ -21,7 +22,13 @@ type Agreement struct {
 	Compared  int64 // requests whose line held the server's decision
 	Agree     int64
 	Missing   int64 // requests whose line held none
-	First     []Disagreement
+	// NearFlip counts the compared requests within 1 ms of flipping:
+	// decided otherwise had it come 1 ms earlier or later (the state as
+	// it was, asked without recording). A server's clock may differ from
+	// its log's by that much; a disagreement among them may be the
+	// clock's. Not counted on a --store.
+	NearFlip int64
+	First    []Disagreement
 }
 
 // Disagreement is one request the model decided otherwise than the server.
@@ -65,6 +72,7 @@ func compareSetting(ctx context.Context, l *accesslog.Log, s Setting, decided *a
 		rows[k] = Agreement{setting: s, Algorithm: a}
 	}
 	for n := int64(1); ; n++ {
+		flips := nearFlips(e, s)
 		r, ok := e.Step()
 		if !ok {
 			if decided != nil {
@@ -88,6 +96,9 @@ func compareSetting(ctx context.Context, l *accesslog.Log, s Setting, decided *a
 				continue
 			}
 			row.Compared++
+			if flips&(1<<k) != 0 {
+				row.NearFlip++
+			}
 			if d.Allowed == (v == accesslog.VerdictAllowed) {
 				row.Agree++
 			} else if len(row.First) < keepDisagreements {
@@ -96,6 +107,24 @@ func compareSetting(ctx context.Context, l *accesslog.Log, s Setting, decided *a
 		}
 	}
 	return rows, nil
+}
+
+// nearFlips marks, bit k for limiter k, the limiters that would decide the
+// engine's next request otherwise had it come 1 ms earlier or later: the
+// limiter's state asked (Peek) without recording. None on a store, and
+// none past the first 64 limiters.
+func nearFlips(e *sim.Engine, s Setting) uint64 {
+	a, ok := e.Next()
+	if !ok || s.Store != nil {
+		return 0
+	}
+	var flips uint64
+	for k, l := range e.Limiters() {
+		if k < 64 && l.Peek(a.At-1, a.Client).Allowed != l.Peek(a.At+1, a.Client).Allowed {
+			flips |= 1 << k
+		}
+	}
+	return flips
 }
 
 // label names the row: "Sliding window log, 60 per 1m".
@@ -118,14 +147,22 @@ func PrintCompare(w io.Writer, l *accesslog.Log, field string, rows []Agreement)
 		return
 	}
 	fmt.Fprintf(w, "\nagreement with the server's own decisions (--compare %s: 429 and 503, REJECTED… are denied):\n", field)
-	sw := 16 // the setting's column: "60 per 1m burst 10" widens it
+	width := 34 // the limiter's column, wider for a longer name
+	sw := 16    // the setting's column: "60 per 1m burst 10" widens it
 	for _, a := range rows {
+		width = max(width, len([]rune(a.Algorithm.Title())))
 		sw = max(sw, len(SettingText(a.setting.Config, a.Algorithm)))
 	}
-	fmt.Fprintf(w, "  %-34s %-*s %22s %9s\n", "limiter", sw, "setting", "agree", "share")
+	fmt.Fprintf(w, "  %-*s %-*s %22s %9s\n", width, "limiter", sw, "setting", "agree", "share")
 	for _, a := range rows {
-		fmt.Fprintf(w, "  %-34s %-*s %22s %8s%%\n", a.Algorithm.Title(), sw, SettingText(a.setting.Config, a.Algorithm),
+		fmt.Fprintf(w, "  %-*s %-*s %22s %8s%%\n", width, a.Algorithm.Title(), sw, SettingText(a.setting.Config, a.Algorithm),
 			fmt.Sprintf("%s of %s", human.Int(a.Agree), human.Int(a.Compared)), shareText(a))
+	}
+	for _, a := range rows {
+		if a.NearFlip > 0 {
+			fmt.Fprintf(w, "  %s: %s within 1 ms of flipping (decided otherwise 1 ms earlier or later): a disagreement there may be the clocks'\n",
+				a.label(), human.Noun{One: "request", Many: "requests"}.Of(a.NearFlip))
+		}
 	}
 	if m := rows[0].Missing; m > 0 {
 		fmt.Fprintf(w, "  not compared: %s with no decision in %s\n", human.Noun{One: "request", Many: "requests"}.Of(m), field)

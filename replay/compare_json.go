@@ -31,6 +31,7 @@ type CompareEntry struct {
 	Compared      int64                 `json:"compared" jsonschema_description:"requests whose line held the server's decision"`
 	Agree         int64                 `json:"agree" jsonschema_description:"of those, the ones the limiter decided as the server did"`
 	Share         float64               `json:"share" jsonschema_description:"agree / compared, in percent, for display (0 when none was compared)"`
+	NearFlip      int64                 `json:"near_flip" jsonschema_description:"compared requests the limiter would have decided otherwise 1 ms earlier or later: where a disagreement may be the clocks' (0 on a --store, where it is not measured)"`
 	Disagreements []CompareDisagreement `json:"disagreements" jsonschema_description:"the first five requests decided otherwise, in the order decided"`
 }
 
@@ -51,7 +52,7 @@ func CompareJSON(w io.Writer, l *accesslog.Log, field string, rows []Agreement) 
 	for _, a := range rows {
 		doc.Missing = a.Missing
 		e := CompareEntry{Limiter: a.Algorithm.String(), Limit: a.setting.Config.Limit, WindowMs: a.setting.Config.Window.Milliseconds(), Burst: Burst(a.setting.Config, a.Algorithm),
-			Window: human.Duration(a.setting.Config.Window), Compared: a.Compared, Agree: a.Agree, Share: a.Share(), Disagreements: []CompareDisagreement{}}
+			Window: human.Duration(a.setting.Config.Window), Compared: a.Compared, Agree: a.Agree, Share: a.Share(), NearFlip: a.NearFlip, Disagreements: []CompareDisagreement{}}
 		for _, d := range a.First {
 			e.Disagreements = append(e.Disagreements, CompareDisagreement{Line: d.Line, AtMs: int64(d.At), At: d.At.Time().Format("2006-01-02T15:04:05.000Z"),
 				Client: d.Client, Server: d.Server.String(), Allowed: d.Model.Allowed, Explain: d.Model.Explain()})

@@ -320,7 +320,7 @@ func (d *decoder) checkTokens(tokens token.Tokens) bool {
 	return ok
 }
 
-var topFields = []string{"name", "title", "description", "limit", "window", "burst", "segments", "expiry", "tz", "algorithms", "servers", "routing", "routing_seed", "tally", "atomic", "rtt",
+var topFields = []string{"name", "title", "description", "limit", "window", "burst", "delay", "segments", "expiry", "tz", "algorithms", "servers", "routing", "routing_seed", "tally", "atomic", "rtt",
 	"start", "speed", "traffic", "captions", "questions", "expect"}
 
 // directive accepts a %YAML directive naming a version of YAML 1, which

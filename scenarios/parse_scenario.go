@@ -50,6 +50,9 @@ func (d *decoder) scenario(root ast.Node) *Scenario {
 			s.Algorithms, algorithmItems = d.algorithms(items, o), items
 		}
 	}
+	if configOK {
+		d.nginxRate(o, s)
+	}
 
 	d.servers(o, s)
 	d.atomic(o, s)
@@ -247,7 +250,13 @@ func (d *decoder) config(o *object, s *Scenario) bool {
 	if o.has("burst") {
 		var ok bool
 		s.Config.Burst, ok = d.integer(o, "burst", 1, algo.MaxLimit,
-			"use the token bucket's capacity in tokens, a whole number from 1 to "+human.Int(algo.MaxLimit)+" (without it, the limit)")
+			"use the token bucket's capacity in tokens, a whole number from 1 to "+human.Int(algo.MaxLimit)+" (without it, the limit; token-bucket/nginx reads it as limit_req's burst=, 0 without it)")
+		configOK = configOK && ok
+	}
+	if o.has("delay") {
+		var ok bool
+		s.Config.Delay, ok = d.integer(o, "delay", 0, algo.MaxLimit,
+			"use nginx limit_req's delay=N, a whole number of requests from 0 (the default: every request in excess is delayed) to "+human.Int(algo.MaxLimit))
 		configOK = configOK && ok
 	}
 	configOK = d.segments(o, s) && configOK

@@ -51,6 +51,9 @@ func WriteRecorded(w io.Writer, r Recorded, runs iter.Seq[Run]) error {
 	if r.Config.Segments > 0 {
 		fmt.Fprintf(bw, "segments: %d\n", r.Config.Segments)
 	}
+	if r.Config.Delay > 0 {
+		fmt.Fprintf(bw, "delay: %d\n", r.Config.Delay)
+	}
 	if r.Zone != nil {
 		fmt.Fprintf(bw, "tz: %s\n", strconv.Quote(r.Zone.String()))
 	}

@@ -120,6 +120,9 @@ func (s *Scenario) WriteYAML(w io.Writer, comment string) error {
 	if s.Config.Segments > 0 {
 		fmt.Fprintf(b, "segments: %d\n", s.Config.Segments)
 	}
+	if s.Config.Delay > 0 {
+		fmt.Fprintf(b, "delay: %d\n", s.Config.Delay)
+	}
 	if s.Config.NoExpiry {
 		b.WriteString("expiry: false\n")
 	}

@@ -30,6 +30,11 @@ type Stats struct {
 	Algorithm algo.Algorithm // the kind and its rules: "sliding-counter/httprate"
 	Allowed   int64
 	Denied    int64
+	// Delayed counts the allowed requests held before being served
+	// (Decision.Delay: nginx limit_req's third outcome), MaxDelay the
+	// longest hold; 0 for every limiter that never delays.
+	Delayed  int64
+	MaxDelay time.Duration
 	// MaxInWindow is the most requests admitted to one client in any
 	// half-open interval one window long: the lesson's "200 in 2 seconds".
 	MaxInWindow       int64
@@ -339,7 +344,7 @@ func (e *Engine) step() {
 	a := e.next
 	e.now = a.At
 	id := e.clientID(a)
-	var bits, tracked uint32
+	var bits, tracked, delayed uint32
 	for i, l := range e.limiters {
 		d := &e.last.Decisions[i] // written in place: a Decision is 96 bytes
 		if b := e.byID[i]; b != nil {
@@ -350,6 +355,11 @@ func (e *Engine) step() {
 		s := &e.stats[i]
 		if d.Allowed {
 			s.Allowed++
+			if d.Delay > 0 {
+				s.Delayed++
+				s.MaxDelay = max(s.MaxDelay, d.Delay)
+				delayed |= 1 << i
+			}
 			bits |= 1 << i
 			if k := e.slot[i]; k >= 0 {
 				tracked |= 1 << k
@@ -384,6 +394,9 @@ func (e *Engine) step() {
 	e.last.Index, e.last.Arrival, e.hasLast = e.n, a, true
 	if e.opts.History {
 		e.history.add(Mark{At: a.At, Client: id, Allowed: bits})
+		if delayed != 0 {
+			e.history.addDelayed(Mark{At: a.At, Client: id, Allowed: delayed})
+		}
 	}
 	e.n++
 	e.fetch()

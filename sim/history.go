@@ -33,7 +33,8 @@ type History struct {
 	encCum   []int64 // of them, how many each limiter allowed
 	tail     Mark    // the newest run, not encoded yet
 	tailN    int64
-	n        int64 // arrivals the history holds now, at most encoded + tailN
+	n        int64         // arrivals the history holds now, at most encoded + tailN
+	delayed  []delayedMark // the arrivals some limiter delayed (history_delayed.go)
 }
 
 // histBlock is where a block's first run is.

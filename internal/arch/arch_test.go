@@ -32,6 +32,7 @@ var allowed = map[string][]string{
 	"internal/long":       {},
 	"redisstore":          {"algo"},
 	"internal/redistest":  {},
+	"internal/nginxtest":  {},
 	"internal/schematest": {},
 	"docs":                {}, // the reference; its only code is the link checker
 	// A Redis Cluster for the tests; it shares redistest's switch.
@@ -54,7 +55,7 @@ var allowed = map[string][]string{
 var testsMay = map[string][]string{"sim/lab": {"sim", "internal/schematest"}, "serve": {"scenarios"},
 	"redisstore": {"redisstore", "sim", "scenarios", "internal/redistest", "internal/redisclustertest"}, "sim/report": {"internal/schematest"},
 	"ui/render":    {"scenarios"},
-	"internal/cli": {"internal/redistest", "internal/haproxytest", "internal/redisclustertest", "internal/schematest"}, ".": {"algo", "scenarios", "sim"},
+	"internal/cli": {"internal/redistest", "internal/haproxytest", "internal/redisclustertest", "internal/schematest", "internal/nginxtest"}, ".": {"algo", "scenarios", "sim"},
 	"internal/redisclustertest": {"internal/redisclustertest"}}
 
 func TestLayers(t *testing.T) {

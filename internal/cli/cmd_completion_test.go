@@ -89,8 +89,8 @@ func TestCompletion(t *testing.T) {
 			t.Errorf("--algorithms offers %q, which does not parse: %v", a, err)
 		}
 	}
-	if values, _, _ := complete(t, "replay", "access.log", "--algorithms", "token-bucket/"); strings.Join(values, " ") != "token-bucket/gcra token-bucket/envoy token-bucket/redis-cell token-bucket/spring" {
-		t.Errorf("replay --algorithms token-bucket/<tab>: %q, want token-bucket/gcra token-bucket/envoy token-bucket/redis-cell token-bucket/spring", values)
+	if values, _, _ := complete(t, "replay", "access.log", "--algorithms", "token-bucket/"); strings.Join(values, " ") != "token-bucket/gcra token-bucket/envoy token-bucket/redis-cell token-bucket/spring token-bucket/nginx token-bucket/nginx-nodelay" {
+		t.Errorf("replay --algorithms token-bucket/<tab>: %q, want token-bucket/gcra token-bucket/envoy token-bucket/redis-cell token-bucket/spring token-bucket/nginx token-bucket/nginx-nodelay", values)
 	}
 	if values, _, _ := complete(t, "replay", "access.log", "--algorithms", "fixed-window/"); strings.Join(values, " ") != "fixed-window/express-rate-limit fixed-window/envoy-ratelimit fixed-window/kong" {
 		t.Errorf("replay --algorithms fixed-window/<tab>: %q, want express-rate-limit, envoy-ratelimit, kong", values)

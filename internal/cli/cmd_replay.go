@@ -27,6 +27,7 @@ import (
 // replayOptions are replay's flags.
 type replayOptions struct {
 	format, key, timeField, clientField, epoch, algorithms string
+	timeMinus                                              string // --time-minus: a duration field taken from the time
 	limits                                                 []int64
 	windows                                                []time.Duration
 	reorder                                                time.Duration
@@ -40,6 +41,7 @@ type replayOptions struct {
 	burstGiven bool
 	segs       int64 // the segmented window's segments, when segsSet
 	segsSet    bool  // --segments given
+	delay      int64 // nginx limit_req's delay=N (token-bucket/nginx)
 }
 
 // newReplayCommand wires windowlab replay: a log read (with progress), then
@@ -74,6 +76,7 @@ func newReplayCommand() *cobra.Command {
 	f.StringVar(&opts.format, "format", "auto", "the log's format: auto, combined (also common, nginx, apache), json, csv or tsv")
 	f.StringVar(&opts.key, "key", "ip", "who a client is: ip, user, path, status, method, field:NAME, or several joined by + (ip+path)")
 	f.StringVar(&opts.timeField, "time-field", "", "the time's field (JSON) or column (CSV, TSV); default: time, timestamp, ts, @timestamp…")
+	f.StringVar(&opts.timeMinus, "time-minus", "", "a field (or column) holding a duration, in seconds (0.250) or with its unit, to take from each time: nginx logs $msec at a request's end, and --time-minus request_time gives when it began and limit_req decided it")
 	f.StringVar(&opts.clientField, "client-field", "", "the field or column --key ip reads; default: ip, client_ip, remote_addr…")
 	f.StringVar(&opts.timeField, "time-column", "", "the same as --time-field, for CSV and TSV")
 	f.StringVar(&opts.clientField, "client-column", "", "the same as --client-field, for CSV and TSV")
@@ -84,8 +87,9 @@ func newReplayCommand() *cobra.Command {
 	f.Int64SliceVar(&opts.limits, "limits", []int64{100}, "several limits to compare, comma-separated (a sweep)")
 	f.DurationSliceVar(&opts.windows, "window", []time.Duration{time.Minute}, "the window")
 	f.DurationSliceVar(&opts.windows, "windows", []time.Duration{time.Minute}, "several windows to compare, comma-separated (a sweep)")
-	f.Int64Var(&opts.burst, "burst", 0, "the token bucket's capacity in tokens, 1 or more (token-bucket and its presets: gcra, envoy, redis-cell, spring); default: the limit")
+	f.Int64Var(&opts.burst, "burst", 0, "the token bucket's capacity in tokens, 1 or more (token-bucket and its presets: gcra, envoy, redis-cell, spring); default: the limit. token-bucket/nginx: limit_req's burst= (default 0)")
 	f.Int64Var(&opts.segs, "segments", 0, "the segments the segmented window splits its window into (segmented-window, segmented-window/dotnet: SegmentsPerWindow); they must divide it into whole milliseconds; default: 4, or fewer to divide the window")
+	f.Int64Var(&opts.delay, "delay", 0, "nginx limit_req's delay=N for token-bucket/nginx: requests in excess past N are delayed (default 0: all of them)")
 	f.StringVar(&opts.algorithms, "algorithms", "fixed-window,sliding-log,sliding-counter", "the limiters, comma-separated (presets too: sliding-counter/httprate)")
 	f.StringVar(&opts.save, "save", "", "write the log's traffic as a scenario file (a new file; windowlab check and tui read it)")
 	f.StringVar(&opts.tz, "tz", "", "align windows to this zone's calendar (Europe/Berlin, Asia/Kolkata) rather than to UTC's")
@@ -321,7 +325,7 @@ type replayPlan struct {
 // planReplay reads replay's flags for the log name, and refuses at once
 // what would refuse the replay at its end, after the long read.
 func planReplay(opts replayOptions, name string) (replayPlan, error) {
-	p := replayPlan{log: accesslog.Options{Name: name, TimeField: opts.timeField, ClientField: opts.clientField, Reorder: opts.reorder, Strict: opts.strict}}
+	p := replayPlan{log: accesslog.Options{Name: name, TimeField: opts.timeField, TimeMinus: opts.timeMinus, ClientField: opts.clientField, Reorder: opts.reorder, Strict: opts.strict}}
 	var err error
 	if p.log.Format, err = accesslog.ParseFormat(opts.format); err != nil {
 		return p, invalid(err)
@@ -349,6 +353,9 @@ func planReplay(opts replayOptions, name string) (replayPlan, error) {
 		if p.settings, err = replay.WithSegments(p.settings, opts.segs); err != nil {
 			return p, invalid(err)
 		}
+	}
+	if p.settings, err = replay.WithDelay(p.settings, opts.delay); err != nil {
+		return p, invalid(err)
 	}
 	if p.zone, err = parseZone(opts.tz); err != nil {
 		return p, invalid(err)

@@ -26,6 +26,7 @@ func TestJSONMeetsItsSchema(t *testing.T) {
 		{"run.schema.json", []string{"run", "token-bucket", "--json"}},
 		{"run.schema.json", []string{"run", "many-servers", "--json"}},
 		{"run.schema.json", []string{"run", "presets-cloudflare-example", "--json"}},
+		{"run.schema.json", []string{"run", "testdata/nginx-delay.yaml", "--json"}},
 		{"run.schema.json", []string{"replay", log, "--limit", "1", "--json"}},
 		{"recommend.schema.json", []string{"replay", log, "--recommend", "--json"}},
 		{"compare.schema.json", []string{"replay", "testdata/replay/limit-req.log", "--limits", "2,3", "--compare", "field:extra1", "--json"}},

@@ -61,6 +61,8 @@ type jsonAlgorithm struct {
 	Summary            string     `json:"summary" jsonschema_description:"the lesson's line for this limiter"`
 	PeakMemory         jsonMemory `json:"peak_memory" jsonschema_description:"the most held after any decision, each figure its own peak"`
 	Memory             jsonMemory `json:"memory" jsonschema_description:"held at the end, as a store with TTLs holds it"`
+	Delayed            *int64     `json:"delayed,omitempty" jsonschema_description:"a delaying limiter's (token-bucket/nginx): of the allowed, how many it held before serving"`
+	MaxDelayMs         *int64     `json:"max_delay_ms,omitempty" jsonschema_description:"a delaying limiter's: the longest hold, in ms"`
 	// Servers are a fleet's (fixed-window@3) figures server by server.
 	Servers []jsonServer `json:"servers,omitempty" jsonschema_description:"a fleet's figures, server by server"`
 }
@@ -93,6 +95,7 @@ type jsonDecision struct {
 	SegmentStart  *int64   `json:"segment_start_ms,omitempty" jsonschema_description:"segmented window: the start of the segment holding the request; its S segments start S − 1 segments (of window_ms/S) before"`
 	InSegments    *int64   `json:"in_segments,omitempty" jsonschema_description:"segmented window: requests counted in the last S segments before this one"`
 	OldestSegment *int64   `json:"oldest_segment,omitempty" jsonschema_description:"segmented window: how many of them are in the oldest segment, which leaves the window next"`
+	DelayMs       *int64   `json:"delay_ms,omitempty" jsonschema_description:"a delaying limiter (token-bucket/nginx), an allowed request: how long it is held before it is served, in ms (0: at once)"`
 }
 
 type jsonRequest struct {
@@ -166,6 +169,10 @@ func JSON(w io.Writer, h Header, e *sim.Engine) error {
 			PeakMemory: jsonMemory(s.PeakMemory), Memory: jsonMemory(s.Memory),
 			Servers: servers(s.Servers),
 		})
+		if delays(s) {
+			n, ms := s.Delayed, s.MaxDelay.Milliseconds()
+			algos[len(algos)-1].Delayed, algos[len(algos)-1].MaxDelayMs = &n, &ms
+		}
 	}
 	buf.Reset()
 	if err := enc.Encode(algos); err != nil {
@@ -242,6 +249,10 @@ func decisionJSON(d algo.Decision) jsonDecision {
 		tn, td := d.TokensRat()
 		capacity := d.Capacity
 		j.TokensFrac, j.TokensExact, j.Capacity = []int64{tn, td}, fmt.Sprintf("%d/%d", tn, td), &capacity
+		if d.Rules.Bucket == algo.BucketNginx && d.Allowed {
+			ms := d.Delay.Milliseconds()
+			j.DelayMs = &ms
+		}
 	case algo.KindSegmentedWindow:
 		segs, start, oldest := d.Segments, int64(d.WindowStart), d.Previous
 		j.Segments, j.SegmentStart, j.InSegments, j.OldestSegment = &segs, &start, &count, &oldest

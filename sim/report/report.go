@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -116,7 +117,11 @@ func writeTrace(w *bufio.Writer, e *sim.Engine, code bool) (complete bool, err e
 	for r, ok := e.Step(); ok; r, ok = e.Step() {
 		fmt.Fprintf(w, "#%d  %s  %s\n", r.Index+1, r.Arrival.At, human.Visible(r.Arrival.Client))
 		for i, d := range r.Decisions {
-			fmt.Fprintf(w, "    %-*s  %s  %s\n", width, names[i], Mark(d.Allowed), d.Explain())
+			mark := Mark(d.Allowed)
+			if d.Delay > 0 {
+				mark = "◔" // allowed, held d.Delay first (nginx limit_req)
+			}
+			fmt.Fprintf(w, "    %-*s  %s  %s\n", width, names[i], mark, d.Explain())
 			if code {
 				for _, line := range algo.Code(algos[i], d).Text() {
 					fmt.Fprintf(w, "        %s\n", line)
@@ -157,6 +162,10 @@ func writeSummary(w io.Writer, cfg algo.Config, stats []sim.Stats) {
 	row("", func(s sim.Stats) string { return s.Algorithm.String() })
 	row("allowed", func(s sim.Stats) string { return human.Int(s.Allowed) })
 	row("denied", func(s sim.Stats) string { return human.Int(s.Denied) })
+	if slices.ContainsFunc(stats, delays) {
+		row("delayed", func(s sim.Stats) string { return human.Int(s.Delayed) })
+		row("longest delay", func(s sim.Stats) string { return human.Duration(s.MaxDelay) })
+	}
 	row("most in one window", func(s sim.Stats) string { return human.Int(s.MaxInWindow) })
 	row("peak memory", func(s sim.Stats) string { return s.Kind.Unit().Of(s.PeakMemory.Entries) })
 	row("", func(s sim.Stats) string { return human.Bytes(s.PeakMemory.Bytes) })
@@ -179,6 +188,10 @@ func writeSummary(w io.Writer, cfg algo.Config, stats []sim.Stats) {
 		fmt.Fprintln(w, "expiry is off: every window counter and timestamp stays in memory forever.")
 	}
 }
+
+// delays reports whether the limiter may delay a request (nginx
+// limit_req without nodelay): its report has a delayed row.
+func delays(s sim.Stats) bool { return s.Algorithm.Rules.Bucket == algo.BucketNginx }
 
 // LessonLine says what a limiter's busiest window means, in the lesson's words.
 func LessonLine(s sim.Stats, limit int64, window time.Duration) string {

@@ -68,23 +68,16 @@ func (p Lanes) List() []Lane {
 		if p.Question == i {
 			l.title += " ◀ the question"
 		}
-		counts := st.Allowed.Render("✓ "+human.Int(stat.Allowed)+" allowed") + "  " +
-			st.Denied.Render("✗ "+human.Int(stat.Denied)+" denied")
-		memory := stat.Kind.Unit().Of(stat.Memory.Entries) + st.Faint.Render(", "+human.Bytes(stat.Memory.Bytes))
-		if i < len(s.Store) && s.Store[i].OK {
-			// On a real Redis: the model beside what its keys hold there.
-			u := s.Store[i].Usage
-			memory += " " + st.Faint.Render(glue("(Redis ≈"+human.Bytes(algo.RedisBytes(stat.Kind, stat.Memory))+
-				"; MEMORY USAGE "+human.Bytes(u.Bytes)+" in "+human.Noun{One: "key", Many: "keys"}.Of(u.Keys)+")"))
-		} else if redis := algo.RedisBytes(stat.Kind, stat.Memory); redis > 0 && p.redisShown() {
-			memory += " " + st.Faint.Render(glue("(Redis ≈"+human.Bytes(redis)+")"))
-		}
+		counts, memory := p.header(i)
 		l.right = counts + st.Faint.Render(" · ") + st.Label.Render("holds ") + memory
 
 		last := st.Faint.Render("no request yet")
 		if s.HasLast {
 			d := s.Last.Decisions[i]
 			last = p.mark(d.Allowed) + " " + Explain(d)
+			if d.Delay > 0 {
+				last = st.Allowed.Render(DelayedGlyph) + " " + Explain(d) // "… → allow, delayed 500ms"
+			}
 			if s.Last.Arrival.Client != s.Client {
 				last += st.Faint.Render(" (" + human.Visible(s.Last.Arrival.Client) + ")")
 			}
@@ -137,6 +130,28 @@ func (p Lanes) List() []Lane {
 		out = append(out, l)
 	}
 	return out
+}
+
+// header is lane i's counts ("✓ 3 allowed  ✗ 1 denied") and what it
+// holds, with what Redis holds (on --store) or would hold beside it.
+func (p Lanes) header(i int) (counts, memory string) {
+	s, st := p.Snap, p.C.Styles
+	stat := s.Stats[i]
+	counts = st.Allowed.Render("✓ "+human.Int(stat.Allowed)+" allowed") + "  " +
+		st.Denied.Render("✗ "+human.Int(stat.Denied)+" denied")
+	if delaying(s.Algorithms[i : i+1]) {
+		counts += "  " + st.Allowed.Render(glue(DelayedGlyph+" "+human.Int(stat.Delayed)+" delayed"))
+	}
+	memory = stat.Kind.Unit().Of(stat.Memory.Entries) + st.Faint.Render(", "+human.Bytes(stat.Memory.Bytes))
+	if i < len(s.Store) && s.Store[i].OK {
+		// On a real Redis: the model beside what its keys hold there.
+		u := s.Store[i].Usage
+		memory += " " + st.Faint.Render(glue("(Redis ≈"+human.Bytes(algo.RedisBytes(stat.Kind, stat.Memory))+
+			"; MEMORY USAGE "+human.Bytes(u.Bytes)+" in "+human.Noun{One: "key", Many: "keys"}.Of(u.Keys)+")"))
+	} else if redis := algo.RedisBytes(stat.Kind, stat.Memory); redis > 0 && p.redisShown() {
+		memory += " " + st.Faint.Render(glue("(Redis ≈"+human.Bytes(redis)+")"))
+	}
+	return counts, memory
 }
 
 // redisShown is whether lanes have room to add what their state would take

@@ -13,6 +13,7 @@ import (
 type RecentRow struct {
 	first, last int64 // 1-based request numbers
 	mark        sim.Mark
+	delayed     uint32 // bit k: limiter k delayed some of them (nginx limit_req)
 	client      string // as shown (human.Visible)
 }
 
@@ -22,7 +23,8 @@ func RecentRows(h *sim.History, clients []string, n int) []RecentRow {
 	runs := h.LastRuns(n)
 	rows := make([]RecentRow, len(runs))
 	for i, r := range runs {
-		rows[i] = RecentRow{first: r.First + 1, last: r.First + r.N, mark: r.Mark, client: human.Visible(clients[r.Client])}
+		rows[i] = RecentRow{first: r.First + 1, last: r.First + r.N, mark: r.Mark, client: human.Visible(clients[r.Client]),
+			delayed: h.DelayedBits(r.First, r.First+r.N)}
 	}
 	return rows
 }
@@ -68,7 +70,11 @@ func (p Recent) Render(h int) []string {
 		b.WriteString("  " + g.mark.At.String() + "  " + p.C.Fit(g.client, nameW))
 		b.WriteString("  " + st.Faint.Render(fmt.Sprintf("%*s", countW, counts[i])))
 		for k, a := range p.Snap.Algorithms {
-			b.WriteString("   " + st.kindPlain(int(a.Kind)).Render(ShortName(a)) + " " + mark(st, g.mark.Allowed&(1<<k) != 0))
+			m := mark(st, g.mark.Allowed&(1<<k) != 0)
+			if g.delayed&(1<<k) != 0 {
+				m = st.Allowed.Render(DelayedGlyph) // allowed, some of them delayed
+			}
+			b.WriteString("   " + st.kindPlain(int(a.Kind)).Render(ShortName(a)) + " " + m)
 		}
 		out = append(out, b.String())
 	}

@@ -63,6 +63,7 @@ const (
 	markNo
 	markBoth
 	markEdge
+	markDelayed // every request allowed, some of them delayed (nginx limit_req)
 	marks
 )
 
@@ -89,8 +90,8 @@ func (s *Styles) cellGlyph(m cellMark, t Tint, cursor bool) string {
 
 // renderCells renders every timeline cell once.
 func (s *Styles) renderCells() {
-	fg := map[cellMark]lipgloss.Style{markNone: lipgloss.NewStyle(), markOK: s.Allowed.Style, markNo: s.Denied.Style, markBoth: s.Mixed.Style, markEdge: s.Edge.Style}
-	text := map[cellMark]string{markNone: " ", markOK: "✓", markNo: "✗", markBoth: "±", markEdge: "│"}
+	fg := map[cellMark]lipgloss.Style{markNone: lipgloss.NewStyle(), markOK: s.Allowed.Style, markNo: s.Denied.Style, markBoth: s.Mixed.Style, markEdge: s.Edge.Style, markDelayed: s.Allowed.Style}
+	text := map[cellMark]string{markNone: " ", markOK: "✓", markNo: "✗", markBoth: "±", markEdge: "│", markDelayed: DelayedGlyph}
 	bg := map[Tint]lipgloss.Style{TintNone: lipgloss.NewStyle(), TintCurrent: s.WinCur, TintOverlap: s.WinOverlap, TintPrevious: s.WinPrev}
 	for m := range marks {
 		for t := range tints {
@@ -107,6 +108,10 @@ func (s *Styles) renderCells() {
 		}
 	}
 }
+
+// DelayedGlyph marks requests allowed but delayed (nginx limit_req without
+// nodelay): in a timeline cell, in the legend and on a lane's verdict.
+const DelayedGlyph = "◔"
 
 // WindowGlyph is what an empty timeline cell shows under a limiter's
 // window, so that the window reads without colour (NO_COLOR, or a reader

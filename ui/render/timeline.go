@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -34,6 +35,7 @@ type TimelineCells struct {
 	Client  string        // whose requests, "" for every client's
 	Total   []int64       // requests decided in each cell
 	Allowed [][]int64     // [cell][limiter]: how many of them each limiter allowed
+	Delayed [][]int64     // [cell][limiter]: how many of those it delayed; nil when none was
 }
 
 // timelinePanel draws the timeline from a snapshot: an axis with window
@@ -131,6 +133,9 @@ func (p Timeline) key(short bool) string {
 	item := func(mark, what string) string { return mark + st.Faint.Render(" "+what) }
 	items := []string{item(st.Allowed.Render("✓"), "allowed"), item(st.Denied.Render("✗"), "denied"),
 		item(st.Mixed.Render("±"), "both"), item(st.Edge.Render("┃"), "edge")}
+	if delaying(p.Snap.Algorithms) {
+		items = slices.Insert(items, 2, item(st.Allowed.Render(DelayedGlyph), "delayed"))
+	}
 	windows, counter := false, false
 	for i, a := range p.Snap.Algorithms {
 		windows = windows || len(p.WindowSpans(i)) > 0
@@ -240,11 +245,14 @@ func (p Timeline) rows() []string {
 		b.WriteString(st.kind(int(a.Kind)).Render(p.C.Fit(ShortName(a), TimelineLabelWidth-1)) + " ")
 		spans := p.WindowSpans(k)
 		for i := range p.Cells() {
-			mark := p.mark(i, d.Total[i], d.Allowed[i][k], a.ClientWindows())
-			if mark == markNone && p.isSegmentEdge(i, k) {
-				mark = markEdge
+			m := p.mark(i, d.Total[i], d.Allowed[i][k], a.ClientWindows())
+			if m == markNone && p.isSegmentEdge(i, k) {
+				m = markEdge
 			}
-			b.WriteString(st.cellGlyph(mark, TintAt(spans, p.Start(i), p.Start(i)+p.CellMs()), i == cursor))
+			if m == markOK && d.Delayed != nil && d.Delayed[i][k] > 0 {
+				m = markDelayed
+			}
+			b.WriteString(st.cellGlyph(m, TintAt(spans, p.Start(i), p.Start(i)+p.CellMs()), i == cursor))
 		}
 		var allowed, denied int64
 		if d.Client == "" {
@@ -342,4 +350,10 @@ func ShortName(a algo.Algorithm) string {
 		return "segments"
 	}
 	return a.Kind.String()
+}
+
+// delaying reports whether any of the algorithms may delay a request
+// (nginx limit_req without nodelay): only then does the legend name ◔.
+func delaying(algos []algo.Algorithm) bool {
+	return slices.ContainsFunc(algos, func(a algo.Algorithm) bool { return a.Rules.Bucket == algo.BucketNginx })
 }

@@ -112,6 +112,7 @@ func (t Zoom) CellsAt(h *sim.History, now algo.Instant, width, limiters int, id 
 				}
 			}
 		}
+		d.delayed(h, limiters, id)
 		return d
 	}
 	bounds := make([]int64, cells+1)
@@ -122,5 +123,21 @@ func (t Zoom) CellsAt(h *sim.History, now algo.Instant, width, limiters int, id 
 		d.Total[i] = bounds[i+1] - bounds[i]
 		h.Allowed(bounds[i], bounds[i+1], d.Allowed[i])
 	}
+	d.delayed(h, limiters, -1)
 	return d
+}
+
+// delayed counts, when the history holds any, the requests each limiter
+// delayed under each cell (of client id, or every client's below 0).
+func (d *TimelineCells) delayed(h *sim.History, limiters int, id int32) {
+	if !h.HasDelays() {
+		return
+	}
+	cell := algo.Instant(d.Cell / time.Millisecond)
+	d.Delayed = make([][]int64, len(d.Total))
+	for i := range d.Delayed {
+		d.Delayed[i] = make([]int64, limiters)
+		from := d.First + algo.Instant(i)*cell
+		h.Delayed(h.FirstAtOrAfter(from), h.FirstAtOrAfter(from+cell), id, d.Delayed[i])
+	}
 }
