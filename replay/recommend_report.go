@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"windowlab/algo"
 	"windowlab/human"
 )
 
@@ -96,6 +97,11 @@ func printPicks(w io.Writer, r *Recommendation) {
 		switch {
 		case p == nil:
 			fmt.Fprintf(w, "  %-*s not found: stopped early\n", tw, r.Algorithms[i].Title())
+		case p.At == nil && p.Algorithm.Kind == algo.KindTokenBucket:
+			// A bucket's capacity is --burst whatever the limit: a burst
+			// larger than it is turned away at any rate.
+			fmt.Fprintf(w, "  %-*s none at %s: a client's burst of more is turned away at every limit tried; try a larger --burst\n",
+				tw, p.Algorithm.Title(), bucketText(r.Config, p.Algorithm))
 		case p.At == nil:
 			fmt.Fprintf(w, "  %-*s none: even a limit of a client's every request denies more\n", tw, p.Algorithm.Title())
 		default:
@@ -206,4 +212,13 @@ func WriteRecommendationJSON(w io.Writer, name string, r *Recommendation) error 
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(doc)
+}
+
+// bucketText is a token bucket's capacity in words: "burst 0 (a bucket of
+// 1)" for nginx's, "burst 10" for the others'.
+func bucketText(cfg algo.Config, a algo.Algorithm) string {
+	if nginx(a) {
+		return fmt.Sprintf("burst %s (a bucket of %s)", human.Int(cfg.Burst), human.Int(cfg.Burst+1))
+	}
+	return "burst " + human.Int(cfg.Capacity())
 }

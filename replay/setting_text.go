@@ -19,10 +19,20 @@ func Burst(cfg algo.Config, a algo.Algorithm) int64 {
 
 // SettingText is a row's setting as the reports write it: "60 per 1m", and
 // "60 per 1m burst 10" for a token bucket whose capacity is not the limit.
+// nginx's limit_req always names its burst=: 0, its default, is a bucket of
+// one request, not of the limit.
 func SettingText(cfg algo.Config, a algo.Algorithm) string {
 	s := fmt.Sprintf("%s per %s", human.Int(cfg.Limit), human.Duration(cfg.Window))
-	if b := Burst(cfg, a); b != 0 {
+	if nginx(a) {
+		s += " burst " + human.Int(cfg.Burst)
+	} else if b := Burst(cfg, a); b != 0 {
 		s += " burst " + human.Int(b)
 	}
 	return s
+}
+
+// nginx reports whether a is nginx's limit_req, whose burst is its own
+// setting (0 by default), not the bucket's capacity.
+func nginx(a algo.Algorithm) bool {
+	return a.Kind == algo.KindTokenBucket && (a.Rules.Bucket == algo.BucketNginx || a.Rules.Bucket == algo.BucketNginxNodelay)
 }

@@ -89,3 +89,23 @@ func TestReplayRecommendMemoryBudget(t *testing.T) {
 		}
 	}
 }
+
+// A bucket's capacity does not grow with the limit: where a client's burst
+// is larger than nginx's burst + 1, no limit lets it through, and the
+// recommendation says so and names the setting to change, not the limit.
+func TestReplayRecommendABucketTooSmall(t *testing.T) {
+	log := filepath.Join("testdata", "replay", "recommend.log")
+	out, errOut, code := windowlab(t, "replay", log, "--recommend", "--deny-at-most", "10%", "--algorithms", "token-bucket/nginx,fixed-window")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, "Token bucket · nginx limit_req none at burst 0 (a bucket of 1): a client's burst of more is turned away at every limit tried; try a larger --burst") {
+		t.Errorf("nginx's default burst: no line naming it:\n%s", out)
+	}
+	if strings.Contains(out, "even a limit of a client's every request") {
+		t.Errorf("the fixed window found no limit:\n%s", out)
+	}
+	if !strings.Contains(out, " burst 0 ") {
+		t.Errorf("nginx's candidate rows do not name its burst 0:\n%s", out)
+	}
+}
