@@ -419,7 +419,7 @@ func lessonAlgorithms() []algo.Algorithm {
 func (d *decoder) algorithm(v, at ast.Node, field string) (algo.Algorithm, bool) {
 	s, isStr := v.(*ast.StringNode)
 	if !isStr {
-		d.at(at, field, "expected an algorithm name (%s), got %s", quoteList(algorithmNames(), "or"), describe(v))
+		d.at(at, field, "expected an algorithm name (%s), got %s", algorithmChoices(""), describe(v))
 		return algo.Algorithm{}, false
 	}
 	a, err := algo.ParseAlgorithm(s.Value)
@@ -446,8 +446,32 @@ func (d *decoder) algorithm(v, at ast.Node, field string) (algo.Algorithm, bool)
 			}
 		}
 	}
-	d.at(at, field, "unknown algorithm %q; %svalid ones are %s", truncate(s.Value), hint, quoteList(names, "and"))
+	d.at(at, field, "unknown algorithm %q; %s%s", truncate(s.Value), hint, algorithmChoices(s.Value))
 	return algo.Algorithm{}, false
+}
+
+// algorithmChoices says what an algorithm may be: the kinds, and the
+// presets of the kind typed before a slash, or how many presets there are
+// and where they are listed (every name at once is a paragraph: twenty).
+func algorithmChoices(typed string) string {
+	kinds := make([]string, len(algo.All))
+	for i, k := range algo.All {
+		kinds[i] = k.String()
+	}
+	kind, _, slash := strings.Cut(typed, "/")
+	if k, ok := algo.ParseKind(kind); ok && slash {
+		var of []string
+		for _, p := range algo.AllPresets() {
+			if p.Kind == k {
+				of = append(of, k.String()+"/"+p.Name)
+			}
+		}
+		if len(of) > 0 {
+			return fmt.Sprintf("`%s`'s presets are %s", k, quoteList(of, "and"))
+		}
+		return fmt.Sprintf("`%s` has no presets; the kinds are %s", k, quoteList(kinds, "and"))
+	}
+	return fmt.Sprintf("valid ones are %s, or one of the %d presets as kind/name (`windowlab presets` lists them)", quoteList(kinds, "and"), len(algo.AllPresets()))
 }
 
 // replayed reads an algorithm that the scenario must be replaying.

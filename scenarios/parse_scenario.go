@@ -353,7 +353,7 @@ func (d *decoder) algorithms(items []ast.Node, o *object) []algo.Algorithm {
 	var kinds []algo.Algorithm
 	if len(items) == 0 {
 		_, at := o.value("algorithms")
-		d.at(at, "algorithms", "the list is empty; leave it out for all three, or name some of %s", quoteList(algorithmNames(), "and"))
+		d.at(at, "algorithms", "the list is empty; leave it out for all three, or name some: %s", algorithmChoices(""))
 		return lessonAlgorithms()
 	}
 	for i, item := range items {
