@@ -64,20 +64,26 @@ var limitReqSchedule = map[string][][2]float64{
 func TestNginxPresetsAgreeWithARealNginx(t *testing.T) {
 	// A rejected request logged before a delayed one of the same client
 	// started in the same ms was decided after it (limitReqTie), and no
-	// log can say so: such a run, rare with a client's requests sent
-	// 20 ms apart, is sent again.
+	// log can say so; a request that a loaded machine sent so late that
+	// it landed within limitReqClock() of flipping sits where nginx's coarse
+	// clock and its log part (limitReqNearFlip). Such a run, rare with a
+	// client's requests sent 20 ms apart, planned 25 ms from any flip, is
+	// sent again.
 	var dir string
 	var sent map[string]int
 	for attempt := 1; ; attempt++ {
 		dir, sent = limitReqSession(t)
-		tie := limitReqTie(t, dir)
-		if tie == "" {
+		why := limitReqTie(t, dir)
+		if why == "" {
+			why = limitReqNearFlip(t, dir)
+		}
+		if why == "" {
 			break
 		}
-		if attempt == 3 {
-			t.Fatalf("three runs each logged requests out of nginx's order: %s", tie)
+		if attempt == 4 {
+			t.Fatalf("four runs each logged a request no log can place: %s", why)
 		}
-		t.Logf("run %d: %s; sending again", attempt, tie)
+		t.Logf("run %d: %s; sending again", attempt, why)
 	}
 
 	for _, z := range limitReqZones {
@@ -217,20 +223,7 @@ func limitReqPlan(t *testing.T, z limitReqZone, margin time.Duration) []limitReq
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := algo.Config{}
-	for i := 0; i < len(z.flags); i += 2 {
-		v := z.flags[i+1]
-		switch z.flags[i] {
-		case "--limit":
-			fmt.Sscan(v, &cfg.Limit)
-		case "--window":
-			cfg.Window, _ = time.ParseDuration(v)
-		case "--burst":
-			fmt.Sscan(v, &cfg.Burst)
-		case "--delay":
-			fmt.Sscan(v, &cfg.Delay)
-		}
-	}
+	cfg := limitReqConfig(z)
 	m := algo.Instant(margin.Milliseconds())
 	var out []limitReqRequest
 	for _, name := range slices.Sorted(maps.Keys(limitReqSchedule)) {
@@ -299,4 +292,89 @@ func limitReqTie(t *testing.T, dir string) string {
 		}
 	}
 	return ""
+}
+
+// limitReqClock is how far from flipping a request must land, as logged,
+// for its log to tell how nginx decided it, in ms: a tick of the clock
+// nginx decides on, and the ms $msec truncates. nginx's limit_req reads
+// ngx_current_msec, which nginx 1.22 takes from CLOCK_MONOTONIC_COARSE on
+// Linux (nginxtest.ClockTick: 4 ms here), while $msec is gettimeofday's
+// ms, so an interval nginx measured can differ from the logged one by up
+// to a tick and a ms: measured in CI, a request 3 ms from flipping as
+// logged was decided the other way by nginx.
+func limitReqClock() algo.Instant {
+	return algo.Instant(nginxtest.ClockTick().Milliseconds()) + 1
+}
+
+// limitReqNearFlip names a request that landed, as logged, within
+// limitReqClock() ms of flipping under the zone's preset (its state as
+// logged, the request alone moved earlier or later), where the coarse
+// clock nginx decided on may have decided it the other way; "" when none
+// did. It judges the run, not windowlab: the test compares windowlab's
+// replay with nginx's verdicts only on runs where no request sits there.
+func limitReqNearFlip(t *testing.T, dir string) string {
+	t.Helper()
+	margin := limitReqClock()
+	for _, z := range limitReqZones {
+		a, err := algo.ParseAlgorithm(z.algorithm)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg := limitReqConfig(z)
+		l, err := a.New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		type req struct {
+			client string
+			at     algo.Instant
+		}
+		var reqs []req
+		data, err := os.ReadFile(filepath.Join(dir, z.name+".log"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+			var v struct{ Msec, RequestTime, Client string }
+			if err := json.Unmarshal([]byte(strings.NewReplacer(`"request_time"`, `"requesttime"`).Replace(line)), &v); err != nil {
+				t.Fatalf("%s: %v", line, err)
+			}
+			var sec, ms, rs, rms int64
+			fmt.Sscanf(v.Msec, "%d.%d", &sec, &ms)
+			fmt.Sscanf(v.RequestTime, "%d.%d", &rs, &rms)
+			reqs = append(reqs, req{v.Client, algo.Instant(sec*1000 + ms - rs*1000 - rms)})
+		}
+		// Decided in the order they began, as replay puts them: a delayed
+		// request is logged at its end.
+		slices.SortStableFunc(reqs, func(x, y req) int { return int(x.at - y.at) })
+		for _, r := range reqs {
+			d := l.Peek(r.at, r.client)
+			for k := algo.Instant(1); k <= margin; k++ {
+				if l.Peek(r.at-k, r.client).Allowed != d.Allowed || l.Peek(r.at+k, r.client).Allowed != d.Allowed {
+					return fmt.Sprintf("%s: %s's request begun at %d landed %d ms from flipping", z.name, r.client, r.at, k)
+				}
+			}
+			l.Allow(r.at, r.client)
+		}
+	}
+	return ""
+}
+
+// limitReqConfig is the zone's windowlab setting, read from its flags.
+func limitReqConfig(z limitReqZone) algo.Config {
+	cfg := algo.Config{}
+	for i := 0; i < len(z.flags); i += 2 {
+		v := z.flags[i+1]
+		switch z.flags[i] {
+		case "--limit":
+			fmt.Sscan(v, &cfg.Limit)
+		case "--window":
+			cfg.Window, _ = time.ParseDuration(v)
+		case "--burst":
+			fmt.Sscan(v, &cfg.Burst)
+		case "--delay":
+			fmt.Sscan(v, &cfg.Delay)
+		}
+	}
+	return cfg
 }
