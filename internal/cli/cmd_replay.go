@@ -52,16 +52,11 @@ func newReplayCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "replay FILE...|-",
 		Short: "Replay your own access log (nginx, Apache, JSON Lines, CSV) through every limiter",
-		Long: "replay reads an access log (the Common Log Format or Combined of nginx and Apache httpd, " +
-			"JSON Lines, CSV or TSV with a header; gzip-compressed or not; - for standard input) and " +
-			"replays its requests, at the times they happened, through every limiter. Several files (rotated " +
-			"logs) are read as one log: in the order given when their first lines' times are in that order, " +
-			"else in the order of those times. --from and --to replay a slice of it. Windows align to " +
-			"multiples of the window since the Unix epoch, UTC, as Redis-backed limiters do. Bad lines are " +
-			"counted and the first ten named; lines out of order are put in their place when they are " +
-			"within --reorder of the latest. With several --limits or --windows it prints one table of " +
-			"every setting: which one, for which limiter, would have denied how many of your requests and " +
-			"to whom. With --recommend it gives each client's peak in one --window and each limiter's " +
+		Long: "replay reads an access log (the Common Log Format or Combined of nginx and Apache httpd, JSON Lines, CSV or TSV with a header; gzip-compressed or not; - for standard input) " +
+			"and replays its requests, at the times they happened, through every limiter. Several files (rotated logs) are read as one log: in the order given when their first lines' times are in that order, else in the order of those times. " +
+			"--from and --to replay a slice of it. Windows align to multiples of the window since the Unix epoch, UTC, as Redis-backed limiters do. Bad lines are " +
+			"counted and the first ten named; lines out of order are put in their place when they are within --reorder of the latest. With several --limits or --windows it prints one table of " +
+			"every setting: which one, for which limiter, would have denied how many of your requests and to whom. With --recommend it gives each client's peak in one --window and each limiter's " +
 			"smallest limit denying at most --deny-at-most of the clients, each limit tried a replay.",
 		Example: "  windowlab replay /var/log/nginx/access.log.1.gz --limits 60,120 --windows 1m\n" +
 			"  windowlab replay requests.jsonl --time-field ts --key field:api_key --limit 1000 --window 1h\n" +
@@ -366,10 +361,7 @@ func planReplay(opts replayOptions, name string) (replayPlan, error) {
 	if p.settings, err = replay.WithDelay(p.settings, opts.delay); err != nil {
 		return p, invalid(err)
 	}
-	if p.zone, err = parseZone(opts.tz); err != nil {
-		return p, invalid(err)
-	}
-	if p.log.From, p.log.To, err = parseSlice(opts.from, opts.to, p.zone); err != nil {
+	if p.zone, p.log.From, p.log.To, err = planTimes(opts); err != nil {
 		return p, invalid(err)
 	}
 	if p.share, err = planRecommend(opts, p.settings); err != nil {

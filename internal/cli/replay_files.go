@@ -23,6 +23,15 @@ func sliceFlags(opts *replayOptions, f *pflag.FlagSet) {
 // own: UTC's, or --tz's.
 var sliceLayouts = []string{"2006-01-02 15:04:05.999999999", "2006-01-02T15:04:05.999999999", "2006-01-02 15:04", "2006-01-02T15:04", "2006-01-02"}
 
+// planTimes reads --tz, then --from and --to in its zone.
+func planTimes(opts replayOptions) (zone *time.Location, from, to algo.Instant, err error) {
+	if zone, err = parseZone(opts.tz); err != nil {
+		return nil, 0, 0, err
+	}
+	from, to, err = parseSlice(opts.from, opts.to, zone)
+	return zone, from, to, err
+}
+
 // parseSlice reads --from and --to (0 for one not given) in zone (nil:
 // UTC).
 func parseSlice(from, to string, zone *time.Location) (algo.Instant, algo.Instant, error) {
