@@ -39,9 +39,9 @@ type replayOptions struct {
 	burst   int64  // the token bucket's capacity; 0 is the limit
 	// burstGiven: --burst was given, so 0 is refused, not taken for the limit.
 	burstGiven bool
-	segs       int64 // the segmented window's segments, when segsSet
-	segsSet    bool  // --segments given
-	delay      int64 // nginx limit_req's delay=N (token-bucket/nginx)
+	segs       int64  // the segmented window's segments, when segsSet
+	segsSet    bool   // --segments given
+	delay      int64  // nginx limit_req's delay=N (token-bucket/nginx)
 	from, to   string // --from, --to: the slice replayed (replay_files.go)
 }
 
