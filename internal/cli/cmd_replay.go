@@ -441,7 +441,7 @@ func replayLog(ctx context.Context, std stdio, opts replayOptions, p replayPlan,
 	}
 	if l.Requests == 0 {
 		replay.Describe(std.err, l, zone)
-		return invalid(fmt.Errorf("%s: no request could be read from %s", name, human.Noun{One: "line", Many: "lines"}.Of(l.Lines)))
+		return invalid(noRequest(l))
 	}
 	w, summary := std.out, std.out
 	if opts.asJSON {

@@ -9,7 +9,9 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"windowlab/accesslog"
 	"windowlab/algo"
+	"windowlab/human"
 	"windowlab/replay"
 )
 
@@ -72,6 +74,16 @@ func parseSliceTime(flag, s string, zone *time.Location) (algo.Instant, error) {
 		return 0, fmt.Errorf("%s %q: give a time between the years 2000 and 9999, as a log's", flag, s)
 	}
 	return at, nil
+}
+
+// noRequest is the error of a log with no request: none could be read,
+// or none was in --from and --to's slice.
+func noRequest(l *accesslog.Log) error {
+	lines := human.Noun{One: "line", Many: "lines"}
+	if s := l.Slice; s.Before+s.After > 0 {
+		return fmt.Errorf("%s: no request in the slice of --from and --to: of %s read, %s before it and %s after it", l.Name, lines.Of(l.Lines), lines.Of(s.Before), lines.Of(s.After))
+	}
+	return fmt.Errorf("%s: no request could be read from %s", l.Name, lines.Of(l.Lines))
 }
 
 // files puts the log's files in the order they are read (their first

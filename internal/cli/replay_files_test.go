@@ -195,6 +195,7 @@ func TestReplayFilesAndSliceRefused(t *testing.T) {
 		{[]string{a, "--from", "yesterday"}, `--from "yesterday" is not a time: give RFC 3339`},
 		{[]string{a, "--to", "2026-13-01"}, `--to "2026-13-01" is not a time`},
 		{[]string{a, "--from", "2026-11-30 07:00", "--to", "2026-11-30 06:00"}, "--to 2026-11-30 06:00 is not after --from 2026-11-30 07:00"},
+		{[]string{a, "--from", "2027-01-01"}, "a.log: no request in the slice of --from and --to: of 30 lines read, 30 lines before it and 0 lines after it"},
 		{[]string{a, "--from", "1990-01-01"}, `--from "1990-01-01": give a time between the years 2000 and 9999`},
 		{[]string{a, a, "--compare", "status"}, "--compare reads one file"},
 		{[]string{csv1, csv2}, "b.csv:1: the header is not " + csv1 + "'s"},
