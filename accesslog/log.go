@@ -16,7 +16,6 @@ package accesslog
 import (
 	"bufio"
 	"bytes"
-	"compress/gzip"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -71,6 +70,11 @@ type Options struct {
 	// was logged, at its end, and $msec − $request_time when it began,
 	// which is when limit_req decided it (a delayed request ends later).
 	TimeMinus string
+	// From and To, when not 0, keep only the requests at or after From
+	// and before To (--from, --to): the lines outside are read and
+	// skipped, and the reading ends at a line past To and the reorder
+	// window (Log.Slice counts them).
+	From, To algo.Instant
 }
 
 // DefaultReorder is how out of order a log's lines may be by default.
@@ -96,6 +100,7 @@ const maxLine = 1 << 20
 type Problem struct {
 	Line int64
 	Why  string
+	File string // of several files read as one log, the line's; "" for one
 }
 
 // keepProblems is how many bad and late lines a log names; the rest are counted.
@@ -114,6 +119,8 @@ type Log struct {
 	LateLines   int64
 	Digits      int // the finest digits after the second any time had: 0, 3, 6 or 9
 	Interrupted bool
+	Slice       Slice    // what --from and --to left out (files.go)
+	Files       []string // of several files read as one log, in the order read
 
 	clients []string
 	index   map[string]int32
@@ -254,7 +261,14 @@ func (c *countingReader) Read(p []byte) (int, error) {
 
 // Read reads a log from r: gzip-compressed or not (by its magic bytes), in
 // opts.Format or the one its first line shows.
-func Read(r io.Reader, opts Options) (l *Log, err error) {
+func Read(r io.Reader, opts Options) (*Log, error) {
+	return ReadFiles([]Input{{Name: opts.Name, R: r}}, opts)
+}
+
+// ReadFiles reads several files (rotated logs, oldest first) as one log,
+// each gzip-compressed or not: one stream of requests, whose reorder window
+// spans the files' boundaries; a problem names its file and its line there.
+func ReadFiles(inputs []Input, opts Options) (l *Log, err error) {
 	if opts.Tail != nil {
 		defer func() { opts.Tail.end(l) }()
 	}
@@ -264,20 +278,8 @@ func Read(r io.Reader, opts Options) (l *Log, err error) {
 	if len(opts.Key.parts) == 0 {
 		opts.Key, _ = ParseKey("ip")
 	}
-	counted := &countingReader{r: r}
-	br := bufio.NewReaderSize(counted, 1<<16)
 	l = &Log{Name: opts.Name, Format: opts.Format, Key: opts.Key, index: map[string]int32{}, marked: opts.Compare != nil}
-	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
-		zr, err := gzip.NewReader(br)
-		if err != nil && opts.Interrupt != nil && opts.Interrupt() {
-			l.Interrupted = true
-			return l, nil
-		}
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", opts.Name, err)
-		}
-		br = bufio.NewReaderSize(zr, 1<<16)
-	}
+	l.Slice = Slice{From: opts.From, To: opts.To}
 	l.counting(opts.Windows)
 	nkey := len(opts.Key.parts)
 	if opts.Compare != nil {
@@ -290,9 +292,15 @@ func Read(r io.Reader, opts Options) (l *Log, err error) {
 		opts.Key.parts = append(slices.Clone(opts.Key.parts), opts.TimeMinus)
 		opts.Key.named = append(slices.Clone(opts.Key.named), true)
 	}
-	rd := reader{log: l, opts: opts, br: br, counted: counted, parts: make([][]byte, len(opts.Key.parts)), nkey: nkey, minus: minus}
+	rd := reader{log: l, opts: opts, files: files{inputs: inputs}, counted: &countingReader{}, parts: make([][]byte, len(opts.Key.parts)), nkey: nkey, minus: minus}
 	rd.waiting.marked = l.marked
-	return l, rd.run()
+	if err := rd.run(); err != nil {
+		if rd.gzipErr {
+			return nil, err
+		}
+		return l, err
+	}
+	return l, nil
 }
 
 // reader is one reading of a log.
@@ -310,44 +318,21 @@ type reader struct {
 	newest  algo.Instant // the latest time read
 	emitted algo.Instant // the last request's time kept
 	long    []byte       // a line longer than the reader's buffer, gathered
+	files
 }
 
 func (rd *reader) run() error {
 	l, opts := rd.log, rd.opts
-	reorder := algo.Instant(opts.Reorder / time.Millisecond)
-	for {
-		line, err := rd.line()
-		if err != nil && err != io.EOF && opts.Interrupt != nil && opts.Interrupt() {
-			l.Interrupted = true // the line it cut short is left out
-			break
-		}
-		if len(line) > 0 || err == nil {
-			l.Lines++
-			if perr := rd.take(line, reorder); perr != nil {
-				return perr
-			}
-			if l.Lines%4096 == 0 {
-				if opts.Progress != nil {
-					opts.Progress(rd.counted.n, l.Lines)
-				}
-				if opts.Tail != nil {
-					opts.Tail.publish(l, false)
-				}
-				if err := rd.check(); err != nil {
-					return err
-				}
-				if opts.Interrupt != nil && opts.Interrupt() {
-					l.Interrupted = true
-					break
-				}
-			}
-		}
-		if err == io.EOF {
-			break
+	for i := range rd.inputs {
+		stop, err := rd.open(i)
+		if err == nil && !stop {
+			stop, err = rd.lines()
 		}
 		if err != nil {
-			rd.flush(maxInstant)
-			return fmt.Errorf("%s: after line %d: %w", opts.Name, l.Lines, err)
+			return err
+		}
+		if stop {
+			break
 		}
 	}
 	rd.flush(maxInstant)
@@ -358,6 +343,52 @@ func (rd *reader) run() error {
 	return rd.check()
 }
 
+// lines reads the lines of the file open; stop says the reading ends here
+// (a signal, or past --to).
+func (rd *reader) lines() (stop bool, err error) {
+	l, opts := rd.log, rd.opts
+	reorder := algo.Instant(opts.Reorder / time.Millisecond)
+	for {
+		line, err := rd.line()
+		if err != nil && err != io.EOF && opts.Interrupt != nil && opts.Interrupt() {
+			l.Interrupted = true // the line it cut short is left out
+			return true, nil
+		}
+		if len(line) > 0 || err == nil {
+			l.Lines++
+			rd.lineNo++
+			if perr := rd.take(line, reorder); perr != nil {
+				return false, perr
+			}
+			if rd.past {
+				return true, nil
+			}
+			if l.Lines%4096 == 0 {
+				if opts.Progress != nil {
+					opts.Progress(rd.counted.n, l.Lines)
+				}
+				if opts.Tail != nil {
+					opts.Tail.publish(l, false)
+				}
+				if err := rd.check(); err != nil {
+					return false, err
+				}
+				if opts.Interrupt != nil && opts.Interrupt() {
+					l.Interrupted = true
+					return true, nil
+				}
+			}
+		}
+		if err == io.EOF {
+			return false, nil
+		}
+		if err != nil {
+			rd.flush(maxInstant)
+			return false, fmt.Errorf("%s: after line %d: %w", rd.name, rd.lineNo, err)
+		}
+	}
+}
+
 // check gives Options.Check what the log holds now.
 func (rd *reader) check() error {
 	if rd.opts.Check == nil {
@@ -366,7 +397,7 @@ func (rd *reader) check() error {
 	u := rd.log.Usage()
 	u.Waiting = rd.waiting.bytes()
 	if err := rd.opts.Check(u); err != nil {
-		return fmt.Errorf("%s:%d: %w", rd.opts.Name, rd.log.Lines, err)
+		return fmt.Errorf("%s:%d: %w", rd.name, rd.lineNo, err)
 	}
 	return nil
 }
@@ -403,12 +434,16 @@ func (rd *reader) take(line []byte, reorder algo.Instant) error {
 	if len(line) > maxLine {
 		return rd.problem(fmt.Sprintf("longer than %d bytes", maxLine))
 	}
+	if rd.headerNext {
+		return rd.sameHeader(line)
+	}
 	if rd.parser == nil {
 		header, err := rd.start(line)
 		if err != nil {
 			return err
 		}
 		if header {
+			rd.header = bytes.Clone(line)
 			return nil
 		}
 	}
@@ -428,33 +463,36 @@ func (rd *reader) take(line []byte, reorder algo.Instant) error {
 		}
 		st.at -= algo.Instant(ms)
 	}
+	if rd.skip(st.at, reorder) {
+		return nil
+	}
 	l.Digits = max(l.Digits, st.digits)
 	started := l.Requests+rd.waiting.len() > 0
 	if started && st.at < rd.emitted {
 		l.LateLines++
 		if len(l.Late) < keepProblems {
-			l.Late = append(l.Late, Problem{l.Lines, fmt.Sprintf("%s is more than --reorder %s before %s, a line already read",
-				st.at.String(), opts.Reorder, rd.newest.String())})
+			l.Late = append(l.Late, Problem{rd.lineNo, fmt.Sprintf("%s is more than --reorder %s before %s, a line already read",
+				st.at.String(), opts.Reorder, rd.newest.String()), rd.file()})
 		}
 		if opts.Strict {
-			return fmt.Errorf("%s:%d: %s (--strict)", opts.Name, l.Lines, l.Late[len(l.Late)-1].Why)
+			return fmt.Errorf("%s:%d: %s (--strict)", rd.name, rd.lineNo, l.Late[len(l.Late)-1].Why)
 		}
 		return nil
 	}
 	if l.Requests+rd.waiting.len() >= MaxRequests {
-		return fmt.Errorf("%s:%d: more than %s requests; windowlab keeps every one and stops here rather than run out of memory: cut the log to the hours you want", opts.Name, l.Lines, human.Int(MaxRequests))
+		return fmt.Errorf("%s:%d: more than %s requests; windowlab keeps every one and stops here rather than run out of memory: cut the log to the hours you want", rd.name, rd.lineNo, human.Int(MaxRequests))
 	}
 	c, ok := rd.client()
 	if !ok {
 		return fmt.Errorf("%s:%d: more than %s clients by --key %s; windowlab keeps every one and stops here rather than run out of memory: key by less (ip rather than ip+path) or cut the log",
-			opts.Name, l.Lines, human.Int(int64(clientLimit)), opts.Key)
+			rd.name, rd.lineNo, human.Int(int64(clientLimit)), opts.Key)
 	}
 	v := VerdictNone
 	if opts.Compare != nil {
 		var ok bool
 		if v, ok = ReadVerdict(rd.parts[rd.nkey]); !ok {
 			return fmt.Errorf("%s:%d: --compare %s: %q is neither allowed nor denied; use a status (429 and 503 are denied), nginx's $limit_req_status (PASSED, DELAYED, REJECTED…), allowed/denied, true/false",
-				opts.Name, l.Lines, opts.Compare, human.Visible(string(rd.parts[rd.nkey])))
+				rd.name, rd.lineNo, opts.Compare, human.Visible(string(rd.parts[rd.nkey])))
 		}
 	}
 	rd.waiting.add(st.at, l.Lines, c, v, rd.newest, started)
@@ -476,28 +514,28 @@ func (rd *reader) start(line []byte) (header bool, err error) {
 	switch l.Format {
 	case FormatCombined:
 		if n, ok := strings.CutPrefix(opts.TimeMinus, "extra"); opts.TimeMinus != "" && (!ok || n == "" || strings.Trim(n, "0123456789") != "") {
-			return false, fmt.Errorf("%s:%d: --time-minus %s: a Combined line has no such field; name a word after the agent, extra1, extra2… (where a log_format appends $request_time)", opts.Name, l.Lines, opts.TimeMinus)
+			return false, fmt.Errorf("%s:%d: --time-minus %s: a Combined line has no such field; name a word after the agent, extra1, extra2… (where a log_format appends $request_time)", rd.name, rd.lineNo, opts.TimeMinus)
 		}
 		rd.parser = &combinedParser{key: opts.Key, epoch: opts.Epoch}
 		return false, nil
 	case FormatJSON:
 		names, jerr := jsonKeys(line)
 		if jerr != nil {
-			return false, fmt.Errorf("%s:%d: the first line is not a JSON object (%v); give --format", opts.Name, l.Lines, jerr)
+			return false, fmt.Errorf("%s:%d: the first line is not a JSON object (%v); give --format", rd.name, rd.lineNo, jerr)
 		}
 		set := map[string]bool{}
 		for _, n := range names {
 			set[n] = true
 		}
 		if err := compareField(opts.Compare, func(n string) bool { return set[n] }); err != nil {
-			return false, fmt.Errorf("%s:%d: %w", opts.Name, l.Lines, err)
+			return false, fmt.Errorf("%s:%d: %w", rd.name, rd.lineNo, err)
 		}
 		if opts.TimeMinus != "" && !(func(n string) bool { return set[n] })(opts.TimeMinus) {
-			return false, fmt.Errorf("%s:%d: --time-minus %s: the first record has no field %q", opts.Name, l.Lines, opts.TimeMinus, opts.TimeMinus)
+			return false, fmt.Errorf("%s:%d: --time-minus %s: the first record has no field %q", rd.name, rd.lineNo, opts.TimeMinus, opts.TimeMinus)
 		}
 		fp, perr := plan(opts.Key, opts.TimeField, names, func(n string) bool { return set[n] }, opts.ClientField)
 		if perr != nil {
-			return false, fmt.Errorf("%s:%d: %w", opts.Name, l.Lines, perr)
+			return false, fmt.Errorf("%s:%d: %w", rd.name, rd.lineNo, perr)
 		}
 		rd.parser = newJSONParser(fp, opts.Epoch)
 		return false, nil
@@ -509,7 +547,7 @@ func (rd *reader) start(line []byte) (header bool, err error) {
 	tp := &tableParser{sep: sep, epoch: opts.Epoch}
 	cols, serr := tp.splitRow(line)
 	if serr != nil {
-		return false, fmt.Errorf("%s:%d: the header: %v", opts.Name, l.Lines, serr)
+		return false, fmt.Errorf("%s:%d: the header: %v", rd.name, rd.lineNo, serr)
 	}
 	names := make([]string, len(cols))
 	at := map[string]int{}
@@ -520,14 +558,14 @@ func (rd *reader) start(line []byte) (header bool, err error) {
 		}
 	}
 	if err := compareField(opts.Compare, func(n string) bool { _, ok := at[n]; return ok }); err != nil {
-		return false, fmt.Errorf("%s:%d: the header: %w", opts.Name, l.Lines, err)
+		return false, fmt.Errorf("%s:%d: the header: %w", rd.name, rd.lineNo, err)
 	}
 	if opts.TimeMinus != "" && !(func(n string) bool { _, ok := at[n]; return ok })(opts.TimeMinus) {
-		return false, fmt.Errorf("%s:%d: the header: --time-minus %s: the first record has no field %q", opts.Name, l.Lines, opts.TimeMinus, opts.TimeMinus)
+		return false, fmt.Errorf("%s:%d: the header: --time-minus %s: the first record has no field %q", rd.name, rd.lineNo, opts.TimeMinus, opts.TimeMinus)
 	}
 	fp, perr := plan(opts.Key, opts.TimeField, names, func(n string) bool { _, ok := at[n]; return ok }, opts.ClientField)
 	if perr != nil {
-		return false, fmt.Errorf("%s:%d: the header: %w", opts.Name, l.Lines, perr)
+		return false, fmt.Errorf("%s:%d: the header: %w", rd.name, rd.lineNo, perr)
 	}
 	tp.cols = []int{at[fp.time]}
 	for _, p := range fp.parts {
@@ -542,11 +580,11 @@ func (rd *reader) start(line []byte) (header bool, err error) {
 func (rd *reader) problem(why string) error {
 	l := rd.log
 	if rd.opts.Strict {
-		return fmt.Errorf("%s:%d: %s (--strict stops at the first bad line)", rd.opts.Name, l.Lines, why)
+		return fmt.Errorf("%s:%d: %s (--strict stops at the first bad line)", rd.name, rd.lineNo, why)
 	}
 	l.BadLines++
 	if len(l.Bad) < keepProblems {
-		l.Bad = append(l.Bad, Problem{l.Lines, why})
+		l.Bad = append(l.Bad, Problem{rd.lineNo, why, rd.file()})
 	}
 	return nil
 }

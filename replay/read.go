@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"sync/atomic"
 	"time"
 
@@ -56,37 +55,17 @@ var ErrStalled = errors.New("stopped while waiting for the log's next line; noth
 // (ErrStalled when it had no request). decided, when set, is the deciding
 // beside the reading, for the progress.
 func ReadLog(ctx context.Context, path string, stdin io.Reader, opts accesslog.Options, work Work, decided *atomic.Int64) (*accesslog.Log, error) {
-	var read, lines, size atomic.Int64
-	opts.Progress = func(b, n int64) { read.Store(b); lines.Store(n) }
-	opts.Interrupt = func() bool { return ctx.Err() != nil }
-	done := make(chan struct{})
-	shown := make(chan struct{})
-	go func() {
-		defer close(shown)
-		showProgress(work, "reading "+filepath.Base(opts.Name), &size, &read, &lines, decided, done)
-	}()
-	defer func() { close(done); <-shown }()
-	in, n, closeIn, err := openLog(ctx, path, stdin)
-	if err != nil {
-		return nil, err
-	}
-	defer closeIn()
-	size.Store(n)
-	l, err := accesslog.Read(in, opts)
-	if err == nil && l.Interrupted && l.Requests == 0 {
-		return nil, ErrStalled
-	}
-	return l, err
+	return ReadLogs(ctx, []string{path}, stdin, opts, work, decided)
 }
 
 // showProgress draws a reading's progress until done: bytes of size (when
 // known), lines a second, the time left, and the requests decided so far
 // when the deciding goes on beside it.
-func showProgress(work Work, what string, sizeOf, read, lines, decided *atomic.Int64, done <-chan struct{}) {
+func showProgress(work Work, what func(read int64) string, sizeOf, read, lines, decided *atomic.Int64, done <-chan struct{}) {
 	work.show(func(elapsed time.Duration) (string, float64) {
 		// What matters most first: a narrow terminal cuts the end.
 		b, n, size := read.Load(), lines.Load(), sizeOf.Load()
-		text := what + ": "
+		text := what(b) + ": "
 		frac := 0.0
 		if size > 0 {
 			frac = min(float64(b)/float64(size), 1)

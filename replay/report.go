@@ -24,6 +24,10 @@ func Describe(w io.Writer, l *accesslog.Log, zone *time.Location) {
 			human.Noun{One: "client", Many: "clients"}.Of(int64(len(l.Clients()))), l.Key)
 	}
 	fmt.Fprintln(w)
+	if len(l.Files) > 1 {
+		fmt.Fprintf(w, "  read as one log, in this order: %s\n", strings.Join(l.Files, ", "))
+	}
+	describeSlice(w, l.Slice)
 	if r := l.Resolution(); r != "" {
 		fmt.Fprintf(w, "  %s\n", r)
 	}
@@ -41,7 +45,11 @@ func Describe(w io.Writer, l *accesslog.Log, zone *time.Location) {
 		}
 		fmt.Fprintf(w, "  %s, not replayed:\n", what.Of(n))
 		for _, p := range ps {
-			fmt.Fprintf(w, "    %s:%d: %s\n", l.Name, p.Line, p.Why)
+			file := l.Name
+			if p.File != "" {
+				file = p.File
+			}
+			fmt.Fprintf(w, "    %s:%d: %s\n", file, p.Line, p.Why)
 		}
 		if rest := n - int64(len(ps)); rest > 0 {
 			fmt.Fprintf(w, "    … and %s more\n", human.Int(rest))
@@ -49,6 +57,26 @@ func Describe(w io.Writer, l *accesslog.Log, zone *time.Location) {
 	}
 	problems(human.Noun{One: "bad line", Many: "bad lines"}, l.BadLines, l.Bad)
 	problems(human.Noun{One: "line too far out of order (--reorder)", Many: "lines too far out of order (--reorder)"}, l.LateLines, l.Late)
+	fmt.Fprintln(w)
+}
+
+// describeSlice says what --from and --to kept and skipped.
+func describeSlice(w io.Writer, s accesslog.Slice) {
+	if s.From == 0 && s.To == 0 {
+		return
+	}
+	from, to := "the start", "the end"
+	if s.From != 0 {
+		from = s.From.Short() + " UTC"
+	}
+	if s.To != 0 {
+		to = s.To.Short() + " UTC, not included"
+	}
+	fmt.Fprintf(w, "  only the requests from %s up to %s (--from, --to); %s before and %s after skipped, not decided",
+		from, to, human.Noun{One: "line", Many: "lines"}.Of(s.Before), human.Noun{One: "line", Many: "lines"}.Of(s.After))
+	if s.Stopped {
+		fmt.Fprint(w, "; the reading stopped past its end and --reorder, the rest unread")
+	}
 	fmt.Fprintln(w)
 }
 

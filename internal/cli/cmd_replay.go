@@ -39,9 +39,10 @@ type replayOptions struct {
 	burst   int64  // the token bucket's capacity; 0 is the limit
 	// burstGiven: --burst was given, so 0 is refused, not taken for the limit.
 	burstGiven bool
-	segs       int64 // the segmented window's segments, when segsSet
-	segsSet    bool  // --segments given
-	delay      int64 // nginx limit_req's delay=N (token-bucket/nginx)
+	segs       int64  // the segmented window's segments, when segsSet
+	segsSet    bool   // --segments given
+	delay      int64  // nginx limit_req's delay=N (token-bucket/nginx)
+	from, to   string // --from, --to: the slice replayed (replay_files.go)
 }
 
 // newReplayCommand wires windowlab replay: a log read (with progress), then
@@ -49,23 +50,21 @@ type replayOptions struct {
 func newReplayCommand() *cobra.Command {
 	var opts replayOptions
 	cmd := &cobra.Command{
-		Use:   "replay FILE|-",
+		Use:   "replay FILE...|-",
 		Short: "Replay your own access log (nginx, Apache, JSON Lines, CSV) through every limiter",
-		Long: "replay reads an access log (the Common Log Format or Combined of nginx and Apache httpd, " +
-			"JSON Lines, CSV or TSV with a header; gzip-compressed or not; - for standard input) and " +
-			"replays its requests, at the times they happened, through every limiter. Windows align to " +
-			"multiples of the window since the Unix epoch, UTC, as Redis-backed limiters do. Bad lines are " +
-			"counted and the first ten named; lines out of order are put in their place when they are " +
-			"within --reorder of the latest. With several --limits or --windows it prints one table of " +
-			"every setting: which one, for which limiter, would have denied how many of your requests and " +
-			"to whom. With --recommend it gives each client's peak in one --window and each limiter's " +
+		Long: "replay reads an access log (the Common Log Format or Combined of nginx and Apache httpd, JSON Lines, CSV or TSV with a header; gzip-compressed or not; - for standard input) " +
+			"and replays its requests, at the times they happened, through every limiter. Several files (rotated logs) are read as one log: in the order given when their first lines' times are in that order, else in the order of those times. " +
+			"--from and --to replay a slice of it. Windows align to multiples of the window since the Unix epoch, UTC, as Redis-backed limiters do. Bad lines are " +
+			"counted and the first ten named; lines out of order are put in their place when they are within --reorder of the latest. With several --limits or --windows it prints one table of " +
+			"every setting: which one, for which limiter, would have denied how many of your requests and to whom. With --recommend it gives each client's peak in one --window and each limiter's " +
 			"smallest limit denying at most --deny-at-most of the clients, each limit tried a replay.",
 		Example: "  windowlab replay /var/log/nginx/access.log.1.gz --limits 60,120 --windows 1m\n" +
 			"  windowlab replay requests.jsonl --time-field ts --key field:api_key --limit 1000 --window 1h\n" +
 			"  windowlab replay export.csv --time-column when --client-column who --limit 10 --window 1s\n" +
 			"  zcat access.log.*.gz | windowlab replay - --key ip+path\n" +
+			"  windowlab replay access.log.3.gz access.log.2.gz access.log.1 access.log --from '2026-11-30 06:00' --to '2026-11-30 07:00'\n" +
 			"  windowlab replay access.log --recommend --window 1m --deny-at-most 1%",
-		Args: cobra.ExactArgs(1),
+		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.burstGiven = cmd.Flags().Changed("burst")
 			opts.segsSet = cmd.Flags().Changed("segments")
@@ -93,6 +92,7 @@ func newReplayCommand() *cobra.Command {
 	f.StringVar(&opts.algorithms, "algorithms", "fixed-window,sliding-log,sliding-counter", "the limiters, comma-separated (presets too: sliding-counter/httprate)")
 	f.StringVar(&opts.save, "save", "", "write the log's traffic as a scenario file (a new file; windowlab check and tui read it)")
 	f.StringVar(&opts.tz, "tz", "", "align windows to this zone's calendar (Europe/Berlin, Asia/Kolkata) rather than to UTC's")
+	sliceFlags(&opts, f)
 	f.BoolVar(&opts.tui, "tui", false, "open the interactive view on the log, following the client denied most")
 	f.StringVar(&opts.compare, "compare", "", "compare with the server's own decisions in the log: status (429, 503 denied), field:NAME or column:NAME (nginx's $limit_req_status…)")
 	f.StringVar(&opts.denied, "denied", "", "write each client denied, per limiter and setting, to a new FILE.csv (or .jsonl): how many, the first and last denial, its peak in one window")
@@ -299,6 +299,9 @@ func runReplay(ctx context.Context, std stdio, opts replayOptions, args []string
 	if err != nil {
 		return err
 	}
+	if err := plan.files(std.err, args); err != nil {
+		return err
+	}
 	var st *redisstore.Store
 	if opts.storeFlagValue != "" {
 		if opts.save != "" || opts.tui {
@@ -320,6 +323,7 @@ type replayPlan struct {
 	settings []replay.Setting
 	zone     *time.Location
 	share    replay.Share // --deny-at-most, for --recommend
+	paths    []string     // the log's files, in the order read
 }
 
 // planReplay reads replay's flags for the log name, and refuses at once
@@ -357,7 +361,7 @@ func planReplay(opts replayOptions, name string) (replayPlan, error) {
 	if p.settings, err = replay.WithDelay(p.settings, opts.delay); err != nil {
 		return p, invalid(err)
 	}
-	if p.zone, err = parseZone(opts.tz); err != nil {
+	if p.zone, p.log.From, p.log.To, err = planTimes(opts); err != nil {
 		return p, invalid(err)
 	}
 	if p.share, err = planRecommend(opts, p.settings); err != nil {
@@ -427,7 +431,7 @@ func replayLog(ctx context.Context, std stdio, opts replayOptions, p replayPlan,
 		p.log.Tail, counting = tail, &decided
 		result = replay.DecideWhileReading(dctx, tail, name, settings, zone, &decided)
 	}
-	l, err := replay.ReadLog(ctx, name, std.in, p.log, workOn(std.err), counting)
+	l, err := replay.ReadLogs(ctx, p.paths, std.in, p.log, workOn(std.err), counting)
 	if errors.Is(err, replay.ErrStalled) {
 		fmt.Fprintf(std.err, "%s: %v\n", name, err)
 		return context.Cause(ctx)
@@ -437,7 +441,7 @@ func replayLog(ctx context.Context, std stdio, opts replayOptions, p replayPlan,
 	}
 	if l.Requests == 0 {
 		replay.Describe(std.err, l, zone)
-		return invalid(fmt.Errorf("%s: no request could be read from %s", name, human.Noun{One: "line", Many: "lines"}.Of(l.Lines)))
+		return invalid(noRequest(l))
 	}
 	w, summary := std.out, std.out
 	if opts.asJSON {

@@ -1,0 +1,208 @@
+package cli
+
+import (
+	"bytes"
+	"compress/gzip"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"windowlab/human"
+)
+
+// filesBase is the first second of the logs these tests write.
+var filesBase = time.Date(2026, 11, 30, 6, 0, 0, 0, time.UTC)
+
+// filesLine is one Combined line at filesBase + sec seconds.
+func filesLine(client, sec int) string {
+	return fmt.Sprintf("10.0.0.%d - - [%s] \"GET /x HTTP/1.1\" 200 5 \"-\" \"t\"\n", client, filesBase.Add(time.Duration(sec)*time.Second).Format("02/Jan/2006:15:04:05 -0700"))
+}
+
+// filesLog is a log of n lines a few a second, a few seconds out of
+// order (within --reorder's 5 s), a handful of clients, one much busier;
+// secs are its lines' times.
+func filesLog(seed uint64, n int) (lines []string, secs []int) {
+	rng := rand.New(rand.NewPCG(seed, 3))
+	for i := range n {
+		sec := i/3 + rng.IntN(4)
+		c := rng.IntN(6)
+		if rng.IntN(3) == 0 {
+			c = 9
+		}
+		lines, secs = append(lines, filesLine(c, sec)), append(secs, sec)
+	}
+	return lines, secs
+}
+
+// put writes lines to dir/name, gzip when name ends in .gz.
+func put(t *testing.T, dir, name string, lines []string) string {
+	t.Helper()
+	data := []byte(strings.Join(lines, ""))
+	if strings.HasSuffix(name, ".gz") {
+		var b bytes.Buffer
+		zw := gzip.NewWriter(&b)
+		zw.Write(data)
+		zw.Close()
+		data = b.Bytes()
+	}
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// decisions is a replay's output after the log's summary (its first
+// paragraph), its name replaced by LOG.
+func decisions(t *testing.T, out, name string) string {
+	t.Helper()
+	_, rest, ok := strings.Cut(out, "\n\n")
+	if !ok {
+		t.Fatalf("no summary paragraph in:\n%s", out)
+	}
+	return strings.ReplaceAll(rest, name, "LOG")
+}
+
+func replayOK(t *testing.T, args ...string) (string, string) {
+	t.Helper()
+	out, errOut, code := windowlab(t, append([]string{"replay"}, args...)...)
+	if code != 0 {
+		t.Fatalf("replay %v: exit %d: %s", args, code, errOut)
+	}
+	return out, errOut
+}
+
+// Rotated files, plain and gzip, replay as their concatenation does: the
+// same report and the same sweep, with a bad line and a line out of order
+// beyond --reorder (across a file's boundary) named by their file and
+// their line in it, and the same counts.
+func TestReplaySeveralFilesIsTheirConcatenation(t *testing.T) {
+	dir := t.TempDir()
+	lines, _ := filesLog(1, 3000)
+	// File 2's 5th line is bad; file 3's 2nd is 60 s behind the end of file 2.
+	lines[1004] = "not a log line\n"
+	lines[2001] = filesLine(4, 2000/3-60)
+	whole := put(t, dir, "whole.log", lines)
+	parts := []string{put(t, dir, "access.log.2.gz", lines[:1000]), put(t, dir, "access.log.1", lines[1000:2000]), put(t, dir, "access.log", lines[2000:])}
+	for _, setting := range [][]string{{"--limit", "4", "--window", "10s"}, {"--limits", "3,6", "--windows", "10s,1m"}} {
+		one, _ := replayOK(t, append([]string{whole}, setting...)...)
+		several, _ := replayOK(t, append(parts, setting...)...)
+		name := parts[0] + " … " + parts[2] + " (3 files)"
+		if got, want := decisions(t, several, name), decisions(t, one, whole); got != want {
+			t.Errorf("%v: three files decide otherwise than their concatenation:\n%s\nwant\n%s", setting, got, want)
+		}
+		for _, want := range []string{
+			name + ": 3,000 lines, combined; 2,998 requests",
+			"read as one log, in this order: " + strings.Join(parts, ", "),
+			parts[1] + ":5: ",
+			parts[2] + ":2: ",
+		} {
+			if !strings.Contains(several, want) {
+				t.Errorf("the summary lacks %q:\n%s", want, several)
+			}
+		}
+		if !strings.Contains(one, ": 3,000 lines, combined; 2,998 requests") {
+			t.Errorf("the concatenation's summary:\n%s", one)
+		}
+	}
+}
+
+// Files given out of time order are read in the order of their first
+// lines' times (and the user told); given in order, as given.
+func TestReplayOrdersFilesByTheirFirstLines(t *testing.T) {
+	dir := t.TempDir()
+	lines, _ := filesLog(2, 1500)
+	a := put(t, dir, "a.3.gz", lines[:500])
+	b := put(t, dir, "a.2.gz", lines[500:1000])
+	c := put(t, dir, "a.1", lines[1000:])
+	inOrder, errIn := replayOK(t, a, b, c, "--limit", "4", "--window", "10s")
+	mixed, errMixed := replayOK(t, c, a, b, "--limit", "4", "--window", "10s")
+	if inOrder != mixed {
+		t.Errorf("files given out of order replay otherwise:\n%s\nwant\n%s", mixed, inOrder)
+	}
+	if strings.Contains(errIn, "not in the order given") || !strings.Contains(errMixed, "not in the order given: reading them in time order, "+strings.Join([]string{a, b, c}, ", ")) {
+		t.Errorf("the notice: in order %q, out of order %q", errIn, errMixed)
+	}
+}
+
+// --from and --to replay what the log cut to [from, to) replays: the
+// same decisions, every setting; in --tz's zone too; and the summary
+// says what was skipped.
+func TestReplayFromToIsTheCutLog(t *testing.T) {
+	dir := t.TempDir()
+	lines, secs := filesLog(3, 6000)
+	whole := put(t, dir, "whole.log", lines)
+	from, to := 300, 1400 // seconds after filesBase
+	var cut []string
+	before, after := 0, 0
+	for i, l := range lines {
+		switch {
+		case secs[i] < from:
+			before++
+		case secs[i] >= to:
+			after++
+		default:
+			cut = append(cut, l)
+		}
+	}
+	cutPath := put(t, dir, "cut.log", cut)
+	at := func(sec int) time.Time { return filesBase.Add(time.Duration(sec) * time.Second) }
+	fromUTC, toUTC := at(from).Format("2006-01-02 15:04:05"), at(to).Format(time.RFC3339)
+	for _, setting := range [][]string{{"--limit", "4", "--window", "10s"}, {"--limits", "2,5", "--windows", "10s,1m"}} {
+		want, _ := replayOK(t, append([]string{cutPath}, setting...)...)
+		got, _ := replayOK(t, append([]string{whole, "--from", fromUTC, "--to", toUTC}, setting...)...)
+		if d, w := decisions(t, got, whole), decisions(t, want, cutPath); d != w {
+			t.Errorf("%v: --from/--to decide otherwise than the cut log:\n%s\nwant\n%s", setting, d, w)
+		}
+		summary := fmt.Sprintf("only the requests from %s UTC up to %s UTC, not included (--from, --to); %s lines before and ", fromUTC, at(to).Format("2006-01-02 15:04:05"), fmt.Sprint(before))
+		if !strings.Contains(got, summary) || !strings.Contains(got, human.Int(int64(len(cut)))+" requests") {
+			t.Errorf("the summary lacks %q or %d requests:\n%s", summary, len(cut), got)
+		}
+		if !strings.Contains(got, "the reading stopped past its end and --reorder") {
+			t.Errorf("the reading did not stop past --to:\n%s", got)
+		}
+	}
+	// In Berlin's zone, an hour ahead of UTC in November.
+	berlin := at(from).Add(time.Hour).Format("2006-01-02 15:04:05")
+	z, _ := replayOK(t, whole, "--from", berlin, "--tz", "Europe/Berlin", "--limit", "4", "--window", "10s")
+	u, _ := replayOK(t, whole, "--from", fromUTC, "--limit", "4", "--window", "10s")
+	if decisions(t, z, whole) != decisions(t, u, whole) {
+		t.Errorf("--from in --tz Europe/Berlin is not the UTC hour before:\n%s\nwant\n%s", z, u)
+	}
+}
+
+// What replay cannot read is refused before anything is read, with one
+// line naming it, and exit 2.
+func TestReplayFilesAndSliceRefused(t *testing.T) {
+	dir := t.TempDir()
+	lines, _ := filesLog(4, 30)
+	a := put(t, dir, "a.log", lines)
+	csv1 := filepath.Join(dir, "a.csv")
+	os.WriteFile(csv1, []byte("time,ip\n2026-11-30T06:00:00Z,10.0.0.1\n"), 0o644)
+	csv2 := filepath.Join(dir, "b.csv")
+	os.WriteFile(csv2, []byte("when,ip\n2026-11-30T06:00:01Z,10.0.0.1\n"), 0o644)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{a, filepath.Join(dir, "missing.log")}, "missing.log: no such file or directory"},
+		{[]string{a, "-"}, "- reads standard input alone"},
+		{[]string{a, dir}, "is a directory, not a log"},
+		{[]string{a, "--from", "yesterday"}, `--from "yesterday" is not a time: give RFC 3339`},
+		{[]string{a, "--to", "2026-13-01"}, `--to "2026-13-01" is not a time`},
+		{[]string{a, "--from", "2026-11-30 07:00", "--to", "2026-11-30 06:00"}, "--to 2026-11-30 06:00 is not after --from 2026-11-30 07:00"},
+		{[]string{a, "--from", "2027-01-01"}, "a.log: no request in the slice of --from and --to: of 30 lines read, 30 lines before it and 0 lines after it"},
+		{[]string{a, "--from", "1990-01-01"}, `--from "1990-01-01": give a time between the years 2000 and 9999`},
+		{[]string{a, a, "--compare", "status"}, "--compare reads one file"},
+		{[]string{csv1, csv2}, "b.csv:1: the header is not " + csv1 + "'s"},
+	} {
+		_, errOut, code := windowlab(t, append([]string{"replay"}, c.args...)...)
+		if code != 2 || !strings.Contains(errOut, c.want) {
+			t.Errorf("replay %v: exit %d, %q; want exit 2 and %q", c.args, code, errOut, c.want)
+		}
+	}
+}

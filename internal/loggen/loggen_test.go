@@ -1,0 +1,88 @@
+package loggen
+
+import (
+	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
+	"fmt"
+	"io"
+	"testing"
+
+	"windowlab/accesslog"
+)
+
+func write(t *testing.T, o Options) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if err := Write(&b, o); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// The same seed writes the same bytes (pinned: a change of the generator
+// changes the benchmark's log, and must say so here); another seed others.
+func TestSameSeedSameBytes(t *testing.T) {
+	o := Options{Seed: 1, Lines: 2000, Clients: 300, Heavy: 3, Format: "combined"}
+	a, b := write(t, o), write(t, o)
+	if !bytes.Equal(a, b) {
+		t.Fatal("two logs of one seed differ")
+	}
+	const want = "2461a607108e52b72479ce1c2d86f22c610be93e61a94ff895fc7ded180d9361"
+	if got := fmt.Sprintf("%x", sha256.Sum256(a)); got != want {
+		t.Errorf("the seed-1 log's sha256 is %s, pinned %s", got, want)
+	}
+	o.Seed = 2
+	if bytes.Equal(a, write(t, o)) {
+		t.Error("seeds 1 and 2 wrote the same log")
+	}
+	o.Seed, o.Gzip = 1, true
+	z1, z2 := write(t, o), write(t, o)
+	if !bytes.Equal(z1, z2) {
+		t.Error("two gzip logs of one seed differ")
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(z1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plain, _ := io.ReadAll(zr); !bytes.Equal(plain, a) {
+		t.Error("the gzip log is not the plain one compressed")
+	}
+}
+
+// Every line parses through accesslog, in order, Combined and JSON
+// Lines, gzip or not: as many requests as lines, no bad or late line,
+// within the day, the clients at most the Zipf-like and heavy ones, the
+// heavy ones among them.
+func TestTheLogParses(t *testing.T) {
+	for _, format := range []string{"combined", "jsonl"} {
+		for _, gz := range []bool{false, true} {
+			o := Options{Seed: 7, Lines: 20000, Clients: 500, Heavy: 4, Format: format, Gzip: gz}
+			l, err := accesslog.Read(bytes.NewReader(write(t, o)), accesslog.Options{Name: "gen", Reorder: accesslog.DefaultReorder})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if l.Requests != o.Lines || l.BadLines != 0 || l.LateLines != 0 {
+				t.Errorf("%s gzip %v: %d requests of %d lines, %d bad, %d late", format, gz, l.Requests, o.Lines, l.BadLines, l.LateLines)
+			}
+			if n := len(l.Clients()); n > o.Clients+o.Heavy || n < o.Clients/2 {
+				t.Errorf("%s: %d clients, of %d Zipf-like and %d heavy", format, n, o.Clients, o.Heavy)
+			}
+			if l.ClientNumber("198.18.0.1") < 0 {
+				t.Errorf("%s: no heavy client 198.18.0.1", format)
+			}
+			if day := l.Last() - l.First(); day < 23*3600_000 || day >= 24*3600_000 {
+				t.Errorf("%s: the log spans %d ms, not most of a day", format, day)
+			}
+		}
+	}
+}
+
+// Bad options are refused, naming the flag.
+func TestBadOptions(t *testing.T) {
+	for _, o := range []Options{{Lines: -1, Clients: 1, Format: "combined"}, {Lines: 1, Clients: 0, Format: "combined"}, {Lines: 1, Clients: 1, Heavy: -1, Format: "jsonl"}, {Lines: 1, Clients: 1, Format: "csv"}} {
+		if err := Write(io.Discard, o); err == nil || err.Error()[0] != '-' {
+			t.Errorf("%+v: %v, want a message naming the flag", o, err)
+		}
+	}
+}
