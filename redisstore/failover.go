@@ -60,7 +60,9 @@ type Outage struct {
 	// answer after: Unsent of them were decisions made without the store
 	// that the twin counted, and the rest (Lost) were lost with the primary.
 	Missing, Unsent int64
-	Over, Under     int64 // decisions after it the store admitted that the twin refused, and the reverse
+	// Over is the requests admitted that the twin refused (the policy's
+	// or, after, the store's); Under the reverse.
+	Over, Under int64
 
 	open     map[int]bool     // its tags not yet answered again
 	unsent   map[string]int64 // by lane and client: decisions without the store the twin counted
@@ -189,9 +191,15 @@ func (l *Limiter) decideOrPolicy(client string, want algo.Decision, b int, keys 
 		if want.Allowed || l.cfg.Rules.CountRejected {
 			o.unsent[who]++
 		}
-		s.fo.Unlock()
 		d := want
 		d.Allowed = s.policy == PolicyAllow
+		switch {
+		case d.Allowed && !want.Allowed:
+			o.Over++
+		case !d.Allowed && want.Allowed:
+			o.Under++
+		}
+		s.fo.Unlock()
 		return d
 	}
 	d, err := decision(l.kind, l.cfg, want.At, v)
