@@ -296,6 +296,9 @@ func showUIOnStore(ctx context.Context, errOut io.Writer, opts ui.Options, flag,
 	defer closeStore(errOut, st)
 	opts.Store = viewStore{st}
 	_, err = showUI(ctx, opts)
+	if st.Policy() != redisstore.PolicyStop && st.Err() == nil {
+		policySummary(errOut, st, nil) // what the view decided without Redis, said as it closes
+	}
 	if serr := st.Err(); err == nil && serr != nil {
 		return storeError(serr)
 	}

@@ -187,3 +187,19 @@ func TestReplayGoesOnThroughAFailover(t *testing.T) {
 		}
 	}
 }
+
+// A policy that is none of the three is exit 2, saying which are, on
+// every command that takes it, with or without --store.
+func TestBadOnStoreError(t *testing.T) {
+	for _, args := range [][]string{
+		{"run", "boundary-burst", "--on-store-error", "ignore"},
+		{"run", "boundary-burst", "--store", "redis://127.0.0.1:1", "--on-store-error", "Allow"},
+		{"tui", "boundary-burst", "--on-store-error", ""},
+		{"replay", "-", "--on-store-error", "retry"},
+	} {
+		_, errOut, code := windowlab(t, args...)
+		if code != 2 || !strings.Contains(errOut, `for "--on-store-error" flag`) || !strings.Contains(errOut, "use stop (the run ends, exit 2), allow") {
+			t.Errorf("%v: exit %d: %s", args, code, errOut)
+		}
+	}
+}

@@ -16,12 +16,27 @@ import (
 // decideStoreFlags adds --store and --on-store-error to cmd.
 func decideStoreFlags(cmd *cobra.Command, url, onError *string) {
 	storeFlag(cmd, url)
-	cmd.Flags().StringVar(onError, "on-store-error", "stop",
+	*onError = "stop"
+	cmd.Flags().Var((*policyValue)(onError), "on-store-error",
 		"when --store does not answer mid-run (a primary failing over): stop (one line, exit 2), allow (admit without it) or deny (refuse without it); with allow or deny every decision waits for Redis's answer, and what a failover lost is measured against the in-process limiter")
 	registerFlagCompletion(cmd, "on-store-error", completeFrom(
 		cobra.CompletionWithDesc("stop", "one line, exit 2 (the default)"),
 		cobra.CompletionWithDesc("allow", "admit without the store, and go on"),
 		cobra.CompletionWithDesc("deny", "refuse without the store, and go on")))
+}
+
+// policyValue is --on-store-error's value: one of redisstore.Policies,
+// checked as it is given.
+type policyValue string
+
+func (p *policyValue) String() string { return string(*p) }
+func (p *policyValue) Type() string   { return "stop|allow|deny" }
+func (p *policyValue) Set(s string) error {
+	if _, err := redisstore.ParsePolicy(s); err != nil {
+		return err
+	}
+	*p = policyValue(s)
+	return nil
 }
 
 // openStoreFor is openStore under --on-store-error's policy onError:
@@ -38,14 +53,11 @@ func openStoreFor(ctx context.Context, flag, onError string, pipelined bool) (*r
 // policySummary is the store summary's lines under a policy: how many
 // decisions were made without the store, then one line per outage.
 func policySummary(errOut io.Writer, s *redisstore.Store, e *sim.Engine) {
-	var without int64
 	most := int64(0)
 	if e != nil {
 		stats := e.Stats()
 		for i, l := range e.Limiters() {
-			if r, ok := l.(*redisstore.Limiter); ok {
-				n, _ := r.DecidedWithoutStore()
-				without += n
+			if _, ok := l.(*redisstore.Limiter); ok {
 				most = max(most, stats[i].MaxInWindow)
 			}
 		}
@@ -55,6 +67,10 @@ func policySummary(errOut io.Writer, s *redisstore.Store, e *sim.Engine) {
 		verb = "refused"
 	}
 	outs := s.Outages()
+	var without int64
+	for _, o := range outs {
+		without += o.Without
+	}
 	if len(outs) == 0 {
 		fmt.Fprintf(errOut, "Redis answered every call: no decision was made without it (--on-store-error %s).\n", s.Policy())
 		return
