@@ -12,7 +12,9 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"windowlab/algo"
 	"windowlab/internal/redisclustertest"
+	"windowlab/redisstore"
 )
 
 // failoverLog is a CSV log of n requests, 3 ms apart, from 40 clients in
@@ -201,5 +203,22 @@ func TestBadOnStoreError(t *testing.T) {
 		if code != 2 || !strings.Contains(errOut, `for "--on-store-error" flag`) || !strings.Contains(errOut, "use stop (the run ends, exit 2), allow") {
 			t.Errorf("%v: exit %d: %s", args, code, errOut)
 		}
+	}
+}
+
+// An outage's line, in the issue's shape: its times, its slots, what the
+// tally lacked and how far beyond the limit it admitted; and one that
+// never answered again.
+func TestOutageLine(t *testing.T) {
+	o := redisstore.Outage{Node: "127.0.0.1:7000", Slots: []int{7123, 12000}, From: algo.Clock(12, 0, 31, 200), To: algo.Clock(12, 0, 33, 0),
+		Answered: true, FailedOver: "127.0.0.1:7003", Reason: "CLUSTERDOWN The cluster is down", Without: 26, Missing: 40, Unsent: 26, Over: 14}
+	want := "12:00:31.200–12:00:33: the primary of slots 7,123, 12,000 (127.0.0.1:7000) did not answer (CLUSTERDOWN The cluster is down), then failed over to 127.0.0.1:7003; 26 decisions made without it; 14 increments were lost with the primary, 40 missing in all; 14 requests admitted beyond the limit"
+	if got := outageLine(o, false, 0, nil); got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	o.Answered, o.Slots, o.Without = false, []int{7123}, 1
+	want = "12:00:31.200 to the end: 127.0.0.1:7000 (slot 7,123) did not answer (CLUSTERDOWN The cluster is down); 1 decision made without it"
+	if got := outageLine(o, false, 0, nil); got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
 	}
 }

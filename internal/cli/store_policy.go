@@ -98,7 +98,11 @@ func outageLine(o redisstore.Outage, engine bool, most int64, e *sim.Engine) str
 		fmt.Fprintf(&b, "; %s made without it", plural(o.Without, "decision", "decisions"))
 		return b.String()
 	}
-	fmt.Fprintf(&b, "%s–%s: the primary of %s %s (%s) did not answer (%s)", o.From.Short(), o.To.Short(), noun, strings.Join(slots, ", "), o.Node, o.Reason)
+	from, to := o.From.Short(), o.To.Short()
+	if i := strings.LastIndex(to, " "); i >= 0 && strings.HasPrefix(from, to[:i+1]) {
+		to = to[i+1:] // a log's dates: the day once
+	}
+	fmt.Fprintf(&b, "%s–%s: the primary of %s %s (%s) did not answer (%s)", from, to, noun, strings.Join(slots, ", "), o.Node, o.Reason)
 	if o.FailedOver != "" {
 		fmt.Fprintf(&b, ", then failed over to %s", o.FailedOver)
 	} else {
