@@ -21,23 +21,24 @@ import (
 // the in-process one, which Redis's is checked equal to when its batch
 // comes back, before any report is printed.
 type Limiter struct {
-	store  *Store
-	local  algo.Limiter
-	byID   algo.ByID // local, when it decides by id
-	names  *algo.Names
-	kind   algo.Kind
-	cfg    algo.Config
-	w, o   int64
-	script string
-	name   string // the algorithm, as reports name it
-	lns    string // the lane's part of its keys' names: lane + "." + generation + ":"
-	used   []bool // the store's tags this lane has keys under
-	lane   int
-	gen    *int // generations of this lane so far, shared by its clones
-	seq    *int64
-	last   algo.Instant
-	seen   bool
-	sweep  algo.Instant // the next window edge, when the dead keys are removed
+	store   *Store
+	local   algo.Limiter
+	byID    algo.ByID // local, when it decides by id
+	names   *algo.Names
+	kind    algo.Kind
+	cfg     algo.Config
+	w, o    int64
+	script  string
+	name    string // the algorithm, as reports name it
+	lns     string // the lane's part of its keys' names: lane + "." + generation + ":"
+	used    []bool // the store's tags this lane has keys under
+	lane    int
+	gen     *int // generations of this lane so far, shared by its clones
+	seq     *int64
+	last    algo.Instant
+	seen    bool
+	sweep   algo.Instant // the next window edge, when the dead keys are removed
+	without int64        // decisions its store's policy made (failover.go)
 }
 
 // scriptOf is each limiter's script.
@@ -155,6 +156,12 @@ func (l *Limiter) decide(client string, want algo.Decision) algo.Decision {
 	b := l.store.tagOf(client)
 	l.used[b] = true
 	keys, args := l.call(t, client, l.nsAt(b))
+	if l.store.policy != PolicyStop {
+		if l.store.Err() != nil {
+			return want
+		}
+		return l.decideOrPolicy(client, want, b, keys, args)
+	}
 	// The check may run on the store's sender, later: it reads nothing the
 	// caller goes on changing.
 	name, kind, cfg := l.name, l.kind, l.cfg
@@ -369,7 +376,7 @@ func (l *Limiter) Clone() algo.Limiter {
 	var closed *Error
 	if errors.As(err, &closed) {
 		l.store.fail(err)
-	} else if err != nil {
+	} else if err != nil && l.store.policy == PolicyStop { // under a policy, a checkpoint without the keys a primary lost
 		l.store.fail(&Error{URL: l.store.url, Reason: err.Error()})
 	}
 	return &c

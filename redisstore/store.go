@@ -104,6 +104,12 @@ type Store struct {
 		idle    chan struct{} // closed when closing and none is under way
 	}
 	swept atomic.Bool // Close removed every key of the run
+
+	policy Policy // when the store does not answer (failover.go)
+	fo     struct {
+		sync.Mutex
+		failover
+	}
 }
 
 // Options are how Open connects.
@@ -112,6 +118,10 @@ type Options struct {
 	// (a replay, a report); unpipelined, each waits for its answer (the
 	// view, one request at a time).
 	Pipelined bool
+	// OnError is what a run does when the store does not answer; with a
+	// policy other than PolicyStop, every call waits for its answer (not
+	// pipelined), so every decision returned is the store's or the policy's.
+	OnError Policy
 }
 
 // Error is a Redis that cannot be used: unreachable, refusing the
@@ -152,7 +162,7 @@ func Open(ctx context.Context, rawURL string, o Options) (*Store, error) {
 	opt.DisableIdentity = true
 	opt.MaintNotificationsConfig = &maintnotifications.Config{Mode: maintnotifications.ModeDisabled}
 	client := redis.NewClient(opt)
-	s := &Store{client: client, opt: opt, url: shown, sha: map[string]string{}, pipelined: o.Pipelined}
+	s := &Store{client: client, opt: opt, url: shown, sha: map[string]string{}, pipelined: o.Pipelined && o.OnError == PolicyStop, policy: o.OnError}
 	s.writes.idle = make(chan struct{})
 	if err := s.check(ctx); err != nil {
 		client.Close()
@@ -408,7 +418,9 @@ func (s *Store) run(script string, keys []string, args []any, check func(any) er
 		v, err = s.client.EvalSha(ctx, s.sha[script], keys, args...).Result()
 	}
 	if err != nil {
-		s.fail(&Error{URL: s.url, Reason: reason(err).Error()})
+		if s.policy == PolicyStop { // under a policy, a sweep that failed is left to the next or to Close
+			s.fail(&Error{URL: s.url, Reason: reason(err).Error()})
+		}
 		return
 	}
 	if err := check(v); err != nil {

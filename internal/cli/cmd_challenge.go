@@ -18,8 +18,9 @@ import (
 )
 
 type challengeOptions struct {
-	check bool // check a scenario file against challenge N
-	store string
+	check        bool // check a scenario file against challenge N
+	store        string
+	onStoreError string // --on-store-error
 }
 
 func newChallengeCommand() *cobra.Command {
@@ -44,7 +45,7 @@ func newChallengeCommand() *cobra.Command {
 		},
 	}
 	cmd.Flags().BoolVar(&opts.check, "check", false, "check the scenario FILE against challenge N: the verdict and its proof (exit 0 reached, 1 not)")
-	storeFlag(cmd, &opts.store)
+	decideStoreFlags(cmd, &opts.store, &opts.onStoreError)
 	return cmd
 }
 
@@ -81,7 +82,7 @@ func runChallenge(ctx context.Context, std stdio, opts challengeOptions, args []
 	if err != nil {
 		return err
 	}
-	return showUIOnStore(ctx, std.err, ui.Options{Scenario: sc, Challenge: g.Name}, opts.store)
+	return showUIOnStore(ctx, std.err, ui.Options{Scenario: sc, Challenge: g.Name}, opts.store, opts.onStoreError)
 }
 
 // listChallenges prints the challenges as a table.

@@ -12,9 +12,10 @@ import (
 
 // lessonOptions are lesson's flags.
 type lessonOptions struct {
-	presenter bool
-	step      int    // from 1
-	store     string // --store: the Redis the view's engines decide on
+	presenter    bool
+	step         int    // from 1
+	store        string // --store: the Redis the view's engines decide on
+	onStoreError string // --on-store-error
 }
 
 func newLessonCommand() *cobra.Command {
@@ -34,7 +35,7 @@ func newLessonCommand() *cobra.Command {
 	}
 	cmd.Flags().BoolVar(&opts.presenter, "presenter", false, "fill the screen for a projector: big verdicts in high contrast")
 	cmd.Flags().IntVar(&opts.step, "step", 1, "the step to start at, 1 to 6")
-	storeFlag(cmd, &opts.store)
+	decideStoreFlags(cmd, &opts.store, &opts.onStoreError)
 	registerFlagCompletion(cmd, "step", func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
 		var out []cobra.Completion
 		for i, s := range scenarios.Lesson() {
@@ -51,5 +52,5 @@ func runLesson(ctx context.Context, std stdio, opts lessonOptions) error {
 	if opts.step < 1 || opts.step > len(steps) {
 		return invalid(fmt.Errorf("--step %d: the lesson has steps 1 to %d", opts.step, len(steps)))
 	}
-	return showUIOnStore(ctx, std.err, ui.Options{Lesson: steps, LessonStep: opts.step - 1, Presenter: opts.presenter}, opts.store)
+	return showUIOnStore(ctx, std.err, ui.Options{Lesson: steps, LessonStep: opts.step - 1, Presenter: opts.presenter}, opts.store, opts.onStoreError)
 }

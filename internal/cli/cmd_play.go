@@ -15,10 +15,11 @@ import (
 
 // playOptions are play's flags.
 type playOptions struct {
-	limit  int64
-	window time.Duration
-	start  string
-	store  string // --store: the Redis the view's engines decide on
+	limit        int64
+	window       time.Duration
+	start        string
+	store        string // --store: the Redis the view's engines decide on
+	onStoreError string // --on-store-error
 }
 
 // defaultPlayOptions are play's defaults: the lesson's rules at noon
@@ -47,7 +48,7 @@ func newPlayCommand() *cobra.Command {
 	registerFlagCompletion(cmd, "limit", completeFrom(cobra.CompletionWithDesc("100", "the lesson's"), "10", "1000"))
 	registerFlagCompletion(cmd, "window", completeFrom(cobra.CompletionWithDesc("1m", "the lesson's"), "10s", "1h"))
 	registerFlagCompletion(cmd, "start", completeFrom(cobra.CompletionWithDesc("12:00:00", "noon"), "12:00:59"))
-	storeFlag(cmd, &opts.store)
+	decideStoreFlags(cmd, &opts.store, &opts.onStoreError)
 	return cmd
 }
 
@@ -77,5 +78,5 @@ func runPlay(ctx context.Context, std stdio, opts playOptions) error {
 	if err != nil {
 		return invalid(err)
 	}
-	return showUIOnStore(ctx, std.err, ui.Options{Scenario: s}, opts.store)
+	return showUIOnStore(ctx, std.err, ui.Options{Scenario: s}, opts.store, opts.onStoreError)
 }

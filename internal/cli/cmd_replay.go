@@ -33,6 +33,7 @@ type replayOptions struct {
 	reorder                                                time.Duration
 	strict, asJSON, tui                                    bool
 	save, tz, storeFlagValue                               string
+	onStoreError                                           string // --on-store-error
 	recommendOptions
 	compare string // --compare FIELD (replay/compare.go)
 	denied  string // --denied FILE (replay_denied.go)
@@ -96,7 +97,7 @@ func newReplayCommand() *cobra.Command {
 	f.BoolVar(&opts.tui, "tui", false, "open the interactive view on the log, following the client denied most")
 	f.StringVar(&opts.compare, "compare", "", "compare with the server's own decisions in the log: status (429, 503 denied), field:NAME or column:NAME (nginx's $limit_req_status…)")
 	f.StringVar(&opts.denied, "denied", "", "write each client denied, per limiter and setting, to a new FILE.csv (or .jsonl): how many, the first and last denial, its peak in one window")
-	storeFlag(cmd, &opts.storeFlagValue)
+	decideStoreFlags(cmd, &opts.storeFlagValue, &opts.onStoreError)
 	recommendFlags(&opts.recommendOptions, f)
 	f.BoolVar(&opts.asJSON, "json", false, "print run's JSON report (one setting only), or --recommend's; the log's summary goes to standard error")
 	registerFlagCompletion(cmd, "format", completeFrom(
@@ -308,7 +309,7 @@ func runReplay(ctx context.Context, std stdio, opts replayOptions, args []string
 			return invalid(errors.New("--store decides a report or a sweep on Redis; --save and --tui are in process"))
 		}
 		// Before the log is read: an unusable Redis is said at once.
-		if st, err = openStore(ctx, opts.storeFlagValue, true); err != nil {
+		if st, err = openStoreFor(ctx, opts.storeFlagValue, opts.onStoreError, true); err != nil {
 			return err
 		}
 		defer closeStore(std.err, st)

@@ -17,6 +17,7 @@ type runOptions struct {
 	trace, asJSON bool
 	code          bool   // --code: with --trace, each decision's code with its values
 	store         string // --store: the Redis the limiters decide on
+	onStoreError  string // --on-store-error
 }
 
 func newRunCommand() *cobra.Command {
@@ -33,7 +34,7 @@ func newRunCommand() *cobra.Command {
 		ValidArgsFunction: completeOneScenario,
 		RunE:              func(cmd *cobra.Command, args []string) error { return runRun(cmd.Context(), stdioOf(cmd), opts, args) },
 	}
-	storeFlag(cmd, &opts.store)
+	decideStoreFlags(cmd, &opts.store, &opts.onStoreError)
 	cmd.Flags().BoolVar(&opts.trace, "trace", false, "list every decision with its evidence")
 	cmd.Flags().BoolVar(&opts.code, "code", false, "with --trace, follow each decision with its limiter's code and the values it held")
 	cmd.Flags().BoolVar(&opts.asJSON, "json", false, "print one JSON object instead of text")
@@ -87,7 +88,7 @@ func writeReport(ctx context.Context, w io.Writer, s *scenarios.Scenario, trace,
 // Redis flag names, pipelined, every byte of the report written only once
 // Redis has answered the same for every decision before it.
 func writeReportOnStore(ctx context.Context, w, errOut io.Writer, s *scenarios.Scenario, opts runOptions) error {
-	store, err := openStore(ctx, opts.store, true)
+	store, err := openStoreFor(ctx, opts.store, opts.onStoreError, true)
 	if err != nil {
 		return err
 	}

@@ -11,7 +11,8 @@ import (
 
 // tuiOptions are tui's flags.
 type tuiOptions struct {
-	store string // --store: the Redis the view's engines decide on
+	store        string // --store: the Redis the view's engines decide on
+	onStoreError string // --on-store-error
 }
 
 func newTuiCommand() *cobra.Command {
@@ -24,7 +25,7 @@ func newTuiCommand() *cobra.Command {
 		ValidArgsFunction: completeOneScenario,
 		RunE:              func(cmd *cobra.Command, args []string) error { return runTui(cmd.Context(), stdioOf(cmd), opts, args) },
 	}
-	storeFlag(cmd, &opts.store)
+	decideStoreFlags(cmd, &opts.store, &opts.onStoreError)
 	return cmd
 }
 
@@ -42,5 +43,5 @@ func runTui(ctx context.Context, std stdio, opts tuiOptions, args []string) erro
 	if err := s.Fits(viewOptions); err != nil {
 		return invalid(err)
 	}
-	return showUIOnStore(ctx, std.err, ui.Options{Scenario: s}, opts.store)
+	return showUIOnStore(ctx, std.err, ui.Options{Scenario: s}, opts.store, opts.onStoreError)
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -46,7 +47,11 @@ func storeURL(flag string) string {
 // invalid invocation (exit 2) with one line saying why. Close it with
 // closeStore.
 func openStore(ctx context.Context, flag string, pipelined bool) (*redisstore.Store, error) {
-	s, err := redisstore.Open(ctx, storeURL(flag), redisstore.Options{Pipelined: pipelined})
+	return openStoreWith(ctx, flag, redisstore.Options{Pipelined: pipelined})
+}
+
+func openStoreWith(ctx context.Context, flag string, o redisstore.Options) (*redisstore.Store, error) {
+	s, err := redisstore.Open(ctx, storeURL(flag), o)
 	if err != nil {
 		return nil, invalid(err)
 	}
@@ -162,8 +167,18 @@ func storeSummary(errOut io.Writer, s *redisstore.Store, e *sim.Engine) error {
 		return nil
 	}
 	scripts, trips := s.Calls()
-	fmt.Fprintf(errOut, "Decided on Redis at %s: %s for %s in %s; every decision the same as in process.\n",
-		s.URL(), plural(scripts, "script", "scripts"), plural(int64(s.Lanes()), "limiter", "limiters"), plural(trips, "round trip", "round trips"))
+	same := "every decision the same as in process"
+	if s.Policy() != redisstore.PolicyStop {
+		same = "each decision Redis's own, or --on-store-error's when it did not answer"
+	}
+	fmt.Fprintf(errOut, "Decided on Redis at %s: %s for %s in %s; %s.\n",
+		s.URL(), plural(scripts, "script", "scripts"), plural(int64(s.Lanes()), "limiter", "limiters"), plural(trips, "round trip", "round trips"), same)
+	if s.Policy() != redisstore.PolicyStop {
+		policySummary(errOut, s, e)
+		if slices.ContainsFunc(s.Outages(), func(o redisstore.Outage) bool { return !o.Answered }) {
+			return nil // no figures from a Redis that does not answer
+		}
+	}
 	if e == nil { // a sweep: its settings' keys were many engines'
 		return nil
 	}
@@ -269,18 +284,21 @@ func (v viewStore) Shard(client string) string {
 // showUIOnStore is showUI with every engine of the view deciding on the
 // Redis flag names (none when flag is ""); a store that failed on the way
 // is the command's error.
-func showUIOnStore(ctx context.Context, errOut io.Writer, opts ui.Options, flag string) error {
+func showUIOnStore(ctx context.Context, errOut io.Writer, opts ui.Options, flag, onError string) error {
 	if flag == "" {
 		_, err := showUI(ctx, opts)
 		return err
 	}
-	st, err := openStore(ctx, flag, true)
+	st, err := openStoreFor(ctx, flag, onError, true)
 	if err != nil {
 		return err
 	}
 	defer closeStore(errOut, st)
 	opts.Store = viewStore{st}
 	_, err = showUI(ctx, opts)
+	if st.Policy() != redisstore.PolicyStop && st.Err() == nil {
+		policySummary(errOut, st, nil) // what the view decided without Redis, said as it closes
+	}
 	if serr := st.Err(); err == nil && serr != nil {
 		return storeError(serr)
 	}

@@ -136,6 +136,19 @@ func Start(t testing.TB) *Cluster {
 	return c
 }
 
+// StartWith is Start with more arguments for every redis-server, such
+// as a shorter --cluster-node-timeout for a test that fails a primary over.
+func StartWith(t testing.TB, extra ...string) *Cluster {
+	t.Helper()
+	need(t)
+	c, err := start(6, extra...)
+	if err != nil {
+		t.Fatalf("redis cluster: %v", err)
+	}
+	t.Cleanup(c.Stop)
+	return c
+}
+
 // need skips t, or fails it, without redis-server and redis-cli.
 func need(t testing.TB) {
 	t.Helper()
@@ -216,7 +229,7 @@ func startNode(dir string, port int, extra []string) (*Node, error) {
 
 // start runs n nodes (a multiple of two: primaries and one replica each)
 // and joins them into a cluster.
-func start(n int) (c *Cluster, err error) {
+func start(n int, extra ...string) (c *Cluster, err error) {
 	dir, err := os.MkdirTemp("", "windowlab-cluster-")
 	if err != nil {
 		return nil, err
@@ -229,7 +242,7 @@ func start(n int) (c *Cluster, err error) {
 		}
 	}()
 	for range n {
-		node, err := StartNode(dir)
+		node, err := StartNode(dir, extra...)
 		if err != nil {
 			return nil, err
 		}
@@ -275,6 +288,86 @@ func (c *Cluster) WaitOK(within time.Duration) error {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
+}
+
+// WaitFailover waits, at most within, until the killed primary's slots
+// are served again: every node still running no longer names it a primary
+// (its replica promoted) and says the cluster is ok.
+func (c *Cluster) WaitFailover(killed *Node, within time.Duration) error {
+	deadline := time.Now().Add(within)
+	for {
+		last := ""
+		for _, n := range c.Nodes {
+			if n.cmd.ProcessState != nil {
+				continue
+			}
+			if last = nodeOK(n.Addr); last == "" && namesPrimary(n.Addr, killed.Addr) {
+				last = "still names " + killed.Addr + " a primary"
+			}
+			if last != "" {
+				last = n.Addr + ": " + last
+				break
+			}
+		}
+		if last == "" {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("no failover within %s: %s", within, last)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// WaitSynced waits, at most within, until every replica running says its
+// link to its primary is up: a replica that never synced does not fail
+// over (its data is too old).
+func (c *Cluster) WaitSynced(within time.Duration) error {
+	deadline := time.Now().Add(within)
+	for {
+		last := ""
+		for _, n := range c.Nodes {
+			if n.cmd.ProcessState != nil {
+				continue
+			}
+			cl := redis.NewClient(&redis.Options{Addr: n.Addr, DialTimeout: time.Second, ReadTimeout: time.Second})
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			info, err := cl.Info(ctx, "replication").Result()
+			cancel()
+			cl.Close()
+			if err != nil || strings.Contains(info, "role:slave") && !strings.Contains(info, "master_link_status:up") {
+				last = n.Addr + ": its link to its primary is not up"
+				break
+			}
+		}
+		if last == "" {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("not synced within %s: %s", within, last)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// namesPrimary reports whether the node at addr names primary a primary
+// that serves slots (CLUSTER NODES).
+func namesPrimary(addr, primary string) bool {
+	cl := redis.NewClient(&redis.Options{Addr: addr, DialTimeout: time.Second, ReadTimeout: time.Second})
+	defer cl.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	nodes, err := cl.ClusterNodes(ctx).Result()
+	if err != nil {
+		return true
+	}
+	for line := range strings.Lines(nodes) {
+		f := strings.Fields(line)
+		if len(f) > 8 && strings.HasPrefix(f[1], primary+"@") && strings.Contains(f[2], "master") && !strings.Contains(f[2], "fail") {
+			return true
+		}
+	}
+	return false
 }
 
 // nodeOK is "" when the node at addr says the cluster is ok, else why not.

@@ -63,6 +63,8 @@ type jsonAlgorithm struct {
 	Memory             jsonMemory `json:"memory" jsonschema_description:"held at the end, as a store with TTLs holds it"`
 	Delayed            *int64     `json:"delayed,omitempty" jsonschema_description:"a delaying limiter's (token-bucket/nginx): of the allowed, how many it held before serving"`
 	MaxDelayMs         *int64     `json:"max_delay_ms,omitempty" jsonschema_description:"a delaying limiter's: the longest hold, in ms"`
+	// Without is set on a limiter deciding on a store under --on-store-error allow or deny.
+	Without *int64 `json:"decided_without_store,omitempty" jsonschema_description:"on a Redis store under --on-store-error allow or deny: how many decisions were that policy's, the store not answering (a primary failing over); absent otherwise"`
 	// Servers are a fleet's (fixed-window@3) figures server by server.
 	Servers []jsonServer `json:"servers,omitempty" jsonschema_description:"a fleet's figures, server by server"`
 }
@@ -173,6 +175,9 @@ func JSON(w io.Writer, h Header, e *sim.Engine) error {
 			n, ms := s.Delayed, s.MaxDelay.Milliseconds()
 			algos[len(algos)-1].Delayed, algos[len(algos)-1].MaxDelayMs = &n, &ms
 		}
+		if n, ok := decidedWithoutStore(e, len(algos)-1); ok {
+			algos[len(algos)-1].Without = &n
+		}
 	}
 	buf.Reset()
 	if err := enc.Encode(algos); err != nil {
@@ -268,4 +273,13 @@ func servers(ts []algo.ServerTally) []jsonServer {
 		out = append(out, jsonServer{t.Allowed, t.Denied})
 	}
 	return out
+}
+
+// decidedWithoutStore is how many of limiter i's decisions its store's
+// policy made, when it decides on a store that has one.
+func decidedWithoutStore(e *sim.Engine, i int) (int64, bool) {
+	if l, ok := e.Limiters()[i].(interface{ DecidedWithoutStore() (int64, bool) }); ok {
+		return l.DecidedWithoutStore()
+	}
+	return 0, false
 }
