@@ -522,7 +522,7 @@ func (e *Engine) Stats() []Stats {
 	out := append([]Stats(nil), e.stats...)
 	for i, l := range e.limiters {
 		out[i].Memory = l.MemoryAt(e.now)
-		if f, ok := l.(*algo.Fleet); ok {
+		if f, ok := l.(algo.ServerFleet); ok {
 			out[i].Servers = f.Tallies()
 		}
 	}

@@ -68,7 +68,7 @@ func Take(e *sim.Engine, f Focus, held *sim.Record, caption string) Snapshot {
 	for i, l := range ls {
 		s.Algorithms = append(s.Algorithms, algo.Of(l))
 		s.Peek[i] = l.Peek(s.Now, f.Client)
-		if fl, ok := l.(*algo.Fleet); ok {
+		if fl, ok := l.(algo.ServerFleet); ok {
 			for _, srv := range fl.Servers() {
 				s.Servers[i] = append(s.Servers[i], srv.Peek(s.Now, f.Client))
 			}
