@@ -103,7 +103,7 @@ func (a Algorithm) Title() string {
 	} else if s := a.Rules.String(); s != "" {
 		t += " · " + s
 	}
-	if a.Servers >= 2 {
+	if a.Servers >= 2 && !a.Synced && !a.Split {
 		t += fmt.Sprintf(" · %d servers, a tally each", a.Servers)
 		if a.Routing != RoundRobin {
 			t += " (" + a.Routing.String() + ")"

@@ -8,7 +8,7 @@ import (
 
 // The names of the tallies that share (or split) a limit across servers,
 // after "~": fixed-window@3~sync=1s (Synced), fixed-window@3~split
-// (Split), fixed-window~lag=200ms,failover=12:00:31 (Lagged).
+// (Split), fixed-window~lag=200ms@12:00:31 (Lagged).
 
 // sharing is the name's suffix for a synced, split or lagged tally.
 func (a Algorithm) sharing() string {
@@ -18,7 +18,7 @@ func (a Algorithm) sharing() string {
 	case a.Split:
 		return "~split"
 	case a.Lagged:
-		return "~lag=" + shortDuration(a.Lag) + ",failover=" + a.Failover.Short()
+		return "~lag=" + shortDuration(a.Lag) + "@" + a.Failover.Short()
 	}
 	return ""
 }
@@ -27,15 +27,23 @@ func (a Algorithm) sharing() string {
 func (a Algorithm) sharingTitle() string {
 	switch {
 	case a.Synced && a.Sync == 0:
-		return " · synced at every request"
+		return fmt.Sprintf(" · %d servers synced at every request", a.Servers) + a.routed()
 	case a.Synced:
-		return " · synced every " + shortDuration(a.Sync)
+		return fmt.Sprintf(" · %d servers synced every %s", a.Servers, shortDuration(a.Sync)) + a.routed()
 	case a.Split:
-		return fmt.Sprintf(" · the limit split %d ways", a.Servers)
+		return fmt.Sprintf(" · %d servers, the limit split", a.Servers) + a.routed()
 	case a.Lagged:
-		return " · replica " + shortDuration(a.Lag) + " behind, failing over at " + a.Failover.Short()
+		return " · replica " + shortDuration(a.Lag) + " behind"
 	}
 	return ""
+}
+
+// routed names a fleet's routing when it is not round-robin.
+func (a Algorithm) routed() string {
+	if a.Routing == RoundRobin {
+		return ""
+	}
+	return " (" + a.Routing.String() + ")"
 }
 
 // newSharing makes the limiter for a synced, split or lagged algorithm.
@@ -71,11 +79,11 @@ func (a Algorithm) parseSharing(name, rest string) (Algorithm, bool, error) {
 		a.Synced, a.Sync = true, d
 		return a, true, nil
 	case strings.HasPrefix(rest, "lag="):
-		lag, at, _ := strings.Cut(strings.TrimPrefix(rest, "lag="), ",failover=")
+		lag, at, _ := strings.Cut(strings.TrimPrefix(rest, "lag="), "@")
 		d, err := time.ParseDuration(lag)
 		t, errAt := ParseClock(at)
 		if err != nil || errAt != nil || d < 0 || d > MaxRTT || d%time.Millisecond != 0 || a.Servers >= 2 || a.Racy || !window {
-			return Algorithm{}, true, fmt.Errorf("%q: after ~lag= give how far the replica trails, whole milliseconds up to %s, then ,failover= the clock time it takes over, for a window limiter on one shared tally (fixed-window~lag=200ms,failover=12:00:31)", name, MaxRTT)
+			return Algorithm{}, true, fmt.Errorf("%q: after ~lag= give how far the replica trails, whole milliseconds up to %s, then @ the clock time it takes over, for a window limiter on one shared tally (fixed-window~lag=200ms@12:00:31)", name, MaxRTT)
 		}
 		a.Lagged, a.Lag, a.Failover = true, d, t
 		return a, true, nil

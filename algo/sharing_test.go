@@ -302,7 +302,7 @@ func TestLaggedAgainstItsDefinition(t *testing.T) {
 // Names round-trip, and bad ones say what is valid.
 func TestSharingNames(t *testing.T) {
 	for _, n := range []string{"fixed-window@3~sync=1s", "sliding-log@2:client-hash~sync=0ms", "fixed-window@4~split",
-		"sliding-counter@3:random/7~split", "fixed-window~lag=200ms,failover=12:00:31", "sliding-log~lag=0ms,failover=12:00:31.500"} {
+		"sliding-counter@3:random/7~split", "fixed-window~lag=200ms@12:00:31", "sliding-log~lag=0ms@12:00:31.500"} {
 		a, err := ParseAlgorithm(n)
 		if err != nil {
 			t.Errorf("%s: %v", n, err)
@@ -316,8 +316,8 @@ func TestSharingNames(t *testing.T) {
 		}
 	}
 	for _, n := range []string{"fixed-window~sync=1s", "fixed-window@3~sync=-1s", "fixed-window@3~sync=1.5ms", "token-bucket@3~sync=1s",
-		"fixed-window~split", "token-bucket@2~split", "fixed-window@3~lag=1s,failover=12:00:00", "fixed-window~lag=1s",
-		"fixed-window~lag=2m,failover=12:00:00", "fixed-window~lag=1s,failover=25:00:00", "fixed-window@3~sync=2h"} {
+		"fixed-window~split", "token-bucket@2~split", "fixed-window@3~lag=1s@12:00:00", "fixed-window~lag=1s",
+		"fixed-window~lag=2m@12:00:00", "fixed-window~lag=1s@25:00:00", "fixed-window@3~sync=2h"} {
 		if _, err := ParseAlgorithm(n); err == nil {
 			t.Errorf("%s was accepted", n)
 		}

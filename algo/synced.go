@@ -194,10 +194,22 @@ func (s *Synced) Expire(t Instant) {
 	s.store.Expire(t)
 }
 
-// Memory is the shared tally's.
-func (s *Synced) Memory() Memory { return s.store.Memory() }
+// Memory is the shared tally's and every server's local copy.
+func (s *Synced) Memory() Memory { return s.sum(s.store.Memory(), s.fleet.Memory()) }
 
-func (s *Synced) MemoryAt(t Instant) Memory { return s.store.MemoryAt(t) }
+func (s *Synced) MemoryAt(t Instant) Memory {
+	return s.sum(s.store.MemoryAt(t), s.fleet.MemoryAt(t))
+}
+
+func (s *Synced) sum(a, b Memory) Memory {
+	if s.every == 0 {
+		return a // the views are not kept: every server reads the shared tally
+	}
+	a.Clients += b.Clients
+	a.Entries += b.Entries
+	a.Bytes += b.Bytes
+	return a
+}
 
 func (s *Synced) Clone() Limiter {
 	c := *s

@@ -20,6 +20,7 @@ type Snapshot struct {
 	Window     [][]int64         // sliding logs: the focused client's timestamps in each cell of the lane's strip
 	Servers    [][]algo.Decision // a fleet's lane: what each server would decide now
 	NextServer []int             // a fleet's lane: the server the next request reaches
+	Shared     []SharedTally     // a synced or lagged lane: its shared tally (sharing.go)
 	Client     string            // the focused client ("" before any request)
 	Why        FocusWhy          // why it is the one
 	Held       bool              // last is the held caption's request, not the last decided
@@ -65,6 +66,7 @@ func Take(e *sim.Engine, f Focus, held *sim.Record, caption string) Snapshot {
 	s.Peek = make([]algo.Decision, len(ls))
 	s.Window = make([][]int64, len(ls))
 	s.Servers, s.NextServer = make([][]algo.Decision, len(ls)), make([]int, len(ls))
+	s.Shared = make([]SharedTally, len(ls))
 	for i, l := range ls {
 		s.Algorithms = append(s.Algorithms, algo.Of(l))
 		s.Peek[i] = l.Peek(s.Now, f.Client)
@@ -74,6 +76,7 @@ func Take(e *sim.Engine, f Focus, held *sim.Record, caption string) Snapshot {
 			}
 			s.NextServer[i] = fl.Server(f.Client)
 		}
+		s.Shared[i] = sharedTally(l, s.Now, f.Client)
 	}
 	s.Caption = caption
 	return s
