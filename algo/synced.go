@@ -188,6 +188,7 @@ func (s *Synced) Server(client string) int { return s.fleet.Server(client) }
 func (s *Synced) Tallies() []ServerTally { return s.fleet.Tallies() }
 
 func (s *Synced) Expire(t Instant) {
+	s.fleet.Expire(t) // a view holds its own writes, all at or before t
 	if len(s.deltas) > 0 {
 		t = min(t, s.deltas[0].at) // an unsynced write lands in its request's window
 	}
