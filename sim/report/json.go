@@ -65,6 +65,8 @@ type jsonAlgorithm struct {
 	MaxDelayMs         *int64     `json:"max_delay_ms,omitempty" jsonschema_description:"a delaying limiter's: the longest hold, in ms"`
 	// Servers are a fleet's (fixed-window@3) figures server by server.
 	Servers []jsonServer `json:"servers,omitempty" jsonschema_description:"a fleet's figures, server by server"`
+	// ReplicaLost is a lagged tally's (fixed-window~lag=200ms@12:00:31).
+	ReplicaLost *int64 `json:"replica_lost,omitempty" jsonschema_description:"a tally whose replica trails (~lag=): the writes lost when the replica took over"`
 }
 
 type jsonServer struct {
@@ -169,6 +171,10 @@ func JSON(w io.Writer, h Header, e *sim.Engine) error {
 			PeakMemory: jsonMemory(s.PeakMemory), Memory: jsonMemory(s.Memory),
 			Servers: servers(s.Servers),
 		})
+		if s.Algorithm.Lagged {
+			n := s.ReplicaLost
+			algos[len(algos)-1].ReplicaLost = &n
+		}
 		if delays(s) {
 			n, ms := s.Delayed, s.MaxDelay.Milliseconds()
 			algos[len(algos)-1].Delayed, algos[len(algos)-1].MaxDelayMs = &n, &ms
