@@ -23,6 +23,14 @@ type Algorithm struct {
 	// apart (Racy), instead of at once in one script.
 	Racy bool
 	RTT  time.Duration
+	// The fleets real gateways run and a replica behind a shared tally
+	// (synced.go, split.go, lagged.go): a fleet syncing its servers'
+	// tallies every Sync (Synced), or splitting the limit among them
+	// (Split); one shared tally whose replica trails by Lag and takes
+	// over at Failover (Lagged).
+	Synced, Split, Lagged bool
+	Sync, Lag             time.Duration
+	Failover              Instant
 }
 
 // Of returns the algorithm a limiter runs.
@@ -31,6 +39,10 @@ func Of(l Limiter) Algorithm {
 	case *Fleet:
 		return l.Algorithm()
 	case *Racy:
+		return l.Algorithm()
+	case *Synced:
+		return l.Algorithm()
+	case *Lagged:
 		return l.Algorithm()
 	}
 	return Algorithm{Kind: l.Kind(), Rules: l.Config().Rules}
@@ -56,7 +68,7 @@ func (a Algorithm) String() string {
 	if a.Racy {
 		s += "~" + shortDuration(a.RTT)
 	}
-	return s
+	return s + a.sharing()
 }
 
 // shortDuration is d as a name holds it: 2ms, 1.5s, 1m0s as Go writes it.
@@ -91,7 +103,7 @@ func (a Algorithm) Title() string {
 	} else if s := a.Rules.String(); s != "" {
 		t += " · " + s
 	}
-	if a.Servers >= 2 {
+	if a.Servers >= 2 && !a.Synced && !a.Split {
 		t += fmt.Sprintf(" · %d servers, a tally each", a.Servers)
 		if a.Routing != RoundRobin {
 			t += " (" + a.Routing.String() + ")"
@@ -100,13 +112,15 @@ func (a Algorithm) Title() string {
 	if a.Racy {
 		t += " · shared, GET then INCR " + shortDuration(a.RTT) + " apart"
 	}
-	return t
+	return t + a.sharingTitle()
 }
 
 // New returns a fresh limiter running a under c's limit and window.
 func (a Algorithm) New(c Config) (Limiter, error) {
 	c.Rules = a.Rules
 	switch {
+	case a.Synced || a.Split || a.Lagged:
+		return a.newSharing(c)
 	case a.Servers >= 2 && a.Racy:
 		return nil, Problem("atomic", "%s: a fleet keeps a tally a server, nothing shared to race on", a)
 	case a.Servers >= 2 && a.Routing == Random:
@@ -154,6 +168,9 @@ func ParseAlgorithm(s string) (Algorithm, error) {
 		a, err := ParseAlgorithm(base)
 		if err != nil {
 			return a, err
+		}
+		if b, ok, err := a.parseSharing(s, rtt); ok {
+			return b, err
 		}
 		d, err := time.ParseDuration(rtt)
 		if err != nil || d < 0 || d > MaxRTT || d%time.Millisecond != 0 || a.Servers >= 2 || a.Kind == KindTokenBucket || a.Kind == KindSegmentedWindow {

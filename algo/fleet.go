@@ -67,6 +67,7 @@ type Fleet struct {
 	tallies []ServerTally
 	names   *Names // shared names, when the engine numbers its clients
 	hashes  []int8 // ClientHash with shared names: each id's server, or −1 until worked out
+	split   int64  // a split quota's whole limit (NewSplit), 0 when each server allows it all
 }
 
 // NewFleet returns n servers running a under c, routed by routing.
@@ -101,15 +102,21 @@ func newFleet(a Algorithm, c Config, n int, routing Routing, seed uint64) (*Flee
 // Algorithm is what the fleet runs, with its servers and routing.
 func (f *Fleet) Algorithm() Algorithm {
 	a := f.alg
-	a.Servers, a.Routing = len(f.servers), f.routing
+	a.Servers, a.Routing, a.Split = len(f.servers), f.routing, f.split > 0
 	if f.routing == Random {
 		a.Seed = f.seed
 	}
 	return a
 }
 
-func (f *Fleet) Kind() Kind     { return f.alg.Kind }
-func (f *Fleet) Config() Config { return f.servers[0].Config() }
+func (f *Fleet) Kind() Kind { return f.alg.Kind }
+func (f *Fleet) Config() Config {
+	c := f.servers[0].Config()
+	if f.split > 0 {
+		c.Limit = f.split
+	}
+	return c
+}
 
 // Servers are the fleet's limiters, one a server; callers may Peek and
 // read memory, never Allow.

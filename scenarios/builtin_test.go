@@ -22,7 +22,7 @@ func TestBuiltinsParseInTeachingOrder(t *testing.T) {
 		}
 	}
 	want := []string{"boundary-burst", "check-yourself-1", "worked-example", "steady-stream",
-		"sliding-log-memory", "forgotten-ttl", "many-servers", "shared-tally-race", "random-traffic", "presets-cloudflare-example", "token-bucket", "segmented-window"}
+		"sliding-log-memory", "forgotten-ttl", "many-servers", "shared-tally-race", "replica-lag", "synced-tallies", "split-quota", "random-traffic", "presets-cloudflare-example", "token-bucket", "segmented-window"}
 	if !slices.Equal(names, want) || !slices.Equal(BuiltinNames(), want) {
 		t.Errorf("built-ins = %v, want %v", names, want)
 	}

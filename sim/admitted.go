@@ -336,7 +336,7 @@ func (a *admitted) bytes() int64 {
 // those, and its decision counts them (with the new one, Count + 1).
 func ownsAdmitted(l algo.Limiter) bool {
 	switch l.(type) {
-	case *algo.Fleet, *algo.Racy:
+	case *algo.Fleet, *algo.Racy, *algo.Synced, *algo.Lagged:
 		return false // a server's log holds only the requests it saw; a racy one's, only the writes landed
 	}
 	return l.Kind() == algo.KindSlidingLog && !l.Config().Rules.CountRejected

@@ -46,6 +46,9 @@ type Stats struct {
 	// Servers are a fleet's figures server by server (algo.Fleet), in
 	// Stats only; nil for one tally.
 	Servers []algo.ServerTally
+	// ReplicaLost is a lagged tally's writes lost at its failover
+	// (algo.Lagged), in Stats only.
+	ReplicaLost int64
 }
 
 // Mark is the compact history of one decided arrival, kept for timelines.
@@ -522,8 +525,11 @@ func (e *Engine) Stats() []Stats {
 	out := append([]Stats(nil), e.stats...)
 	for i, l := range e.limiters {
 		out[i].Memory = l.MemoryAt(e.now)
-		if f, ok := l.(*algo.Fleet); ok {
+		if f, ok := l.(algo.ServerFleet); ok {
 			out[i].Servers = f.Tallies()
+		}
+		if lg, ok := l.(*algo.Lagged); ok {
+			out[i].ReplicaLost = lg.Lost()
 		}
 	}
 	return out

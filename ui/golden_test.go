@@ -90,6 +90,7 @@ var keyMoments = map[string]string{
 	"steady-stream": "12:01:30", "sliding-log-memory": "12:41:40", "forgotten-ttl": "12:09:40", "many-servers": "12:00:10.996", "shared-tally-race": "12:00:01.001",
 	"random-traffic": "12:01:00", "presets-cloudflare-example": "12:01:15", "token-bucket": "12:01:00",
 	"segmented-window": "12:01:50",
+	"replica-lag":      "12:00:31.633", "synced-tallies": "12:00:11.983", "split-quota": "12:00:10.993",
 }
 
 // TestGoldenBuiltins pins every built-in at its key moment at 80×24,

@@ -66,6 +66,10 @@ func algorithmCompletions() []cobra.Completion {
 	for _, p := range algo.AllPresets() {
 		out = append(out, cobra.CompletionWithDesc(p.Kind.String()+"/"+p.Name, p.Kind.Title()+", as "+p.Title))
 	}
+	for _, n := range []string{"fixed-window@3~sync=1s", "fixed-window@3~split"} { // fleets of gateways (algo/sharing.go)
+		a, _ := algo.ParseAlgorithm(n)
+		out = append(out, cobra.CompletionWithDesc(n, a.Title()))
+	}
 	return out
 }
 

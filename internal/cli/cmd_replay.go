@@ -90,7 +90,7 @@ func newReplayCommand() *cobra.Command {
 	f.Int64Var(&opts.burst, "burst", 0, "the token bucket's capacity in tokens, 1 or more (token-bucket and its presets: gcra, envoy, redis-cell, spring); default: the limit. token-bucket/nginx: limit_req's burst= (default 0)")
 	f.Int64Var(&opts.segs, "segments", 0, "the segments the segmented window splits its window into (segmented-window, segmented-window/dotnet: SegmentsPerWindow); they must divide it into whole milliseconds; default: 4, or fewer to divide the window")
 	f.Int64Var(&opts.delay, "delay", 0, "nginx limit_req's delay=N for token-bucket/nginx: requests in excess past N are delayed (default 0: all of them)")
-	f.StringVar(&opts.algorithms, "algorithms", "fixed-window,sliding-log,sliding-counter", "the limiters, comma-separated (presets too: sliding-counter/httprate)")
+	f.StringVar(&opts.algorithms, "algorithms", "fixed-window,sliding-log,sliding-counter", "the limiters, comma-separated (presets too: sliding-counter/httprate; fleets: fixed-window@3, @3~sync=1s, @3~split)")
 	f.StringVar(&opts.save, "save", "", "write the log's traffic as a scenario file (a new file; windowlab check and tui read it)")
 	f.StringVar(&opts.tz, "tz", "", "align windows to this zone's calendar (Europe/Berlin, Asia/Kolkata) rather than to UTC's")
 	sliceFlags(&opts, f)

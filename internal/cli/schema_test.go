@@ -25,6 +25,7 @@ func TestJSONMeetsItsSchema(t *testing.T) {
 		{"run.schema.json", []string{"run", "worked-example", "--json"}},
 		{"run.schema.json", []string{"run", "token-bucket", "--json"}},
 		{"run.schema.json", []string{"run", "many-servers", "--json"}},
+		{"run.schema.json", []string{"run", "replica-lag", "--json"}},
 		{"run.schema.json", []string{"run", "presets-cloudflare-example", "--json"}},
 		{"run.schema.json", []string{"run", "testdata/nginx-delay.yaml", "--json"}},
 		{"run.schema.json", []string{"replay", log, "--limit", "1", "--json"}},

@@ -67,6 +67,8 @@ type jsonAlgorithm struct {
 	Without *int64 `json:"decided_without_store,omitempty" jsonschema_description:"on a Redis store under --on-store-error allow or deny: how many decisions were that policy's, the store not answering (a primary failing over); absent otherwise"`
 	// Servers are a fleet's (fixed-window@3) figures server by server.
 	Servers []jsonServer `json:"servers,omitempty" jsonschema_description:"a fleet's figures, server by server"`
+	// ReplicaLost is a lagged tally's (fixed-window~lag=200ms@12:00:31).
+	ReplicaLost *int64 `json:"replica_lost,omitempty" jsonschema_description:"a tally whose replica trails (~lag=): the writes lost when the replica took over"`
 }
 
 type jsonServer struct {
@@ -171,6 +173,10 @@ func JSON(w io.Writer, h Header, e *sim.Engine) error {
 			PeakMemory: jsonMemory(s.PeakMemory), Memory: jsonMemory(s.Memory),
 			Servers: servers(s.Servers),
 		})
+		if s.Algorithm.Lagged {
+			n := s.ReplicaLost
+			algos[len(algos)-1].ReplicaLost = &n
+		}
 		if delays(s) {
 			n, ms := s.Delayed, s.MaxDelay.Milliseconds()
 			algos[len(algos)-1].Delayed, algos[len(algos)-1].MaxDelayMs = &n, &ms

@@ -184,6 +184,11 @@ func writeSummary(w io.Writer, cfg algo.Config, stats []sim.Stats) {
 		}
 		fmt.Fprintf(w, "%s, server by server: %s allowed, %s denied\n", s.Algorithm, strings.Join(allowed, " · "), strings.Join(denied, " · "))
 	}
+	for _, s := range stats {
+		if a := s.Algorithm; a.Lagged && s.ReplicaLost > 0 {
+			fmt.Fprintf(w, "%s: the replica, %s behind, took over at %s: %s increments lost.\n", a, human.Duration(a.Lag), a.Failover.Short(), human.Int(s.ReplicaLost))
+		}
+	}
 	if cfg.NoExpiry {
 		fmt.Fprintln(w, "expiry is off: every window counter and timestamp stays in memory forever.")
 	}

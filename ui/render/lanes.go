@@ -98,7 +98,10 @@ func (p Lanes) List() []Lane {
 			l.fields = append(l.fields, field{"now", p.ifNow(now), 0})
 		}
 		if len(s.Servers[i]) > 0 {
-			l.fields = append(l.fields, field{"server", p.serverLine(i), 2})
+			l.fields = append(l.fields, field{p.serverLabel(i), p.serverLine(i), 2})
+		}
+		if i < len(s.Shared) && s.Shared[i].Lagged != nil {
+			l.fields = append(l.fields, field{"replica", replicaLine(s.Shared[i]), 2})
 		}
 		if i < len(s.Store) && s.Store[i].Shard != "" && s.Client != "" {
 			// The focused client's keys (the header names it): which primary, which slot.
@@ -681,6 +684,11 @@ func (p Lanes) serverLine(i int) string {
 			held = human.Int(n/den) + " tokens"
 		default:
 			held = human.Int(d.Count)
+		}
+		if i < len(s.Shared) && s.Shared[i].Synced {
+			if own := syncedServer(d, s.Shared[i].Shared); own != "" {
+				held = own
+			}
 		}
 		text := glue(fmt.Sprintf("%d: %s/%s", j+1, held, human.Int(d.Limit)))
 		if d.Kind == algo.KindTokenBucket {

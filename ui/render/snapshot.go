@@ -20,6 +20,7 @@ type Snapshot struct {
 	Window     [][]int64         // sliding logs: the focused client's timestamps in each cell of the lane's strip
 	Servers    [][]algo.Decision // a fleet's lane: what each server would decide now
 	NextServer []int             // a fleet's lane: the server the next request reaches
+	Shared     []SharedTally     // a synced or lagged lane: its shared tally (sharing.go)
 	Client     string            // the focused client ("" before any request)
 	Why        FocusWhy          // why it is the one
 	Held       bool              // last is the held caption's request, not the last decided
@@ -65,15 +66,17 @@ func Take(e *sim.Engine, f Focus, held *sim.Record, caption string) Snapshot {
 	s.Peek = make([]algo.Decision, len(ls))
 	s.Window = make([][]int64, len(ls))
 	s.Servers, s.NextServer = make([][]algo.Decision, len(ls)), make([]int, len(ls))
+	s.Shared = make([]SharedTally, len(ls))
 	for i, l := range ls {
 		s.Algorithms = append(s.Algorithms, algo.Of(l))
 		s.Peek[i] = l.Peek(s.Now, f.Client)
-		if fl, ok := l.(*algo.Fleet); ok {
+		if fl, ok := l.(algo.ServerFleet); ok {
 			for _, srv := range fl.Servers() {
 				s.Servers[i] = append(s.Servers[i], srv.Peek(s.Now, f.Client))
 			}
 			s.NextServer[i] = fl.Server(f.Client)
 		}
+		s.Shared[i] = sharedTally(l, s.Now, f.Client)
 	}
 	s.Caption = caption
 	return s

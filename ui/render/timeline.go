@@ -334,6 +334,9 @@ func timeText(t algo.Instant, cell algo.Instant) string { return t.TimeOfDay(cel
 
 // shortName labels a limiter's row: its kind in a word, or its preset's name.
 func ShortName(a algo.Algorithm) string {
+	if n := sharingName(a); n != "" {
+		return n
+	}
 	if n := a.Rules.Name(); n != "" {
 		return n
 	}
