@@ -105,7 +105,13 @@ func Shared(t testing.TB) *Cluster {
 		t.Fatal("redisclustertest.Shared needs redisclustertest.Main in the package's TestMain, which stops the cluster")
 	}
 	need(t)
-	shared.once.Do(func() { shared.c, shared.err = start(6) })
+	// No test kills a node of it, so no failover is wanted: Redis's own
+	// default node timeout, 15 s, rather than the 2 s that lets the
+	// failover tests promote a replica quickly. With 2 s a machine loaded
+	// past its cores (the race detector, other suites) could miss a ping
+	// long enough to fail a primary over under a run (once under such load
+	// a run's 672 keys were left on the cluster).
+	shared.once.Do(func() { shared.c, shared.err = start(6, "--cluster-node-timeout", "15000") })
 	if shared.err != nil {
 		t.Fatalf("redis cluster: %v", shared.err)
 	}
