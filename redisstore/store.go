@@ -595,9 +595,13 @@ func (s *Store) close() error {
 		<-s.sender
 	}
 	<-idle
+	failed := s.Err() != nil
 	left, err := s.sweep(context.Background(), s.client)
 	if cerr := s.client.Close(); err == nil {
 		err = cerr
+	}
+	if failed && left == 0 && err == nil {
+		left, err = s.settle()
 	}
 	if left != 0 {
 		return &LeftError{Store: s, Keys: left, Err: err}
@@ -627,6 +631,10 @@ func (s *Store) Abandon(within time.Duration) error {
 	ctx, cancel := context.WithDeadline(context.Background(), start.Add(within*3/4))
 	defer cancel()
 	left, err := s.sweep(ctx, c)
+	if err == nil && left == 0 {
+		// The store's own batches may still be landing: it was not waited for.
+		left, err = s.resweep(ctx, c)
+	}
 	if err != nil { // what is left, counted in the time that remains
 		if !time.Now().Before(start.Add(within * 3 / 4)) { // its context's timer may not have fired yet
 			err = fmt.Errorf("no answer within %s", within)
@@ -642,39 +650,6 @@ func (s *Store) Abandon(within time.Duration) error {
 		return nil
 	}
 	return &LeftError{Store: s, Keys: left, Err: err}
-}
-
-// sweep removes every key of the run through c, again until a SCAN finds
-// none (a write given up on at its timeout may still land), and returns
-// how many are left: -1 when c failed before it could tell.
-func (s *Store) sweep(ctx context.Context, c redis.UniversalClient) (int64, error) {
-	const rounds = 3
-	for round := 0; ; round++ {
-		var found atomic.Int64
-		err := scanOn(ctx, c, s.Pattern(), func(node *redis.Client, keys []string) error {
-			found.Add(int64(len(keys)))
-			if round == rounds {
-				return nil // the last round only counts
-			}
-			cctx, cancel := context.WithTimeout(ctx, Timeout)
-			defer cancel()
-			if s.cluster == nil {
-				return reason(c.Unlink(cctx, keys...).Err())
-			}
-			p := node.Pipeline() // one key a command: the keys are in several slots
-			for _, k := range keys {
-				p.Unlink(cctx, k)
-			}
-			_, err := p.Exec(cctx)
-			return reason(err)
-		})
-		if err != nil {
-			return -1, err
-		}
-		if n := found.Load(); n == 0 || round == rounds {
-			return n, nil
-		}
-	}
 }
 
 // newClient is a connection of its own to the store's Redis or cluster,
