@@ -163,6 +163,25 @@ func JSON(w io.Writer, h Header, e *sim.Engine) error {
 		}
 	}
 	bw.WriteString("],\n\"algorithms\":")
+	algos := algorithmsJSON(e)
+	buf.Reset()
+	if err := enc.Encode(algos); err != nil {
+		return err
+	}
+	bw.Write(escapeActs(buf.Bytes()))
+	fmt.Fprintf(bw, ",\"complete\":%t}\n", complete)
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	if !complete {
+		return ErrInterrupted
+	}
+	return nil
+}
+
+// algorithmsJSON is each limiter's totals, the JSON report's "algorithms".
+func algorithmsJSON(e *sim.Engine) []jsonAlgorithm {
+	cfg := e.Config()
 	var algos []jsonAlgorithm
 	for _, s := range e.Stats() {
 		algos = append(algos, jsonAlgorithm{
@@ -185,19 +204,7 @@ func JSON(w io.Writer, h Header, e *sim.Engine) error {
 			algos[len(algos)-1].Without = &n
 		}
 	}
-	buf.Reset()
-	if err := enc.Encode(algos); err != nil {
-		return err
-	}
-	bw.Write(escapeActs(buf.Bytes()))
-	fmt.Fprintf(bw, ",\"complete\":%t}\n", complete)
-	if err := bw.Flush(); err != nil {
-		return err
-	}
-	if !complete {
-		return ErrInterrupted
-	}
-	return nil
+	return algos
 }
 
 // escapeActs writes, in JSON b, every character a terminal would act on
