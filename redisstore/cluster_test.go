@@ -12,6 +12,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"windowlab/algo"
+	"windowlab/internal/long"
 	"windowlab/internal/redisclustertest"
 	"windowlab/internal/redistest"
 	"windowlab/redisstore"
@@ -267,6 +268,9 @@ func TestClusterRemoveCommand(t *testing.T) {
 // says it could not remove them, and the command it prints removes them
 // all once the replica is promoted, from the node that now holds them.
 func TestRemoveCommandAfterAFailover(t *testing.T) {
+	if !long.Enabled() {
+		t.Skip("a cluster of its own and a failover (about 5 s): the thorough run (" + long.Env + "=1, as .ci/run does) runs it")
+	}
 	if _, err := exec.LookPath("redis-cli"); err != nil {
 		t.Skip("no redis-cli")
 	}

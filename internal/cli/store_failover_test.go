@@ -13,6 +13,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"windowlab/algo"
+	"windowlab/internal/long"
 	"windowlab/internal/redisclustertest"
 	"windowlab/redisstore"
 )
@@ -52,6 +53,9 @@ func runKeysOn(addr string) int {
 // outages' sum, and decided_without_store is theirs. Nothing is left on
 // any node, the promoted replica among them.
 func TestReplayGoesOnThroughAFailover(t *testing.T) {
+	if !long.Enabled() {
+		t.Skip("a cluster of its own and a failover (about 30 s): the thorough run (" + long.Env + "=1, as .ci/run does) runs it")
+	}
 	c := redisclustertest.StartWith(t, "--cluster-node-timeout", "1000")
 	if err := c.WaitSynced(redisclustertest.Wait); err != nil {
 		t.Fatal(err)
