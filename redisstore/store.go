@@ -626,10 +626,6 @@ func (s *Store) Abandon(within time.Duration) error {
 	case <-s.stopWrites():
 	case <-time.After(within / 2):
 	}
-	// The store's own connections may still carry a batch under way:
-	// closed, Redis runs what it had read of them and no more comes, so
-	// the sweep below sees the last of it. The process exits after this.
-	_ = s.client.Close()
 	c := s.newClient()
 	defer c.Close()
 	ctx, cancel := context.WithDeadline(context.Background(), start.Add(within*3/4))
