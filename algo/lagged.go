@@ -34,9 +34,7 @@ func NewLagged(a Algorithm, c Config, lag time.Duration, at Instant) (*Lagged, e
 		return nil, Problem("replica_lag", "%s is out of range: whole milliseconds from 0 to %s", lag, MaxRTT)
 	}
 	c.Rules = a.Rules
-	counting := c
-	counting.Rules.CountRejected = true
-	store, err := New(a.Kind, counting)
+	_, store, err := countingStore(a, c)
 	if err != nil {
 		return nil, err
 	}

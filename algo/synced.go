@@ -50,9 +50,7 @@ func NewSynced(a Algorithm, c Config, n int, routing Routing, seed uint64, every
 		return nil, Problem("sync", "%s is out of range: whole milliseconds from 0 (every request at once) to %s", every, MaxSync)
 	}
 	c.Rules = a.Rules
-	counting := c
-	counting.Rules.CountRejected = true
-	store, err := New(a.Kind, counting)
+	counting, store, err := countingStore(a, c)
 	if err != nil {
 		return nil, err
 	}
@@ -62,6 +60,16 @@ func NewSynced(a Algorithm, c Config, n int, routing Routing, seed uint64, every
 		return nil, err
 	}
 	return &Synced{alg: a, cfg: c, every: Instant(every / time.Millisecond), fleet: f, store: store, last: -1 << 62}, nil
+}
+
+// countingStore is the shared tally a synced fleet or a lagging replica
+// writes to: a's limiter under c (its rules a's) counting every write, as
+// a store's INCR does, and that config.
+func countingStore(a Algorithm, c Config) (Config, Limiter, error) {
+	c.Rules = a.Rules
+	c.Rules.CountRejected = true
+	store, err := New(a.Kind, c)
+	return c, store, err
 }
 
 // shareable refuses what has no count to share: as Racy does.
