@@ -1,11 +1,14 @@
 package cli
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -62,14 +65,14 @@ func join(parts ...[]int64) []int64 {
 var haproxyRuns = []haproxyRun{
 	{name: "1s-limit-3", period: time.Second, limit: 3, clients: map[string][]int64{
 		"edges":  join(burst(0, 5), burst(940, 4), burst(1060, 4), every(1400, 2900, 250)),
-		"idle15": join(burst(0, 4), burst(1500, 4), burst(1700, 2)),
+		"idle15": join(burst(0, 4), burst(1540, 4), burst(1700, 2)),
 		"idle25": join(burst(0, 5), burst(2500, 5)),
 		"tick":   join(burst(0, 2), burst(800, 2), burst(2150, 4)),
 		"steady": every(0, 3000, 130),
 	}},
 	{name: "2s-limit-5", period: 2 * time.Second, limit: 5, clients: map[string][]int64{
 		"edges":  join(burst(0, 7), burst(1900, 5), burst(2100, 5), every(2600, 3900, 300)),
-		"idle15": join(burst(0, 6), burst(3000, 6)),
+		"idle15": join(burst(0, 6), burst(3060, 6)),
 		"idle25": join(burst(0, 6), burst(4300, 7)),
 		"steady": every(0, 3900, 170),
 	}},
@@ -370,4 +373,46 @@ func equalBools(a, b []bool) bool {
 		}
 	}
 	return true
+}
+
+// The schedules themselves keep clear of flips: sent as a loaded machine
+// (under the race detector, beside other packages' tests) sends them,
+// each request up to 30 ms late and each up to 20 ms after its client's
+// one before, no request lands within 2 ms of flipping. A schedule that
+// put a burst on a flip (1,500 ms after four requests in a 1 s period:
+// 4·500/1000 is exactly 2) had the real-server test send its run five
+// times in vain under -race in CI.
+func TestHAProxySchedulesStayClearOfFlips(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for _, run := range haproxyRuns {
+		for k := range 40 {
+			lines := lateSchedule(run, r, 30, 20)
+			if n := nearFlip(lines, run.period.Milliseconds(), run.limit, 2); n > 0 {
+				t.Errorf("%s, sending %d: %d requests within 2 ms of flipping: %v", run.name, k+1, n, lines)
+				break
+			}
+		}
+	}
+}
+
+// lateSchedule is run's requests as a slow sender sends them: each up to
+// late ms after its moment, and at least 1 and up to gap ms after its
+// client's request before, in time order.
+func lateSchedule(run haproxyRun, r *rand.Rand, late, gap int64) []haproxyLine {
+	names := make([]string, 0, len(run.clients))
+	for n := range run.clients {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	var lines []haproxyLine
+	for _, n := range names {
+		prev := int64(-1 << 20)
+		for _, ms := range run.clients[n] {
+			at := max(ms+r.Int64N(late+1), prev+1+r.Int64N(gap))
+			prev = at
+			lines = append(lines, haproxyLine{TS: 1_700_000_000_000 + at, Client: n})
+		}
+	}
+	slices.SortStableFunc(lines, func(a, b haproxyLine) int { return cmp.Compare(a.TS, b.TS) })
+	return lines
 }
