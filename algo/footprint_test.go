@@ -104,14 +104,7 @@ func TestMemoryMatchesTheHeap(t *testing.T) {
 			if conventional+keys < model*3/4 || conventional+keys > model*2 {
 				t.Errorf("a map holds %d B, the model %d B: off by more than the map's slack", conventional+keys, model)
 			}
-			if k == KindSegmentedWindow {
-				// Its clients are in a Go map of pointers, not the keyStore
-				// yet: at a million clients the map's own slack puts it past
-				// the model (136 against 118 B/client). Held to a map's cost.
-				if ours > conventional+keys {
-					t.Errorf("windowlab's store holds %d B, more than a map's %d B", ours, conventional+keys)
-				}
-			} else if ours > model {
+			if ours > model {
 				t.Errorf("windowlab's store holds %d B, more than the model's %d B", ours, model)
 			}
 		})

@@ -1,6 +1,7 @@
 package algo
 
 import (
+	"math"
 	"strconv"
 	"unsafe"
 
@@ -20,17 +21,20 @@ import (
 //
 // It keeps a ring of S counters per client (ASP.NET Core's
 // SlidingWindowRateLimiter keeps the same int[SegmentsPerWindow]), so its
-// memory grows with S, not with the limit. Config.Rules may count rejected
+// memory grows with S, not with the limit. Clients by name are records in
+// a keyStore, as the other keyed limiters' are: the ring's head and total
+// in the record, with the number of its ring in rings. Config.Rules may count rejected
 // requests too and change the comparison, as for the fixed window.
 type SegmentedWindow struct {
-	cfg     Config
-	s       int64                // segments per window
-	seg, o  int64                // a segment's length and the edges' offset, in ms
-	clients map[string]*segState // by name
-	ids     table[segState]      // by id, when an engine numbers the clients (ByID)
-	free    []*segState          // states of dropped clients, rings kept, for the next new ones
-	clock   clock
-	mem     Memory
+	cfg    Config
+	s      int64           // segments per window
+	seg, o int64           // a segment's length and the edges' offset, in ms
+	keys   keyStore        // by name: records of segRecordBytes
+	rings  segRings        // the rings of the clients by name
+	ids    table[segState] // by id, when an engine numbers the clients (ByID)
+	free   []*segState     // states of dropped clients by id, rings kept, for the next new ones
+	clock  clock
+	mem    Memory
 }
 
 // segState is one client's ring: counts[i mod S] is segment i's count for
@@ -57,7 +61,7 @@ const segmentBytes = int64(unsafe.Sizeof(int64(0)))
 func NewSegmentedWindow(c Config) *SegmentedWindow {
 	s := c.SegmentCount()
 	return &SegmentedWindow{cfg: c, s: s, seg: c.windowMs() / s, o: c.offsetMs(),
-		clients: map[string]*segState{}, clock: newClock()}
+		keys: newKeyStore(segRecordBytes), rings: segRings{s: s}, clock: newClock()}
 }
 
 // SegmentCount is the segmented window's S: Segments, or when it is 0
@@ -158,22 +162,22 @@ func (l *SegmentedWindow) Allow(t Instant, client string) Decision {
 		return l.AllowID(t, l.ids.names.ID(client))
 	}
 	t = l.advance(t)
-	s := l.clients[client]
-	if s == nil {
-		if n := len(l.free); n > 0 {
-			s, l.free = l.free[n-1], l.free[:n-1]
-		} else {
-			s = &segState{}
-		}
-		l.clients[client] = s
-		l.added(s, t, len(client))
+	b, fresh := l.keys.take(client)
+	if fresh {
+		putRing(b, l.rings.take())
 	}
-	return l.take(t, s)
+	s := l.load(b)
+	if fresh {
+		l.added(&s, t, len(client))
+	}
+	d := l.take(t, &s)
+	storeSeg(b, s)
+	return d
 }
 
 // UseNames numbers the limiter's clients by names (ByID).
 func (l *SegmentedWindow) UseNames(names *Names) bool {
-	return len(l.clients) == 0 && l.ids.share(names)
+	return l.keys.Len() == 0 && l.ids.share(names)
 }
 
 // AllowID is Allow for the client numbered id in the shared names (ByID).
@@ -225,7 +229,12 @@ func (l *SegmentedWindow) get(client string) *segState {
 	if l.ids.names != nil {
 		return l.ids.get(client)
 	}
-	return l.clients[client]
+	b := l.keys.find(client)
+	if b == nil {
+		return nil
+	}
+	s := l.load(b)
+	return &s
 }
 
 // Admit decides as Allow does, recording the same, and says only whether
@@ -278,8 +287,9 @@ func (l *SegmentedWindow) WindowCounts(dst []int64, t Instant, client string, ce
 	return dst
 }
 
-// clientBytes is a client's cost: its map slot, key and pointer, its
-// state, and its S counters.
+// clientBytes is a client's cost as the memory figures count it (the
+// model of a map of names to rings, as .NET's is): its map slot, key and
+// pointer, its state, and its S counters.
 func (l *SegmentedWindow) clientBytes(keyBytes int) int64 {
 	return segClientBytes(keyBytes) + l.s*segmentBytes
 }
@@ -302,29 +312,30 @@ func (l *SegmentedWindow) Expire(t Instant) {
 	if l.cfg.NoExpiry {
 		return
 	}
-	drop := func(keyBytes int, s *segState) bool {
-		if l.live(s, t) {
-			return true
-		}
-		if l.ids.names != nil { // the table zeroes s: its ring is kept apart
-			l.free = append(l.free, &segState{counts: s.counts})
-		} else {
-			l.free = append(l.free, s)
-		}
+	dropped := func(keyBytes int) {
 		l.mem.Clients--
 		l.mem.Entries -= l.s
 		l.mem.Bytes -= l.clientBytes(keyBytes)
-		return false
 	}
 	if l.ids.names != nil {
-		l.ids.each(drop)
+		l.ids.each(func(keyBytes int, s *segState) bool {
+			if l.live(s, t) {
+				return true
+			}
+			l.free = append(l.free, &segState{counts: s.counts}) // the table zeroes s: its ring is kept apart
+			dropped(keyBytes)
+			return false
+		})
 		return
 	}
-	for name, s := range l.clients {
-		if !drop(len(name), s) {
-			delete(l.clients, name)
+	l.keys.sweep(func(keyBytes int, b []byte) bool {
+		if s := l.load(b); l.live(&s, t) {
+			return true
 		}
-	}
+		l.rings.give(getRing(b)) // the record is idle now, its state as good as none
+		dropped(keyBytes)
+		return false
+	})
 }
 
 func (l *SegmentedWindow) MemoryAt(t Instant) Memory {
@@ -341,19 +352,17 @@ func (l *SegmentedWindow) MemoryAt(t Instant) Memory {
 		return true
 	}
 	l.ids.each(count) // nothing unless it shares names
-	for name, s := range l.clients {
-		count(len(name), s)
-	}
+	l.keys.each(func(keyBytes int, b []byte) {
+		s := l.load(b)
+		count(keyBytes, &s)
+	})
 	return m
 }
 
 func (l *SegmentedWindow) Clone() Limiter {
 	c := *l
-	c.clients = make(map[string]*segState, len(l.clients))
-	for name, s := range l.clients {
-		cp := s.clone()
-		c.clients[name] = &cp
-	}
+	c.keys = l.keys.clone()
+	c.rings = l.rings.clone()
 	c.ids = l.ids.clone(func(s segState) segState { return s.clone() })
 	c.free = nil
 	return &c
@@ -391,3 +400,83 @@ func (c *coder) segmented() {
 
 // segmentNoun counts a segmented window's segments.
 var segmentNoun = human.Noun{One: "segment", Many: "segments"}
+
+// A client by name is a record of segRecordBytes: its ring's head and
+// total, and the number of its ring in the limiter's segRings (from 1; a
+// fresh record's 0 is none yet).
+const (
+	segRecordBytes = 8 + 8 + 4
+	segRingAt      = 16
+)
+
+// load is the state of the client whose record is b: its ring in place,
+// so take counts into it.
+func (l *SegmentedWindow) load(b []byte) segState {
+	return segState{head: getInt(b), total: getInt(b[8:]), counts: l.rings.at(getRing(b))}
+}
+
+// storeSeg writes s's head and total back into its record b.
+func storeSeg(b []byte, s segState) {
+	putInt(b, s.head)
+	putInt(b[8:], s.total)
+}
+
+func getRing(b []byte) uint32    { return le.Uint32(b[segRingAt:]) }
+func putRing(b []byte, i uint32) { le.PutUint32(b[segRingAt:], i) }
+
+// segRings holds the rings of S counters of a segmented window's clients
+// by name, numbered from 1, in blocks that never move, so a ring taken
+// stays where it is while its client holds it; a dropped client's ring
+// goes back on a free list for the next new one.
+type segRings struct {
+	s      int64     // counters a ring
+	blocks [][]int64 // per blocks of ringsPerBlock rings
+	n      uint32    // rings made
+	free   []uint32
+}
+
+// segBlockCounters is how many counters a block of rings holds at least:
+// one ring when a ring is bigger.
+const segBlockCounters = 8192
+
+func (r *segRings) perBlock() uint32 { return uint32(max(1, segBlockCounters/r.s)) }
+
+// at is ring i's counters; nil for 0.
+func (r *segRings) at(i uint32) []int64 {
+	if i == 0 {
+		return nil
+	}
+	per := r.perBlock()
+	j := int64((i - 1) % per)
+	return r.blocks[(i-1)/per][j*r.s : (j+1)*r.s : (j+1)*r.s]
+}
+
+// take is a ring for a new client, numbered: a free one, or a new one.
+func (r *segRings) take() uint32 {
+	if n := len(r.free); n > 0 {
+		i := r.free[n-1]
+		r.free = r.free[:n-1]
+		return i
+	}
+	if r.n == math.MaxUint32 {
+		panic("algo: too many clients for a segmented window")
+	}
+	if per := r.perBlock(); r.n%per == 0 {
+		r.blocks = append(r.blocks, make([]int64, int64(per)*r.s))
+	}
+	r.n++
+	return r.n
+}
+
+// give puts ring i back for the next new client.
+func (r *segRings) give(i uint32) { r.free = append(r.free, i) }
+
+func (r segRings) clone() segRings {
+	c := r
+	c.blocks = make([][]int64, len(r.blocks))
+	for i, b := range r.blocks {
+		c.blocks[i] = append([]int64(nil), b...)
+	}
+	c.free = append([]uint32(nil), r.free...)
+	return c
+}
