@@ -201,3 +201,19 @@ func TestGoldenTimelineWithoutColour(t *testing.T) {
 		})
 	}
 }
+
+// A field whose label fills the label column ("replica") leads its text,
+// a space between, where the stacked lanes would run them together.
+func TestWideLabelLeadsItsText(t *testing.T) {
+	sc, err := scenarios.Builtin("replica-lag")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sz := range componentSizes {
+		c, snap := atCaption(t, sc, "12:00:31.633", sz[0], sz[1], autoZoom)
+		out := plain(Lanes{C: c, Snap: snap, Question: -1}.LaneLines(1))
+		if !strings.Contains(out, "replica took over at 12:00:31") {
+			t.Errorf("%dx%d: the replica's line runs its label into its text:\n%s", sz[0], sz[1], out)
+		}
+	}
+}

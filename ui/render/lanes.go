@@ -487,12 +487,16 @@ func (p Lanes) renderLane(l Lane, width int) []Unit {
 		return units
 	}
 	for _, f := range l.fields {
-		wrapped := strings.Split(p.C.Cells.Wrap(f.text, textW, " "), "\n")
+		text, first := f.text, f.label
+		if len(first) >= laneLabelWidth { // "replica": too wide for the column, it leads its text
+			text, first = st.Label.Render(first+" ")+text, ""
+		}
+		wrapped := strings.Split(p.C.Cells.Wrap(text, textW, " "), "\n")
 		lines := make([]string, len(wrapped))
 		for i, w := range wrapped {
 			label := ""
 			if i == 0 {
-				label = f.label
+				label = first
 			}
 			lines[i] = st.Label.Render(fmt.Sprintf("%-*s", laneLabelWidth, label)) + w
 		}
