@@ -114,7 +114,7 @@ var statesFigure = regexp.MustCompile(`(?i)\b(allow|allows|allowed|deny|denies|d
 // the reader to press a key, which the view's own hints do for the state
 // it is in.
 func TestCaptionsCarryTheirClaims(t *testing.T) {
-	for _, s := range append(Builtins(), Lesson()...) {
+	for _, s := range append(Builtins(), everyLessonStep(t)...) {
 		first, _ := firstArrival(s)
 		for i, c := range s.Captions {
 			if regexp.MustCompile(`(?i)\bpress\b`).MatchString(c.Text) {

@@ -171,7 +171,7 @@ var pinnedSeed1 = []string{
 // The source's bound on its last arrival, worked out without generating
 // anything, is never before the last arrival, and is it when it says so.
 func TestLastBound(t *testing.T) {
-	files := append(Builtins(), Lesson()...)
+	files := append(Builtins(), everyLessonStep(t)...)
 	files = append(files, mustParse(t, "mix.yaml", "limit: 1\nwindow: 1m\ntraffic:\n"+
 		"  - {from: \"12:00:00\", to: \"12:00:01\", count: 7}\n  - {from: \"12:00:00\", to: \"12:00:00.999\", every: 333ms}\n"+
 		"  - {from: \"11:00:00\", to: \"11:30:00\", rate: 2/s, clients: 3}\n"))

@@ -170,17 +170,26 @@ func TestPlayingHoldsEveryCaption(t *testing.T) {
 			checkHolds(t, sc.Name, sc, playThrough(t, m))
 		})
 	}
-	lesson := scenarios.Lesson()
-	for i, sc := range lesson {
-		t.Run(fmt.Sprintf("lesson-step-%d", i+1), func(t *testing.T) {
-			m, err := New(Options{Lesson: lesson, LessonStep: i})
-			if err != nil {
-				t.Fatal(err)
-			}
-			m.budget = inFrame
-			m = update(t, m, tea.WindowSizeMsg{Width: 100, Height: 30})
-			checkHolds(t, sc.Name, sc, playThrough(t, m))
-		})
+	for _, l := range scenarios.Lessons() {
+		lesson, err := scenarios.LessonNamed(l.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		prefix := "lesson"
+		if l.Name != scenarios.DefaultLesson {
+			prefix = l.Name
+		}
+		for i, sc := range lesson {
+			t.Run(fmt.Sprintf("%s-step-%d", prefix, i+1), func(t *testing.T) {
+				m, err := New(Options{Lesson: lesson, LessonStep: i})
+				if err != nil {
+					t.Fatal(err)
+				}
+				m.budget = inFrame
+				m = update(t, m, tea.WindowSizeMsg{Width: 100, Height: 30})
+				checkHolds(t, sc.Name, sc, playThrough(t, m))
+			})
+		}
 	}
 }
 

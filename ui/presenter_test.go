@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"windowlab/algo"
+	"windowlab/quiz"
 	"windowlab/scenarios"
 	"windowlab/ui/render"
 )
@@ -41,7 +42,7 @@ func presenterScreens(t *testing.T, w, h int) []presenterScreen {
 	var out []presenterScreen
 	steps := scenarios.Lesson()
 	for s := range steps {
-		m, err := New(Options{Lesson: steps, LessonStep: s, Presenter: true})
+		m, err := New(Options{Lesson: steps, LessonStep: s, LessonQuestions: quiz.Lesson(), Presenter: true}) // as windowlab lesson opens it
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -452,7 +452,7 @@ func TestViewQuizShufflesItsChoices(t *testing.T) {
 // questions, and each answer is proved by a replay of its scenario.
 func TestLessonEndsWithItsCheckYourself(t *testing.T) {
 	steps := scenarios.Lesson()
-	m, err := New(Options{Lesson: steps, LessonStep: len(steps) - 1, Seed: 1})
+	m, err := New(Options{Lesson: steps, LessonStep: len(steps) - 1, LessonQuestions: quiz.Lesson(), Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -482,12 +482,45 @@ func TestLessonEndsWithItsCheckYourself(t *testing.T) {
 		t.Fatalf("the first answer is not proved by its replay:\n%s", screen(m))
 	}
 	// The other steps ask nothing.
-	first, err := New(Options{Lesson: scenarios.Lesson(), Seed: 1})
+	first, err := New(Options{Lesson: scenarios.Lesson(), LessonQuestions: quiz.Lesson(), Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	first = update(t, first, tea.WindowSizeMsg{Width: 100, Height: 30})
 	if s := screen(update(t, first, press("k")...)); !strings.Contains(s, "this scenario has no questions") {
 		t.Errorf("k at the lesson's first step:\n%s", s)
+	}
+}
+
+// A lesson without check-yourself questions of its own (many-bouncers)
+// asks at its last step only that step's questions, not the window
+// lesson's.
+func TestManyBouncersEndsWithItsOwnQuestions(t *testing.T) {
+	steps, err := scenarios.LessonNamed("many-bouncers")
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := steps[len(steps)-1]
+	m, err := New(Options{Lesson: steps, LessonStep: len(steps) - 1, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.budget = inFrame
+	m = update(t, m, tea.WindowSizeMsg{Width: 100, Height: 30})
+	m = update(t, m, press("k")...)
+	if modeOf(m) != modeQuiz {
+		t.Fatalf("k at many-bouncers' end: %s, status %q", modeOf(m), m.status)
+	}
+	var asks []string
+	for _, it := range quizOf(m).questions {
+		asks = append(asks, it.Ask)
+	}
+	if len(asks) != len(last.Questions) || asks[0] != last.Questions[0].Ask {
+		t.Fatalf("k asks %q, want the step's own %q", asks, last.Questions[0].Ask)
+	}
+	m = update(t, m, typeText("33")...)
+	m = answer(t, m)
+	if s := words(screen(m)); !strings.Contains(s, "✓ Right: 33") {
+		t.Fatalf("the answer is not proved by its replay:\n%s", screen(m))
 	}
 }

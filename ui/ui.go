@@ -47,6 +47,10 @@ type Options struct {
 	Lesson []*scenarios.Scenario
 	// LessonStep is the step the lesson opens on (0-based).
 	LessonStep int
+	// LessonQuestions are what k asks at the lesson's last step beside the
+	// step's own: the window lesson's two check-yourself questions
+	// (quiz.Lesson), nil for a lesson without them.
+	LessonQuestions []quiz.Item
 	// Quiz, when set, opens the view on these questions; QuizTitle says
 	// which set they are (such as "seed 1").
 	Quiz      []quiz.Item
@@ -150,6 +154,7 @@ type guidedLesson struct {
 	lesson        []*scenarios.Scenario
 	lessonEngines []*sim.Engine
 	step          int
+	checks        []quiz.Item // k's at the last step (Options.LessonQuestions)
 }
 
 // sources are the scenarios the open key offers: the built-ins, and files
@@ -244,7 +249,7 @@ func New(opts Options) (Model, error) {
 		landing:      -1,
 		presenter:    opts.Presenter,
 		seed:         opts.Seed,
-		guidedLesson: guidedLesson{lesson: opts.Lesson, lessonEngines: lessonEngines},
+		guidedLesson: guidedLesson{lesson: opts.Lesson, lessonEngines: lessonEngines, checks: opts.LessonQuestions},
 		whatIfs:      whatIfs{saveDir: cmp.Or(opts.SaveDir, "."), writesNothing: opts.WritesNothing},
 		roomState: roomState{
 			room:          opts.Room,
@@ -322,13 +327,14 @@ func (m *Model) setScenario(sc *scenarios.Scenario, eng *sim.Engine) {
 }
 
 // viewQuestions are what k asks: the scenario's questions, and at the
-// lesson's last step the lesson's own two check-yourself questions, each
-// proved by a replay of its scenario. Their choices are shuffled by the
+// lesson's last step the lesson's own (Options.LessonQuestions: the window
+// lesson's two check-yourself questions), each proved by a replay of its
+// scenario. Their choices are shuffled by the
 // view's seed, so the first choice is not the answer.
 func (m Model) viewQuestions() []quiz.Item {
 	items := quiz.Of(m.sc)
 	if n := len(m.lesson); n > 0 && m.sc == m.lesson[n-1] {
-		items = append(items, quiz.Lesson()...)
+		items = append(items, m.checks...)
 	}
 	return quiz.Shuffled(m.seed, items)
 }

@@ -96,6 +96,8 @@ func TestExitCodes(t *testing.T) {
 		{"an unknown built-in scenario", []string{"run", "boundry-burst"}, 2, []string{`did you mean boundary-burst?`}},
 		{"a lesson step that is not there", []string{"lesson", "--step", "7"}, 2, []string{"--step 7: the lesson has steps 1 to 6"}},
 		{"a lesson step before the first", []string{"lesson", "--step", "0"}, 2, []string{"--step 0: the lesson has steps 1 to 6"}},
+		{"a step past many-bouncers' last", []string{"lesson", "many-bouncers", "--step", "5"}, 2, []string{"--step 5: the lesson many-bouncers has steps 1 to 4"}},
+		{"a lesson that is not there", []string{"lesson", "many-doormen"}, 2, []string{`no lesson is called "many-doormen"; the lessons are windows and many-bouncers`}},
 		{"serve with two programmes", []string{"serve", "--lesson", "--scenario", "boundary-burst"}, 2, []string{"--lesson, --scenario and --play each name the programme; give one"}},
 		{"serve with too many questions", []string{"serve", "--questions", "500"}, 2, []string{"--questions 500 is out of range; ask for 0 to 200"}},
 		{"serve an unknown scenario", []string{"serve", "--scenario", "boundry-burst"}, 2, []string{"did you mean boundary-burst?"}},

@@ -73,6 +73,12 @@ func TestCompletion(t *testing.T) {
 	if values, _, _ := complete(t, "lesson", "--step", ""); len(values) != len(scenarios.Lesson()) || values[0] != "1" {
 		t.Errorf("lesson --step: %q", values)
 	}
+	if values, _, _ := complete(t, "lesson", "many-bouncers", "--step", ""); strings.Join(values, " ") != "1 2 3 4" {
+		t.Errorf("lesson many-bouncers --step: %q", values)
+	}
+	if values, _, _ := complete(t, "lesson", ""); strings.Join(values, " ") != "windows many-bouncers" {
+		t.Errorf("lesson's argument: %q", values)
+	}
 
 	values, _, directive := complete(t, "replay", "access.log", "--algorithms", "fixed-window,sliding-counter/")
 	var presets []string

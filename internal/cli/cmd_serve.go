@@ -258,7 +258,7 @@ func serveProgramme(ctx context.Context, opts *serveOptions, cfg *serve.Config) 
 		if sc != nil {
 			o.Scenario = sc
 		} else {
-			o.Lesson = lesson
+			o.Lesson, o.LessonQuestions = lesson, quiz.Lesson()
 		}
 		return o
 	}
