@@ -61,7 +61,7 @@ const segmentBytes = int64(unsafe.Sizeof(int64(0)))
 func NewSegmentedWindow(c Config) *SegmentedWindow {
 	s := c.SegmentCount()
 	return &SegmentedWindow{cfg: c, s: s, seg: c.windowMs() / s, o: c.offsetMs(),
-		keys: newKeyStore(segRecordBytes), rings: segRings{s: s}, clock: newClock()}
+		keys: newKeyStore(segRecordBytes), rings: newSegRings(s), clock: newClock()}
 }
 
 // SegmentCount is the segmented window's S: Segments, or when it is 0
@@ -430,25 +430,31 @@ func putRing(b []byte, i uint32) { le.PutUint32(b[segRingAt:], i) }
 // goes back on a free list for the next new one.
 type segRings struct {
 	s      int64     // counters a ring
-	blocks [][]int64 // per blocks of ringsPerBlock rings
+	shift  uint      // a block holds 1<<shift rings
+	blocks [][]int64 // the rings, 1<<shift a block
 	n      uint32    // rings made
 	free   []uint32
 }
 
-// segBlockCounters is how many counters a block of rings holds at least:
-// one ring when a ring is bigger.
+// segBlockCounters is about how many counters a block of rings holds: a
+// power of two of rings, one ring when a ring is bigger.
 const segBlockCounters = 8192
 
-func (r *segRings) perBlock() uint32 { return uint32(max(1, segBlockCounters/r.s)) }
+func newSegRings(s int64) segRings {
+	r := segRings{s: s}
+	for int64(2)<<r.shift*s <= segBlockCounters {
+		r.shift++
+	}
+	return r
+}
 
 // at is ring i's counters; nil for 0.
 func (r *segRings) at(i uint32) []int64 {
 	if i == 0 {
 		return nil
 	}
-	per := r.perBlock()
-	j := int64((i - 1) % per)
-	return r.blocks[(i-1)/per][j*r.s : (j+1)*r.s : (j+1)*r.s]
+	j := int64((i - 1) & (1<<r.shift - 1))
+	return r.blocks[(i-1)>>r.shift][j*r.s : (j+1)*r.s : (j+1)*r.s]
 }
 
 // take is a ring for a new client, numbered: a free one, or a new one.
@@ -461,8 +467,8 @@ func (r *segRings) take() uint32 {
 	if r.n == math.MaxUint32 {
 		panic("algo: too many clients for a segmented window")
 	}
-	if per := r.perBlock(); r.n%per == 0 {
-		r.blocks = append(r.blocks, make([]int64, int64(per)*r.s))
+	if r.n&(1<<r.shift-1) == 0 {
+		r.blocks = append(r.blocks, make([]int64, int64(1)<<r.shift*r.s))
 	}
 	r.n++
 	return r.n

@@ -214,3 +214,44 @@ func TestSegmentedEvidence(t *testing.T) {
 		t.Errorf("a ring of 6 counters: %+v", m)
 	}
 }
+
+// The rings of the clients by name: each its own S counters, whatever S
+// (one ring a block past segBlockCounters), a given-back ring taken again
+// first, and a clone's rings its own.
+func TestSegRings(t *testing.T) {
+	for _, s := range []int64{1, 3, 4, 4096, 8193, MaxSegments} {
+		r := newSegRings(s)
+		var ids []uint32
+		for range 5 {
+			ids = append(ids, r.take())
+		}
+		for k, i := range ids {
+			ring := r.at(i)
+			if int64(len(ring)) != s || int64(cap(ring)) != s {
+				t.Fatalf("S %d: ring %d holds %d (cap %d)", s, i, len(ring), cap(ring))
+			}
+			for j := range ring {
+				ring[j] = int64(k)
+			}
+		}
+		for k, i := range ids { // no ring wrote over another
+			for _, v := range r.at(i) {
+				if v != int64(k) {
+					t.Fatalf("S %d: ring %d holds %d, want %d", s, i, v, k)
+				}
+			}
+		}
+		c := r.clone()
+		c.at(ids[0])[0] = -1
+		if r.at(ids[0])[0] != 0 {
+			t.Fatalf("S %d: a clone's ring is the original's", s)
+		}
+		r.give(ids[2])
+		if i := r.take(); i != ids[2] {
+			t.Fatalf("S %d: took %d, want the ring given back, %d", s, i, ids[2])
+		}
+		if r.at(0) != nil {
+			t.Fatalf("S %d: ring 0 is not none", s)
+		}
+	}
+}
