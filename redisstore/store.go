@@ -61,7 +61,7 @@ type Store struct {
 	opt    *redis.Options // how client connects: Abandon dials again with it
 	url    string         // redacted: safe to print
 	prefix string         // windowlab:{run-id}:
-	sha    map[string]string
+	sha    map[string]any // each script's SHA1, boxed as go-redis takes it
 	lanes  int
 
 	// On a cluster (cluster.go): the client, its options, the hash tags
@@ -76,8 +76,9 @@ type Store struct {
 	// Pipelined stores queue scripts and send them Batch at a time;
 	// every answer is checked against the in-process limiter's decision.
 	// A full batch goes to the sender, a goroutine of its own, which sends
-	// one batch at a time, in order, and checks its answers while the next
-	// is queued: windowlab and Redis work at once rather than by turns.
+	// one batch at a time, in order, and hands its answers to the checker,
+	// another, while the next is queued and sent: windowlab and Redis work
+	// at once rather than by turns.
 	pipelined bool
 	ops       sync.Mutex // the pipeline and the counts: a view may decide from a job's goroutine
 	pipe      redis.Pipeliner
@@ -162,7 +163,7 @@ func Open(ctx context.Context, rawURL string, o Options) (*Store, error) {
 	opt.DisableIdentity = true
 	opt.MaintNotificationsConfig = &maintnotifications.Config{Mode: maintnotifications.ModeDisabled}
 	client := redis.NewClient(opt)
-	s := &Store{client: client, opt: opt, url: shown, sha: map[string]string{}, pipelined: o.Pipelined && o.OnError == PolicyStop, policy: o.OnError}
+	s := &Store{client: client, opt: opt, url: shown, sha: map[string]any{}, pipelined: o.Pipelined && o.OnError == PolicyStop, policy: o.OnError}
 	s.writes.idle = make(chan struct{})
 	if err := s.check(ctx); err != nil {
 		client.Close()
@@ -383,9 +384,9 @@ func (s *Store) ctx() (context.Context, context.CancelFunc) {
 	return context.WithTimeout(context.Background(), Timeout)
 }
 
-// run sends one script: queued on a pipelined store (check runs when its
-// batch comes back), at once otherwise (check runs now).
-func (s *Store) run(script string, keys []string, args []any, check func(any) error) {
+// run sends one script's call (command.go): queued on a pipelined store
+// (check runs when its batch comes back), at once otherwise (check runs now).
+func (s *Store) run(cmd []any, check func(any) error) {
 	if s.Err() != nil {
 		return
 	}
@@ -396,10 +397,8 @@ func (s *Store) run(script string, keys []string, args []any, check func(any) er
 		return
 	}
 	s.calls++
-	ctx, cancel := s.ctx()
-	defer cancel()
-	if s.pipelined {
-		s.pipe.EvalSha(ctx, s.sha[script], keys, args...)
+	if s.pipelined { // the batch's Exec has its own deadline
+		_ = s.pipe.Process(context.Background(), scriptCmd(context.Background(), cmd))
 		s.checks = append(s.checks, check)
 		if len(s.checks) >= Batch {
 			s.hand()
@@ -411,11 +410,13 @@ func (s *Store) run(script string, keys []string, args []any, check func(any) er
 		return
 	}
 	defer s.end()
+	ctx, cancel := s.ctx()
+	defer cancel()
 	s.trips.Add(1)
-	v, err := s.client.EvalSha(ctx, s.sha[script], keys, args...).Result()
+	v, err := eval(ctx, s.client, cmd)
 	if isNoScript(err) && s.reload(ctx) == nil {
 		s.trips.Add(1)
-		v, err = s.client.EvalSha(ctx, s.sha[script], keys, args...).Result()
+		v, err = eval(ctx, s.client, cmd)
 	}
 	if err != nil {
 		if s.policy == PolicyStop { // under a policy, a sweep that failed is left to the next or to Close
@@ -450,39 +451,65 @@ func (s *Store) hand() {
 	s.pipe, s.checks = s.client.Pipeline(), nil
 }
 
-// send is the sender: each batch sent, its answers checked, in order.
+// send is the sender: each batch sent in order, and handed with its
+// answers to the checker, which checks them while the next is on its way:
+// Redis waits on neither windowlab's checks nor its next batch.
 func (s *Store) send() {
 	defer close(s.sender)
+	answered := make(chan answers, 1)
+	checked := make(chan struct{})
+	go s.verify(answered, checked)
+	defer func() { close(answered); <-checked }()
 	for b := range s.batches {
 		if s.Err() == nil && s.begin() {
-			s.exec(b)
+			cmds := s.exec(b)
 			s.end()
+			if cmds != nil {
+				answered <- answers{cmds: cmds, checks: b.checks}
+				continue
+			}
 		}
 		s.inFlight.Done()
 	}
 }
 
-func (s *Store) exec(b batch) {
+// answers are a batch's answers and their checks, in order.
+type answers struct {
+	cmds   []redis.Cmder
+	checks []func(any) error
+}
+
+// verify is the checker: every answer checked, in order, until answered
+// is closed; then it closes checked.
+func (s *Store) verify(answered <-chan answers, checked chan<- struct{}) {
+	defer close(checked)
+	for a := range answered {
+		for i, c := range a.cmds {
+			v, err := c.(*redis.Cmd).Result()
+			if err != nil {
+				s.fail(&Error{URL: s.url, Reason: reason(err).Error()})
+				break
+			}
+			if err := a.checks[i](v); err != nil {
+				s.fail(err)
+				break
+			}
+		}
+		s.inFlight.Done()
+	}
+}
+
+// exec sends a batch and returns its answers, or nil when it failed.
+func (s *Store) exec(b batch) []redis.Cmder {
 	ctx, cancel := s.ctx()
 	defer cancel()
 	cmds, err := b.pipe.Exec(ctx)
 	s.trips.Add(1)
 	if err != nil && len(cmds) == 0 {
 		s.fail(&Error{URL: s.url, Reason: reason(err).Error()})
-		return
+		return nil
 	}
-	cmds = s.retryNoScript(ctx, cmds)
-	for i, c := range cmds {
-		v, err := c.(*redis.Cmd).Result()
-		if err != nil {
-			s.fail(&Error{URL: s.url, Reason: reason(err).Error()})
-			return
-		}
-		if err := b.checks[i](v); err != nil {
-			s.fail(err)
-			return
-		}
-	}
+	return s.retryNoScript(ctx, cmds)
 }
 
 // Keys is how many keys the run holds now, and how many the whole
