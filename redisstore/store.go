@@ -293,19 +293,27 @@ func atLeast(version string, major, minor int) bool {
 	return a > major || a == major && b >= minor
 }
 
-// scripts are the Lua files, each a whole script once common.lua (and,
-// for those that multiply, exact.lua) is prepended: Lua defines a
-// script's functions again on every call, so each gets only those it uses.
+// scripts are the Lua files, each a whole script once common.lua (but for
+// those alone) and, for those that multiply, exact.lua are prepended: Lua
+// defines a script's functions again on every call, so each gets only
+// those it uses.
 var scripts = []string{"fixed", "log", "counter", "bucket", "segmented", "sweep", "trim"}
 
 // multiplies are the scripts whose products pass 2^53.
 var multiplies = map[string]bool{"counter": true, "bucket": true, "exact": true}
 
+// alone are the scripts that need nothing of common.lua: the fixed
+// window's, run on every request, and the sweeps.
+var alone = map[string]bool{"fixed": true, "sweep": true, "trim": true}
+
 // Source is the script named name as Redis runs it ("exact": the limb
 // arithmetic alone, for its test).
 func Source(name string) (string, error) {
 	var b strings.Builder
-	parts := []string{"common"}
+	var parts []string
+	if !alone[name] {
+		parts = append(parts, "common")
+	}
 	if multiplies[name] {
 		parts = append(parts, "exact")
 	}
