@@ -27,13 +27,15 @@ import (
 const besideCalls = 300_000
 
 // besidePeers are the redis-benchmark runs each round measures windowlab
-// against: its connections and how deep each pipelines. "c1P1024" is
-// windowlab's own shape (one connection, batches of redisstore.Batch);
-// "c50P256" is 50 connections, the most Redis gives this script.
+// against: how many connections a primary (at least one each with
+// --cluster) and how deep each pipelines. "c1P1024" is windowlab's own
+// shape (one connection a primary, batches of redisstore.Batch);
+// "c50P256" is 50 connections in all, the most Redis gives this script.
 var besidePeers = []struct {
-	name        string
-	conns, deep int
-}{{"c1P1024", 1, redisstore.Batch}, {"c50P256", 50, 256}}
+	name              string
+	perPrimary, conns int
+	deep              int
+}{{"c1P1024", 1, 0, redisstore.Batch}, {"c50P256", 0, 50, 256}}
 
 // BenchmarkBeside is windowlab's pipelined decisions a second beside
 // redis-benchmark running the same script (the fixed window's, EVALSHA
@@ -59,7 +61,7 @@ func BenchmarkBeside(b *testing.B) {
 			defer c.Close()
 			return f(ctx, c)
 		}
-		beside(b, srv.URL, bin, []string{"-p", port}, "{bench}", each)
+		beside(b, srv.URL, bin, []string{"-p", port}, "{bench}", 1, each)
 	})
 	b.Run("cluster", func(b *testing.B) {
 		cl := redisclustertest.Shared(b)
@@ -72,14 +74,14 @@ func BenchmarkBeside(b *testing.B) {
 			defer c.Close()
 			return c.ForEachMaster(ctx, f)
 		}
-		beside(b, cl.URL, bin, []string{"--cluster", "-p", strconv.Itoa(p[0].Port)}, "{tag}", each)
+		beside(b, cl.URL, bin, []string{"--cluster", "-p", strconv.Itoa(p[0].Port)}, "{tag}", len(p), each)
 	})
 }
 
 // servers calls f with each server (each primary of a cluster).
 type servers func(ctx context.Context, f func(context.Context, *redis.Client) error) error
 
-func beside(b *testing.B, url, bin string, where []string, tag string, each servers) {
+func beside(b *testing.B, url, bin string, where []string, tag string, primaries int, each servers) {
 	src, err := redisstore.Source("fixed")
 	if err != nil {
 		b.Fatal(err)
@@ -104,7 +106,7 @@ func beside(b *testing.B, url, bin string, where []string, tag string, each serv
 		for i, p := range besidePeers {
 			steps = append(steps, func() {
 				resetStats(b, each)
-				peers[i] = benchmarkRate(b, bin, where, sha, tag, p.conns, p.deep)
+				peers[i] = benchmarkRate(b, bin, where, sha, tag, max(p.conns, p.perPrimary*primaries), p.deep)
 				b.Logf("redis-benchmark %s: %s", p.name, serverStats(b, each))
 				if err := each(context.Background(), func(ctx context.Context, c *redis.Client) error { return c.FlushAll(ctx).Err() }); err != nil {
 					b.Fatal(err)
@@ -188,11 +190,15 @@ func benchmarkRate(b *testing.B, bin string, where []string, sha, tag string, co
 		"-c", strconv.Itoa(conns), "-P", strconv.Itoa(deep), "--csv",
 		"EVALSHA", sha, "2", key+"f:client-__rand_int__:0", key+"expiry",
 		"1000", "60000", "100", "0", "0", "1", "86400000", "0", "f:client-__rand_int__:0")
-	out, err := exec.Command(bin, args...).Output()
+	out, err := exec.Command(bin, args...).CombinedOutput()
 	if err != nil {
-		b.Fatalf("redis-benchmark: %v", err)
+		b.Fatalf("redis-benchmark: %v: %s", err, out)
 	}
-	rows, err := csv.NewReader(strings.NewReader(string(out))).ReadAll()
+	table := string(out) // with --cluster, after the primaries it found
+	if i := strings.Index(table, "\"test\","); i >= 0 {
+		table = table[i:]
+	}
+	rows, err := csv.NewReader(strings.NewReader(table)).ReadAll()
 	if err != nil || len(rows) < 2 || len(rows[1]) < 2 {
 		b.Fatalf("redis-benchmark answered %q", out)
 	}
