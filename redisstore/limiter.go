@@ -179,7 +179,7 @@ func (l *Limiter) decide(client string, want algo.Decision) algo.Decision {
 		}
 		return nil
 	}
-	l.store.run(cmd, check)
+	l.store.run(b, cmd, check)
 	// Unpipelined, the check has run: Redis's own decision is want.
 	return want
 }
@@ -278,7 +278,7 @@ func (l *Limiter) Expire(t algo.Instant) {
 func (l *Limiter) removeDead(t algo.Instant) {
 	for b, used := range l.used {
 		if used {
-			l.store.run(evalsha(l.store.sha["sweep"], []any{l.at[b].index}, int64(t), l.at[b].ns, sweepBatch), func(any) error { return nil })
+			l.store.run(b, evalsha(l.store.sha["sweep"], []any{l.at[b].index}, int64(t), l.at[b].ns, sweepBatch), func(any) error { return nil })
 		}
 	}
 }

@@ -75,19 +75,18 @@ type Store struct {
 
 	// Pipelined stores queue scripts and send them Batch at a time;
 	// every answer is checked against the in-process limiter's decision.
-	// A full batch goes to the sender, a goroutine of its own, which sends
-	// one batch at a time, in order, and hands its answers to the checker,
-	// another, while the next is queued and sent: windowlab and Redis work
-	// at once rather than by turns.
+	// A full batch goes to its queue's sender, a goroutine of its own,
+	// which sends one batch at a time, in order, and hands its answers to
+	// the checker, another, while the next is queued and sent: windowlab
+	// and Redis work at once rather than by turns. On a cluster each
+	// primary has a queue of its own (pipeline.go).
 	pipelined bool
-	ops       sync.Mutex // the pipeline and the counts: a view may decide from a job's goroutine
-	pipe      redis.Pipeliner
-	checks    []func(any) error
+	ops       sync.Mutex // the queues and the counts: a view may decide from a job's goroutine
+	queues    []*queue   // pipeline.go: one a primary (one on one Redis)
+	queueOf   []int      // each tag's queue
 	calls     int64
 	trips     atomic.Int64
-	batches   chan batch     // to the sender
-	inFlight  sync.WaitGroup // batches given to the sender and not yet checked
-	sender    chan struct{}  // closed when the sender has stopped
+	inFlight  sync.WaitGroup // batches given to a sender and not yet checked
 	closing   sync.Once
 	closeErr  error
 	shut      bool // closed: scripts are no longer sent
@@ -187,21 +186,6 @@ func runID() string {
 	id := make([]byte, 4)
 	_, _ = rand.Read(id)
 	return hex.EncodeToString(id)
-}
-
-// startPipeline starts a pipelined store's sender.
-func (s *Store) startPipeline() {
-	if s.pipelined {
-		s.pipe = s.client.Pipeline()
-		s.batches, s.sender = make(chan batch, 1), make(chan struct{})
-		go s.send()
-	}
-}
-
-// batch is a pipeline of scripts and the checks of their answers, in order.
-type batch struct {
-	pipe   redis.Pipeliner
-	checks []func(any) error
 }
 
 // check makes sure the server answers, takes writes and is new enough.
@@ -392,9 +376,10 @@ func (s *Store) ctx() (context.Context, context.CancelFunc) {
 	return context.WithTimeout(context.Background(), Timeout)
 }
 
-// run sends one script's call (command.go): queued on a pipelined store
-// (check runs when its batch comes back), at once otherwise (check runs now).
-func (s *Store) run(cmd []any, check func(any) error) {
+// run sends one script's call (command.go), its keys under the store's
+// tag b: queued on a pipelined store (check runs when its batch comes
+// back), at once otherwise (check runs now).
+func (s *Store) run(b int, cmd []any, check func(any) error) {
 	if s.Err() != nil {
 		return
 	}
@@ -405,12 +390,8 @@ func (s *Store) run(cmd []any, check func(any) error) {
 		return
 	}
 	s.calls++
-	if s.pipelined { // the batch's Exec has its own deadline
-		_ = s.pipe.Process(context.Background(), scriptCmd(context.Background(), cmd))
-		s.checks = append(s.checks, check)
-		if len(s.checks) >= Batch {
-			s.hand()
-		}
+	if s.pipelined {
+		s.queue(b, cmd, check)
 		return
 	}
 	if !s.begin() {
@@ -444,80 +425,13 @@ func (s *Store) Flush() {
 		return
 	}
 	s.ops.Lock()
-	if len(s.checks) > 0 && !s.shut {
-		s.hand()
+	for _, q := range s.queues {
+		if len(q.checks) > 0 && !s.shut {
+			s.hand(q)
+		}
 	}
 	s.ops.Unlock()
 	s.inFlight.Wait()
-}
-
-// hand gives the queued batch to the sender (waiting while it still has
-// one queued: at most two batches are ever on their way) and starts a new one.
-func (s *Store) hand() {
-	s.inFlight.Add(1)
-	s.batches <- batch{pipe: s.pipe, checks: s.checks}
-	s.pipe, s.checks = s.client.Pipeline(), nil
-}
-
-// send is the sender: each batch sent in order, and handed with its
-// answers to the checker, which checks them while the next is on its way:
-// Redis waits on neither windowlab's checks nor its next batch.
-func (s *Store) send() {
-	defer close(s.sender)
-	answered := make(chan answers, 1)
-	checked := make(chan struct{})
-	go s.verify(answered, checked)
-	defer func() { close(answered); <-checked }()
-	for b := range s.batches {
-		if s.Err() == nil && s.begin() {
-			cmds := s.exec(b)
-			s.end()
-			if cmds != nil {
-				answered <- answers{cmds: cmds, checks: b.checks}
-				continue
-			}
-		}
-		s.inFlight.Done()
-	}
-}
-
-// answers are a batch's answers and their checks, in order.
-type answers struct {
-	cmds   []redis.Cmder
-	checks []func(any) error
-}
-
-// verify is the checker: every answer checked, in order, until answered
-// is closed; then it closes checked.
-func (s *Store) verify(answered <-chan answers, checked chan<- struct{}) {
-	defer close(checked)
-	for a := range answered {
-		for i, c := range a.cmds {
-			v, err := c.(*redis.Cmd).Result()
-			if err != nil {
-				s.fail(&Error{URL: s.url, Reason: reason(err).Error()})
-				break
-			}
-			if err := a.checks[i](v); err != nil {
-				s.fail(err)
-				break
-			}
-		}
-		s.inFlight.Done()
-	}
-}
-
-// exec sends a batch and returns its answers, or nil when it failed.
-func (s *Store) exec(b batch) []redis.Cmder {
-	ctx, cancel := s.ctx()
-	defer cancel()
-	cmds, err := b.pipe.Exec(ctx)
-	s.trips.Add(1)
-	if err != nil && len(cmds) == 0 {
-		s.fail(&Error{URL: s.url, Reason: reason(err).Error()})
-		return nil
-	}
-	return s.retryNoScript(ctx, cmds)
 }
 
 // Keys is how many keys the run holds now, and how many the whole
@@ -623,11 +537,13 @@ func (s *Store) close() error {
 	idle := s.stopWrites()
 	s.ops.Lock()
 	s.shut = true // nothing more is queued, and what was is not sent
-	s.checks = nil
+	for _, q := range s.queues {
+		q.checks = nil
+	}
 	s.ops.Unlock()
-	if s.pipelined {
-		close(s.batches)
-		<-s.sender
+	for _, q := range s.queues {
+		close(q.batches)
+		<-q.sender
 	}
 	<-idle
 	failed := s.Err() != nil
