@@ -95,19 +95,20 @@ func beside(b *testing.B, url, bin string, where []string, tag string, primaries
 	var ours []float64
 	theirs := make([][]float64, len(besidePeers))
 	ratios := make([][]float64, len(besidePeers))
+	var log []string // every round's figures, logged at the end in one piece
 	for round := 0; b.Loop(); round++ {
 		var wl float64
 		peers := make([]float64, len(besidePeers))
 		steps := []func(){func() {
 			resetStats(b, each)
 			wl = windowlabRate(b, url, clients)
-			b.Logf("windowlab: %s", serverStats(b, each))
+			log = append(log, "windowlab: "+serverStats(b, each))
 		}}
 		for i, p := range besidePeers {
 			steps = append(steps, func() {
 				resetStats(b, each)
 				peers[i] = benchmarkRate(b, bin, where, sha, tag, max(p.conns, p.perPrimary*primaries), p.deep)
-				b.Logf("redis-benchmark %s: %s", p.name, serverStats(b, each))
+				log = append(log, "redis-benchmark "+p.name+": "+serverStats(b, each))
 				if err := each(context.Background(), func(ctx context.Context, c *redis.Client) error { return c.FlushAll(ctx).Err() }); err != nil {
 					b.Fatal(err)
 				}
@@ -124,8 +125,9 @@ func beside(b *testing.B, url, bin string, where []string, tag string, primaries
 			theirs[i] = append(theirs[i], peers[i])
 			ratios[i] = append(ratios[i], wl/peers[i])
 		}
-		b.Logf("round %d: windowlab %.0f decisions/s; redis-benchmark %v; ratios %v", round, wl, peers, ratiosOf(wl, peers))
+		log = append(log, fmt.Sprintf("round %d: windowlab %.0f decisions/s; redis-benchmark %.0f; ratios %v", round, wl, peers, ratiosOf(wl, peers)))
 	}
+	b.Logf("%d rounds:\n%s", len(ours), strings.Join(log, "\n"))
 	b.ReportMetric(0, "ns/op")
 	b.ReportMetric(median(ours), "decisions/s")
 	for i, p := range besidePeers {
