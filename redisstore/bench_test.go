@@ -13,8 +13,8 @@ import (
 // Decisions a second through Redis on loopback, pipelined and not, beside
 // the in-process limiter it is checked against: a fixed window, 10,000
 // clients, a request every millisecond; then on a Redis Cluster of three
-// primaries. BENCHMARKS.md has the figures and redis-benchmark running the
-// same script.
+// primaries. BenchmarkBeside runs redis-benchmark beside it; BENCHMARKS.md
+// has the figures.
 func BenchmarkDecide(b *testing.B) {
 	clients := make([]string, 10_000)
 	for i := range clients {

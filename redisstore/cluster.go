@@ -127,7 +127,7 @@ func openCluster(ctx context.Context, rawURL string, o Options) (*Store, error) 
 		return fail(err)
 	}
 	cc := redis.NewClusterClient(copt)
-	s := &Store{client: cc, cluster: cc, copt: copt, url: shown, sha: map[string]string{}, pipelined: o.Pipelined && o.OnError == PolicyStop, policy: o.OnError}
+	s := &Store{client: cc, cluster: cc, copt: copt, url: shown, sha: map[string]any{}, pipelined: o.Pipelined && o.OnError == PolicyStop, policy: o.OnError}
 	s.writes.idle = make(chan struct{})
 	if err := s.checkCluster(ctx); err != nil {
 		cc.Close()

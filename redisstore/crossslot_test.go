@@ -22,7 +22,7 @@ func TestCROSSSLOTIsOneLine(t *testing.T) {
 		Slot(s.tags[1][strings.Index(s.tags[1], "{")+1:strings.Index(s.tags[1], "}")]) {
 		t.Fatal("two tags in one slot: the test proves nothing")
 	}
-	s.run("sweep", []string{s.tags[0] + "expiry", s.tags[1] + "expiry"}, []any{0, s.tags[0], 1}, func(any) error { return nil })
+	s.run(0, evalsha(s.sha["sweep"], []any{s.tags[0] + "expiry", s.tags[1] + "expiry"}, 0, s.tags[0], 1), func(any) error { return nil })
 	err = s.Err()
 	if err == nil || !strings.Contains(err.Error(), "CROSSSLOT") || !strings.Contains(err.Error(), "{hash tag}") || strings.Contains(err.Error(), "\n") {
 		t.Errorf("a call across two slots: %v; want one line naming CROSSSLOT and the hash tag", err)

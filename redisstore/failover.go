@@ -96,7 +96,7 @@ type failover struct {
 
 // call runs one script and waits for its answer, for a store under a
 // policy: its error is returned, not the store's.
-func (s *Store) call(script string, keys []string, args []any) (any, error) {
+func (s *Store) call(cmd []any) (any, error) {
 	s.ops.Lock()
 	defer s.ops.Unlock()
 	if s.shut || !s.begin() {
@@ -107,10 +107,10 @@ func (s *Store) call(script string, keys []string, args []any) (any, error) {
 	ctx, cancel := s.ctx()
 	defer cancel()
 	s.trips.Add(1)
-	v, err := s.client.EvalSha(ctx, s.sha[script], keys, args...).Result()
+	v, err := eval(ctx, s.client, cmd)
 	if isNoScript(err) && s.reload(ctx) == nil { // a promoted replica that never loaded them
 		s.trips.Add(1)
-		v, err = s.client.EvalSha(ctx, s.sha[script], keys, args...).Result()
+		v, err = eval(ctx, s.client, cmd)
 	}
 	if err != nil && s.cluster != nil {
 		s.cluster.ReloadState(context.Background()) // the slots may have a new primary
@@ -174,10 +174,10 @@ func (s *Store) up(b int, t algo.Instant) *Outage {
 
 // decideOrPolicy is decide on a store under a policy: Redis's answer, or
 // the policy's decision when Redis does not give one.
-func (l *Limiter) decideOrPolicy(client string, want algo.Decision, b int, keys []string, args []any) algo.Decision {
+func (l *Limiter) decideOrPolicy(client string, want algo.Decision, b int, cmd []any) algo.Decision {
 	s := l.store
 	who := fmt.Sprintf("%d\x00%s", l.lane, client)
-	v, err := s.call(l.script, keys, args)
+	v, err := s.call(cmd)
 	if err != nil {
 		var closed *Error
 		if errors.As(err, &closed) && strings.Contains(closed.Reason, "closed") {

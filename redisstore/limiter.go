@@ -29,8 +29,11 @@ type Limiter struct {
 	cfg     algo.Config
 	w, o    int64
 	script  string
-	name    string // the algorithm, as reports name it
-	lns     string // the lane's part of its keys' names: lane + "." + generation + ":"
+	name    string    // the algorithm, as reports name it
+	lns     string    // the lane's part of its keys' names: lane + "." + generation + ":"
+	at      []tagKeys // its namespace and expiry index under each of the store's tags (command.go)
+	sha     any       // its script's SHA1
+	boxed   struct{ w, limit, full any }
 	used    []bool // the store's tags this lane has keys under
 	lane    int
 	gen     *int // generations of this lane so far, shared by its clones
@@ -103,6 +106,7 @@ func (s *Store) Wrap(l algo.Limiter) (*Limiter, error) {
 	r.name = algo.Of(l).String()
 	r.lns = r.namespace()
 	r.used = make([]bool, len(s.tags))
+	r.prepare()
 	return r, nil
 }
 
@@ -110,7 +114,7 @@ func (l *Limiter) namespace() string { return fmt.Sprintf("%d.%d:", l.lane, *l.g
 
 // nsAt is the lane's namespace under the store's tag b: the prefix of its
 // keys there.
-func (l *Limiter) nsAt(b int) string { return l.store.tags[b] + l.lns }
+func (l *Limiter) nsAt(b int) string { return l.at[b].ns }
 
 func (l *Limiter) Kind() algo.Kind     { return l.kind }
 func (l *Limiter) Config() algo.Config { return l.cfg }
@@ -121,7 +125,7 @@ func (l *Limiter) Namespace() string { return l.nsAt(0) }
 
 // expiryKey is the lane's expiry index under tag b: the index of its keys
 // there, in their slot.
-func (l *Limiter) expiryKey(b int) string { return l.nsAt(b) + "expiry" }
+func (l *Limiter) expiryKey(b int) string { return l.at[b].index.(string) }
 
 func (l *Limiter) Allow(t algo.Instant, client string) algo.Decision {
 	return l.decide(client, l.local.Allow(t, client))
@@ -155,12 +159,12 @@ func (l *Limiter) decide(client string, want algo.Decision) algo.Decision {
 	}
 	b := l.store.tagOf(client)
 	l.used[b] = true
-	keys, args := l.call(t, client, l.nsAt(b))
+	cmd := l.command(t, client, b)
 	if l.store.policy != PolicyStop {
 		if l.store.Err() != nil {
 			return want
 		}
-		return l.decideOrPolicy(client, want, b, keys, args)
+		return l.decideOrPolicy(client, want, b, cmd)
 	}
 	// The check may run on the store's sender, later: it reads nothing the
 	// caller goes on changing.
@@ -175,7 +179,7 @@ func (l *Limiter) decide(client string, want algo.Decision) algo.Decision {
 		}
 		return nil
 	}
-	l.store.run(l.script, keys, args, check)
+	l.store.run(b, cmd, check)
 	// Unpipelined, the check has run: Redis's own decision is want.
 	return want
 }
@@ -198,51 +202,6 @@ func flag(b bool) string {
 		return "1"
 	}
 	return "0"
-}
-
-// call is the script's keys and arguments for a request from client at
-// t, its keys under ns.
-func (l *Limiter) call(t algo.Instant, client, ns string) ([]string, []any) {
-	r := l.cfg.Rules
-	index := ns + "expiry"
-	expiry := !l.cfg.NoExpiry
-	grace := int64(Grace / time.Millisecond)
-	at := int64(t)
-	switch l.kind {
-	case algo.KindFixedWindow:
-		suffix, start := "f:"+client, ""
-		if r.WindowStart != algo.WindowFirstRequest { // a fixed window's is the clock's, or the client's first request's
-			s := int64(l.cfg.WindowStart(t))
-			suffix += ":" + strconv.FormatInt(s, 10)
-			start = strconv.FormatInt(s, 10)
-		}
-		return []string{ns + suffix, index},
-			[]any{at, l.w, l.cfg.Limit, flag(r.CountRejected), int(r.Compare), flag(expiry), grace, start, suffix}
-	case algo.KindSlidingLog:
-		*l.seq++
-		suffix := "l:" + client
-		return []string{ns + suffix, index},
-			[]any{at, l.w, l.cfg.Limit, flag(r.CountRejected), int(r.Compare), flag(expiry), grace, *l.seq, suffix}
-	case algo.KindSegmentedWindow:
-		seg := segments(l.cfg)
-		start := seg.WindowStart(t)
-		idx := (int64(start) - int64(seg.Offset/time.Millisecond)) / int64(seg.Window/time.Millisecond)
-		suffix := "s:" + client
-		return []string{ns + suffix, index},
-			[]any{at, int64(seg.Window / time.Millisecond), l.cfg.SegmentCount(), l.cfg.Limit, flag(r.CountRejected), int(r.Compare), flag(expiry), grace,
-				strconv.FormatInt(idx, 10), int64(start), suffix}
-	case algo.KindSlidingCounter:
-		start := int64(l.cfg.WindowStart(t))
-		idx := (start - l.o) / l.w
-		cur := "c:" + client + ":" + strconv.FormatInt(idx, 10)
-		prev := "c:" + client + ":" + strconv.FormatInt(idx-1, 10)
-		return []string{ns + cur, ns + prev, index},
-			[]any{at, l.w, l.cfg.Limit, flag(r.CountRejected), int(r.Compare), flag(expiry), grace, start, int(r.Rounding), cur}
-	}
-	suffix := "b:" + client
-	full := strconv.FormatInt(l.cfg.Capacity()*l.w, 10)
-	return []string{ns + suffix, index},
-		[]any{at, l.w, l.cfg.Limit, full, flag(expiry), grace, suffix}
 }
 
 // decision is a script's answer for a limiter of kind under cfg at t, as
@@ -319,7 +278,7 @@ func (l *Limiter) Expire(t algo.Instant) {
 func (l *Limiter) removeDead(t algo.Instant) {
 	for b, used := range l.used {
 		if used {
-			l.store.run("sweep", []string{l.expiryKey(b)}, []any{int64(t), l.nsAt(b), sweepBatch}, func(any) error { return nil })
+			l.store.run(b, evalsha(l.store.sha["sweep"], []any{l.at[b].index}, int64(t), l.at[b].ns, sweepBatch), func(any) error { return nil })
 		}
 	}
 }
@@ -349,6 +308,7 @@ func (l *Limiter) Clone() algo.Limiter {
 	*l.gen++
 	c.lns = c.namespace()
 	c.used = slices.Clone(l.used)
+	c.prepare()
 	if l.store.Err() != nil {
 		return &c
 	}

@@ -61,7 +61,7 @@ type Store struct {
 	opt    *redis.Options // how client connects: Abandon dials again with it
 	url    string         // redacted: safe to print
 	prefix string         // windowlab:{run-id}:
-	sha    map[string]string
+	sha    map[string]any // each script's SHA1, boxed as go-redis takes it
 	lanes  int
 
 	// On a cluster (cluster.go): the client, its options, the hash tags
@@ -75,18 +75,18 @@ type Store struct {
 
 	// Pipelined stores queue scripts and send them Batch at a time;
 	// every answer is checked against the in-process limiter's decision.
-	// A full batch goes to the sender, a goroutine of its own, which sends
-	// one batch at a time, in order, and checks its answers while the next
-	// is queued: windowlab and Redis work at once rather than by turns.
+	// A full batch goes to its queue's sender, a goroutine of its own,
+	// which sends one batch at a time, in order, and hands its answers to
+	// the checker, another, while the next is queued and sent: windowlab
+	// and Redis work at once rather than by turns. On a cluster each
+	// primary has a queue of its own (pipeline.go).
 	pipelined bool
-	ops       sync.Mutex // the pipeline and the counts: a view may decide from a job's goroutine
-	pipe      redis.Pipeliner
-	checks    []func(any) error
+	ops       sync.Mutex // the queues and the counts: a view may decide from a job's goroutine
+	queues    []*queue   // pipeline.go: one a primary (one on one Redis)
+	queueOf   []int      // each tag's queue
 	calls     int64
 	trips     atomic.Int64
-	batches   chan batch     // to the sender
-	inFlight  sync.WaitGroup // batches given to the sender and not yet checked
-	sender    chan struct{}  // closed when the sender has stopped
+	inFlight  sync.WaitGroup // batches given to a sender and not yet checked
 	closing   sync.Once
 	closeErr  error
 	shut      bool // closed: scripts are no longer sent
@@ -162,7 +162,7 @@ func Open(ctx context.Context, rawURL string, o Options) (*Store, error) {
 	opt.DisableIdentity = true
 	opt.MaintNotificationsConfig = &maintnotifications.Config{Mode: maintnotifications.ModeDisabled}
 	client := redis.NewClient(opt)
-	s := &Store{client: client, opt: opt, url: shown, sha: map[string]string{}, pipelined: o.Pipelined && o.OnError == PolicyStop, policy: o.OnError}
+	s := &Store{client: client, opt: opt, url: shown, sha: map[string]any{}, pipelined: o.Pipelined && o.OnError == PolicyStop, policy: o.OnError}
 	s.writes.idle = make(chan struct{})
 	if err := s.check(ctx); err != nil {
 		client.Close()
@@ -186,21 +186,6 @@ func runID() string {
 	id := make([]byte, 4)
 	_, _ = rand.Read(id)
 	return hex.EncodeToString(id)
-}
-
-// startPipeline starts a pipelined store's sender.
-func (s *Store) startPipeline() {
-	if s.pipelined {
-		s.pipe = s.client.Pipeline()
-		s.batches, s.sender = make(chan batch, 1), make(chan struct{})
-		go s.send()
-	}
-}
-
-// batch is a pipeline of scripts and the checks of their answers, in order.
-type batch struct {
-	pipe   redis.Pipeliner
-	checks []func(any) error
 }
 
 // check makes sure the server answers, takes writes and is new enough.
@@ -292,19 +277,27 @@ func atLeast(version string, major, minor int) bool {
 	return a > major || a == major && b >= minor
 }
 
-// scripts are the Lua files, each a whole script once common.lua (and,
-// for those that multiply, exact.lua) is prepended: Lua defines a
-// script's functions again on every call, so each gets only those it uses.
+// scripts are the Lua files, each a whole script once common.lua (but for
+// those alone) and, for those that multiply, exact.lua are prepended: Lua
+// defines a script's functions again on every call, so each gets only
+// those it uses.
 var scripts = []string{"fixed", "log", "counter", "bucket", "segmented", "sweep", "trim"}
 
 // multiplies are the scripts whose products pass 2^53.
 var multiplies = map[string]bool{"counter": true, "bucket": true, "exact": true}
 
+// alone are the scripts that need nothing of common.lua: the fixed
+// window's, run on every request, and the sweeps.
+var alone = map[string]bool{"fixed": true, "sweep": true, "trim": true}
+
 // Source is the script named name as Redis runs it ("exact": the limb
 // arithmetic alone, for its test).
 func Source(name string) (string, error) {
 	var b strings.Builder
-	parts := []string{"common"}
+	var parts []string
+	if !alone[name] {
+		parts = append(parts, "common")
+	}
 	if multiplies[name] {
 		parts = append(parts, "exact")
 	}
@@ -383,9 +376,10 @@ func (s *Store) ctx() (context.Context, context.CancelFunc) {
 	return context.WithTimeout(context.Background(), Timeout)
 }
 
-// run sends one script: queued on a pipelined store (check runs when its
-// batch comes back), at once otherwise (check runs now).
-func (s *Store) run(script string, keys []string, args []any, check func(any) error) {
+// run sends one script's call (command.go), its keys under the store's
+// tag b: queued on a pipelined store (check runs when its batch comes
+// back), at once otherwise (check runs now).
+func (s *Store) run(b int, cmd []any, check func(any) error) {
 	if s.Err() != nil {
 		return
 	}
@@ -396,14 +390,8 @@ func (s *Store) run(script string, keys []string, args []any, check func(any) er
 		return
 	}
 	s.calls++
-	ctx, cancel := s.ctx()
-	defer cancel()
 	if s.pipelined {
-		s.pipe.EvalSha(ctx, s.sha[script], keys, args...)
-		s.checks = append(s.checks, check)
-		if len(s.checks) >= Batch {
-			s.hand()
-		}
+		s.queue(b, cmd, check)
 		return
 	}
 	if !s.begin() {
@@ -411,11 +399,13 @@ func (s *Store) run(script string, keys []string, args []any, check func(any) er
 		return
 	}
 	defer s.end()
+	ctx, cancel := s.ctx()
+	defer cancel()
 	s.trips.Add(1)
-	v, err := s.client.EvalSha(ctx, s.sha[script], keys, args...).Result()
+	v, err := eval(ctx, s.client, cmd)
 	if isNoScript(err) && s.reload(ctx) == nil {
 		s.trips.Add(1)
-		v, err = s.client.EvalSha(ctx, s.sha[script], keys, args...).Result()
+		v, err = eval(ctx, s.client, cmd)
 	}
 	if err != nil {
 		if s.policy == PolicyStop { // under a policy, a sweep that failed is left to the next or to Close
@@ -435,54 +425,13 @@ func (s *Store) Flush() {
 		return
 	}
 	s.ops.Lock()
-	if len(s.checks) > 0 && !s.shut {
-		s.hand()
+	for _, q := range s.queues {
+		if len(q.checks) > 0 && !s.shut {
+			s.hand(q)
+		}
 	}
 	s.ops.Unlock()
 	s.inFlight.Wait()
-}
-
-// hand gives the queued batch to the sender (waiting while it still has
-// one queued: at most two batches are ever on their way) and starts a new one.
-func (s *Store) hand() {
-	s.inFlight.Add(1)
-	s.batches <- batch{pipe: s.pipe, checks: s.checks}
-	s.pipe, s.checks = s.client.Pipeline(), nil
-}
-
-// send is the sender: each batch sent, its answers checked, in order.
-func (s *Store) send() {
-	defer close(s.sender)
-	for b := range s.batches {
-		if s.Err() == nil && s.begin() {
-			s.exec(b)
-			s.end()
-		}
-		s.inFlight.Done()
-	}
-}
-
-func (s *Store) exec(b batch) {
-	ctx, cancel := s.ctx()
-	defer cancel()
-	cmds, err := b.pipe.Exec(ctx)
-	s.trips.Add(1)
-	if err != nil && len(cmds) == 0 {
-		s.fail(&Error{URL: s.url, Reason: reason(err).Error()})
-		return
-	}
-	cmds = s.retryNoScript(ctx, cmds)
-	for i, c := range cmds {
-		v, err := c.(*redis.Cmd).Result()
-		if err != nil {
-			s.fail(&Error{URL: s.url, Reason: reason(err).Error()})
-			return
-		}
-		if err := b.checks[i](v); err != nil {
-			s.fail(err)
-			return
-		}
-	}
 }
 
 // Keys is how many keys the run holds now, and how many the whole
@@ -588,11 +537,13 @@ func (s *Store) close() error {
 	idle := s.stopWrites()
 	s.ops.Lock()
 	s.shut = true // nothing more is queued, and what was is not sent
-	s.checks = nil
+	for _, q := range s.queues {
+		q.checks = nil
+	}
 	s.ops.Unlock()
-	if s.pipelined {
-		close(s.batches)
-		<-s.sender
+	for _, q := range s.queues {
+		close(q.batches)
+		<-q.sender
 	}
 	<-idle
 	failed := s.Err() != nil

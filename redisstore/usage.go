@@ -49,7 +49,7 @@ func (l *Limiter) usageAt(b int, t algo.Instant, u *Usage) error {
 	if !l.cfg.NoExpiry {
 		for {
 			ctx, cancel := s.ctx()
-			n, err := s.client.EvalSha(ctx, s.sha["sweep"], []string{index}, int64(t), ns, sweepBatch).Int64()
+			n, err := s.client.EvalSha(ctx, s.sha["sweep"].(string), []string{index}, int64(t), ns, sweepBatch).Int64()
 			cancel()
 			if err != nil {
 				return &Error{URL: s.url, Reason: reason(err).Error()}
@@ -61,7 +61,7 @@ func (l *Limiter) usageAt(b int, t algo.Instant, u *Usage) error {
 		if l.kind == algo.KindSlidingLog {
 			for off := int64(0); ; off += sweepBatch {
 				ctx, cancel := s.ctx()
-				n, err := s.client.EvalSha(ctx, s.sha["trim"], []string{index}, int64(t), l.w, ns, off, sweepBatch).Int64()
+				n, err := s.client.EvalSha(ctx, s.sha["trim"].(string), []string{index}, int64(t), l.w, ns, off, sweepBatch).Int64()
 				cancel()
 				if err != nil {
 					return &Error{URL: s.url, Reason: reason(err).Error()}

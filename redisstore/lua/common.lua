@@ -1,4 +1,4 @@
--- common.lua: prepended to every script.
+-- common.lua: prepended to the scripts that use it (not those alone: see store.go).
 local function int(x) return string.format('%d', x) end -- a whole Lua number, every digit
 
 -- admits applies a rule set's comparison to a whole count n.
