@@ -68,12 +68,6 @@ func TestSignalMidRunOnAClusterLeavesNoKeys(t *testing.T) {
 	cc := redis.NewClusterClient(&redis.ClusterOptions{Addrs: []string{c.Nodes[0].Addr}})
 	defer cc.Close()
 	for _, twice := range []bool{false, true} {
-		if twice && raceEnabled {
-			// Known: under the race detector a batch still under way can
-			// land after Abandon's bounded sweep (1,010 and 1,389 keys in
-			// CI); the run without it holds the promise.
-			continue
-		}
 		p := start(t, "run", scenario, "--store", c.URL)
 		deadline := time.Now().Add(patience)
 		for {
