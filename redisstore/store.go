@@ -105,6 +105,7 @@ type Store struct {
 	}
 	swept     atomic.Bool // Close removed every key of the run
 	abandoned atomic.Bool // Abandon took over the cleanup: Close says nothing
+	abandon   sync.Mutex  // held while Abandon runs: Close returns after it
 
 	policy Policy // when the store does not answer (failover.go)
 	fo     struct {
@@ -606,7 +607,10 @@ func (s *Store) close() error {
 	}
 	if s.abandoned.Load() {
 		// Abandon, beside it, closed the connections this sweep used and
-		// swept through its own: what it returns is the run's account.
+		// swept through its own: what it returns is the run's account,
+		// and the process (which may exit when Close returns) waits for it.
+		s.abandon.Lock()
+		defer s.abandon.Unlock()
 		return nil
 	}
 	if left != 0 {
@@ -632,6 +636,8 @@ func (s *Store) Abandon(within time.Duration) error {
 		return nil
 	}
 	start := time.Now()
+	s.abandon.Lock()
+	defer s.abandon.Unlock()
 	s.abandoned.Store(true)
 	s.fail(s.errClosed()) // whatever the process still prints was not all decided on Redis
 	idle := s.stopWrites()
