@@ -115,3 +115,21 @@ func TestDecisionsWithoutTheStoreAreMarked(t *testing.T) {
 	e.RunToEnd()
 	check("run again to the end")
 }
+
+// A sliding log on a store under a policy admits, while the store does
+// not answer, requests its log never holds: the most admitted in a
+// window counts what was admitted (20 in one instant), not the log's
+// count plus one.
+func TestMostInAWindowCountsWhatAPolicyAdmitted(t *testing.T) {
+	log, _ := algo.New(algo.KindSlidingLog, algo.Config{Limit: 5, Window: time.Second})
+	at := algo.Clock(12, 0, 0, 0)
+	down := &outage{Limiter: log, from: at, to: at + 1, policy: true}
+	e, err := New(NewSliceSource(burst(at, 20, "alice")), []algo.Limiter{down}, Options{Start: at})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.RunToEnd()
+	if s := e.Stats()[0]; s.Allowed != 20 || s.MaxInWindow != 20 {
+		t.Errorf("allowed %d, most in a window %d; want 20 and 20", s.Allowed, s.MaxInWindow)
+	}
+}
