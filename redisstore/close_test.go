@@ -154,3 +154,43 @@ func TestAbandonIsBounded(t *testing.T) {
 		t.Errorf("%s left %d keys", command, n)
 	}
 }
+
+// A batch under way when Abandon is called (Redis holds it: writes paused
+// for 700 ms) is not waited for past a quarter of Abandon's time: the
+// store's connections are closed under it, Abandon sweeps through its
+// own and watches for late writes, and leaves nothing, now or later. The
+// Close that was waiting beside it (the run's own, stopped by the first
+// signal) finds the connections closed and says nothing: before, it
+// printed "this run's keys could not be removed (redis: client is
+// closed)" beside Abandon's success.
+func TestCloseBesideAbandonIsQuiet(t *testing.T) {
+	srv := redistest.Start(t)
+	c := client(t, srv)
+	s, l := filled(t, srv, 1000, false)
+	if err := c.Do(context.Background(), "CLIENT", "PAUSE", "700", "WRITE").Err(); err != nil {
+		t.Fatal(err)
+	}
+	flushed := make(chan struct{})
+	go func() { // the run, its sender held by the pause
+		for i := range 3 * redisstore.Batch {
+			l.Allow(algo.Clock(12, 0, 0, 1), fmt.Sprintf("late-%d", i))
+		}
+		s.Flush()
+		close(flushed)
+	}()
+	closed := make(chan error, 1)
+	time.Sleep(50 * time.Millisecond) // the batch is on its way, held by the pause
+	go func() { closed <- s.Close() }()
+	time.Sleep(50 * time.Millisecond)
+	if err := s.Abandon(2 * time.Second); err != nil {
+		t.Errorf("Abandon: %v", err)
+	}
+	if err := <-closed; err != nil {
+		t.Errorf("Close beside Abandon: %v, want nothing said (Abandon's answer is the run's)", err)
+	}
+	<-flushed
+	time.Sleep(300 * time.Millisecond) // a write landing after the sweep would show now
+	if n := dbsize(t, c); n != 0 {
+		t.Errorf("%d keys left after Abandon", n)
+	}
+}

@@ -103,7 +103,9 @@ type Store struct {
 		active  int
 		idle    chan struct{} // closed when closing and none is under way
 	}
-	swept atomic.Bool // Close removed every key of the run
+	swept     atomic.Bool // Close removed every key of the run
+	abandoned atomic.Bool // Abandon took over the cleanup: Close says nothing
+	abandon   sync.Mutex  // held while Abandon runs: Close returns after it
 
 	policy Policy // when the store does not answer (failover.go)
 	fo     struct {
@@ -554,6 +556,14 @@ func (s *Store) close() error {
 	if failed && left == 0 && err == nil {
 		left, err = s.settle()
 	}
+	if s.abandoned.Load() {
+		// Abandon, beside it, closed the connections this sweep used and
+		// swept through its own: what it returns is the run's account,
+		// and the process (which may exit when Close returns) waits for it.
+		s.abandon.Lock()
+		defer s.abandon.Unlock()
+		return nil
+	}
 	if left != 0 {
 		return &LeftError{Store: s, Keys: left, Err: err}
 	}
@@ -562,20 +572,34 @@ func (s *Store) close() error {
 }
 
 // Abandon is the last cleanup of a process that must exit at once (a
-// second ctrl+c): Close's, within the time given. It waits for the writes
-// under way at most half of it, sweeps the run's keys through a
-// connection of its own (the store's may be busy or stuck) until three
-// quarters, and counts what is left in the rest. A key it could not
-// remove is an *LeftError.
+// second ctrl+c): Close's, within the time given. No write starts from
+// its call on; it waits for the writes under way at most a quarter of
+// the time, then closes the store's connections, so that a write still
+// under way (a batch being sent, slow on a loaded machine) sends nothing
+// more, and waits for it to return at most another quarter. It then
+// sweeps the run's keys through a connection of its own until three
+// quarters, again until two scans apart find none (what Redis had read
+// of a closed connection lands in that watch), and counts what is left
+// in the rest. A key it could not remove is an *LeftError. A Close under
+// way beside it, or after, returns nil: Abandon's answer is the run's.
 func (s *Store) Abandon(within time.Duration) error {
 	if s.swept.Load() {
 		return nil
 	}
 	start := time.Now()
+	s.abandon.Lock()
+	defer s.abandon.Unlock()
+	s.abandoned.Store(true)
 	s.fail(s.errClosed()) // whatever the process still prints was not all decided on Redis
+	idle := s.stopWrites()
 	select {
-	case <-s.stopWrites():
-	case <-time.After(within / 2):
+	case <-idle:
+	case <-time.After(within / 4):
+	}
+	_ = s.client.Close() // a write under way sends no more
+	select {
+	case <-idle:
+	case <-time.After(within / 4):
 	}
 	c := s.newClient()
 	defer c.Close()

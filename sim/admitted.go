@@ -339,5 +339,8 @@ func ownsAdmitted(l algo.Limiter) bool {
 	case *algo.Fleet, *algo.Racy, *algo.Synced, *algo.Lagged:
 		return false // a server's log holds only the requests it saw; a racy one's, only the writes landed
 	}
+	if withoutStore(l) >= 0 {
+		return false // a store's policy admits what its log never held
+	}
 	return l.Kind() == algo.KindSlidingLog && !l.Config().Rules.CountRejected
 }

@@ -12,6 +12,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"windowlab/algo"
@@ -22,6 +23,10 @@ type Record struct {
 	Index     int64 // 0-based position of the arrival in the scenario
 	Arrival   Arrival
 	Decisions []algo.Decision // one per limiter, in engine order
+	// WithoutStore has bit i set when limiter i decided it without its
+	// store (a store that did not answer, under --on-store-error allow or
+	// deny: history_storeless.go).
+	WithoutStore uint32
 }
 
 // Stats are one limiter's running figures.
@@ -49,6 +54,9 @@ type Stats struct {
 	// ReplicaLost is a lagged tally's writes lost at its failover
 	// (algo.Lagged), in Stats only.
 	ReplicaLost int64
+	// WithoutStore counts the decisions a limiter on a store made without
+	// it, by its policy (history_storeless.go); 0 for every other.
+	WithoutStore int64
 }
 
 // Mark is the compact history of one decided arrival, kept for timelines.
@@ -113,17 +121,18 @@ type Engine struct {
 	total    int64
 
 	// position: everything below is a function of n alone (and now of the seek)
-	src      Source
-	now      algo.Instant
-	n        int64
-	next     Arrival // the arrival n, if hasNext
-	hasNext  bool
-	last     Record
-	hasLast  bool
-	stats    []Stats
-	admitted *admitted // for the limiters with a slot
-	slot     []int     // each limiter's slot in admitted, or −1 where it counts its own (ownsAdmitted)
-	history  *History
+	src       Source
+	now       algo.Instant
+	n         int64
+	next      Arrival // the arrival n, if hasNext
+	hasNext   bool
+	last      Record
+	hasLast   bool
+	stats     []Stats
+	admitted  *admitted // for the limiters with a slot
+	slot      []int     // each limiter's slot in admitted, or −1 where it counts its own (ownsAdmitted)
+	history   *History
+	storeless bool // some limiter may decide without its store (withoutStore)
 
 	names    *algo.Names // the clients met, numbered as every limiter indexes them
 	byID     []algo.ByID // each limiter deciding by those numbers, or nil where it cannot
@@ -192,6 +201,7 @@ func New(src Source, limiters []algo.Limiter, opts Options) (*Engine, error) {
 		e.slot = append(e.slot, k)
 	}
 	e.useIDs()
+	e.storeless = slices.ContainsFunc(limiters, func(l algo.Limiter) bool { return withoutStore(l) >= 0 })
 	e.admitted = newAdmitted(cfg.Window, slots)
 	e.fetch()
 	e.checkpoints = []checkpoint{e.snapshot()}
@@ -347,15 +357,23 @@ func (e *Engine) step() {
 	a := e.next
 	e.now = a.At
 	id := e.clientID(a)
-	var bits, tracked, delayed uint32
+	var bits, tracked, delayed, without uint32
 	for i, l := range e.limiters {
 		d := &e.last.Decisions[i] // written in place: a Decision is 96 bytes
+		was := int64(-1)
+		if e.storeless {
+			was = withoutStore(l)
+		}
 		if b := e.byID[i]; b != nil {
 			*d = b.AllowID(a.At, id)
 		} else {
 			*d = l.Allow(a.At, a.Client)
 		}
 		s := &e.stats[i]
+		if was >= 0 && withoutStore(l) > was {
+			s.WithoutStore++
+			without |= 1 << i
+		}
 		if d.Allowed {
 			s.Allowed++
 			if d.Delay > 0 {
@@ -394,11 +412,14 @@ func (e *Engine) step() {
 			}
 		}
 	}
-	e.last.Index, e.last.Arrival, e.hasLast = e.n, a, true
+	e.last.Index, e.last.Arrival, e.last.WithoutStore, e.hasLast = e.n, a, without, true
 	if e.opts.History {
 		e.history.add(Mark{At: a.At, Client: id, Allowed: bits})
 		if delayed != 0 {
 			e.history.addDelayed(Mark{At: a.At, Client: id, Allowed: delayed})
+		}
+		if without != 0 {
+			e.history.addWithoutStore(Mark{At: a.At, Client: id, Allowed: without})
 		}
 	}
 	e.n++
@@ -627,7 +648,7 @@ func (e *Engine) restore(cp *checkpoint) {
 	e.admitted = cp.admitted.clone()
 	copy(e.stats, cp.stats)
 	e.hasLast = cp.hasLast
-	e.last.Index, e.last.Arrival = cp.last.Index, cp.last.Arrival
+	e.last.Index, e.last.Arrival, e.last.WithoutStore = cp.last.Index, cp.last.Arrival, cp.last.WithoutStore
 	copy(e.last.Decisions, cp.last.Decisions)
 	if e.opts.History {
 		e.history.setLen(e.n)

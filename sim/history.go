@@ -23,18 +23,19 @@ import (
 // History is a pure function of how many arrivals were decided: stepping
 // back shortens it without forgetting what it recorded past there.
 type History struct {
-	limiters int
-	data     []byte
-	blocks   []histBlock
-	cum      []int64 // cum[b*limiters+k]: arrivals before block b that limiter k allowed
-	runs     int     // runs encoded in the last block
-	lastAt   algo.Instant
-	encoded  int64   // arrivals in encoded runs
-	encCum   []int64 // of them, how many each limiter allowed
-	tail     Mark    // the newest run, not encoded yet
-	tailN    int64
-	n        int64         // arrivals the history holds now, at most encoded + tailN
-	delayed  []delayedMark // the arrivals some limiter delayed (history_delayed.go)
+	limiters  int
+	data      []byte
+	blocks    []histBlock
+	cum       []int64 // cum[b*limiters+k]: arrivals before block b that limiter k allowed
+	runs      int     // runs encoded in the last block
+	lastAt    algo.Instant
+	encoded   int64   // arrivals in encoded runs
+	encCum    []int64 // of them, how many each limiter allowed
+	tail      Mark    // the newest run, not encoded yet
+	tailN     int64
+	n         int64   // arrivals the history holds now, at most encoded + tailN
+	delayed   flagged // the arrivals some limiter delayed (history_delayed.go)
+	storeless flagged // the arrivals some limiter decided without its store (history_storeless.go)
 }
 
 // histBlock is where a block's first run is.

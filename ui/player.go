@@ -331,6 +331,7 @@ func (m Model) onTick(msg tickMsg) (tea.Model, tea.Cmd) {
 	}
 	if msg.at.Before(m.dwell) {
 		m.holdNote(msg.at)
+		m.measureStore()   // what the store holds at the moment read, if the last frame's was skipped
 		return m, m.tick() // a caption is being read: the clock stands at its moment
 	}
 	m.endHold()

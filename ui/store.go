@@ -67,7 +67,7 @@ func (m *Model) measureStore() {
 		m.snap.Store = m.storeLanes
 		return
 	}
-	if m.playing && time.Since(m.storeWhen) < storeEvery && len(m.storeLanes) == len(m.eng.Limiters()) {
+	if m.playing && m.now().Sub(m.storeWhen) < storeEvery && len(m.storeLanes) == len(m.eng.Limiters()) {
 		m.snap.Store = m.storeLanes
 		return
 	}
@@ -87,7 +87,7 @@ func (m *Model) measureStore() {
 			lanes[i].Shard = shard
 		}
 	}
-	m.storeLanes, m.storeAt, m.storeWhen = lanes, at, time.Now()
+	m.storeLanes, m.storeAt, m.storeWhen = lanes, at, m.now()
 	m.snap.Store = lanes
 }
 

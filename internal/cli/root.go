@@ -45,13 +45,13 @@ func Main(buildVersion, buildCommit string) {
 	err := fang.Execute(ctx, root, fang.WithErrorHandler(printError), fang.WithVersion(versionOf()), fang.WithoutManpage())
 	if s := signalOf(ctx); s != nil {
 		fmt.Fprintf(os.Stderr, "windowlab: %v.\n", context.Cause(ctx))
-		os.Exit(signalExit(s))
+		exit(signalExit(s))
 	}
 	if err == nil && out.err != nil { // a command that did not notice
 		fmt.Fprintln(os.Stderr, out.err)
-		os.Exit(exitOutput)
+		exit(exitOutput)
 	}
-	os.Exit(ExitCode(err))
+	exit(ExitCode(err))
 }
 
 // stdio is where a command reads and writes: cobra's, which are standard

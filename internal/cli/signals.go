@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"os/signal"
+	"sync/atomic"
 	"syscall"
 )
 
@@ -45,6 +46,7 @@ func stopOnSignals(parent context.Context) (context.Context, func()) {
 					os.Exit(signalExit(s))
 				}
 			}()
+			lastCleanup.Store(true)
 			abandonStores(os.Stderr)
 			os.Exit(signalExit(s))
 		}
@@ -80,4 +82,18 @@ func signalName(s os.Signal) string {
 		return "SIGHUP (the terminal closed)"
 	}
 	return s.String()
+}
+
+// lastCleanup is set while a second signal's last cleanup of Redis runs
+// (abandonStores): the process exits at its end, after its report. The
+// run's own path, its stores closed beside it, must not exit first.
+var lastCleanup atomic.Bool
+
+// exit ends the process with code, or, while a second signal's last
+// cleanup runs, leaves the exit (and its status) to it.
+func exit(code int) {
+	if lastCleanup.Load() {
+		select {} // the cleanup's goroutine exits the process
+	}
+	os.Exit(code)
 }

@@ -267,6 +267,12 @@ func (v viewStore) Usage(l algo.Limiter, t algo.Instant) (ui.StoreUsage, bool, e
 		return ui.StoreUsage{}, false, nil
 	}
 	u, err := r.Usage(t)
+	if err != nil && v.s.Policy() != redisstore.PolicyStop {
+		// Redis does not answer, and decisions go on without it (the
+		// timeline marks them ◌): what its keys hold is not known now,
+		// which is no error of the run.
+		return ui.StoreUsage{}, false, nil
+	}
 	return ui.StoreUsage{Keys: u.Keys, Bytes: u.Bytes}, err == nil, err
 }
 

@@ -14,6 +14,7 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -50,14 +51,28 @@ func (n *Node) Kill() {
 
 // Cluster is a running Redis Cluster.
 type Cluster struct {
-	Nodes []*Node
-	URL   string // redis-cluster://ADDR,ADDR,ADDR (its seeds)
-	dir   string
+	Nodes    []*Node
+	URL      string // redis-cluster://ADDR,ADDR,ADDR (its seeds), with :PASSWORD@ when it has one
+	Password string // every node's requirepass and masterauth ("": none)
+	dir      string
+}
+
+// client is a connection to the node at addr, with the cluster's password.
+func (c *Cluster) client(addr string) *redis.Client {
+	return redis.NewClient(&redis.Options{Addr: addr, Password: c.Password, DialTimeout: time.Second, ReadTimeout: time.Second})
+}
+
+// NodeURL is a redis:// URL of one node, with the cluster's password.
+func (c *Cluster) NodeURL(n *Node) string {
+	if c.Password == "" {
+		return "redis://" + n.Addr + "/0"
+	}
+	return "redis://" + url.UserPassword("", c.Password).String() + "@" + n.Addr + "/0"
 }
 
 // Role is "master" or "slave", as the node itself says now (ROLE).
 func (c *Cluster) Role(n *Node) (string, error) {
-	cl := redis.NewClient(&redis.Options{Addr: n.Addr, DialTimeout: time.Second, ReadTimeout: time.Second})
+	cl := c.client(n.Addr)
 	defer cl.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
@@ -155,6 +170,20 @@ func StartWith(t testing.TB, extra ...string) *Cluster {
 	return c
 }
 
+// StartWithPassword is StartWith on nodes that require password of every
+// client (requirepass) and give it to their primaries (masterauth); the
+// cluster's URL carries it.
+func StartWithPassword(t testing.TB, password string, extra ...string) *Cluster {
+	t.Helper()
+	need(t)
+	c, err := startAuth(6, password, append([]string{"--requirepass", password, "--masterauth", password}, extra...)...)
+	if err != nil {
+		t.Fatalf("redis cluster: %v", err)
+	}
+	t.Cleanup(c.Stop)
+	return c
+}
+
 // need skips t, or fails it, without redis-server and redis-cli.
 func need(t testing.TB) {
 	t.Helper()
@@ -235,12 +264,15 @@ func startNode(dir string, port int, extra []string) (*Node, error) {
 
 // start runs n nodes (a multiple of two: primaries and one replica each)
 // and joins them into a cluster.
-func start(n int, extra ...string) (c *Cluster, err error) {
+func start(n int, extra ...string) (c *Cluster, err error) { return startAuth(n, "", extra...) }
+
+// startAuth is start with the nodes' password (extra sets it on them).
+func startAuth(n int, password string, extra ...string) (c *Cluster, err error) {
 	dir, err := os.MkdirTemp("", "windowlab-cluster-")
 	if err != nil {
 		return nil, err
 	}
-	c = &Cluster{dir: dir}
+	c = &Cluster{dir: dir, Password: password}
 	defer func() {
 		if err != nil {
 			c.Stop()
@@ -261,12 +293,18 @@ func start(n int, extra ...string) (c *Cluster, err error) {
 		seeds = append(seeds, node.Addr)
 	}
 	args = append(args, "--cluster-replicas", "1", "--cluster-yes")
+	if password != "" {
+		args = append(args, "--no-auth-warning", "-a", password)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), Wait)
 	defer cancel()
 	if out, err := exec.CommandContext(ctx, "redis-cli", args...).CombinedOutput(); err != nil {
 		return nil, fmt.Errorf("redis-cli --cluster create: %v\n%s", err, out)
 	}
 	c.URL = "redis-cluster://" + strings.Join(seeds[:3], ",")
+	if password != "" {
+		c.URL = "redis-cluster://" + url.UserPassword("", password).String() + "@" + strings.Join(seeds[:3], ",")
+	}
 	return c, c.WaitOK(Wait)
 }
 
@@ -281,7 +319,7 @@ func (c *Cluster) WaitOK(within time.Duration) error {
 			if n.cmd.ProcessState != nil {
 				continue // killed
 			}
-			if why := nodeOK(n.Addr); why != "" {
+			if why := c.nodeOK(n.Addr); why != "" {
 				last = n.Addr + ": " + why
 				break
 			}
@@ -307,7 +345,7 @@ func (c *Cluster) WaitFailover(killed *Node, within time.Duration) error {
 			if n.cmd.ProcessState != nil {
 				continue
 			}
-			if last = nodeOK(n.Addr); last == "" && namesPrimary(n.Addr, killed.Addr) {
+			if last = c.nodeOK(n.Addr); last == "" && c.namesPrimary(n.Addr, killed.Addr) {
 				last = "still names " + killed.Addr + " a primary"
 			}
 			if last != "" {
@@ -336,7 +374,7 @@ func (c *Cluster) WaitSynced(within time.Duration) error {
 			if n.cmd.ProcessState != nil {
 				continue
 			}
-			cl := redis.NewClient(&redis.Options{Addr: n.Addr, DialTimeout: time.Second, ReadTimeout: time.Second})
+			cl := c.client(n.Addr)
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 			info, err := cl.Info(ctx, "replication").Result()
 			cancel()
@@ -358,8 +396,8 @@ func (c *Cluster) WaitSynced(within time.Duration) error {
 
 // namesPrimary reports whether the node at addr names primary a primary
 // that serves slots (CLUSTER NODES).
-func namesPrimary(addr, primary string) bool {
-	cl := redis.NewClient(&redis.Options{Addr: addr, DialTimeout: time.Second, ReadTimeout: time.Second})
+func (c *Cluster) namesPrimary(addr, primary string) bool {
+	cl := c.client(addr)
 	defer cl.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
@@ -377,8 +415,8 @@ func namesPrimary(addr, primary string) bool {
 }
 
 // nodeOK is "" when the node at addr says the cluster is ok, else why not.
-func nodeOK(addr string) string {
-	cl := redis.NewClient(&redis.Options{Addr: addr, DialTimeout: time.Second, ReadTimeout: time.Second})
+func (c *Cluster) nodeOK(addr string) string {
+	cl := c.client(addr)
 	defer cl.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()

@@ -78,6 +78,10 @@ func (p Lanes) List() []Lane {
 			if d.Delay > 0 {
 				last = st.Allowed.Render(DelayedGlyph) + " " + Explain(d) // "… → allow, delayed 500ms"
 			}
+			if s.Last.WithoutStore&(1<<i) != 0 {
+				// The policy's, not the tally's: its counts are the in-process twin's.
+				last = storelessMark(st, d.Allowed) + " " + d.Verb() + st.Faint.Render(", decided without the store")
+			}
 			if s.Last.Arrival.Client != s.Client {
 				last += st.Faint.Render(" (" + human.Visible(s.Last.Arrival.Client) + ")")
 			}
@@ -144,6 +148,9 @@ func (p Lanes) header(i int) (counts, memory string) {
 		st.Denied.Render("✗ "+human.Int(stat.Denied)+" denied")
 	if delaying(s.Algorithms[i : i+1]) {
 		counts += "  " + st.Allowed.Render(glue(DelayedGlyph+" "+human.Int(stat.Delayed)+" delayed"))
+	}
+	if stat.WithoutStore > 0 {
+		counts += "  " + st.Mixed.Render(glue(StorelessGlyph+" "+human.Int(stat.WithoutStore)+" without the store"))
 	}
 	memory = stat.Kind.Unit().Of(stat.Memory.Entries) + st.Faint.Render(", "+human.Bytes(stat.Memory.Bytes))
 	if i < len(s.Store) && s.Store[i].OK {
@@ -663,6 +670,14 @@ func (p Lanes) sideBySide(units [][]Unit, colW, h int) []string {
 }
 
 func (p Lanes) mark(allowed bool) string { return mark(p.C.Styles, allowed) }
+
+// storelessMark is StorelessGlyph in the colour of what the policy decided.
+func storelessMark(st *Styles, allowed bool) string {
+	if allowed {
+		return st.Allowed.Render(StorelessGlyph)
+	}
+	return st.Denied.Render(StorelessGlyph)
+}
 
 // mark is ✓ or ✗ in its colour: never colour alone.
 func mark(st *Styles, allowed bool) string {

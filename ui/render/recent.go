@@ -14,6 +14,7 @@ type RecentRow struct {
 	first, last int64 // 1-based request numbers
 	mark        sim.Mark
 	delayed     uint32 // bit k: limiter k delayed some of them (nginx limit_req)
+	storeless   uint32 // bit k: limiter k decided some of them without its store
 	client      string // as shown (human.Visible)
 }
 
@@ -24,7 +25,7 @@ func RecentRows(h *sim.History, clients []string, n int) []RecentRow {
 	rows := make([]RecentRow, len(runs))
 	for i, r := range runs {
 		rows[i] = RecentRow{first: r.First + 1, last: r.First + r.N, mark: r.Mark, client: human.Visible(clients[r.Client]),
-			delayed: h.DelayedBits(r.First, r.First+r.N)}
+			delayed: h.DelayedBits(r.First, r.First+r.N), storeless: h.WithoutStoreBits(r.First, r.First+r.N)}
 	}
 	return rows
 }
@@ -73,6 +74,9 @@ func (p Recent) Render(h int) []string {
 			m := mark(st, g.mark.Allowed&(1<<k) != 0)
 			if g.delayed&(1<<k) != 0 {
 				m = st.Allowed.Render(DelayedGlyph) // allowed, some of them delayed
+			}
+			if g.storeless&(1<<k) != 0 {
+				m = storelessMark(st, g.mark.Allowed&(1<<k) != 0) // some of them decided without the store
 			}
 			b.WriteString("   " + st.kindPlain(int(a.Kind)).Render(ShortName(a)) + " " + m)
 		}

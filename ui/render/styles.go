@@ -64,6 +64,11 @@ const (
 	markBoth
 	markEdge
 	markDelayed // every request allowed, some of them delayed (nginx limit_req)
+	// Some requests decided without the store (its policy's): all allowed,
+	// all refused, or both.
+	markStorelessOK
+	markStorelessNo
+	markStorelessBoth
 	marks
 )
 
@@ -90,8 +95,10 @@ func (s *Styles) cellGlyph(m cellMark, t Tint, cursor bool) string {
 
 // renderCells renders every timeline cell once.
 func (s *Styles) renderCells() {
-	fg := map[cellMark]lipgloss.Style{markNone: lipgloss.NewStyle(), markOK: s.Allowed.Style, markNo: s.Denied.Style, markBoth: s.Mixed.Style, markEdge: s.Edge.Style, markDelayed: s.Allowed.Style}
-	text := map[cellMark]string{markNone: " ", markOK: "✓", markNo: "✗", markBoth: "±", markEdge: "│", markDelayed: DelayedGlyph}
+	fg := map[cellMark]lipgloss.Style{markNone: lipgloss.NewStyle(), markOK: s.Allowed.Style, markNo: s.Denied.Style, markBoth: s.Mixed.Style, markEdge: s.Edge.Style, markDelayed: s.Allowed.Style,
+		markStorelessOK: s.Allowed.Style, markStorelessNo: s.Denied.Style, markStorelessBoth: s.Mixed.Style}
+	text := map[cellMark]string{markNone: " ", markOK: "✓", markNo: "✗", markBoth: "±", markEdge: "│", markDelayed: DelayedGlyph,
+		markStorelessOK: StorelessGlyph, markStorelessNo: StorelessGlyph, markStorelessBoth: StorelessGlyph}
 	bg := map[Tint]lipgloss.Style{TintNone: lipgloss.NewStyle(), TintCurrent: s.WinCur, TintOverlap: s.WinOverlap, TintPrevious: s.WinPrev}
 	for m := range marks {
 		for t := range tints {
@@ -112,6 +119,24 @@ func (s *Styles) renderCells() {
 // DelayedGlyph marks requests allowed but delayed (nginx limit_req without
 // nodelay): in a timeline cell, in the legend and on a lane's verdict.
 const DelayedGlyph = "◔"
+
+// StorelessGlyph marks requests decided without the store, by its policy
+// (--on-store-error allow or deny, while a Redis or a cluster's primary
+// did not answer): in a timeline cell, coloured as they were decided, in
+// the legend, on a lane's verdict and in the recent requests.
+const StorelessGlyph = "◌"
+
+// storeless is the mark of a cell whose decisions m shows when some of
+// them were made without the store.
+func storeless(m cellMark) cellMark {
+	switch m {
+	case markNo:
+		return markStorelessNo
+	case markBoth:
+		return markStorelessBoth
+	}
+	return markStorelessOK
+}
 
 // WindowGlyph is what an empty timeline cell shows under a limiter's
 // window, so that the window reads without colour (NO_COLOR, or a reader

@@ -36,6 +36,9 @@ type TimelineCells struct {
 	Total   []int64       // requests decided in each cell
 	Allowed [][]int64     // [cell][limiter]: how many of them each limiter allowed
 	Delayed [][]int64     // [cell][limiter]: how many of those it delayed; nil when none was
+	// WithoutStore is [cell][limiter]: how many it decided without its
+	// store (--on-store-error allow or deny); nil when none was.
+	WithoutStore [][]int64
 }
 
 // timelinePanel draws the timeline from a snapshot: an axis with window
@@ -135,6 +138,13 @@ func (p Timeline) key(short bool) string {
 		item(st.Mixed.Render("±"), "both"), item(st.Edge.Render("┃"), "edge")}
 	if delaying(p.Snap.Algorithms) {
 		items = slices.Insert(items, 2, item(st.Allowed.Render(DelayedGlyph), "delayed"))
+	}
+	if p.Snap.Timeline.WithoutStore != nil {
+		what := "decided without the store"
+		if short {
+			what = "no store"
+		}
+		items = slices.Insert(items, 2, item(st.Mixed.Render(StorelessGlyph), what))
 	}
 	windows, counter := false, false
 	for i, a := range p.Snap.Algorithms {
@@ -251,6 +261,9 @@ func (p Timeline) rows() []string {
 			}
 			if m == markOK && d.Delayed != nil && d.Delayed[i][k] > 0 {
 				m = markDelayed
+			}
+			if d.WithoutStore != nil && d.WithoutStore[i][k] > 0 {
+				m = storeless(m)
 			}
 			b.WriteString(st.cellGlyph(m, TintAt(spans, p.Start(i), p.Start(i)+p.CellMs()), i == cursor))
 		}

@@ -113,6 +113,7 @@ func (t Zoom) CellsAt(h *sim.History, now algo.Instant, width, limiters int, id 
 			}
 		}
 		d.delayed(h, limiters, id)
+		d.withoutStore(h, limiters, id)
 		return d
 	}
 	bounds := make([]int64, cells+1)
@@ -124,6 +125,7 @@ func (t Zoom) CellsAt(h *sim.History, now algo.Instant, width, limiters int, id 
 		h.Allowed(bounds[i], bounds[i+1], d.Allowed[i])
 	}
 	d.delayed(h, limiters, -1)
+	d.withoutStore(h, limiters, -1)
 	return d
 }
 
@@ -139,5 +141,21 @@ func (d *TimelineCells) delayed(h *sim.History, limiters int, id int32) {
 		d.Delayed[i] = make([]int64, limiters)
 		from := d.First + algo.Instant(i)*cell
 		h.Delayed(h.FirstAtOrAfter(from), h.FirstAtOrAfter(from+cell), id, d.Delayed[i])
+	}
+}
+
+// withoutStore counts, when the history holds any, the requests each
+// limiter decided without its store under each cell (of client id, or
+// every client's below 0).
+func (d *TimelineCells) withoutStore(h *sim.History, limiters int, id int32) {
+	if !h.HasWithoutStore() {
+		return
+	}
+	cell := algo.Instant(d.Cell / time.Millisecond)
+	d.WithoutStore = make([][]int64, len(d.Total))
+	for i := range d.WithoutStore {
+		d.WithoutStore[i] = make([]int64, limiters)
+		from := d.First + algo.Instant(i)*cell
+		h.WithoutStore(h.FirstAtOrAfter(from), h.FirstAtOrAfter(from+cell), id, d.WithoutStore[i])
 	}
 }
