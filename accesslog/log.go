@@ -130,7 +130,7 @@ type Log struct {
 	clients []string
 	index   map[string]int32
 	// Per request, the uvarint gap since the one before (the first: since
-	// 0) and the uvarint client, in chunks of chunkSize: a growing log is
+	// 0) and the uvarint client, in chunks of ChunkSize: a growing log is
 	// never copied to grow.
 	chunks [][]byte
 	// chunkBase is how many chunks a streaming Tail released before
@@ -174,11 +174,12 @@ func (l *Log) First() algo.Instant { return l.first }
 func (l *Log) Last() algo.Instant  { return l.last }
 
 // Bytes is what the log's requests take in memory.
-func (l *Log) Bytes() int64 { return int64(len(l.chunks)) * int64(chunkSize) }
+func (l *Log) Bytes() int64 { return int64(len(l.chunks)) * int64(ChunkSize) }
 
-// chunkSize is the size of one chunk of the requests' store; a test
-// lowers it.
-var chunkSize = 1 << 20
+// ChunkSize is the size of one chunk of the requests' store: what a
+// streamed reading holds is counted in them (Tail.PeakChunks). A test
+// lowers it, before any reading.
+var ChunkSize = 1 << 20
 
 // Resolution says, in words, how finely the log's times were written, and
 // so what windowlab can tell apart.
@@ -651,8 +652,8 @@ func (rd *reader) flush(until algo.Instant) {
 			l.first, rd.emitted = at, 0
 		}
 		// A request takes at most 3 × 10 bytes: start a chunk when that may not fit.
-		if len(l.chunks) == 0 || len(l.chunks[len(l.chunks)-1])+3*binary.MaxVarintLen64 > chunkSize {
-			l.chunks = append(l.chunks, make([]byte, 0, chunkSize))
+		if len(l.chunks) == 0 || len(l.chunks[len(l.chunks)-1])+3*binary.MaxVarintLen64 > ChunkSize {
+			l.chunks = append(l.chunks, make([]byte, 0, ChunkSize))
 		}
 		c := &l.chunks[len(l.chunks)-1]
 		*c = binary.AppendUvarint(*c, uint64(at-rd.emitted))

@@ -52,7 +52,7 @@ func (t *Tail) streaming() bool { return t != nil && t.stream != nil }
 // held at once, and the bytes they came to.
 func (t *Tail) PeakChunks() (chunks int, bytes int64) {
 	n := t.stream.peak.Load()
-	return int(n), n * int64(chunkSize)
+	return int(n), n * int64(ChunkSize)
 }
 
 func (st *stream) add() *cursor {
