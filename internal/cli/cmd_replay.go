@@ -289,6 +289,9 @@ func runReplay(ctx context.Context, std stdio, opts replayOptions, args []string
 	if err := plan.files(std.err, args); err != nil {
 		return err
 	}
+	if err := refuseTooLong(opts, plan); err != nil {
+		return err
+	}
 	var st *redisstore.Store
 	if opts.storeFlagValue != "" {
 		if opts.save != "" || opts.tui {
