@@ -136,6 +136,7 @@ type Log struct {
 	// chunkBase is how many chunks a streaming Tail released before
 	// chunks[0] (stream.go): the requests every source has read.
 	chunkBase int
+	spare     [][]byte // chunks released, to be written again (stream.go)
 	first     algo.Instant
 	last      algo.Instant
 
@@ -653,7 +654,7 @@ func (rd *reader) flush(until algo.Instant) {
 		}
 		// A request takes at most 3 × 10 bytes: start a chunk when that may not fit.
 		if len(l.chunks) == 0 || len(l.chunks[len(l.chunks)-1])+3*binary.MaxVarintLen64 > ChunkSize {
-			l.chunks = append(l.chunks, make([]byte, 0, ChunkSize))
+			l.chunks = append(l.chunks, l.newChunk())
 		}
 		c := &l.chunks[len(l.chunks)-1]
 		*c = binary.AppendUvarint(*c, uint64(at-rd.emitted))

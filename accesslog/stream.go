@@ -133,6 +133,19 @@ func (t *Tail) hold(l *Log, interrupt func() bool) {
 	st.peak.Store(max(st.peak.Load(), int64(len(l.chunks))))
 }
 
+// newChunk is an empty chunk for the store: one a streaming reading
+// released, written over (no source reads a chunk before the slowest's
+// again: nor a Clone, which the engine keeps and never reads), or a new
+// one.
+func (l *Log) newChunk() []byte {
+	if n := len(l.spare); n > 0 {
+		c := l.spare[n-1]
+		l.spare = l.spare[:n-1]
+		return c
+	}
+	return make([]byte, 0, ChunkSize)
+}
+
 // release drops the chunks before the slowest source's (the one being
 // written stays).
 func (st *stream) release(l *Log) {
@@ -141,7 +154,12 @@ func (st *stream) release(l *Log) {
 	if n <= 0 {
 		return
 	}
-	clear(l.chunks[:n])
+	for i, c := range l.chunks[:n] {
+		if len(l.spare) < aheadChunks+2 {
+			l.spare = append(l.spare, c[:0])
+		}
+		l.chunks[i] = nil
+	}
 	l.chunks = l.chunks[n:]
 	l.chunkBase += n
 }

@@ -54,6 +54,7 @@ func TestStreamHoldsAFewChunks(t *testing.T) {
 	withChunks(t, 4<<10)
 	small, large := 100_000, 1_000_000
 	if raceOn {
+		withChunks(t, 512)
 		small, large = 20_000, 200_000
 	}
 	kept, err := Read(genLog(small), Options{Name: "kept"})
