@@ -90,6 +90,11 @@ const (
 	maxKey      = 1 << 10 // bytes of one client's key; a longer one is cut
 )
 
+// RequestLimit is MaxRequests, lowered by a test to reach it quickly: a
+// log read to be kept whole stops past it; a streamed one (Tail.Stream)
+// keeps none and has no limit.
+var RequestLimit int64 = MaxRequests
+
 // clientLimit is MaxClients, lowered by a test to reach it quickly.
 var clientLimit = MaxClients
 
@@ -125,11 +130,15 @@ type Log struct {
 	clients []string
 	index   map[string]int32
 	// Per request, the uvarint gap since the one before (the first: since
-	// 0) and the uvarint client, in chunks of chunkSize: a growing log is
+	// 0) and the uvarint client, in chunks of ChunkSize: a growing log is
 	// never copied to grow.
 	chunks [][]byte
-	first  algo.Instant
-	last   algo.Instant
+	// chunkBase is how many chunks a streaming Tail released before
+	// chunks[0] (stream.go): the requests every source has read.
+	chunkBase int
+	spare     [][]byte // chunks released, to be written again (stream.go)
+	first     algo.Instant
+	last      algo.Instant
 
 	// What Usage counts: the keys' bytes as allocated, the longest, each
 	// client's latest instant kept (a new one starts a run), the runs.
@@ -166,10 +175,12 @@ func (l *Log) First() algo.Instant { return l.first }
 func (l *Log) Last() algo.Instant  { return l.last }
 
 // Bytes is what the log's requests take in memory.
-func (l *Log) Bytes() int64 { return int64(len(l.chunks)) * chunkSize }
+func (l *Log) Bytes() int64 { return int64(len(l.chunks)) * int64(ChunkSize) }
 
-// chunkSize is the size of one chunk of the requests' store.
-const chunkSize = 1 << 20
+// ChunkSize is the size of one chunk of the requests' store: what a
+// streamed reading holds is counted in them (Tail.PeakChunks). A test
+// lowers it, before any reading.
+var ChunkSize = 1 << 20
 
 // Resolution says, in words, how finely the log's times were written, and
 // so what windowlab can tell apart.
@@ -186,22 +197,28 @@ func (l *Log) Resolution() string {
 }
 
 // Source is the log's requests as the engine reads them.
-func (l *Log) Source() sim.Source { return &source{view: l.view()} }
+func (l *Log) Source() sim.Source {
+	if l.chunkBase > 0 {
+		panic("accesslog: the log was streamed: its requests were dropped as they were decided")
+	}
+	return &source{view: l.view()}
+}
 
 // view is the log's store as it stands.
 func (l *Log) view() tailView {
-	return tailView{chunks: l.chunks, clients: l.clients, requests: l.Requests, first: l.first, last: l.last, marked: l.marked}
+	return tailView{chunks: l.chunks, base: l.chunkBase, clients: l.clients, requests: l.Requests, first: l.first, last: l.last, marked: l.marked}
 }
 
 // source reads a log's store: a log read whole, or (tail set) one still
 // being read, whose view it renews when it has read all of it.
 type source struct {
-	tail  *Tail
-	view  tailView
-	chunk int
-	off   int
-	at    algo.Instant
-	done  int64
+	tail   *Tail
+	view   tailView
+	chunk  int // of the whole log's, released ones included (view.base)
+	off    int
+	at     algo.Instant
+	done   int64
+	cursor *cursor // a streaming tail's: where this source reads (stream.go)
 }
 
 func (s *source) Next() (sim.Arrival, bool) {
@@ -213,10 +230,13 @@ func (s *source) Next() (sim.Arrival, bool) {
 			return sim.Arrival{}, false
 		}
 	}
-	data := s.view.chunks[s.chunk]
+	data := s.view.chunks[s.chunk-s.view.base]
 	if s.off == len(data) {
 		s.chunk, s.off = s.chunk+1, 0
-		data = s.view.chunks[s.chunk]
+		data = s.view.chunks[s.chunk-s.view.base]
+		if s.cursor != nil {
+			s.moved()
+		}
 	}
 	gap, n := binary.Uvarint(data[s.off:])
 	c, m := binary.Uvarint(data[s.off+n:])
@@ -230,7 +250,7 @@ func (s *source) Next() (sim.Arrival, bool) {
 	return sim.Arrival{At: s.at, Client: s.view.clients[c], Number: int32(c) + 1}, true
 }
 
-func (s *source) Clone() sim.Source { c := *s; return &c }
+func (s *source) Clone() sim.Source { c := *s; c.cursor = nil; return &c }
 
 // Len is every request of the log (of a tail, once the reading has ended).
 func (s *source) Len() int64 { return s.final().requests }
@@ -369,6 +389,7 @@ func (rd *reader) lines() (stop bool, err error) {
 				}
 				if opts.Tail != nil {
 					opts.Tail.publish(l, false)
+					opts.Tail.hold(l, opts.Interrupt) // streaming: drop what was decided, wait for the deciding
 				}
 				if err := rd.check(); err != nil {
 					return false, err
@@ -479,8 +500,8 @@ func (rd *reader) take(line []byte, reorder algo.Instant) error {
 		}
 		return nil
 	}
-	if l.Requests+rd.waiting.len() >= MaxRequests {
-		return fmt.Errorf("%s:%d: more than %s requests; windowlab keeps every one and stops here rather than run out of memory: cut the log to the hours you want", rd.name, rd.lineNo, human.Int(MaxRequests))
+	if !opts.Tail.streaming() && l.Requests+rd.waiting.len() >= RequestLimit {
+		return fmt.Errorf("%s:%d: more than %s requests; windowlab keeps every one and stops here rather than run out of memory: cut the log to the hours you want", rd.name, rd.lineNo, human.Int(RequestLimit))
 	}
 	c, ok := rd.client()
 	if !ok {
@@ -632,8 +653,8 @@ func (rd *reader) flush(until algo.Instant) {
 			l.first, rd.emitted = at, 0
 		}
 		// A request takes at most 3 × 10 bytes: start a chunk when that may not fit.
-		if len(l.chunks) == 0 || len(l.chunks[len(l.chunks)-1])+3*binary.MaxVarintLen64 > chunkSize {
-			l.chunks = append(l.chunks, make([]byte, 0, chunkSize))
+		if len(l.chunks) == 0 || len(l.chunks[len(l.chunks)-1])+3*binary.MaxVarintLen64 > ChunkSize {
+			l.chunks = append(l.chunks, l.newChunk())
 		}
 		c := &l.chunks[len(l.chunks)-1]
 		*c = binary.AppendUvarint(*c, uint64(at-rd.emitted))

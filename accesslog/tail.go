@@ -13,10 +13,11 @@ import (
 // after it. Read publishes what it has every few thousand lines and when
 // it ends, however it ends.
 type Tail struct {
-	mu    sync.Mutex
-	more  sync.Cond
-	seen  tailView
-	ended bool
+	mu     sync.Mutex
+	more   sync.Cond
+	seen   tailView
+	ended  bool
+	stream *stream // set by Stream: the sources' cursors (stream.go)
 }
 
 // tailView is what a Tail has published: the store's chunks and the
@@ -24,6 +25,7 @@ type Tail struct {
 // are never written again), and how many requests they hold.
 type tailView struct {
 	chunks   [][]byte
+	base     int // the chunks released before chunks[0] (stream.go)
 	clients  []string
 	requests int64
 	first    algo.Instant
@@ -92,4 +94,10 @@ func (t *Tail) final() tailView {
 // Source replays the log's requests from the first, waiting for the
 // reading where it is ahead of it; it ends where the reading ended. Its
 // Len and LastBound wait for the end of the reading.
-func (t *Tail) Source() sim.Source { return &source{tail: t} }
+func (t *Tail) Source() sim.Source {
+	s := &source{tail: t}
+	if t.stream != nil {
+		s.cursor = t.stream.add()
+	}
+	return s
+}

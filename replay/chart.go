@@ -43,11 +43,6 @@ func bucketIndex(l *accesslog.Log, bucket time.Duration, t algo.Instant) int {
 // the traffic shows as a dip under the log's own line.
 func printChart(w io.Writer, l *accesslog.Log, rows []Outcome) {
 	bucket := bucketOf(l)
-	sent := make([]int64, chartWidth)
-	src := l.Source()
-	for a, ok := src.Next(); ok; a, ok = src.Next() {
-		sent[bucketIndex(l, bucket, a.At)]++
-	}
 	used := bucketIndex(l, bucket, l.Last()) + 1
 	bars := []rune(" ▁▂▃▄▅▆▇█")
 	line := func(counts []int64, top int64) string {
@@ -62,6 +57,8 @@ func printChart(w io.Writer, l *accesslog.Log, rows []Outcome) {
 		return b.String()
 	}
 	from, to := l.First().Truncate(bucket), l.First().Truncate(bucket).Add(time.Duration(used)*bucket)
+	// Counted as the rows were decided: a streamed log keeps no request.
+	sent := rows[0].sent.sum(from, bucket, chartWidth)
 	width := len("sent (the log)")
 	for _, o := range rows {
 		width = max(width, utf8.RuneCountInString(o.label()))

@@ -1,7 +1,6 @@
 package replay
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"errors"
@@ -9,11 +8,9 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"windowlab/accesslog"
 	"windowlab/sim"
-	"windowlab/sim/report"
 )
 
 // Decision is what deciding a log at its settings came to: one setting's
@@ -26,42 +23,6 @@ type Decision struct {
 	Err    error
 }
 
-// DecideWhileReading decides the log at every setting as the tail gets
-// its requests, while Read still reads it, and sends what it came to when
-// the reading and the deciding have both ended (or ctx has).
-func DecideWhileReading(ctx context.Context, tail *accesslog.Tail, name string, settings []Setting, zone *time.Location, decided *atomic.Int64) <-chan Decision {
-	out := make(chan Decision, 1)
-	settings = slices.Clone(settings) // its own: the caller goes on with its copy
-	go func() {
-		if zone != nil {
-			// The zone's offset at the first request sets the windows' edges.
-			first, ok := tail.First()
-			if !ok {
-				out <- Decision{}
-				return
-			}
-			for i := range settings {
-				settings[i] = settings[i].Aligned(zone, first)
-			}
-		}
-		if len(settings) > 1 {
-			rows, whole, err := sweep(ctx, tail.Source, settings, decided)
-			out <- Decision{Rows: rows, Whole: whole, Err: err}
-			return
-		}
-		e, err := Engine(ctx, tail.Source(), settings[0], decided)
-		if err != nil {
-			out <- Decision{Err: err}
-			return
-		}
-		var b bytes.Buffer
-		err = report.Text(&b, report.Header{Name: name, Title: name + ": your traffic"}, e, false)
-		decided.Store(e.Processed()) // the last few thousand, which no interrupt counted
-		out <- Decision{Report: b.Bytes(), Err: err}
-	}()
-	return out
-}
-
 // Outcome is one limiter's at one setting of a sweep.
 type Outcome struct {
 	setting  Setting
@@ -69,6 +30,7 @@ type Outcome struct {
 	affected int       // clients denied at least once
 	top      []denied  // the clients denied most
 	allowed  histogram // allowed, when
+	sent     histogram // the log's requests, when: the chart's own line
 }
 
 type denied struct {
@@ -99,6 +61,13 @@ func sweep(ctx context.Context, source func() sim.Source, settings []Setting, de
 	}
 	close(next)
 	wg.Wait()
+	return gather(ctx, results, errs)
+}
+
+// gather is a sweep's rows of the settings replayed whole, in the
+// settings' order, and how many they were; or the first setting's error
+// that was not ctx ending.
+func gather(ctx context.Context, results [][]Outcome, errs []error) ([]Outcome, int, error) {
 	var rows []Outcome
 	whole := 0
 	for i, r := range results {
@@ -158,6 +127,7 @@ func replaySetting(ctx context.Context, src sim.Source, s Setting, decided *atom
 	// took some 170 (Memory counts them).
 	deniedBy := make([][]int32, len(s.Algorithms))
 	allowed := make([]histogram, len(s.Algorithms))
+	var sent histogram
 	var names []string // the clients denied, by their number in the log
 	var counted int64
 	defer func() {
@@ -179,6 +149,7 @@ func replaySetting(ctx context.Context, src sim.Source, s Setting, decided *atom
 				return nil, nil
 			}
 		}
+		sent.add(r.Arrival.At)
 		for k, d := range r.Decisions {
 			if d.Allowed {
 				allowed[k].add(r.Arrival.At)
@@ -192,7 +163,7 @@ func replaySetting(ctx context.Context, src sim.Source, s Setting, decided *atom
 	}
 	var out []Outcome
 	for k, st := range e.Stats() {
-		o := Outcome{setting: s, stats: st, allowed: allowed[k]}
+		o := Outcome{setting: s, stats: st, allowed: allowed[k], sent: sent}
 		mostFirst := func(a, b denied) int { return cmp.Or(cmp.Compare(b.n, a.n), strings.Compare(a.client, b.client)) }
 		for c, n := range deniedBy[k] {
 			if n == 0 {

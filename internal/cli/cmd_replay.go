@@ -151,20 +151,6 @@ func parseAlgorithms(s string) ([]algo.Algorithm, error) {
 	return out, nil
 }
 
-// replayReport is run's JSON report of the log at one setting.
-func replayReport(ctx context.Context, w io.Writer, l *accesslog.Log, s replay.Setting, errOut io.Writer) error {
-	var decided atomic.Int64
-	e, err := replay.Engine(ctx, l.Source(), s, &decided)
-	if err != nil {
-		return invalid(err)
-	}
-	stop := replay.Deciding(workOn(errOut), l.Requests, &decided)
-	err = report.JSON(w, report.Header{Name: l.Name, Title: l.Name + ": your traffic"}, e)
-	decided.Store(e.Processed()) // the last few thousand, which no interrupt counted
-	stop()
-	return err
-}
-
 // replayOnStore is the report of the log at one setting, decided on the
 // store's Redis, pipelined; nothing is printed before Redis has answered
 // the same as in process for every decision before it.
@@ -303,6 +289,9 @@ func runReplay(ctx context.Context, std stdio, opts replayOptions, args []string
 	if err := plan.files(std.err, args); err != nil {
 		return err
 	}
+	if err := refuseTooLong(opts, plan); err != nil {
+		return err
+	}
 	var st *redisstore.Store
 	if opts.storeFlagValue != "" {
 		if opts.save != "" || opts.tui {
@@ -413,10 +402,12 @@ func planReplay(opts replayOptions, name string) (replayPlan, error) {
 // it is not nil.
 func replayLog(ctx context.Context, std stdio, opts replayOptions, p replayPlan, st *redisstore.Store) error {
 	settings, zone, name := p.settings, p.zone, p.log.Name
-	// A report or a sweep decides while the log is read, as its
-	// requests are put in order (one core reads, the others decide);
-	// --json, --save, --tui and --store need the whole log first.
-	overlap := !opts.asJSON && opts.save == "" && !opts.tui && st == nil && !opts.recommend && opts.compare == "" && opts.denied == ""
+	// A report or a sweep (or --json's report) decides while the log is
+	// read, as its requests are put in order (one core reads, the others
+	// decide), and keeps none of them: the reading drops what every
+	// setting has decided (replay/stream.go). --save, --tui, --store,
+	// --recommend, --compare and --denied keep the whole log first.
+	overlap := opts.save == "" && !opts.tui && st == nil && !opts.recommend && opts.compare == "" && opts.denied == ""
 	mem, err := replayMemory(opts, p, overlap)
 	if err != nil {
 		return invalid(err)
@@ -430,7 +421,11 @@ func replayLog(ctx context.Context, std stdio, opts replayOptions, p replayPlan,
 	if overlap {
 		tail := accesslog.NewTail()
 		p.log.Tail, counting = tail, &decided
-		result = replay.DecideWhileReading(dctx, tail, name, settings, zone, &decided)
+		if opts.asJSON {
+			result = replay.DecideJSONWhileReading(dctx, tail, name, settings[0], zone, &decided)
+		} else {
+			result = replay.DecideWhileReading(dctx, tail, name, settings, zone, &decided)
+		}
 	}
 	l, err := replay.ReadLogs(ctx, p.paths, std.in, p.log, workOn(std.err), counting)
 	if errors.Is(err, replay.ErrStalled) {
@@ -464,6 +459,8 @@ func replayLog(ctx context.Context, std stdio, opts replayOptions, p replayPlan,
 	}
 	var rerr error
 	switch {
+	case overlap:
+		rerr = printDecided(dctx, w, std.err, l, len(settings), result, &decided)
 	case opts.save != "" || opts.tui:
 		return recordLog(decideCtx, w, std.err, l, settings[0], zone, opts.save, opts.tui)
 	case opts.recommend:
@@ -472,10 +469,6 @@ func replayLog(ctx context.Context, std stdio, opts replayOptions, p replayPlan,
 		rerr = replayOnStore(decideCtx, w, std.err, l, settings, st, opts.asJSON)
 	case opts.compare != "" || opts.denied != "":
 		rerr = replayCompared(decideCtx, w, std.err, l, settings, opts)
-	case opts.asJSON:
-		rerr = replayReport(decideCtx, w, l, settings[0], std.err)
-	default:
-		rerr = printDecided(dctx, w, std.err, l, len(settings), result, &decided)
 	}
 	if rerr == nil && (l.Interrupted || ctx.Err() != nil) {
 		// A signal came: its exit status, even when the deciding it
@@ -495,7 +488,7 @@ func replayMemory(opts replayOptions, p replayPlan, overlap bool) (*replay.Memor
 	}
 	atOnce := 1 // settings decided side by side
 	if overlap && len(settings) > 1 {
-		atOnce = replay.Workers(len(settings))
+		atOnce = len(settings) // all at once: none may fall a log behind
 	} else if opts.save != "" && !opts.tui {
 		atOnce = 0
 	}
