@@ -149,3 +149,40 @@ func TestHeadOnlyKeyRefusesAsTheWholeLine(t *testing.T) {
 		}
 	}
 }
+
+// The address table answers as a Go map through its growth: 200,000
+// addresses, clustered and random, 0.0.0.0 and 255.255.255.255 among them,
+// each asked before and after it is added, and absent ones throughout.
+func TestV4TableAsAMap(t *testing.T) {
+	r := rand.New(rand.NewPCG(35, 6))
+	var tab v4Table
+	want := map[uint32]int32{}
+	check := func(a uint32) {
+		c, ok := tab.find(a)
+		w, wok := want[a]
+		if ok != wok || c != w {
+			t.Fatalf("find(%#x) = %d %v, want %d %v (%d held)", a, c, ok, w, wok, len(want))
+		}
+	}
+	for i := range 200_000 {
+		var a uint32
+		switch r.IntN(4) {
+		case 0:
+			a = 10<<24 | uint32(r.IntN(1<<12)) // clustered: probes collide
+		case 1:
+			a = []uint32{0, 0xffffffff, 1, 1 << 31}[r.IntN(4)]
+		default:
+			a = r.Uint32()
+		}
+		check(a)
+		check(r.Uint32())
+		if _, ok := want[a]; !ok {
+			want[a] = int32(i)
+			tab.add(a, int32(i))
+		}
+		check(a)
+	}
+	for a := range want {
+		check(a)
+	}
+}
