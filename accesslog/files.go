@@ -123,7 +123,7 @@ func FirstTime(r io.Reader, opts Options) (algo.Instant, error) {
 	if len(opts.Key.parts) == 0 {
 		opts.Key, _ = ParseKey("ip")
 	}
-	l := &Log{Name: opts.Name, Format: opts.Format, Key: opts.Key, index: map[string]int32{}}
+	l := &Log{Name: opts.Name, Format: opts.Format, Key: opts.Key, index: newClientTable()}
 	nkey, minus := len(opts.Key.parts), -1
 	if opts.TimeMinus != "" {
 		minus = len(opts.Key.parts)

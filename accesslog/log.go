@@ -128,7 +128,7 @@ type Log struct {
 	Files       []string // of several files read as one log, in the order read
 
 	clients []string
-	index   map[string]int32
+	index   clientTable // a client's number by its key (clients.go)
 	// Per request, the uvarint gap since the one before (the first: since
 	// 0) and the uvarint client, in chunks of ChunkSize: a growing log is
 	// never copied to grow.
@@ -164,7 +164,7 @@ func (l *Log) Clients() []string { return l.clients }
 // ClientNumber is a client's index in Clients (−1 for a name the log does
 // not hold).
 func (l *Log) ClientNumber(name string) int32 {
-	if c, ok := l.index[name]; ok {
+	if c, ok := l.index.find([]byte(name)); ok {
 		return c
 	}
 	return -1
@@ -298,7 +298,7 @@ func ReadFiles(inputs []Input, opts Options) (l *Log, err error) {
 	if len(opts.Key.parts) == 0 {
 		opts.Key, _ = ParseKey("ip")
 	}
-	l = &Log{Name: opts.Name, Format: opts.Format, Key: opts.Key, index: map[string]int32{}, marked: opts.Compare != nil}
+	l = &Log{Name: opts.Name, Format: opts.Format, Key: opts.Key, index: newClientTable(), marked: opts.Compare != nil}
 	l.Slice = Slice{From: opts.From, To: opts.To}
 	l.counting(opts.Windows)
 	nkey := len(opts.Key.parts)
@@ -626,7 +626,7 @@ func (rd *reader) client() (int32, bool) {
 		rd.key = rd.key[:maxKey]
 	}
 	l := rd.log
-	if c, ok := l.index[string(rd.key)]; ok {
+	if c, ok := l.index.find(rd.key); ok {
 		return c, true
 	}
 	if len(l.clients) >= clientLimit {
@@ -635,7 +635,7 @@ func (rd *reader) client() (int32, bool) {
 	c := int32(len(l.clients))
 	name := string(rd.key)
 	l.clients = append(l.clients, name)
-	l.index[name] = c
+	l.index.add(name, c)
 	l.named(name)
 	return c, true
 }

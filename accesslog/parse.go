@@ -126,6 +126,7 @@ type combinedParser struct {
 	last  []byte // the last [time] text, and its stamp: lines of one second share it
 	at    stamp
 	has   bool
+	head  int8 // 1: the key is all in the line's head (headOnly); 2: not; 0: not yet asked
 }
 
 func (p *combinedParser) parse(line []byte, parts [][]byte) (stamp, error) {
@@ -138,7 +139,13 @@ func (p *combinedParser) parse(line []byte, parts [][]byte) (stamp, error) {
 	if err != nil {
 		return stamp{}, err
 	}
-	if err := l.tail(rest); err != nil {
+	if p.headOnly() {
+		// The key is the host (or ident, user): of the rest, only the
+		// "request" must be there, which is all tail refuses a line for.
+		if rest = bytes.TrimLeft(rest, " "); len(rest) == 0 || rest[0] != '"' {
+			return stamp{}, errNoRequest
+		}
+	} else if err := l.tail(rest); err != nil {
 		return stamp{}, err
 	}
 	for i, name := range p.key.parts {
@@ -149,6 +156,23 @@ func (p *combinedParser) parse(line []byte, parts [][]byte) (stamp, error) {
 		parts[i] = v
 	}
 	return st, nil
+}
+
+// errNoRequest is a Combined line whose time no "request" follows.
+var errNoRequest = errBadLine{`no "request" after the time`}
+
+// headOnly says whether every part of the key is in a line's head (host
+// ident user [time]), so that the fields after it need not be cut.
+func (p *combinedParser) headOnly() bool {
+	if p.head == 0 {
+		p.head = 1
+		for _, name := range p.key.parts {
+			if name != "ip" && name != "host" && name != "ident" && name != "user" {
+				p.head = 2
+			}
+		}
+	}
+	return p.head == 1
 }
 
 // stamp reads the [time] text, reusing the last line's stamp when the
@@ -210,7 +234,7 @@ func (l *combinedLine) head(line []byte) (rest []byte, err error) {
 func (l *combinedLine) tail(rest []byte) error {
 	rest = bytes.TrimLeft(rest, " ")
 	if len(rest) == 0 || rest[0] != '"' {
-		return bad("no \"request\" after the time")
+		return errNoRequest
 	}
 	l.request, rest = quoted(rest)
 	rest = bytes.TrimLeft(rest, " ")
