@@ -132,15 +132,8 @@ func (t Zoom) CellsAt(h *sim.History, now algo.Instant, width, limiters int, id 
 // delayed counts, when the history holds any, the requests each limiter
 // delayed under each cell (of client id, or every client's below 0).
 func (d *TimelineCells) delayed(h *sim.History, limiters int, id int32) {
-	if !h.HasDelays() {
-		return
-	}
-	cell := algo.Instant(d.Cell / time.Millisecond)
-	d.Delayed = make([][]int64, len(d.Total))
-	for i := range d.Delayed {
-		d.Delayed[i] = make([]int64, limiters)
-		from := d.First + algo.Instant(i)*cell
-		h.Delayed(h.FirstAtOrAfter(from), h.FirstAtOrAfter(from+cell), id, d.Delayed[i])
+	if h.HasDelays() {
+		d.Delayed = d.perCell(h, limiters, id, h.Delayed)
 	}
 }
 
@@ -148,14 +141,21 @@ func (d *TimelineCells) delayed(h *sim.History, limiters int, id int32) {
 // limiter decided without its store under each cell (of client id, or
 // every client's below 0).
 func (d *TimelineCells) withoutStore(h *sim.History, limiters int, id int32) {
-	if !h.HasWithoutStore() {
-		return
+	if h.HasWithoutStore() {
+		d.WithoutStore = d.perCell(h, limiters, id, h.WithoutStore)
 	}
+}
+
+// perCell is count's figures for each limiter under each cell: count
+// adds, for the history's records from to to, those of client id (every
+// client's below 0) into out, a figure a limiter.
+func (d *TimelineCells) perCell(h *sim.History, limiters int, id int32, count func(from, to int64, id int32, out []int64)) [][]int64 {
 	cell := algo.Instant(d.Cell / time.Millisecond)
-	d.WithoutStore = make([][]int64, len(d.Total))
-	for i := range d.WithoutStore {
-		d.WithoutStore[i] = make([]int64, limiters)
+	out := make([][]int64, len(d.Total))
+	for i := range out {
+		out[i] = make([]int64, limiters)
 		from := d.First + algo.Instant(i)*cell
-		h.WithoutStore(h.FirstAtOrAfter(from), h.FirstAtOrAfter(from+cell), id, d.WithoutStore[i])
+		count(h.FirstAtOrAfter(from), h.FirstAtOrAfter(from+cell), id, out[i])
 	}
+	return out
 }
