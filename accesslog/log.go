@@ -219,6 +219,7 @@ type source struct {
 	at     algo.Instant
 	done   int64
 	cursor *cursor // a streaming tail's: where this source reads (stream.go)
+	mark   uint64  // the last request's mark, on a marked log (Marks)
 }
 
 func (s *source) Next() (sim.Arrival, bool) {
@@ -242,8 +243,8 @@ func (s *source) Next() (sim.Arrival, bool) {
 	c, m := binary.Uvarint(data[s.off+n:])
 	s.off += n + m
 	if s.view.marked {
-		_, k := binary.Uvarint(data[s.off:])
-		s.off += k
+		mark, k := binary.Uvarint(data[s.off:])
+		s.off, s.mark = s.off+k, mark
 	}
 	s.at += algo.Instant(gap)
 	s.done++

@@ -1,7 +1,6 @@
 package accesslog
 
 import (
-	"encoding/binary"
 	"fmt"
 	"strconv"
 	"strings"
@@ -96,11 +95,8 @@ func ReadVerdict(v []byte) (Verdict, bool) {
 // Marks reads the server's decisions the log kept (Options.Compare), one
 // a request in the order of Source, with each request's line.
 type Marks struct {
-	view  tailView
-	chunk int
-	off   int
-	line  int64
-	done  int64
+	src  *source
+	line int64
 }
 
 // Marks are the log's requests' decisions and lines, in Source's order;
@@ -109,27 +105,25 @@ func (l *Log) Marks() *Marks {
 	if !l.marked {
 		return nil
 	}
-	return &Marks{view: l.view()}
+	return &Marks{src: &source{view: l.view()}}
 }
+
+// Marks reads the decisions of a log read with Options.Compare as the
+// tail gets its requests, as Source does (on a streaming tail, make it
+// before Read and Close it when done).
+func (t *Tail) Marks() *Marks { return &Marks{src: t.Source().(*source)} }
 
 // Next is the next request's line and the server's decision on it.
 func (m *Marks) Next() (int64, Verdict, bool) {
-	if m.done >= m.view.requests {
+	if _, ok := m.src.Next(); !ok {
 		return 0, VerdictNone, false
 	}
-	data := m.view.chunks[m.chunk]
-	if m.off == len(data) {
-		m.chunk, m.off = m.chunk+1, 0
-		data = m.view.chunks[m.chunk]
-	}
-	_, n := binary.Uvarint(data[m.off:])
-	_, k := binary.Uvarint(data[m.off+n:])
-	mark, j := binary.Uvarint(data[m.off+n+k:])
-	m.off += n + k + j
-	m.line += zigzagDecode(mark >> 2)
-	m.done++
-	return m.line, Verdict(mark & 3), true
+	m.line += zigzagDecode(m.src.mark >> 2)
+	return m.line, Verdict(m.src.mark & 3), true
 }
+
+// Close says the marks read no more (see source's Close).
+func (m *Marks) Close() { m.src.Close() }
 
 func zigzag(d int64) uint64       { return uint64(d<<1) ^ uint64(d>>63) }
 func zigzagDecode(u uint64) int64 { return int64(u>>1) ^ -int64(u&1) }

@@ -34,6 +34,7 @@ type Memory struct {
 	view      bool             // --tui: the traffic copied into a scenario, and the view's timeline
 	peaks     bool             // --recommend: each request's instant grouped by client, and each client's peaks (FindPeaks)
 	perClient int64            // --denied's table, bytes a client (denied.go)
+	deniedAll bool             // --denied's tables of every setting held at once
 }
 
 // Recommending counts what --recommend's peaks hold besides (FindPeaks).
@@ -95,7 +96,11 @@ func (m *Memory) parts(u accesslog.Usage) []part {
 		ps = append(ps, part{u.Requests*instantsBytes + u.Clients*peakBytes, "each request's instant, grouped by client, for --recommend's peaks", "cut the log to the hours you want"})
 	}
 	if m.perClient > 0 {
-		ps = append(ps, part{u.Clients * m.perClient, "--denied's table of every client at one setting", "use a log of fewer clients"})
+		what := "--denied's table of every client at one setting"
+		if m.deniedAll {
+			what = "--denied's tables of every client at every setting"
+		}
+		ps = append(ps, part{u.Clients * m.perClient, what, "use a log of fewer clients"})
 	}
 	if m.view {
 		// A copy of the keys and runs in the scenario the view opens.

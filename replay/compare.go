@@ -49,7 +49,11 @@ const keepDisagreements = 5
 func Compare(ctx context.Context, l *accesslog.Log, settings []Setting, decided *atomic.Int64) ([]Agreement, error) {
 	var out []Agreement
 	for _, s := range settings {
-		rows, err := compareSetting(ctx, l, s, decided)
+		marks := l.Marks()
+		if marks == nil {
+			return nil, fmt.Errorf("the log was read without --compare")
+		}
+		rows, err := compareSetting(ctx, l.Source(), marks, s, decided)
 		if err != nil || rows == nil {
 			return nil, err
 		}
@@ -58,12 +62,11 @@ func Compare(ctx context.Context, l *accesslog.Log, settings []Setting, decided 
 	return out, nil
 }
 
-func compareSetting(ctx context.Context, l *accesslog.Log, s Setting, decided *atomic.Int64) ([]Agreement, error) {
-	marks := l.Marks()
-	if marks == nil {
-		return nil, fmt.Errorf("the log was read without --compare")
-	}
-	e, err := Engine(ctx, l.Source(), s, nil)
+// compareSetting is one setting's agreements, its requests read from src
+// and the server's decisions from marks, in the same order; nil when ctx
+// ended first.
+func compareSetting(ctx context.Context, src sim.Source, marks *accesslog.Marks, s Setting, decided *atomic.Int64) ([]Agreement, error) {
+	e, err := Engine(ctx, src, s, nil)
 	if err != nil {
 		return nil, err
 	}

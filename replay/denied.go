@@ -11,6 +11,7 @@ import (
 	"windowlab/accesslog"
 	"windowlab/algo"
 	"windowlab/human"
+	"windowlab/sim"
 )
 
 // DeniedClient is one client a limiter at a setting denied (--denied):
@@ -44,15 +45,35 @@ func Denied(ctx context.Context, l *accesslog.Log, settings []Setting, each func
 }
 
 func deniedSetting(ctx context.Context, l *accesslog.Log, s Setting, each func(DeniedClient) error) error {
-	e, err := Engine(ctx, l.Source(), s, nil)
+	dc, err := countDenied(ctx, l.Source(), s)
 	if err != nil {
 		return err
 	}
-	clients := len(l.Clients())
-	k := len(s.Algorithms)
-	count := make([]int32, clients*k)
-	first, last := make([]algo.Instant, clients*k), make([]algo.Instant, clients*k)
-	winAt, winN, peak := make([]algo.Instant, clients), make([]int32, clients), make([]int32, clients)
+	return dc.write(l.Clients(), each)
+}
+
+// deniedCounts is what --denied counts of each client at one setting, by
+// the clients' numbers in the log: for each limiter (k a client) its
+// denials, the first and the last; the client's most requests in one
+// window.
+type deniedCounts struct {
+	s           Setting
+	count       []int32
+	first, last []algo.Instant
+	winAt       []algo.Instant
+	winN, peak  []int32
+	k           int
+}
+
+// countDenied decides the requests of src at s and counts each client's
+// denials as they are decided: the state of the clients, not the log.
+func countDenied(ctx context.Context, src sim.Source, s Setting) (*deniedCounts, error) {
+	e, err := Engine(ctx, src, s, nil)
+	if err != nil {
+		return nil, err
+	}
+	dc := &deniedCounts{s: s, k: len(s.Algorithms)}
+	k := dc.k
 	off, width := algo.Instant(s.Config.Offset.Milliseconds()), s.Config.Window
 	for n := int64(1); ; n++ {
 		r, ok := e.Step()
@@ -60,38 +81,72 @@ func deniedSetting(ctx context.Context, l *accesslog.Log, s Setting, each func(D
 			break
 		}
 		if n%4096 == 0 && ctx.Err() != nil {
-			return context.Cause(ctx)
+			return nil, context.Cause(ctx)
 		}
 		c := int(r.Arrival.Number - 1)
-		at := r.Arrival.At
-		if start := (at - off).Truncate(width) + off; winN[c] == 0 || start != winAt[c] {
-			winAt[c], winN[c] = start, 0
+		if c >= len(dc.peak) { // a client first seen: room for it and as many again
+			dc.grow(max(2*len(dc.peak), c+1))
 		}
-		winN[c]++
-		peak[c] = max(peak[c], winN[c])
+		at := r.Arrival.At
+		if start := (at - off).Truncate(width) + off; dc.winN[c] == 0 || start != dc.winAt[c] {
+			dc.winAt[c], dc.winN[c] = start, 0
+		}
+		dc.winN[c]++
+		dc.peak[c] = max(dc.peak[c], dc.winN[c])
 		for i, d := range r.Decisions {
 			if d.Allowed {
 				continue
 			}
 			j := c*k + i
-			if count[j] == 0 {
-				first[j] = at
+			if dc.count[j] == 0 {
+				dc.first[j] = at
 			}
-			count[j]++
-			last[j] = at
+			dc.count[j]++
+			dc.last[j] = at
 		}
 	}
+	return dc, nil
+}
+
+// grow makes room for n clients, every slice alike.
+func (dc *deniedCounts) grow(n int) {
+	dc.winAt, dc.winN, dc.peak = lengthen(dc.winAt, n), lengthen(dc.winN, n), lengthen(dc.peak, n)
+	dc.count, dc.first, dc.last = lengthen(dc.count, n*dc.k), lengthen(dc.first, n*dc.k), lengthen(dc.last, n*dc.k)
+}
+
+// lengthen is s with zeros up to length n.
+func lengthen[T any](s []T, n int) []T { return append(s, make([]T, n-len(s))...) }
+
+// write gives each client each limiter denied, limiter by limiter, in the
+// clients' first-seen order (names, by their numbers in the log).
+func (dc *deniedCounts) write(names []string, each func(DeniedClient) error) error {
+	s, k := dc.s, dc.k
 	for i, a := range s.Algorithms {
-		for c, name := range l.Clients() {
+		for c, name := range names {
 			j := c*k + i
-			if count[j] == 0 {
+			if j >= len(dc.count) || dc.count[j] == 0 {
 				continue
 			}
 			d := DeniedClient{Algorithm: a, Limit: s.Config.Limit, Window: human.Duration(s.Config.Window), Client: name,
-				Denied: int64(count[j]), First: first[j], Last: last[j], Peak: int64(peak[c])}
+				Denied: int64(dc.count[j]), First: dc.first[j], Last: dc.last[j], Peak: int64(dc.peak[c])}
 			if err := each(d); err != nil {
 				return err
 			}
+		}
+	}
+	return nil
+}
+
+// DeniedTable is --denied's counts of every setting, decided as the log
+// was read (Decision.Denied).
+type DeniedTable []*deniedCounts
+
+// Write gives each client each limiter at each setting denied, as Denied
+// does, the clients named by their numbers in the log.
+func (t DeniedTable) Write(names []string, each func(DeniedClient) error) error {
+	for _, dc := range t {
+		if err := dc.write(names, each); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -151,9 +206,15 @@ func (dw *DeniedWriter) Flush() error {
 func IsJSONL(name string) bool { return strings.HasSuffix(strings.ToLower(name), ".jsonl") }
 
 // PerClient has the memory budget count, for each client, what --denied
-// holds of it at the largest of the settings (replayed one at a time).
-func (m *Memory) PerClient(settings []Setting) {
+// holds of it: at the largest of the settings when they are replayed one
+// at a time, at all of them when atOnce (streamed, decided side by side).
+func (m *Memory) PerClient(settings []Setting, atOnce bool) {
+	m.deniedAll = atOnce
 	for _, s := range settings {
-		m.perClient = max(m.perClient, DeniedBytes(len(s.Algorithms)))
+		if atOnce {
+			m.perClient += DeniedBytes(len(s.Algorithms))
+		} else {
+			m.perClient = max(m.perClient, DeniedBytes(len(s.Algorithms)))
+		}
 	}
 }

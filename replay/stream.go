@@ -2,6 +2,7 @@ package replay
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"slices"
 	"sync"
@@ -22,25 +23,52 @@ import (
 // slowest; so the replay holds the clients and the limiters' state, not
 // the log. Call it before Read.
 func DecideWhileReading(ctx context.Context, tail *accesslog.Tail, name string, settings []Setting, zone *time.Location, decided *atomic.Int64) <-chan Decision {
-	return decideStreaming(ctx, tail, name, settings, zone, decided, false)
+	return DecideAllWhileReading(ctx, tail, name, settings, zone, decided, Streamed{Report: true})
 }
 
 // DecideJSONWhileReading is DecideWhileReading for one setting whose
 // report is run's JSON (--json).
 func DecideJSONWhileReading(ctx context.Context, tail *accesslog.Tail, name string, s Setting, zone *time.Location, decided *atomic.Int64) <-chan Decision {
-	return decideStreaming(ctx, tail, name, []Setting{s}, zone, decided, true)
+	return DecideAllWhileReading(ctx, tail, name, []Setting{s}, zone, decided, Streamed{Report: true, JSON: true})
 }
 
-func decideStreaming(ctx context.Context, tail *accesslog.Tail, name string, settings []Setting, zone *time.Location, decided *atomic.Int64, asJSON bool) <-chan Decision {
+// Streamed is what DecideAllWhileReading decides as the log is read.
+type Streamed struct {
+	Report  bool // one setting's report, or the sweep's rows
+	JSON    bool // the report as run's JSON
+	Compare bool // --compare's agreements (Decision.Agreements)
+	Denied  bool // --denied's counts (Decision.Denied)
+}
+
+// DecideAllWhileReading is DecideWhileReading for what st asks: besides
+// the report or the sweep (or instead of it), --compare's agreements and
+// --denied's counts, each setting's from sources of their own, all
+// decided at once as the log is read.
+func DecideAllWhileReading(ctx context.Context, tail *accesslog.Tail, name string, settings []Setting, zone *time.Location, decided *atomic.Int64, st Streamed) <-chan Decision {
 	out := make(chan Decision, 1)
 	settings = slices.Clone(settings) // its own: the caller goes on with its copy
 	tail.Stream()
-	sources := make([]sim.Source, len(settings))
-	for i := range sources {
-		sources[i] = tail.Source()
+	sources := func(want bool) []sim.Source {
+		if !want {
+			return nil
+		}
+		s := make([]sim.Source, len(settings))
+		for i := range s {
+			s[i] = tail.Source()
+		}
+		return s
+	}
+	reported, compared, denials := sources(st.Report), sources(st.Compare), sources(st.Denied)
+	var marks []*accesslog.Marks
+	if st.Compare {
+		for range settings {
+			marks = append(marks, tail.Marks())
+		}
 	}
 	go func() {
-		defer closeAll(sources) // whatever happens, the reading waits for them no more
+		// Whatever happens, the reading waits for them no more.
+		defer closeAll(slices.Concat(reported, compared, denials))
+		defer closeMarks(marks)
 		if zone != nil {
 			// The zone's offset at the first request sets the windows' edges.
 			first, ok := tail.First()
@@ -52,27 +80,59 @@ func decideStreaming(ctx context.Context, tail *accesslog.Tail, name string, set
 				settings[i] = settings[i].Aligned(zone, first)
 			}
 		}
-		if len(settings) > 1 {
-			rows, whole, err := sweepAtOnce(ctx, sources, settings, decided)
-			out <- Decision{Rows: rows, Whole: whole, Err: err}
-			return
+		var d Decision
+		var agreements []Agreement
+		var table DeniedTable
+		var wg sync.WaitGroup
+		var cerr, derr error
+		if st.Compare {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				agreements, cerr = compareAtOnce(ctx, compared, marks, settings, decided)
+			}()
 		}
-		e, err := Engine(ctx, sources[0], settings[0], decided)
-		if err != nil {
-			out <- Decision{Err: err}
-			return
+		if st.Denied {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				table, derr = deniedAtOnce(ctx, denials, settings)
+			}()
 		}
-		var b bytes.Buffer
-		h := report.Header{Name: name, Title: name + ": your traffic"}
-		if asJSON {
-			err = report.JSON(&b, h, e)
-		} else {
-			err = report.Text(&b, h, e, false)
+		if st.Report {
+			d = reportWhileReading(ctx, reported, name, settings, decided, st.JSON)
 		}
-		decided.Store(e.Processed()) // the last few thousand, which no interrupt counted
-		out <- Decision{Report: b.Bytes(), Err: err}
+		wg.Wait()
+		d.Agreements, d.Denied = agreements, table
+		if ctx.Err() == nil { // ended by ctx, they are only missing (nil)
+			d.Err = cmp.Or(d.Err, cerr, derr)
+		}
+		out <- d
 	}()
 	return out
+}
+
+// reportWhileReading is one setting's report, or the sweep's rows, from
+// sources of the streaming tail, one a setting.
+func reportWhileReading(ctx context.Context, sources []sim.Source, name string, settings []Setting, decided *atomic.Int64, asJSON bool) Decision {
+	if len(settings) > 1 {
+		rows, whole, err := sweepAtOnce(ctx, sources, settings, decided)
+		return Decision{Rows: rows, Whole: whole, Err: err}
+	}
+	defer closeAll(sources)
+	e, err := Engine(ctx, sources[0], settings[0], decided)
+	if err != nil {
+		return Decision{Err: err}
+	}
+	var b bytes.Buffer
+	h := report.Header{Name: name, Title: name + ": your traffic"}
+	if asJSON {
+		err = report.JSON(&b, h, e)
+	} else {
+		err = report.Text(&b, h, e, false)
+	}
+	decided.Store(e.Processed()) // the last few thousand, which no interrupt counted
+	return Decision{Report: b.Bytes(), Err: err}
 }
 
 // closer is a source the reading keeps requests for until it is closed.

@@ -21,6 +21,10 @@ type Decision struct {
 	Rows   []Outcome
 	Whole  int
 	Err    error
+	// Agreements are --compare's, and Denied --denied's counts, when
+	// asked (Streamed); nil when ctx ended first.
+	Agreements []Agreement
+	Denied     DeniedTable
 }
 
 // Outcome is one limiter's at one setting of a sweep.

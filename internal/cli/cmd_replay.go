@@ -405,9 +405,10 @@ func replayLog(ctx context.Context, std stdio, opts replayOptions, p replayPlan,
 	// A report or a sweep (or --json's report) decides while the log is
 	// read, as its requests are put in order (one core reads, the others
 	// decide), and keeps none of them: the reading drops what every
-	// setting has decided (replay/stream.go). --save, --tui, --store,
-	// --recommend, --compare and --denied keep the whole log first.
-	overlap := opts.save == "" && !opts.tui && st == nil && !opts.recommend && opts.compare == "" && opts.denied == ""
+	// setting has decided (replay/stream.go); so do --compare and
+	// --denied, each setting's beside. --save, --tui, --store and
+	// --recommend keep the whole log first.
+	overlap := opts.save == "" && !opts.tui && st == nil && !opts.recommend
 	mem, err := replayMemory(opts, p, overlap)
 	if err != nil {
 		return invalid(err)
@@ -421,11 +422,7 @@ func replayLog(ctx context.Context, std stdio, opts replayOptions, p replayPlan,
 	if overlap {
 		tail := accesslog.NewTail()
 		p.log.Tail, counting = tail, &decided
-		if opts.asJSON {
-			result = replay.DecideJSONWhileReading(dctx, tail, name, settings[0], zone, &decided)
-		} else {
-			result = replay.DecideWhileReading(dctx, tail, name, settings, zone, &decided)
-		}
+		result = replay.DecideAllWhileReading(dctx, tail, name, settings, zone, &decided, streamed(opts))
 	}
 	l, err := replay.ReadLogs(ctx, p.paths, std.in, p.log, workOn(std.err), counting)
 	if errors.Is(err, replay.ErrStalled) {
@@ -459,6 +456,8 @@ func replayLog(ctx context.Context, std stdio, opts replayOptions, p replayPlan,
 	}
 	var rerr error
 	switch {
+	case overlap && (opts.compare != "" || opts.denied != ""):
+		rerr = printStreamedCompared(ctx, dctx, w, std.err, l, len(settings), opts, result, &decided)
 	case overlap:
 		rerr = printDecided(dctx, w, std.err, l, len(settings), result, &decided)
 	case opts.save != "" || opts.tui:
@@ -487,14 +486,14 @@ func replayMemory(opts replayOptions, p replayPlan, overlap bool) (*replay.Memor
 		return recommendMemory(p.log.Key, opts, settings)
 	}
 	atOnce := 1 // settings decided side by side
-	if overlap && len(settings) > 1 {
-		atOnce = len(settings) // all at once: none may fall a log behind
+	if overlap {
+		atOnce = len(settings) * enginesEach(opts) // all at once: none may fall a log behind
 	} else if opts.save != "" && !opts.tui {
 		atOnce = 0
 	}
 	mem, err := replay.NewMemory(p.log.Key, opts.reorder, settings, atOnce, len(settings) > 1 || opts.tui, opts.tui)
 	if err == nil && opts.denied != "" {
-		mem.PerClient(settings)
+		mem.PerClient(settings, overlap)
 	}
 	return mem, err
 }
@@ -507,6 +506,12 @@ func printDecided(dctx context.Context, w, errOut io.Writer, l *accesslog.Log, n
 	stop := replay.Deciding(workOn(errOut), l.Requests*int64(n), decided)
 	d := <-result
 	stop()
+	return printDecision(dctx, w, l, n, d)
+}
+
+// printDecision prints what the deciding beside the reading came to at
+// the log's n settings (printDecided).
+func printDecision(dctx context.Context, w io.Writer, l *accesslog.Log, n int, d replay.Decision) error {
 	if d.Err != nil && d.Report == nil { // a setting no engine could be made for
 		d.Err = invalid(d.Err)
 	}

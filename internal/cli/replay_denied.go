@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -17,8 +18,9 @@ import (
 // writeDenied writes --denied's file: every client each limiter at each
 // setting denied, to a temporary file beside path, renamed into place
 // (linked, so that a file made meanwhile is never written over) only when
-// it is whole: an error or a signal leaves nothing.
-func writeDenied(ctx context.Context, w io.Writer, l *accesslog.Log, settings []replay.Setting, path string) error {
+// it is whole: an error or a signal leaves nothing. rows gives the rows
+// (replay.Denied, or the table decided as the log was read).
+func writeDenied(ctx context.Context, w io.Writer, rows func(each func(replay.DeniedClient) error) error, path string) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.part")
 	if err != nil {
 		return invalid(fmt.Errorf("--denied %s: %w", path, err))
@@ -26,7 +28,7 @@ func writeDenied(ctx context.Context, w io.Writer, l *accesslog.Log, settings []
 	defer os.Remove(tmp.Name())
 	dw, err := replay.NewDeniedWriter(tmp, replay.IsJSONL(path))
 	if err == nil {
-		err = replay.Denied(ctx, l, settings, dw.Write)
+		err = rows(dw.Write)
 	}
 	if err == nil {
 		err = dw.Flush()
@@ -74,5 +76,66 @@ func replayCompared(ctx context.Context, w, errOut io.Writer, l *accesslog.Log, 
 	if opts.asJSON {
 		w = errOut // standard output is the JSON's alone
 	}
-	return writeDenied(ctx, w, l, settings, opts.denied)
+	return writeDenied(ctx, w, func(each func(replay.DeniedClient) error) error { return replay.Denied(ctx, l, settings, each) }, opts.denied)
+}
+
+// streamed is what the deciding beside the reading decides for opts.
+func streamed(opts replayOptions) replay.Streamed {
+	return replay.Streamed{Report: !opts.asJSON || opts.compare == "", JSON: opts.asJSON && opts.compare == "", Compare: opts.compare != "", Denied: opts.denied != ""}
+}
+
+// enginesEach is how many engines the deciding beside the reading runs a
+// setting: the report's, --compare's, --denied's.
+func enginesEach(opts replayOptions) int {
+	st := streamed(opts)
+	n := 0
+	for _, on := range []bool{st.Report, st.Compare, st.Denied} {
+		if on {
+			n++
+		}
+	}
+	return n
+}
+
+// printStreamedCompared is replayCompared for a log decided as it was
+// read (replay.DecideAllWhileReading): the report or the sweep, then
+// --compare's agreement, and --denied's file, as replayCompared prints
+// them; dctx is the deciding's (a second's grace after a signal).
+func printStreamedCompared(ctx, dctx context.Context, w, errOut io.Writer, l *accesslog.Log, n int, opts replayOptions, result <-chan replay.Decision, decided *atomic.Int64) error {
+	stop := replay.Deciding(workOn(errOut), int64(enginesEach(opts))*l.Requests*int64(n), decided)
+	d := <-result
+	stop()
+	var err error
+	if streamed(opts).Report {
+		if err = printDecision(dctx, w, l, n, d); err != nil && dctx.Err() == nil {
+			return err
+		}
+	} else if d.Err != nil {
+		return invalid(d.Err)
+	}
+	if opts.compare != "" {
+		if opts.asJSON {
+			if err := replay.CompareJSON(w, l, opts.compare, d.Agreements); err != nil {
+				return err
+			}
+		} else {
+			replay.PrintCompare(w, l, opts.compare, d.Agreements)
+		}
+	}
+	if opts.denied == "" || ctx.Err() != nil {
+		return err
+	}
+	if l.Interrupted { // stopped while reading: a file of part of the log would mislead
+		fmt.Fprintf(errOut, "--denied %s: not written: the log was not read whole\n", opts.denied)
+		return err
+	}
+	if opts.asJSON {
+		w = errOut // standard output is the JSON's alone
+	}
+	return writeDenied(ctx, w, func(each func(replay.DeniedClient) error) error {
+		if d.Denied == nil {
+			return cmp.Or(d.Err, context.Cause(dctx))
+		}
+		return d.Denied.Write(l.Clients(), each)
+	}, opts.denied)
 }

@@ -20,10 +20,6 @@ func keepingFlag(opts replayOptions) string {
 		return "--save"
 	case opts.recommend:
 		return "--recommend"
-	case opts.compare != "":
-		return "--compare"
-	case opts.denied != "":
-		return "--denied"
 	case opts.storeFlagValue != "":
 		return "--store"
 	}
