@@ -10,7 +10,6 @@ import (
 	"windowlab/algo"
 	"windowlab/human"
 	"windowlab/sim"
-	"windowlab/sim/report"
 )
 
 // Agreement is how one limiter at one setting decided the log's requests
@@ -45,7 +44,9 @@ const keepDisagreements = 5
 
 // Compare replays the log, read with accesslog.Options.Compare, at each
 // setting in turn and counts, for each limiter, the decisions that agree
-// with the server's; nil when ctx ended first.
+// with the server's; nil when ctx ended first. windowlab replay decides
+// them as the log is read (DecideAllWhileReading); this, on a log kept
+// whole, is what the tests hold that to.
 func Compare(ctx context.Context, l *accesslog.Log, settings []Setting, decided *atomic.Int64) ([]Agreement, error) {
 	var out []Agreement
 	for _, s := range settings {
@@ -198,43 +199,4 @@ func shareText(a Agreement) string {
 		return "100"
 	}
 	return fmt.Sprintf("%.2f", min(a.Share(), 99.99))
-}
-
-// Compared prints the log's report (one setting) or sweep, then the
-// agreement of every limiter at every setting with the server's own
-// decisions (--compare field; none when field is ""); with asJSON, only
-// the agreement, as JSON.
-func Compared(ctx context.Context, w io.Writer, l *accesslog.Log, settings []Setting, field string, asJSON bool, decided *atomic.Int64) error {
-	switch {
-	case asJSON: // --compare's JSON alone
-	case len(settings) == 1:
-		e, err := Engine(ctx, l.Source(), settings[0], decided)
-		if err != nil {
-			return err
-		}
-		if err := report.Text(w, report.Header{Name: l.Name, Title: l.Name + ": your traffic"}, e, false); err != nil {
-			return err
-		}
-	default:
-		rows, whole, err := sweep(ctx, l.Source, settings, decided)
-		if err != nil {
-			return err
-		}
-		if whole < len(settings) {
-			fmt.Fprintf(w, "STOPPED EARLY: %d of %d settings replayed whole; the table shows those.\n\n", whole, len(settings))
-		}
-		PrintSweep(w, l, rows)
-	}
-	if field == "" {
-		return nil
-	}
-	rows, err := Compare(ctx, l, settings, decided)
-	if err != nil {
-		return err
-	}
-	if asJSON {
-		return CompareJSON(w, l, field, rows)
-	}
-	PrintCompare(w, l, field, rows)
-	return nil
 }

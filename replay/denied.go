@@ -35,6 +35,8 @@ func DeniedBytes(n int) int64 { return int64(n)*20 + 16 }
 // Denied replays the log at each setting in turn and gives each client
 // each limiter denied to each, setting by setting, limiter by limiter, in
 // the clients' first-seen order; it stops at each's error or when ctx ends.
+// windowlab replay counts them as the log is read (DecideAllWhileReading,
+// DeniedTable); this, on a log kept whole, is what the tests hold that to.
 func Denied(ctx context.Context, l *accesslog.Log, settings []Setting, each func(DeniedClient) error) error {
 	for _, s := range settings {
 		if err := deniedSetting(ctx, l, s, each); err != nil {

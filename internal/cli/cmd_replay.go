@@ -466,8 +466,6 @@ func replayLog(ctx context.Context, std stdio, opts replayOptions, p replayPlan,
 		rerr = printRecommend(decideCtx, w, std.err, l, settings[0], p.share, opts.asJSON)
 	case st != nil:
 		rerr = replayOnStore(decideCtx, w, std.err, l, settings, st, opts.asJSON)
-	case opts.compare != "" || opts.denied != "":
-		rerr = replayCompared(decideCtx, w, std.err, l, settings, opts)
 	}
 	if rerr == nil && (l.Interrupted || ctx.Err() != nil) {
 		// A signal came: its exit status, even when the deciding it

@@ -52,33 +52,6 @@ func writeDenied(ctx context.Context, w io.Writer, rows func(each func(replay.De
 	return nil
 }
 
-// replayCompared prints the report or the sweep of the log read whole,
-// then --compare's agreement, and writes --denied's file.
-func replayCompared(ctx context.Context, w, errOut io.Writer, l *accesslog.Log, settings []replay.Setting, opts replayOptions) error {
-	var decided atomic.Int64
-	passes := int64(1)
-	if opts.compare != "" {
-		passes++
-		if opts.asJSON {
-			passes--
-		}
-	}
-	stop := replay.Deciding(workOn(errOut), passes*l.Requests*int64(len(settings)), &decided)
-	err := replay.Compared(ctx, w, l, settings, opts.compare, opts.asJSON, &decided)
-	stop()
-	if err != nil || opts.denied == "" || ctx.Err() != nil {
-		return err
-	}
-	if l.Interrupted { // stopped while reading: a file of part of the log would mislead
-		fmt.Fprintf(errOut, "--denied %s: not written: the log was not read whole\n", opts.denied)
-		return nil
-	}
-	if opts.asJSON {
-		w = errOut // standard output is the JSON's alone
-	}
-	return writeDenied(ctx, w, func(each func(replay.DeniedClient) error) error { return replay.Denied(ctx, l, settings, each) }, opts.denied)
-}
-
 // streamed is what the deciding beside the reading decides for opts.
 func streamed(opts replayOptions) replay.Streamed {
 	return replay.Streamed{Report: !opts.asJSON || opts.compare == "", JSON: opts.asJSON && opts.compare == "", Compare: opts.compare != "", Denied: opts.denied != ""}
@@ -97,10 +70,10 @@ func enginesEach(opts replayOptions) int {
 	return n
 }
 
-// printStreamedCompared is replayCompared for a log decided as it was
-// read (replay.DecideAllWhileReading): the report or the sweep, then
-// --compare's agreement, and --denied's file, as replayCompared prints
-// them; dctx is the deciding's (a second's grace after a signal).
+// printStreamedCompared prints what the deciding beside the reading came
+// to (replay.DecideAllWhileReading): the report or the sweep (none for
+// --compare --json), then --compare's agreement, and writes --denied's
+// file; dctx is the deciding's (a second's grace after a signal).
 func printStreamedCompared(ctx, dctx context.Context, w, errOut io.Writer, l *accesslog.Log, n int, opts replayOptions, result <-chan replay.Decision, decided *atomic.Int64) error {
 	stop := replay.Deciding(workOn(errOut), int64(enginesEach(opts))*l.Requests*int64(n), decided)
 	d := <-result
