@@ -289,6 +289,9 @@ func runReplay(ctx context.Context, std stdio, opts replayOptions, args []string
 	if err := plan.files(std.err, args); err != nil {
 		return err
 	}
+	if plan.passes, err = recommendPasses(opts, plan.paths); err != nil {
+		return err
+	}
 	if err := refuseTooLong(opts, plan); err != nil {
 		return err
 	}
@@ -314,6 +317,7 @@ type replayPlan struct {
 	zone     *time.Location
 	share    replay.Share // --deny-at-most, for --recommend
 	paths    []string     // the log's files, in the order read
+	passes   bool         // --recommend reads the files again for each pass
 }
 
 // planReplay reads replay's flags for the log name, and refuses at once
@@ -408,6 +412,9 @@ func replayLog(ctx context.Context, std stdio, opts replayOptions, p replayPlan,
 	// setting has decided (replay/stream.go). --save, --tui, --store,
 	// --recommend, --compare and --denied keep the whole log first.
 	overlap := opts.save == "" && !opts.tui && st == nil && !opts.recommend && opts.compare == "" && opts.denied == ""
+	if p.passes {
+		return recommendInPasses(ctx, std, opts, p)
+	}
 	mem, err := replayMemory(opts, p, overlap)
 	if err != nil {
 		return invalid(err)
