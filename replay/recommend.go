@@ -281,6 +281,8 @@ func Recommend(ctx context.Context, l *accesslog.Log, s Setting, share Share, de
 	return r.finish(ctx, s, Workers(len(s.Algorithms)), probeKept(l, decided), nil, sweepAll)
 }
 
+// newRecommendation is what --recommend found before its searches: the
+// log's peaks, and its clients with a request replayed.
 func newRecommendation(l *accesslog.Log, s Setting, share Share, p Peaks) *Recommendation {
 	r := &Recommendation{Config: s.Config, Algorithms: s.Algorithms, Share: share, Requests: l.Requests, Peaks: p}
 	r.Clients = int64(len(r.Peaks.Of(r.Peaks.Total)))
