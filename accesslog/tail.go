@@ -101,3 +101,13 @@ func (t *Tail) Source() sim.Source {
 	}
 	return s
 }
+
+// Abandon ends the tail's sources where the reading stands, when the
+// reading failed or never began (a file that could not be opened): a
+// reading that ended already is left as it is.
+func (t *Tail) Abandon() {
+	t.mu.Lock()
+	t.ended = true
+	t.mu.Unlock()
+	t.more.Broadcast()
+}

@@ -158,13 +158,25 @@ type Denial struct {
 	Requests  int64 // requests denied
 }
 
+// prober replays the log at one setting of one limiter: its row, or nil
+// when ctx ended first. The log kept replays it at once (probeKept); the
+// log read again for each pass asks for it in the next pass (passes).
+type prober func(ctx context.Context, s Setting) ([]Outcome, error)
+
+// probeKept replays the log kept at a setting.
+func probeKept(l *accesslog.Log, decided *atomic.Int64) prober {
+	return func(ctx context.Context, s Setting) ([]Outcome, error) {
+		return replaySetting(ctx, l.Source(), s, decided)
+	}
+}
+
 // probe replays the log at one limiter and limit: nil when ctx ended first.
-func probe(ctx context.Context, l *accesslog.Log, cfg algo.Config, a algo.Algorithm, limit int64, decided *atomic.Int64) (*Denial, error) {
+func probe(ctx context.Context, run prober, cfg algo.Config, a algo.Algorithm, limit int64) (*Denial, error) {
 	cfg.Limit = limit
 	if _, err := a.New(cfg); err != nil {
 		return nil, fmt.Errorf("limit %d for %s: %w", limit, a, err)
 	}
-	rows, err := replaySetting(ctx, l.Source(), Setting{Config: cfg, Algorithms: []algo.Algorithm{a}}, decided)
+	rows, err := run(ctx, Setting{Config: cfg, Algorithms: []algo.Algorithm{a}})
 	if err != nil || rows == nil {
 		return nil, err
 	}
@@ -193,7 +205,7 @@ type Pick struct {
 // peak does; TestRecommendIsTheSmallest checks the counter's too, and
 // the limit below the one found is replayed to show it does not meet the
 // share). nil when ctx ended first.
-func search(ctx context.Context, l *accesslog.Log, cfg algo.Config, a algo.Algorithm, share Share, p Peaks, decided *atomic.Int64) (*Pick, error) {
+func search(ctx context.Context, run prober, cfg algo.Config, a algo.Algorithm, share Share, p Peaks) (*Pick, error) {
 	clients := int64(len(p.Of(p.Total)))
 	pick := &Pick{Algorithm: a}
 	seen := map[int64]*Denial{}
@@ -201,7 +213,7 @@ func search(ctx context.Context, l *accesslog.Log, cfg algo.Config, a algo.Algor
 		if d, ok := seen[limit]; ok {
 			return d, nil
 		}
-		d, err := probe(ctx, l, cfg, a, limit, decided)
+		d, err := probe(ctx, run, cfg, a, limit)
 		if d != nil {
 			pick.Probes++
 			seen[limit] = d
@@ -262,19 +274,38 @@ type Recommendation struct {
 // and max, and each limiter's pick) through every limiter. The limiters
 // search side by side, one a core. What was done before ctx ended is kept.
 func Recommend(ctx context.Context, l *accesslog.Log, s Setting, share Share, decided *atomic.Int64) (*Recommendation, error) {
-	r := &Recommendation{Config: s.Config, Algorithms: s.Algorithms, Share: share, Requests: l.Requests}
-	r.Peaks = FindPeaks(l, s.Config)
+	r := newRecommendation(l, s, share, FindPeaks(l, s.Config))
+	sweepAll := func(ctx context.Context, settings []Setting) ([]Outcome, int, error) {
+		return sweep(ctx, l.Source, settings, decided)
+	}
+	return r.finish(ctx, s, Workers(len(s.Algorithms)), probeKept(l, decided), nil, sweepAll)
+}
+
+// newRecommendation is what --recommend found before its searches: the
+// log's peaks, and its clients with a request replayed.
+func newRecommendation(l *accesslog.Log, s Setting, share Share, p Peaks) *Recommendation {
+	r := &Recommendation{Config: s.Config, Algorithms: s.Algorithms, Share: share, Requests: l.Requests, Peaks: p}
 	r.Clients = int64(len(r.Peaks.Of(r.Peaks.Total)))
+	return r
+}
+
+// finish searches each limiter's pick, workers side by side, each probe
+// by run (searched, when set, is told as each search ends), then replays
+// the candidate limits by sweepAll.
+func (r *Recommendation) finish(ctx context.Context, s Setting, workers int, run prober, searched func(), sweepAll func(context.Context, []Setting) ([]Outcome, int, error)) (*Recommendation, error) {
 	r.Picks = make([]*Pick, len(s.Algorithms))
 	errs := make([]error, len(s.Algorithms))
 	next := make(chan int)
 	var wg sync.WaitGroup
-	for range Workers(len(s.Algorithms)) {
+	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				r.Picks[i], errs[i] = search(ctx, l, s.Config, s.Algorithms[i], share, r.Peaks, decided)
+				r.Picks[i], errs[i] = search(ctx, run, s.Config, s.Algorithms[i], r.Share, r.Peaks)
+				if searched != nil {
+					searched()
+				}
 			}
 		}()
 	}
@@ -297,7 +328,7 @@ func Recommend(ctx context.Context, l *accesslog.Log, s Setting, share Share, de
 		cfg.Limit = limit
 		settings = append(settings, Setting{Config: cfg, Algorithms: s.Algorithms})
 	}
-	rows, whole, err := sweep(ctx, l.Source, settings, decided)
+	rows, whole, err := sweepAll(ctx, settings)
 	if err != nil {
 		return nil, err
 	}

@@ -289,6 +289,9 @@ func runReplay(ctx context.Context, std stdio, opts replayOptions, args []string
 	if err := plan.files(std.err, args); err != nil {
 		return err
 	}
+	if plan.passes, err = recommendPasses(opts, plan.paths); err != nil {
+		return err
+	}
 	if err := refuseTooLong(opts, plan); err != nil {
 		return err
 	}
@@ -314,6 +317,7 @@ type replayPlan struct {
 	zone     *time.Location
 	share    replay.Share // --deny-at-most, for --recommend
 	paths    []string     // the log's files, in the order read
+	passes   bool         // --recommend reads the files again for each pass
 }
 
 // planReplay reads replay's flags for the log name, and refuses at once
@@ -406,9 +410,13 @@ func replayLog(ctx context.Context, std stdio, opts replayOptions, p replayPlan,
 	// read, as its requests are put in order (one core reads, the others
 	// decide), and keeps none of them: the reading drops what every
 	// setting has decided (replay/stream.go); so do --compare and
-	// --denied, each setting's beside. --save, --tui, --store and
-	// --recommend keep the whole log first.
+	// --denied, each setting's beside, and --recommend on files, a pass
+	// a step of its searches. --save, --tui, --store and --recommend on
+	// standard input keep the whole log first.
 	overlap := opts.save == "" && !opts.tui && st == nil && !opts.recommend
+	if p.passes {
+		return recommendInPasses(ctx, std, opts, p)
+	}
 	mem, err := replayMemory(opts, p, overlap)
 	if err != nil {
 		return invalid(err)

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 
 	"windowlab/accesslog"
+	"windowlab/human"
 	"windowlab/replay"
 )
 
@@ -72,6 +73,12 @@ func printRecommend(ctx context.Context, w, errOut io.Writer, l *accesslog.Log, 
 	stop := replay.Deciding(workOn(errOut), l.Requests*probes, &decided)
 	r, err := replay.Recommend(ctx, l, s, share, &decided)
 	stop()
+	return writeRecommend(ctx, w, errOut, l.Name, r, err, asJSON)
+}
+
+// writeRecommend prints --recommend's report, or its JSON, of what it
+// found (err: what stopped it).
+func writeRecommend(ctx context.Context, w, errOut io.Writer, name string, r *replay.Recommendation, err error, asJSON bool) error {
 	if err != nil {
 		return invalid(err)
 	}
@@ -83,11 +90,77 @@ func printRecommend(ctx context.Context, w, errOut io.Writer, l *accesslog.Log, 
 		fmt.Fprint(stopped, "STOPPED EARLY: the report shows what was replayed whole; the rest was not.\n\n")
 	}
 	if asJSON {
-		err = replay.WriteRecommendationJSON(w, l.Name, r)
+		err = replay.WriteRecommendationJSON(w, name, r)
 	} else {
 		replay.PrintRecommendation(w, r)
 	}
 	if err == nil && ctx.Err() != nil {
+		return context.Cause(ctx)
+	}
+	return err
+}
+
+// recommendKeepsAtMost is the most lines (estimated by the files' sizes)
+// of regular files that --recommend keeps, reading them once and
+// replaying each probe from memory; longer ones (or any past half the
+// requests a log kept may hold) it reads again for each pass, keeping
+// none. Standard input and a fifo, read once, are kept. A test lowers it.
+var recommendKeepsAtMost int64 = 2_000_000
+
+// recommendPasses says whether --recommend reads the files at paths again
+// for each pass rather than keep them.
+func recommendPasses(opts replayOptions, paths []string) (bool, error) {
+	if !opts.recommend {
+		return false, nil
+	}
+	e, ok, err := replay.EstimateLines(paths)
+	if err != nil {
+		return false, invalid(err)
+	}
+	return ok && (e.Lines > recommendKeepsAtMost || e.Lines > accesslog.RequestLimit/2), nil
+}
+
+// recommendInPasses runs --recommend on regular files read again for each
+// pass, keeping none of their requests (replay/recommend_stream.go): the
+// first pass finds the peaks and gives the log's summary.
+func recommendInPasses(ctx context.Context, std stdio, opts replayOptions, p replayPlan) error {
+	s := p.settings[0]
+	mem, err := replay.NewMemory(p.log.Key, opts.reorder, p.settings[:1], 1, false, false)
+	if err != nil {
+		return invalid(err)
+	}
+	first := p.log
+	first.Check, first.Windows = mem.Check, mem.Windows()
+	tail := accesslog.NewTail()
+	first.Tail = tail
+	peaks := replay.PeaksWhileReading(tail, s, p.zone)
+	work := workOn(std.err)
+	l, err := replay.ReadLogs(ctx, p.paths, std.in, first, replay.PassWork(work, 1, 0, "the peaks"), nil)
+	if err != nil {
+		tail.Abandon()
+		if errors.Is(err, replay.ErrStalled) {
+			fmt.Fprintf(std.err, "%s: %v\n", p.log.Name, err)
+			return context.Cause(ctx)
+		}
+		return invalid(err)
+	}
+	found := <-peaks
+	w, summary := std.out, std.out
+	if opts.asJSON {
+		summary = std.err // standard output is the report's alone
+	}
+	replay.Describe(summary, l, p.zone)
+	if l.Requests == 0 {
+		return invalid(noRequest(l))
+	}
+	if l.Interrupted {
+		fmt.Fprintf(summary, "STOPPED EARLY while reading: the peaks are of the first %s; no limit was searched.\n\n", human.Noun{One: "line", Many: "lines"}.Of(l.Lines))
+	}
+	s = s.Aligned(p.zone, l.First())
+	passes := replay.NewPasses(p.paths, p.log, work, l)
+	r, err := replay.RecommendPasses(ctx, passes, s, p.share, found, nil)
+	err = writeRecommend(ctx, w, std.err, l.Name, r, err, opts.asJSON)
+	if err == nil && l.Interrupted {
 		return context.Cause(ctx)
 	}
 	return err

@@ -9,16 +9,16 @@ import (
 )
 
 // keepingFlag is the flag that makes a replay keep every request of the
-// log (--tui, --save, and --recommend, --compare and --denied, which
-// replay it more than once), or "" for a report or a sweep, which
-// stream it.
-func keepingFlag(opts replayOptions) string {
+// log (--tui, --save, --store, and --recommend when it does not read the
+// files again for each pass), or "" for a report, a sweep, --compare and
+// --denied, which stream it.
+func keepingFlag(opts replayOptions, p replayPlan) string {
 	switch {
 	case opts.tui:
 		return "--tui"
 	case opts.save != "":
 		return "--save"
-	case opts.recommend:
+	case opts.recommend && !p.passes:
 		return "--recommend"
 	case opts.storeFlagValue != "":
 		return "--store"
@@ -33,7 +33,7 @@ func keepingFlag(opts replayOptions) string {
 // may fit, and a pipe has no size: those are refused at the line, as
 // ever.
 func refuseTooLong(opts replayOptions, p replayPlan) error {
-	flag := keepingFlag(opts)
+	flag := keepingFlag(opts, p)
 	if flag == "" || p.log.From != 0 || p.log.To != 0 {
 		return nil
 	}

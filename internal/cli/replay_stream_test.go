@@ -20,7 +20,7 @@ func withRequestLimit(t *testing.T, n int64) {
 }
 
 // A log longer than the requests windowlab keeps replays to a report and
-// to a sweep (they keep none); --save and --recommend, which keep them,
+// to a sweep (they keep none); --save, which keeps them,
 // are refused before reading when the file's size tells, naming the flag
 // (exit 2, nothing written), and at the line as ever when it cannot (a
 // slice, which may fit) or only just.
@@ -48,7 +48,6 @@ func TestReplayStreamsPastTheRequestLimit(t *testing.T) {
 		want string
 	}{
 		{[]string{"--save", save}, "this log holds about 60,000 requests (a line each; by its size and its first megabytes); --save keeps every request, at most 2,000: use a report or a sweep, which keep none, or --from/--to"},
-		{[]string{"--recommend"}, "--recommend keeps every request, at most 2,000"},
 	} {
 		out, errOut, code = windowlab(t, append([]string{"replay", long}, c.args...)...)
 		if code != 2 || out != "" || !strings.Contains(errOut, c.want) || strings.Contains(errOut, "lines, ") {
