@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math/bits"
 	"slices"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -215,17 +214,9 @@ func (ps *Passes) pass(ctx context.Context, settings []Setting, what string, dec
 	for i := range sources {
 		sources[i] = tail.Source()
 	}
-	results := make([][]Outcome, len(settings))
-	errs := make([]error, len(settings))
-	var wg sync.WaitGroup
-	for i := range settings {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer closeAll(sources[i : i+1])
-			results[i], errs[i] = replaySetting(ctx, sources[i], settings[i], decided)
-		}()
-	}
+	wait := startAtOnce(sources, func(i int) ([]Outcome, error) {
+		return replaySetting(ctx, sources[i], settings[i], decided)
+	})
 	opts := ps.Log
 	opts.Tail = tail
 	mem, err := NewMemory(opts.Key, opts.Reorder, settings, len(settings), true, false)
@@ -242,7 +233,7 @@ func (ps *Passes) pass(ctx context.Context, settings []Setting, what string, dec
 		}
 	}
 	tail.Abandon() // the reading ended, or never began
-	wg.Wait()
+	results, errs := wait()
 	if ctx.Err() != nil {
 		return nil, nil
 	}

@@ -152,17 +152,30 @@ func closeAll(sources []sim.Source) {
 // of the settings replayed whole, and how many they were, in the
 // settings' order as sweep's.
 func sweepAtOnce(ctx context.Context, sources []sim.Source, settings []Setting, decided *atomic.Int64) ([]Outcome, int, error) {
-	results := make([][]Outcome, len(settings))
-	errs := make([]error, len(settings))
+	results, errs := startAtOnce(sources, func(i int) ([]Outcome, error) {
+		return replaySetting(ctx, sources[i], settings[i], decided)
+	})()
+	return gather(ctx, results, errs)
+}
+
+// startAtOnce starts do for every source at once, a goroutine each, each
+// source closed as soon as its do returns (none may hold a streaming
+// reading); wait waits for them all and gives their results and errors,
+// by source.
+func startAtOnce[T any](sources []sim.Source, do func(i int) (T, error)) (wait func() ([]T, []error)) {
+	results := make([]T, len(sources))
+	errs := make([]error, len(sources))
 	var wg sync.WaitGroup
-	for i := range settings {
+	for i := range sources {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			defer closeAll(sources[i : i+1])
-			results[i], errs[i] = replaySetting(ctx, sources[i], settings[i], decided)
+			results[i], errs[i] = do(i)
 		}()
 	}
-	wg.Wait()
-	return gather(ctx, results, errs)
+	return func() ([]T, []error) {
+		wg.Wait()
+		return results, errs
+	}
 }

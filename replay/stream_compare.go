@@ -2,7 +2,6 @@ package replay
 
 import (
 	"context"
-	"sync"
 	"sync/atomic"
 
 	"windowlab/accesslog"
@@ -13,19 +12,10 @@ import (
 // source and marks of a streaming tail (a goroutine each, closed as soon
 // as it is done: none may hold the reading); nil when ctx ended first.
 func compareAtOnce(ctx context.Context, sources []sim.Source, marks []*accesslog.Marks, settings []Setting, decided *atomic.Int64) ([]Agreement, error) {
-	results := make([][]Agreement, len(settings))
-	errs := make([]error, len(settings))
-	var wg sync.WaitGroup
-	for i := range settings {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer closeAll(sources[i : i+1])
-			defer closeMarks(marks[i : i+1])
-			results[i], errs[i] = compareSetting(ctx, sources[i], marks[i], settings[i], decided)
-		}()
-	}
-	wg.Wait()
+	results, errs := startAtOnce(sources, func(i int) ([]Agreement, error) {
+		defer closeMarks(marks[i : i+1])
+		return compareSetting(ctx, sources[i], marks[i], settings[i], decided)
+	})()
 	var out []Agreement
 	for i, r := range results {
 		if errs[i] != nil || r == nil { // as Compare: the first setting's error, or none when ctx ended
@@ -39,24 +29,15 @@ func compareAtOnce(ctx context.Context, sources []sim.Source, marks []*accesslog
 // deniedAtOnce counts --denied's table at every setting at once, each
 // from its own source of a streaming tail, as compareAtOnce.
 func deniedAtOnce(ctx context.Context, sources []sim.Source, settings []Setting) (DeniedTable, error) {
-	t := make(DeniedTable, len(settings))
-	errs := make([]error, len(settings))
-	var wg sync.WaitGroup
-	for i := range settings {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer closeAll(sources[i : i+1])
-			t[i], errs[i] = countDenied(ctx, sources[i], settings[i])
-		}()
-	}
-	wg.Wait()
+	counts, errs := startAtOnce(sources, func(i int) (*deniedCounts, error) {
+		return countDenied(ctx, sources[i], settings[i])
+	})()
 	for _, err := range errs {
 		if err != nil {
 			return nil, err
 		}
 	}
-	return t, nil
+	return counts, nil
 }
 
 func closeMarks(marks []*accesslog.Marks) {
