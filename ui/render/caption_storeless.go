@@ -27,6 +27,13 @@ type StorelessNote struct {
 	Policy   string // the policy's name (allow, deny); "" when no limiter says
 }
 
+// onStore is a limiter on a store that may decide without it (sim's).
+type onStore interface{ DecidedWithoutStore() (int64, bool) }
+
+// policied reports whether s decides without its store when it does not
+// answer (a policy other than stop).
+func policied(s onStore) bool { _, p := s.DecidedWithoutStore(); return p }
+
 // policyNamer is a limiter on a store that names its policy
 // (redisstore's OnStoreError).
 type policyNamer interface{ OnStoreError() string }
@@ -40,18 +47,27 @@ func NoteWithoutStore(e *sim.Engine, at, end algo.Instant) StorelessNote {
 		return StorelessNote{}
 	}
 	from, to := h.FirstAtOrAfter(at), min(h.Len(), h.FirstAtOrAfter(end))
-	if from >= to || h.WithoutStoreBits(from, to) == 0 {
+	if from >= to {
 		return StorelessNote{}
 	}
 	ls := e.Limiters()
 	counts := make([]int64, len(ls))
 	h.WithoutStore(from, to, -1, counts)
-	n := StorelessNote{Since: at, Of: to - from, Min: counts[0], Max: counts[0]}
+	n := StorelessNote{Since: at, Of: to - from, Min: -1}
 	for i, l := range ls {
-		n.Min, n.Max = min(n.Min, counts[i]), max(n.Max, counts[i])
+		if s, ok := l.(onStore); !ok || !policied(s) {
+			continue // decided in process (a fleet's lane): never the policy's
+		}
+		n.Max = max(n.Max, counts[i])
+		if n.Min < 0 || counts[i] < n.Min {
+			n.Min = counts[i]
+		}
 		if p, ok := l.(policyNamer); ok && n.Policy == "" {
 			n.Policy = p.OnStoreError()
 		}
+	}
+	if n.Max == 0 {
+		return StorelessNote{}
 	}
 	return n
 }

@@ -194,3 +194,24 @@ func TestCaptionSaysWhichDecisionsTheStoreDidNotMake(t *testing.T) {
 		}
 	}
 }
+
+// A lane decided in process (a fleet's, which no store holds) never
+// decides without the store: the note counts the lanes on the store only,
+// not "0–5 (lane by lane)".
+func TestCaptionNoteCountsTheLanesOnTheStore(t *testing.T) {
+	down := func(ls []algo.Limiter) ([]algo.Limiter, error) {
+		out := append([]algo.Limiter(nil), ls...)
+		out[0] = &storeDown{Limiter: ls[0], from: algo.Clock(12, 0, 1, 0), to: algo.Clock(12, 0, 2, 0), allow: true}
+		return out, nil
+	}
+	e, err := parse(threeBursts).EngineWith(sim.Options{History: true}, down)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.SeekIndex(10)
+	n := NoteWithoutStore(e, algo.Clock(12, 0, 1, 0), algo.Clock(12, 0, 2, 0))
+	want := StorelessNote{Since: algo.Clock(12, 0, 1, 0), Of: 5, Min: 5, Max: 5, Policy: "allow"}
+	if n != want {
+		t.Errorf("got %+v, want %+v", n, want)
+	}
+}
