@@ -250,3 +250,7 @@ func tally(d algo.Decision) int64 {
 func (l *Limiter) DecidedWithoutStore() (int64, bool) {
 	return l.without, l.store.policy != PolicyStop
 }
+
+// OnStoreError is the store's policy's name (stop, allow or deny): a view
+// says whose decisions those made without the store were.
+func (l *Limiter) OnStoreError() string { return l.store.policy.String() }

@@ -751,6 +751,9 @@ func (m *Model) refresh() {
 		caption = m.sc.Captions[ci].Text
 	}
 	m.snap = render.Take(m.eng, m.focusNow(ci), held, caption)
+	if caption != "" { // a caption's words beside decisions the store did not make
+		m.snap.Storeless = render.NoteWithoutStore(m.eng, m.sc.Captions[ci].At, m.sc.CaptionEnd(ci))
+	}
 	m.snap.CountWindows(m.eng, m.lanes().StripCells)
 	id := int32(-1)
 	if m.timeline.Client && m.snap.Client != "" {

@@ -100,6 +100,7 @@ type jsonDecision struct {
 	InSegments    *int64   `json:"in_segments,omitempty" jsonschema_description:"segmented window: requests counted in the last S segments before this one"`
 	OldestSegment *int64   `json:"oldest_segment,omitempty" jsonschema_description:"segmented window: how many of them are in the oldest segment, which leaves the window next"`
 	DelayMs       *int64   `json:"delay_ms,omitempty" jsonschema_description:"a delaying limiter (token-bucket/nginx), an allowed request: how long it is held before it is served, in ms (0: at once)"`
+	WithoutStore  bool     `json:"without_store,omitempty" jsonschema_description:"on a Redis store under --on-store-error allow or deny: true when Redis did not answer and the policy decided (allowed is the policy's verdict, the other fields the in-process limiter's); absent otherwise"`
 }
 
 type jsonRequest struct {
@@ -145,7 +146,9 @@ func JSON(w io.Writer, h Header, e *sim.Engine) error {
 			req.Time = t.Format("2006-01-02T15:04:05.000Z07:00")
 		}
 		for i, d := range r.Decisions {
-			req.Decisions[names[i]] = decisionJSON(d)
+			j := decisionJSON(d)
+			j.WithoutStore = r.WithoutStore&(1<<i) != 0
+			req.Decisions[names[i]] = j
 		}
 		buf.Reset()
 		if err := enc.Encode(req); err != nil {

@@ -117,6 +117,10 @@ func writeTrace(w *bufio.Writer, e *sim.Engine, code bool) (complete bool, err e
 	for r, ok := e.Step(); ok; r, ok = e.Step() {
 		fmt.Fprintf(w, "#%d  %s  %s\n", r.Index+1, r.Arrival.At, human.Visible(r.Arrival.Client))
 		for i, d := range r.Decisions {
+			if r.WithoutStore&(1<<i) != 0 {
+				fmt.Fprintf(w, "    %-*s  %s\n", width, names[i], WithoutStoreLine(d.Allowed))
+				continue // no code ran, and no count was read: the store did not answer
+			}
 			mark := Mark(d.Allowed)
 			if d.Delay > 0 {
 				mark = "◔" // allowed, held d.Delay first (nginx limit_req)
@@ -140,6 +144,16 @@ func writeTrace(w *bufio.Writer, e *sim.Engine, code bool) (complete bool, err e
 	}
 	_, err = fmt.Fprintln(w)
 	return true, err
+}
+
+// WithoutStoreLine is the trace's words for a decision made without the
+// store (a Redis that did not answer, under --on-store-error allow or
+// deny): the policy's verdict, not the limiter's, so no evidence.
+func WithoutStoreLine(allowed bool) string {
+	if allowed {
+		return "◌ allow: decided without the store (--on-store-error allow): Redis did not answer"
+	}
+	return "◌ deny: decided without the store (--on-store-error deny): Redis did not answer"
 }
 
 // Mark is the glyph for a decision: never colour alone.

@@ -174,7 +174,7 @@ func Caption(c Common, s *Snapshot, hasCaptions, playing bool) []string {
 		}
 		lines[i] = st.Caption.Render(lead + l)
 	}
-	return lines
+	return append(lines, s.Storeless.noteLines(c)...)
 }
 
 // speedText prints a playback speed: 1×, 0.5×, 1000×.

@@ -25,6 +25,7 @@ type Snapshot struct {
 	Why        FocusWhy          // why it is the one
 	Held       bool              // last is the held caption's request, not the last decided
 	Caption    string
+	Storeless  StorelessNote // the caption's decisions made without the store (caption_storeless.go)
 
 	Config     algo.Config      // the scenario's: limit, window, expiry
 	Algorithms []algo.Algorithm // the limiters, in engine order

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"windowlab/algo"
 	"windowlab/sim"
@@ -114,5 +115,103 @@ func TestDecisionsWithoutTheStoreHaveTheirOwnMark(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+func (l *storeDown) OnStoreError() string {
+	if l.allow {
+		return "allow"
+	}
+	return "deny"
+}
+
+// A caption whose moment has decisions made without the store (the
+// second burst's, Redis down from 12:00:01 to 12:00:02) says how many of
+// its requests were the policy's, under its words, so that they never
+// contradict the ◌ marks; a caption whose requests the store decided (the
+// first burst's, the third's) has no such line. Counted here from the
+// fake store's own window, not from the history.
+func TestCaptionSaysWhichDecisionsTheStoreDidNotMake(t *testing.T) {
+	for _, allow := range []bool{true, false} {
+		policy := "deny"
+		if allow {
+			policy = "allow"
+		}
+		for _, w := range []int{80, 140, 40} {
+			t.Run(fmt.Sprint(policy, w), func(t *testing.T) {
+				from, to := algo.Clock(12, 0, 1, 0), algo.Clock(12, 0, 2, 0)
+				down := func(ls []algo.Limiter) ([]algo.Limiter, error) {
+					out := make([]algo.Limiter, len(ls))
+					for i, l := range ls {
+						out[i] = &storeDown{Limiter: l, from: from, to: to, allow: allow}
+					}
+					return out, nil
+				}
+				e, err := parse(threeBursts).EngineWith(sim.Options{History: true}, down)
+				if err != nil {
+					t.Fatal(err)
+				}
+				c := Common{Width: w, Height: 40, Styles: NewStyles(false, false)}
+				const words = "Both limiters deny the last two of the burst."
+				caption := func(at algo.Instant) string {
+					s := Take(e, Focus{Client: "alice"}, nil, words)
+					s.Storeless = NoteWithoutStore(e, at, at.Add(time.Second))
+					return plain(Caption(c, &s, true, false))
+				}
+				note := func(lines string) string { // the note, unwrapped
+					_, after, ok := strings.Cut(lines, StorelessGlyph)
+					if !ok {
+						return ""
+					}
+					return StorelessGlyph + " " + strings.Join(strings.Fields(after), " ")
+				}
+				e.SeekIndex(5) // the first burst, every one decided on the store
+				if got := caption(algo.Clock(12, 0, 0, 0)); strings.Contains(got, StorelessGlyph) {
+					t.Errorf("the store decided the first burst, yet:\n%s", got)
+				}
+				for _, n := range []int64{8, 10} { // three of the second burst, then all five
+					e.SeekIndex(n)
+					decided := min(max(n-5, 0), 5) // the second burst is arrivals 5 to 9
+					got := caption(from)
+					if !strings.HasPrefix(got, "» Both limiters deny") || strings.Index(got, "burst.") > strings.Index(got, StorelessGlyph) {
+						t.Errorf("the caption's words first:\n%s", got)
+					}
+					want := fmt.Sprintf("%s Redis did not answer: all %d requests since 12:00:01 were the policy's (%s), not the limiters'", StorelessGlyph, decided, policy)
+					if note(got) != want {
+						t.Errorf("after %d requests:\n got %q\nwant %q\n%s", n, note(got), want, got)
+					}
+					for _, l := range strings.Split(got, "\n") {
+						if c.Cells.StringWidth(l) > w {
+							t.Errorf("%d cells wide, wider than %d: %q", c.Cells.StringWidth(l), w, l)
+						}
+					}
+				}
+				e.RunToEnd() // the third burst: the store answers again
+				if got := caption(algo.Clock(12, 0, 2, 0)); strings.Contains(got, StorelessGlyph) {
+					t.Errorf("the store decided the third burst, yet:\n%s", got)
+				}
+			})
+		}
+	}
+}
+
+// A lane decided in process (a fleet's, which no store holds) never
+// decides without the store: the note counts the lanes on the store only,
+// not "0–5 (lane by lane)".
+func TestCaptionNoteCountsTheLanesOnTheStore(t *testing.T) {
+	down := func(ls []algo.Limiter) ([]algo.Limiter, error) {
+		out := append([]algo.Limiter(nil), ls...)
+		out[0] = &storeDown{Limiter: ls[0], from: algo.Clock(12, 0, 1, 0), to: algo.Clock(12, 0, 2, 0), allow: true}
+		return out, nil
+	}
+	e, err := parse(threeBursts).EngineWith(sim.Options{History: true}, down)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.SeekIndex(10)
+	n := NoteWithoutStore(e, algo.Clock(12, 0, 1, 0), algo.Clock(12, 0, 2, 0))
+	want := StorelessNote{Since: algo.Clock(12, 0, 1, 0), Of: 5, Min: 5, Max: 5, Policy: "allow"}
+	if n != want {
+		t.Errorf("got %+v, want %+v", n, want)
 	}
 }
