@@ -49,7 +49,7 @@ func (s *Store) Policy() Policy { return s.policy }
 // during a run, and what the run lost by it. Instants are the run's.
 type Outage struct {
 	Node       string       // the primary that served the slots then (the URL on one Redis)
-	Slots      []int        // the slots of the run's tags it served that went unanswered
+	Slots      []int        // the slots of the run's tags it served that went unanswered (none on one Redis)
 	From, To   algo.Instant // the first decision without it; the first answer after (Answered)
 	Answered   bool         // it answered again before the run ended
 	FailedOver string       // the primary that answered for its slots after, when another
@@ -139,7 +139,7 @@ func (s *Store) down(b int, t algo.Instant, err error) *Outage {
 		}
 		s.fo.byNode[node] = o
 	}
-	if !slices.Contains(o.Slots, slot) {
+	if s.cluster != nil && !slices.Contains(o.Slots, slot) { // one Redis has no slots
 		o.Slots = append(o.Slots, slot)
 		slices.Sort(o.Slots)
 	}

@@ -225,4 +225,15 @@ func TestOutageLine(t *testing.T) {
 	if got := outageLine(o, false, 0, nil); got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
+	// One Redis has no slots: its URL alone, in both shapes.
+	o.Node, o.Slots, o.Reason = "redis://127.0.0.1:6379/0", nil, "it closed the connection"
+	want = "12:00:31.200 to the end: redis://127.0.0.1:6379/0 did not answer (it closed the connection); 1 decision made without it"
+	if got := outageLine(o, false, 0, nil); got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	o.Answered, o.FailedOver = true, ""
+	want = "12:00:31.200–12:00:33: redis://127.0.0.1:6379/0 did not answer (it closed the connection), then did again"
+	if got := outageLine(o, false, 0, nil); !strings.HasPrefix(got, want) {
+		t.Errorf("got  %s\nwant %s…", got, want)
+	}
 }

@@ -93,8 +93,13 @@ func outageLine(o redisstore.Outage, engine bool, most int64, e *sim.Engine) str
 		noun = "slots"
 	}
 	var b strings.Builder
+	who, whose := o.Node, o.Node // one Redis: its URL, and no slots
+	if len(slots) > 0 {
+		who = fmt.Sprintf("%s (%s %s)", o.Node, noun, strings.Join(slots, ", "))
+		whose = fmt.Sprintf("the primary of %s %s (%s)", noun, strings.Join(slots, ", "), o.Node)
+	}
 	if !o.Answered {
-		fmt.Fprintf(&b, "%s to the end: %s (%s %s) did not answer (%s)", o.From.Short(), o.Node, noun, strings.Join(slots, ", "), o.Reason)
+		fmt.Fprintf(&b, "%s to the end: %s did not answer (%s)", o.From.Short(), who, o.Reason)
 		fmt.Fprintf(&b, "; %s made without it", plural(o.Without, "decision", "decisions"))
 		return b.String()
 	}
@@ -102,7 +107,7 @@ func outageLine(o redisstore.Outage, engine bool, most int64, e *sim.Engine) str
 	if i := strings.LastIndex(to, " "); i >= 0 && strings.HasPrefix(from, to[:i+1]) {
 		to = to[i+1:] // a log's dates: the day once
 	}
-	fmt.Fprintf(&b, "%s–%s: the primary of %s %s (%s) did not answer (%s)", from, to, noun, strings.Join(slots, ", "), o.Node, o.Reason)
+	fmt.Fprintf(&b, "%s–%s: %s did not answer (%s)", from, to, whose, o.Reason)
 	if o.FailedOver != "" {
 		fmt.Fprintf(&b, ", then failed over to %s", o.FailedOver)
 	} else {
