@@ -348,6 +348,11 @@ type Memory struct {
 	Bytes   int64 // bytes a map keyed by name holds for them (clientBytes); windowlab's own store holds at most this
 }
 
+// plus is m and o held together (two servers' tallies, a server and its view).
+func (m Memory) plus(o Memory) Memory {
+	return Memory{Clients: m.Clients + o.Clients, Entries: m.Entries + o.Entries, Bytes: m.Bytes + o.Bytes}
+}
+
 // Limiter is one window-counting algorithm keyed by client.
 //
 // Instants passed to Allow must not go backwards; an earlier instant is

@@ -223,10 +223,7 @@ func (f *Fleet) MemoryAt(t Instant) Memory {
 func (f *Fleet) sum(of func(Limiter) Memory) Memory {
 	var m Memory
 	for _, s := range f.servers {
-		x := of(s)
-		m.Clients += x.Clients
-		m.Entries += x.Entries
-		m.Bytes += x.Bytes
+		m = m.plus(of(s))
 	}
 	return m
 }

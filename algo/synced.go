@@ -214,10 +214,7 @@ func (s *Synced) sum(a, b Memory) Memory {
 	if s.every == 0 {
 		return a // the views are not kept: every server reads the shared tally
 	}
-	a.Clients += b.Clients
-	a.Entries += b.Entries
-	a.Bytes += b.Bytes
-	return a
+	return a.plus(b)
 }
 
 func (s *Synced) Clone() Limiter {

@@ -189,6 +189,15 @@ func mustAlgorithm(t *testing.T, name string) algo.Algorithm {
 	return a
 }
 
+func mustAlgorithms(t *testing.T, names ...string) []algo.Algorithm {
+	t.Helper()
+	out := make([]algo.Algorithm, len(names))
+	for i, name := range names {
+		out[i] = mustAlgorithm(t, name)
+	}
+	return out
+}
+
 // Round limits: 1, 2, 5 × 10^k, listed between two bounds, and the first at
 // or above any n; each pick's Round is the smallest of them at or above the
 // pick that the engine, replaying the log, finds denying at most the share.

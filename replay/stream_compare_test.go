@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"windowlab/accesslog"
-	"windowlab/algo"
 )
 
 // --compare and --denied decided as the log is read (DecideAllWhileReading:
@@ -22,17 +21,8 @@ import (
 // random logs of many tiny chunks with the server's 200, 429 and 503,
 // lines out of order within --reorder, in UTC and in a zone of its own.
 func TestStreamedCompareAndDeniedAsTheStoredLog(t *testing.T) {
-	old := accesslog.ChunkSize
-	accesslog.ChunkSize = 64 // a few requests a chunk: thousands released and waited for
-	t.Cleanup(func() { accesslog.ChunkSize = old })
-	var algos []algo.Algorithm
-	for _, name := range []string{"fixed-window", "sliding-log", "token-bucket"} {
-		a, err := algo.ParseAlgorithm(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		algos = append(algos, a)
-	}
+	tinyChunks(t)
+	algos := mustAlgorithms(t, "fixed-window", "sliding-log", "token-bucket")
 	kolkata, err := time.LoadLocation("Asia/Kolkata") // +5:30: an hour's windows move
 	if err != nil {
 		t.Fatal(err)

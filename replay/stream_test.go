@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"windowlab/accesslog"
-	"windowlab/algo"
 	"windowlab/sim/report"
 )
 
@@ -22,17 +21,8 @@ import (
 // setting does: the same sweep rows and table, the same report, on random
 // logs of many tiny chunks, lines out of order within --reorder included.
 func TestStreamingDecidesAsTheStoredLog(t *testing.T) {
-	old := accesslog.ChunkSize
-	accesslog.ChunkSize = 64 // a few requests a chunk: thousands released and waited for
-	t.Cleanup(func() { accesslog.ChunkSize = old })
-	var algos []algo.Algorithm
-	for _, name := range []string{"fixed-window", "sliding-log", "sliding-counter"} {
-		a, err := algo.ParseAlgorithm(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		algos = append(algos, a)
-	}
+	tinyChunks(t)
+	algos := mustAlgorithms(t, "fixed-window", "sliding-log", "sliding-counter")
 	for seed := range uint64(12) {
 		rng := rand.New(rand.NewPCG(seed, 35))
 		var b strings.Builder
@@ -101,4 +91,12 @@ func TestStreamingDecidesAsTheStoredLog(t *testing.T) {
 			}
 		}
 	}
+}
+
+// tinyChunks makes the log's chunks a few requests each for the test:
+// thousands of them released and waited for.
+func tinyChunks(t *testing.T) {
+	old := accesslog.ChunkSize
+	accesslog.ChunkSize = 64
+	t.Cleanup(func() { accesslog.ChunkSize = old })
 }

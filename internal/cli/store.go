@@ -222,6 +222,18 @@ func storeSummary(errOut io.Writer, s *redisstore.Store, e *sim.Engine) error {
 	return nil
 }
 
+// slotsText is a cluster's slots for a person: "slot 7,123", "slots 7,123, 12,000".
+func slotsText(slots []int) string {
+	text := make([]string, len(slots))
+	for i, sl := range slots {
+		text[i] = human.Int(int64(sl))
+	}
+	if len(slots) == 1 {
+		return "slot " + text[0]
+	}
+	return "slots " + strings.Join(text, ", ")
+}
+
 // shardLine says on which primaries of a cluster a run's keys lived: the
 // slots of their hash tags on each and the keys each holds at the end (the
 // expiry indexes with them), then the primaries that held none.
@@ -232,15 +244,7 @@ func shardLine(shards []redisstore.ShardUse) string {
 			unused = append(unused, sh.Addr)
 			continue
 		}
-		slots := make([]string, len(sh.Slots))
-		for j, sl := range sh.Slots {
-			slots[j] = human.Int(int64(sl))
-		}
-		noun := "slot"
-		if len(slots) > 1 {
-			noun = "slots"
-		}
-		used = append(used, fmt.Sprintf("%s (%s %s; %s at the end)", sh.Addr, noun, strings.Join(slots, ", "), plural(sh.Keys, "key", "keys")))
+		used = append(used, fmt.Sprintf("%s (%s; %s at the end)", sh.Addr, slotsText(sh.Slots), plural(sh.Keys, "key", "keys")))
 	}
 	line := fmt.Sprintf("On the cluster its keys lived on %d of %s: %s", len(used), plural(int64(len(shards)), "primary", "primaries"), strings.Join(used, ", "))
 	if len(unused) > 0 {

@@ -237,3 +237,17 @@ func TestOutageLine(t *testing.T) {
 		t.Errorf("got  %s\nwant %s…", got, want)
 	}
 }
+
+// The run's shard line: the slots of each primary that held keys, in one
+// word or the plural, then the primaries that held none.
+func TestShardLine(t *testing.T) {
+	got := shardLine([]redisstore.ShardUse{
+		{Addr: "127.0.0.1:7000", Slots: []int{1382}, Keys: 6},
+		{Addr: "127.0.0.1:7001", Slots: []int{7123, 12000}, Keys: 1},
+		{Addr: "127.0.0.1:7002"},
+	})
+	want := "On the cluster its keys lived on 2 of 3 primaries: 127.0.0.1:7000 (slot 1,382; 6 keys at the end), 127.0.0.1:7001 (slots 7,123, 12,000; 1 key at the end); none on 127.0.0.1:7002."
+	if got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}

@@ -84,19 +84,11 @@ func policySummary(errOut io.Writer, s *redisstore.Store, e *sim.Engine) {
 // outageLine is one outage in the issue's words: "12:00:31.2–12:00:33.0:
 // the primary of slot 7,123 failed over; 40 increments were lost, ...".
 func outageLine(o redisstore.Outage, engine bool, most int64, e *sim.Engine) string {
-	slots := make([]string, len(o.Slots))
-	for i, sl := range o.Slots {
-		slots[i] = human.Int(int64(sl))
-	}
-	noun := "slot"
-	if len(slots) > 1 {
-		noun = "slots"
-	}
 	var b strings.Builder
 	who, whose := o.Node, o.Node // one Redis: its URL, and no slots
-	if len(slots) > 0 {
-		who = fmt.Sprintf("%s (%s %s)", o.Node, noun, strings.Join(slots, ", "))
-		whose = fmt.Sprintf("the primary of %s %s (%s)", noun, strings.Join(slots, ", "), o.Node)
+	if len(o.Slots) > 0 {
+		who = fmt.Sprintf("%s (%s)", o.Node, slotsText(o.Slots))
+		whose = fmt.Sprintf("the primary of %s (%s)", slotsText(o.Slots), o.Node)
 	}
 	if !o.Answered {
 		fmt.Fprintf(&b, "%s to the end: %s did not answer (%s)", o.From.Short(), who, o.Reason)

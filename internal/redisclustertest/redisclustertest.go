@@ -311,76 +311,55 @@ func startAuth(n int, password string, extra ...string) (c *Cluster, err error) 
 // WaitOK waits, at most within, until every node still running says
 // cluster_state:ok with all 16,384 slots assigned and ok.
 func (c *Cluster) WaitOK(within time.Duration) error {
-	deadline := time.Now().Add(within)
-	var last string
-	for {
-		last = ""
-		for _, n := range c.Nodes {
-			if n.cmd.ProcessState != nil {
-				continue // killed
-			}
-			if why := c.nodeOK(n.Addr); why != "" {
-				last = n.Addr + ": " + why
-				break
-			}
-		}
-		if last == "" {
-			return nil
-		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("not healthy within %s: %s", within, last)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	return c.waitEach(within, "not healthy", c.nodeOK)
 }
 
 // WaitFailover waits, at most within, until the killed primary's slots
 // are served again: every node still running no longer names it a primary
 // (its replica promoted) and says the cluster is ok.
 func (c *Cluster) WaitFailover(killed *Node, within time.Duration) error {
-	deadline := time.Now().Add(within)
-	for {
-		last := ""
-		for _, n := range c.Nodes {
-			if n.cmd.ProcessState != nil {
-				continue
-			}
-			if last = c.nodeOK(n.Addr); last == "" && c.namesPrimary(n.Addr, killed.Addr) {
-				last = "still names " + killed.Addr + " a primary"
-			}
-			if last != "" {
-				last = n.Addr + ": " + last
-				break
-			}
+	return c.waitEach(within, "no failover", func(addr string) string {
+		if why := c.nodeOK(addr); why != "" {
+			return why
 		}
-		if last == "" {
-			return nil
+		if c.namesPrimary(addr, killed.Addr) {
+			return "still names " + killed.Addr + " a primary"
 		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("no failover within %s: %s", within, last)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+		return ""
+	})
 }
 
 // WaitSynced waits, at most within, until every replica running says its
 // link to its primary is up: a replica that never synced does not fail
 // over (its data is too old).
 func (c *Cluster) WaitSynced(within time.Duration) error {
+	return c.waitEach(within, "not synced", func(addr string) string {
+		cl := c.client(addr)
+		defer cl.Close()
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		info, err := cl.Info(ctx, "replication").Result()
+		if err != nil || strings.Contains(info, "role:slave") && !strings.Contains(info, "master_link_status:up") {
+			return "its link to its primary is not up"
+		}
+		return ""
+	})
+}
+
+// waitEach waits, at most within, until why says nothing of every node
+// still running (a killed one is skipped), asking again every 100 ms; its
+// error is what (the wait's failure in a few words) and the last node's
+// why.
+func (c *Cluster) waitEach(within time.Duration, what string, why func(addr string) string) error {
 	deadline := time.Now().Add(within)
 	for {
 		last := ""
 		for _, n := range c.Nodes {
 			if n.cmd.ProcessState != nil {
-				continue
+				continue // killed
 			}
-			cl := c.client(n.Addr)
-			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-			info, err := cl.Info(ctx, "replication").Result()
-			cancel()
-			cl.Close()
-			if err != nil || strings.Contains(info, "role:slave") && !strings.Contains(info, "master_link_status:up") {
-				last = n.Addr + ": its link to its primary is not up"
+			if w := why(n.Addr); w != "" {
+				last = n.Addr + ": " + w
 				break
 			}
 		}
@@ -388,7 +367,7 @@ func (c *Cluster) WaitSynced(within time.Duration) error {
 			return nil
 		}
 		if time.Now().After(deadline) {
-			return fmt.Errorf("not synced within %s: %s", within, last)
+			return fmt.Errorf("%s within %s: %s", what, within, last)
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
