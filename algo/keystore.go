@@ -409,7 +409,7 @@ func (s *keyStore) reindex(n int) {
 // false if one would not fit.
 func (s *keyStore) indexAll(homes int) bool {
 	slots := homes + spill + group
-	if cap(s.tags) >= slots && cap(s.tags) < 2*slots {
+	if cap(s.tags) >= slots && cap(s.addrs) >= slots && cap(s.tags) < 2*slots { // both: a clone's append rounds each up to its own size class
 		s.tags, s.addrs = s.tags[:slots], s.addrs[:slots]
 		clear(s.tags)
 	} else {

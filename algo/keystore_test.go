@@ -244,3 +244,36 @@ func TestNameHashSpreads(t *testing.T) {
 		}
 	}
 }
+
+// TestKeyStoreReindexesIntoItsOwnRoom: a clone's index is copied by
+// append, which rounds the tags (a byte a slot) and the addresses (four)
+// up to different size classes, so its reindex may find room for the tags
+// and none for the addresses; it makes new ones (a synced sliding
+// counter's replay, whose servers clone their tallies, panicked here).
+func TestKeyStoreReindexesIntoItsOwnRoom(t *testing.T) {
+	tried := 0
+	for n := minSlots + spill + group; n < 400; n++ {
+		s := newKeyStore(8)
+		for i := range 10 {
+			s.take(fmt.Sprintf("client-%d", i))
+		}
+		s.tags, s.addrs = make([]uint8, n), make([]uint32, n)
+		c := s.clone()
+		for homes := n - spill - group; homes+spill+group <= 2*n; homes++ {
+			slots := homes + spill + group
+			if cap(c.tags) >= slots && cap(c.addrs) < slots {
+				tried++ // the tags' class holds the slots, the addresses' not
+			}
+			if !c.indexAll(homes) {
+				continue
+			}
+			if len(c.addrs) != slots || len(c.tags) != slots || c.used != 10 {
+				t.Fatalf("homes %d: %d tags, %d addresses, %d used", homes, len(c.tags), len(c.addrs), c.used)
+			}
+			c = s.clone()
+		}
+	}
+	if tried == 0 {
+		t.Fatal("no index whose tags had room and addresses none")
+	}
+}
