@@ -48,17 +48,22 @@ func DecideAllWhileReading(ctx context.Context, tail *accesslog.Tail, name strin
 	out := make(chan Decision, 1)
 	settings = slices.Clone(settings) // its own: the caller goes on with its copy
 	tail.Stream()
-	sources := func(want bool) []sim.Source {
+	sources := func(want bool, n int) []sim.Source {
 		if !want {
 			return nil
 		}
-		s := make([]sim.Source, len(settings))
+		s := make([]sim.Source, n)
 		for i := range s {
 			s[i] = tail.Source()
 		}
 		return s
 	}
-	reported, compared, denials := sources(st.Report), sources(st.Compare), sources(st.Denied)
+	// The sweep's passes, a source each: grouped before the zone aligns
+	// the settings, which moves the edges of every window of one length
+	// alike, so a pass's settings still share their window after.
+	ps := passes(settings, Workers(len(settings)))
+	reported := sources(st.Report, len(ps))
+	compared, denials := sources(st.Compare, len(settings)), sources(st.Denied, len(settings))
 	var marks []*accesslog.Marks
 	if st.Compare {
 		for range settings {
@@ -100,7 +105,7 @@ func DecideAllWhileReading(ctx context.Context, tail *accesslog.Tail, name strin
 			}()
 		}
 		if st.Report {
-			d = reportWhileReading(ctx, reported, name, settings, decided, st.JSON)
+			d = reportWhileReading(ctx, reported, name, settings, ps, decided, st.JSON)
 		}
 		wg.Wait()
 		d.Agreements, d.Denied = agreements, table
@@ -113,10 +118,10 @@ func DecideAllWhileReading(ctx context.Context, tail *accesslog.Tail, name strin
 }
 
 // reportWhileReading is one setting's report, or the sweep's rows, from
-// sources of the streaming tail, one a setting.
-func reportWhileReading(ctx context.Context, sources []sim.Source, name string, settings []Setting, decided *atomic.Int64, asJSON bool) Decision {
+// sources of the streaming tail, one a pass of ps.
+func reportWhileReading(ctx context.Context, sources []sim.Source, name string, settings []Setting, ps [][]int, decided *atomic.Int64, asJSON bool) Decision {
 	if len(settings) > 1 {
-		rows, whole, err := sweepAtOnce(ctx, sources, settings, decided)
+		rows, whole, err := sweepAtOnce(ctx, sources, settings, ps, decided)
 		return Decision{Rows: rows, Whole: whole, Err: err}
 	}
 	defer closeAll(sources)
@@ -146,15 +151,24 @@ func closeAll(sources []sim.Source) {
 	}
 }
 
-// sweepAtOnce replays every setting at once, each from its own source of
-// a streaming tail (a goroutine each: the cores share them, and none can
-// fall a whole log behind, which the tail would have to keep): the rows
-// of the settings replayed whole, and how many they were, in the
+// sweepAtOnce replays every setting at once, a pass (passes) from each
+// source of a streaming tail (a goroutine each: the cores share them, and
+// none can fall a whole log behind, which the tail would have to keep):
+// the rows of the settings replayed whole, and how many they were, in the
 // settings' order as sweep's.
-func sweepAtOnce(ctx context.Context, sources []sim.Source, settings []Setting, decided *atomic.Int64) ([]Outcome, int, error) {
-	results, errs := startAtOnce(sources, func(i int) ([]Outcome, error) {
-		return replaySetting(ctx, sources[i], settings[i], decided)
+func sweepAtOnce(ctx context.Context, sources []sim.Source, settings []Setting, ps [][]int, decided *atomic.Int64) ([]Outcome, int, error) {
+	type pass struct {
+		rows [][]Outcome
+		errs []error
+	}
+	done, _ := startAtOnce(sources, func(p int) (pass, error) {
+		rows, errs := replayPass(ctx, sources[p], pick(settings, ps[p]), decided)
+		return pass{rows, errs}, nil
 	})()
+	results, errs := make([][]Outcome, len(settings)), make([]error, len(settings))
+	for p, d := range done {
+		scatter(ps[p], results, errs)(d.rows, d.errs)
+	}
 	return gather(ctx, results, errs)
 }
 

@@ -1,11 +1,8 @@
 package replay
 
 import (
-	"cmp"
 	"context"
 	"errors"
-	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -42,30 +39,41 @@ type denied struct {
 	n      int64
 }
 
-// sweep replays the log at every setting, side by side, one a core: each
+// sweep replays the log at every setting, side by side, a pass a core
+// (passes: the settings that share a window decided in one): each pass's
 // engine reads the log's requests from a source of its own (the log is
 // read-only), and none waits on another. It returns every row of the
 // settings replayed whole, and how many they were.
 func sweep(ctx context.Context, source func() sim.Source, settings []Setting, decided *atomic.Int64) ([]Outcome, int, error) {
+	ps := passes(settings, Workers(len(settings)))
 	results := make([][]Outcome, len(settings))
 	errs := make([]error, len(settings))
-	next := make(chan int)
+	next := make(chan []int)
 	var wg sync.WaitGroup
-	for range Workers(len(settings)) {
+	for range Workers(len(ps)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := range next {
-				results[i], errs[i] = replaySetting(ctx, source(), settings[i], decided)
+			for p := range next {
+				scatter(p, results, errs)(replayPass(ctx, source(), pick(settings, p), decided))
 			}
 		}()
 	}
-	for i := range settings {
-		next <- i
+	for _, p := range ps {
+		next <- p
 	}
 	close(next)
 	wg.Wait()
 	return gather(ctx, results, errs)
+}
+
+// scatter puts a pass's rows and errors in their settings' places.
+func scatter(pass []int, results [][]Outcome, errs []error) func([][]Outcome, []error) {
+	return func(rows [][]Outcome, es []error) {
+		for j, i := range pass {
+			results[i], errs[i] = rows[j], es[j]
+		}
+	}
 }
 
 // gather is a sweep's rows of the settings replayed whole, in the
@@ -123,66 +131,8 @@ func Focus(ctx context.Context, l *accesslog.Log, s Setting) (string, error) {
 // limiter, the denials of each client and what it allowed when; nil when
 // ctx ended first.
 func replaySetting(ctx context.Context, src sim.Source, s Setting, decided *atomic.Int64) ([]Outcome, error) {
-	e, err := Engine(ctx, src, s, nil)
-	if err != nil {
-		return nil, err
-	}
-	// By the clients' numbers in the log: a few bytes a client, where maps
-	// took some 170 (Memory counts them).
-	deniedBy := make([][]int32, len(s.Algorithms))
-	allowed := make([]histogram, len(s.Algorithms))
-	var sent histogram
-	var names []string // the clients denied, by their number in the log
-	var counted int64
-	defer func() {
-		if decided != nil {
-			decided.Add(e.Processed() - counted)
-		}
-	}()
-	for n := int64(0); ; n++ {
-		r, ok := e.Step()
-		if !ok {
-			break
-		}
-		if n%4096 == 0 && n > 0 {
-			if decided != nil {
-				decided.Add(n - counted)
-				counted = n
-			}
-			if ctx.Err() != nil {
-				return nil, nil
-			}
-		}
-		sent.add(r.Arrival.At)
-		for k, d := range r.Decisions {
-			if d.Allowed {
-				allowed[k].add(r.Arrival.At)
-				continue
-			}
-			c := int(r.Arrival.Number - 1) // the log numbers its clients from 1
-			deniedBy[k], names = reach(deniedBy[k], c), reach(names, c)
-			deniedBy[k][c]++
-			names[c] = r.Arrival.Client
-		}
-	}
-	var out []Outcome
-	for k, st := range e.Stats() {
-		o := Outcome{setting: s, stats: st, allowed: allowed[k], sent: sent}
-		mostFirst := func(a, b denied) int { return cmp.Or(cmp.Compare(b.n, a.n), strings.Compare(a.client, b.client)) }
-		for c, n := range deniedBy[k] {
-			if n == 0 {
-				continue
-			}
-			o.affected++
-			// The five denied most, kept as they are met: not a list of every client.
-			d := denied{names[c], int64(n)}
-			if i, _ := slices.BinarySearchFunc(o.top, d, mostFirst); i < 5 {
-				o.top = slices.Insert(o.top, i, d)[:min(len(o.top)+1, 5)]
-			}
-		}
-		out = append(out, o)
-	}
-	return out, nil
+	rows, errs := replayPass(ctx, src, []Setting{s}, decided)
+	return rows[0], errs[0]
 }
 
 // reach is s long enough to index i, grown as append grows it.

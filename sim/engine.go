@@ -89,6 +89,11 @@ type Options struct {
 	// so. A ctrl+C, or a key pressed while the view replays, makes it true;
 	// the view also reads its progress from it.
 	Interrupt func(done int64) bool
+	// AnyLimits lets the limiters differ in their Limit and Burst, as a
+	// sweep's settings that share a window do (replay decides them in one
+	// pass); everything else they still share, and Config is the first
+	// limiter's.
+	AnyLimits bool
 }
 
 // Until is an Options.Interrupt that stops long work once ctx ends.
@@ -171,7 +176,7 @@ func New(src Source, limiters []algo.Limiter, opts Options) (*Engine, error) {
 	}
 	cfg := shared(limiters[0])
 	for _, l := range limiters[1:] {
-		if c := shared(l); c != cfg {
+		if c := shared(l); c != cfg && !(opts.AnyLimits && sameBesideLimits(c, cfg)) {
 			return nil, fmt.Errorf("limiters disagree on the scenario's configuration: %+v and %+v", cfg, c)
 		}
 	}
@@ -215,6 +220,13 @@ func shared(l algo.Limiter) algo.Config {
 	c := l.Config()
 	c.Rules = algo.Rules{}
 	return c
+}
+
+// sameBesideLimits reports whether a and b differ at most in their Limit
+// and Burst (Options.AnyLimits).
+func sameBesideLimits(a, b algo.Config) bool {
+	a.Limit, a.Burst, b.Limit, b.Burst = 0, 0, 0, 0
+	return a == b
 }
 
 // Config is the scenario's configuration, which every limiter shares: the

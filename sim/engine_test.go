@@ -345,3 +345,52 @@ func TestSeekBeforeLeavesTheInstantToCome(t *testing.T) {
 		}
 	}
 }
+
+// AnyLimits lets limits and bursts differ, nothing else; each limiter then
+// decides and counts exactly as in an engine of its own setting.
+func TestAnyLimitsSharesOnlyTheWindow(t *testing.T) {
+	a, _ := algo.New(algo.KindFixedWindow, algo.Config{Limit: 1, Window: time.Second})
+	b, _ := algo.New(algo.KindTokenBucket, algo.Config{Limit: 5, Burst: 9, Window: time.Second})
+	if _, err := New(NewSliceSource(nil), []algo.Limiter{a, b}, Options{}); err == nil {
+		t.Fatal("New accepted different limits without AnyLimits")
+	}
+	e, err := New(NewSliceSource(nil), []algo.Limiter{a, b}, Options{AnyLimits: true})
+	if err != nil {
+		t.Fatalf("AnyLimits refused different limits and bursts: %v", err)
+	}
+	if e.Config().Limit != 1 {
+		t.Errorf("Config() = %+v, want the first limiter's", e.Config())
+	}
+	for _, c := range []algo.Config{
+		{Limit: 2, Window: time.Minute},
+		{Limit: 2, Window: time.Second, Offset: 500 * time.Millisecond},
+		{Limit: 2, Window: time.Second, NoExpiry: true},
+	} {
+		d, _ := algo.New(algo.KindFixedWindow, c)
+		if _, err := New(NewSliceSource(nil), []algo.Limiter{a, d}, Options{AnyLimits: true}); err == nil {
+			t.Errorf("AnyLimits accepted %+v beside %+v", c, a.Config())
+		}
+	}
+
+	r := rand.New(rand.NewPCG(7, 8))
+	arrivals := randomArrivals(r, 20000, 5)
+	limits := []int64{3, 20, 7}
+	var all []algo.Limiter
+	for _, lim := range limits {
+		all = append(all, lessonLimiters(t, lim, 10*time.Second)...)
+	}
+	together, err := New(NewSliceSource(arrivals), all, Options{ForwardOnly: true, AnyLimits: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	together.RunToEnd()
+	got := together.Stats()
+	for i, lim := range limits {
+		alone := newEngine(t, arrivals, lim, 10*time.Second, Options{ForwardOnly: true})
+		alone.RunToEnd()
+		n := len(algo.Lesson)
+		if want := alone.Stats(); !reflect.DeepEqual(got[i*n:(i+1)*n], want) {
+			t.Errorf("limit %d: together %+v\nalone %+v", lim, got[i*n:(i+1)*n], want)
+		}
+	}
+}
