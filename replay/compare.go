@@ -67,16 +67,36 @@ func Compare(ctx context.Context, l *accesslog.Log, settings []Setting, decided 
 // and the server's decisions from marks, in the same order; nil when ctx
 // ended first.
 func compareSetting(ctx context.Context, src sim.Source, marks *accesslog.Marks, s Setting, decided *atomic.Int64) ([]Agreement, error) {
+	rows, _, err := checkSetting(ctx, src, marks, s, decided, false)
+	return rows, err
+}
+
+// checkSetting decides the requests of src at s once, for --compare's
+// agreements with the server's decisions read from marks (nil: none
+// asked) and --denied's counts (when denied): one engine for both, which
+// need the same decisions. Each is nil when not asked, both when ctx ended
+// first.
+func checkSetting(ctx context.Context, src sim.Source, marks *accesslog.Marks, s Setting, decided *atomic.Int64, denied bool) ([]Agreement, *deniedCounts, error) {
 	e, err := Engine(ctx, src, s, nil)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	rows := make([]Agreement, len(s.Algorithms))
-	for k, a := range s.Algorithms {
-		rows[k] = Agreement{setting: s, Algorithm: a}
+	var rows []Agreement
+	if marks != nil {
+		rows = make([]Agreement, len(s.Algorithms))
+		for k, a := range s.Algorithms {
+			rows[k] = Agreement{setting: s, Algorithm: a}
+		}
+	}
+	var dc *deniedCounts
+	if denied {
+		dc = &deniedCounts{s: s, k: len(s.Algorithms)}
 	}
 	for n := int64(1); ; n++ {
-		flips := nearFlips(e, s)
+		var flips uint64
+		if marks != nil {
+			flips = nearFlips(e, s)
+		}
 		r, ok := e.Step()
 		if !ok {
 			if decided != nil {
@@ -84,33 +104,45 @@ func compareSetting(ctx context.Context, src sim.Source, marks *accesslog.Marks,
 			}
 			break
 		}
-		line, v, _ := marks.Next()
 		if n%4096 == 0 {
 			if decided != nil {
 				decided.Add(4096)
 			}
 			if ctx.Err() != nil {
-				return nil, nil
+				return nil, nil, nil
 			}
 		}
-		for k, d := range r.Decisions {
-			row := &rows[k]
-			if v == accesslog.VerdictMissing {
-				row.Missing++
-				continue
-			}
-			row.Compared++
-			if flips&(1<<k) != 0 {
-				row.NearFlip++
-			}
-			if d.Allowed == (v == accesslog.VerdictAllowed) {
-				row.Agree++
-			} else if len(row.First) < keepDisagreements {
-				row.First = append(row.First, Disagreement{Line: line, At: r.Arrival.At, Client: r.Arrival.Client, Server: v, Model: d})
-			}
+		if marks != nil {
+			agree(rows, r, marks, flips)
+		}
+		if dc != nil {
+			dc.add(r)
 		}
 	}
-	return rows, nil
+	return rows, dc, nil
+}
+
+// agree counts, in each limiter's row, whether its decision of r agrees
+// with the server's, read from marks; flips marks the limiters near a
+// flip (nearFlips).
+func agree(rows []Agreement, r sim.Record, marks *accesslog.Marks, flips uint64) {
+	line, v, _ := marks.Next()
+	for k, d := range r.Decisions {
+		row := &rows[k]
+		if v == accesslog.VerdictMissing {
+			row.Missing++
+			continue
+		}
+		row.Compared++
+		if flips&(1<<k) != 0 {
+			row.NearFlip++
+		}
+		if d.Allowed == (v == accesslog.VerdictAllowed) {
+			row.Agree++
+		} else if len(row.First) < keepDisagreements {
+			row.First = append(row.First, Disagreement{Line: line, At: r.Arrival.At, Client: r.Arrival.Client, Server: v, Model: d})
+		}
+	}
 }
 
 // nearFlips marks, bit k for limiter k, the limiters that would decide the

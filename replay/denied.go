@@ -70,44 +70,39 @@ type deniedCounts struct {
 // countDenied decides the requests of src at s and counts each client's
 // denials as they are decided: the state of the clients, not the log.
 func countDenied(ctx context.Context, src sim.Source, s Setting) (*deniedCounts, error) {
-	e, err := Engine(ctx, src, s, nil)
-	if err != nil {
-		return nil, err
+	_, dc, err := checkSetting(ctx, src, nil, s, nil, true)
+	if err == nil && dc == nil {
+		err = context.Cause(ctx)
 	}
-	dc := &deniedCounts{s: s, k: len(s.Algorithms)}
+	return dc, err
+}
+
+// add counts the decisions of r: its client's requests in the window,
+// and each limiter's denials of it.
+func (dc *deniedCounts) add(r sim.Record) {
 	k := dc.k
-	off, width := algo.Instant(s.Config.Offset.Milliseconds()), s.Config.Window
-	for n := int64(1); ; n++ {
-		r, ok := e.Step()
-		if !ok {
-			break
-		}
-		if n%4096 == 0 && ctx.Err() != nil {
-			return nil, context.Cause(ctx)
-		}
-		c := int(r.Arrival.Number - 1)
-		if c >= len(dc.peak) { // a client first seen: room for it and as many again
-			dc.grow(max(2*len(dc.peak), c+1))
-		}
-		at := r.Arrival.At
-		if start := (at - off).Truncate(width) + off; dc.winN[c] == 0 || start != dc.winAt[c] {
-			dc.winAt[c], dc.winN[c] = start, 0
-		}
-		dc.winN[c]++
-		dc.peak[c] = max(dc.peak[c], dc.winN[c])
-		for i, d := range r.Decisions {
-			if d.Allowed {
-				continue
-			}
-			j := c*k + i
-			if dc.count[j] == 0 {
-				dc.first[j] = at
-			}
-			dc.count[j]++
-			dc.last[j] = at
-		}
+	off, width := algo.Instant(dc.s.Config.Offset.Milliseconds()), dc.s.Config.Window
+	c := int(r.Arrival.Number - 1)
+	if c >= len(dc.peak) { // a client first seen: room for it and as many again
+		dc.grow(max(2*len(dc.peak), c+1))
 	}
-	return dc, nil
+	at := r.Arrival.At
+	if start := (at - off).Truncate(width) + off; dc.winN[c] == 0 || start != dc.winAt[c] {
+		dc.winAt[c], dc.winN[c] = start, 0
+	}
+	dc.winN[c]++
+	dc.peak[c] = max(dc.peak[c], dc.winN[c])
+	for i, d := range r.Decisions {
+		if d.Allowed {
+			continue
+		}
+		j := c*k + i
+		if dc.count[j] == 0 {
+			dc.first[j] = at
+		}
+		dc.count[j]++
+		dc.last[j] = at
+	}
 }
 
 // grow makes room for n clients, every slice alike.

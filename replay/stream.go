@@ -42,8 +42,8 @@ type Streamed struct {
 
 // DecideAllWhileReading is DecideWhileReading for what st asks: besides
 // the report or the sweep (or instead of it), --compare's agreements and
-// --denied's counts, each setting's from sources of their own, all
-// decided at once as the log is read.
+// --denied's counts, from an engine a setting of their own (one for
+// both), all decided at once as the log is read.
 func DecideAllWhileReading(ctx context.Context, tail *accesslog.Tail, name string, settings []Setting, zone *time.Location, decided *atomic.Int64, st Streamed) <-chan Decision {
 	out := make(chan Decision, 1)
 	settings = slices.Clone(settings) // its own: the caller goes on with its copy
@@ -63,7 +63,7 @@ func DecideAllWhileReading(ctx context.Context, tail *accesslog.Tail, name strin
 	// alike, so a pass's settings still share their window after.
 	ps := passes(settings, Workers(len(settings)))
 	reported := sources(st.Report, len(ps))
-	compared, denials := sources(st.Compare, len(settings)), sources(st.Denied, len(settings))
+	checked := sources(st.Compare || st.Denied, len(settings)) // one engine a setting for both
 	var marks []*accesslog.Marks
 	if st.Compare {
 		for range settings {
@@ -72,7 +72,7 @@ func DecideAllWhileReading(ctx context.Context, tail *accesslog.Tail, name strin
 	}
 	go func() {
 		// Whatever happens, the reading waits for them no more.
-		defer closeAll(slices.Concat(reported, compared, denials))
+		defer closeAll(slices.Concat(reported, checked))
 		defer closeMarks(marks)
 		if zone != nil {
 			// The zone's offset at the first request sets the windows' edges.
@@ -89,19 +89,12 @@ func DecideAllWhileReading(ctx context.Context, tail *accesslog.Tail, name strin
 		var agreements []Agreement
 		var table DeniedTable
 		var wg sync.WaitGroup
-		var cerr, derr error
-		if st.Compare {
+		var cerr error
+		if st.Compare || st.Denied {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				agreements, cerr = compareAtOnce(ctx, compared, marks, settings, decided)
-			}()
-		}
-		if st.Denied {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				table, derr = deniedAtOnce(ctx, denials, settings)
+				agreements, table, cerr = checkAtOnce(ctx, checked, marks, settings, decided, st.Denied)
 			}()
 		}
 		if st.Report {
@@ -110,7 +103,7 @@ func DecideAllWhileReading(ctx context.Context, tail *accesslog.Tail, name strin
 		wg.Wait()
 		d.Agreements, d.Denied = agreements, table
 		if ctx.Err() == nil { // ended by ctx, they are only missing (nil)
-			d.Err = cmp.Or(d.Err, cerr, derr)
+			d.Err = cmp.Or(d.Err, cerr)
 		}
 		out <- d
 	}()

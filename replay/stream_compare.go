@@ -8,36 +8,38 @@ import (
 	"windowlab/sim"
 )
 
-// compareAtOnce is Compare at every setting at once, each from its own
-// source and marks of a streaming tail (a goroutine each, closed as soon
-// as it is done: none may hold the reading); nil when ctx ended first.
-func compareAtOnce(ctx context.Context, sources []sim.Source, marks []*accesslog.Marks, settings []Setting, decided *atomic.Int64) ([]Agreement, error) {
-	results, errs := startAtOnce(sources, func(i int) ([]Agreement, error) {
-		defer closeMarks(marks[i : i+1])
-		return compareSetting(ctx, sources[i], marks[i], settings[i], decided)
+// checkAtOnce decides every setting once for --compare's agreements (from
+// marks, when asked: not nil) and --denied's counts (when denied), each
+// setting from its own source of a streaming tail (a goroutine each,
+// closed as soon as it is done: none may hold the reading); one engine a
+// setting serves both, which need the same decisions. Each is nil when not
+// asked or when ctx ended first; the error is the first setting's.
+func checkAtOnce(ctx context.Context, sources []sim.Source, marks []*accesslog.Marks, settings []Setting, decided *atomic.Int64, denied bool) ([]Agreement, DeniedTable, error) {
+	type checked struct {
+		rows []Agreement
+		dc   *deniedCounts
+	}
+	results, errs := startAtOnce(sources, func(i int) (checked, error) {
+		var m *accesslog.Marks
+		if marks != nil {
+			m = marks[i]
+			defer closeMarks(marks[i : i+1])
+		}
+		rows, dc, err := checkSetting(ctx, sources[i], m, settings[i], decided, denied)
+		return checked{rows, dc}, err
 	})()
-	var out []Agreement
+	var rows []Agreement
+	var table DeniedTable
 	for i, r := range results {
-		if errs[i] != nil || r == nil { // as Compare: the first setting's error, or none when ctx ended
-			return nil, errs[i]
+		if errs[i] != nil || r.rows == nil && r.dc == nil { // as Compare: the first setting's error, or none when ctx ended
+			return nil, nil, errs[i]
 		}
-		out = append(out, r...)
-	}
-	return out, nil
-}
-
-// deniedAtOnce counts --denied's table at every setting at once, each
-// from its own source of a streaming tail, as compareAtOnce.
-func deniedAtOnce(ctx context.Context, sources []sim.Source, settings []Setting) (DeniedTable, error) {
-	counts, errs := startAtOnce(sources, func(i int) (*deniedCounts, error) {
-		return countDenied(ctx, sources[i], settings[i])
-	})()
-	for _, err := range errs {
-		if err != nil {
-			return nil, err
+		rows = append(rows, r.rows...)
+		if denied {
+			table = append(table, r.dc)
 		}
 	}
-	return counts, nil
+	return rows, table, nil
 }
 
 func closeMarks(marks []*accesslog.Marks) {

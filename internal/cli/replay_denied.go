@@ -58,11 +58,11 @@ func streamed(opts replayOptions) replay.Streamed {
 }
 
 // enginesEach is how many engines the deciding beside the reading runs a
-// setting: the report's, --compare's, --denied's.
+// setting: the report's, and one for --compare and --denied together.
 func enginesEach(opts replayOptions) int {
 	st := streamed(opts)
 	n := 0
-	for _, on := range []bool{st.Report, st.Compare, st.Denied} {
+	for _, on := range []bool{st.Report, st.Compare || st.Denied} {
 		if on {
 			n++
 		}
