@@ -169,7 +169,9 @@ type checkpoint struct {
 }
 
 // New returns an engine at the start of src. The limiters must be fresh and
-// share one window length; the engine owns them from now on.
+// share the scenario's configuration (all of it but their edge rules, and
+// their Limit and Burst under Options.AnyLimits); the engine owns them from
+// now on.
 func New(src Source, limiters []algo.Limiter, opts Options) (*Engine, error) {
 	if len(limiters) == 0 || len(limiters) > MaxLimiters {
 		return nil, fmt.Errorf("an engine compares 1 to %d limiters, not %d", MaxLimiters, len(limiters))
