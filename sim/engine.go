@@ -122,6 +122,7 @@ type Engine struct {
 
 	// position: everything below is a function of n alone (and now of the seek)
 	src       Source
+	named     Named // src, when it leaves names out (Named); nil otherwise
 	now       algo.Instant
 	n         int64
 	next      Arrival // the arrival n, if hasNext
@@ -137,6 +138,7 @@ type Engine struct {
 	names    *algo.Names // the clients met, numbered as every limiter indexes them
 	byID     []algo.ByID // each limiter deciding by those numbers, or nil where it cannot
 	byNumber []int32     // a numbering source's client number → 1 + its id in names
+	byName   bool        // some limiter decides by name: step needs every arrival's name
 
 	checkpoints []checkpoint // sorted by n; checkpoints[0] is the start
 	every       int64
@@ -189,6 +191,7 @@ func New(src Source, limiters []algo.Limiter, opts Options) (*Engine, error) {
 		budget:   cmp.Or(opts.CheckpointBytes, checkpointBudget),
 		last:     Record{Decisions: make([]algo.Decision, len(limiters))},
 	}
+	e.named, _ = src.(Named)
 	e.history = newHistory(len(limiters))
 	slots := 0
 	for i, l := range limiters {
@@ -253,7 +256,10 @@ func (e *Engine) Processed() int64 { return e.n }
 func (e *Engine) Limiters() []algo.Limiter { return e.limiters }
 
 // Next is the next arrival to be decided; false at the end.
-func (e *Engine) Next() (Arrival, bool) { return e.next, e.hasNext }
+func (e *Engine) Next() (Arrival, bool) {
+	e.next.Client = e.name(e.next)
+	return e.next, e.hasNext
+}
 
 // Done reports whether every arrival has been decided.
 func (e *Engine) Done() bool { return !e.hasNext }
@@ -340,7 +346,29 @@ func (e *Engine) stepWhile(more func() bool) {
 	}
 }
 
-func (e *Engine) fetch() { e.next, e.hasNext = e.src.Next() }
+func (e *Engine) fetch() {
+	if e.named != nil {
+		e.next, e.hasNext = e.named.NextNumbered()
+		return
+	}
+	e.next, e.hasNext = e.src.Next()
+}
+
+// name is the arrival's client's name: looked up by its number when a
+// Named source left it out.
+func (e *Engine) name(a Arrival) string {
+	if a.Client == "" && a.Number > 0 && e.named != nil {
+		return e.named.Name(a.Number)
+	}
+	return a.Client
+}
+
+// fillNames fills in the names the engine hands out or keeps past its source
+// (Named): the next arrival's and the last record's.
+func (e *Engine) fillNames() {
+	e.next.Client = e.name(e.next)
+	e.last.Arrival.Client = e.name(e.last.Arrival)
+}
 
 // Step decides the next arrival and moves the clock to its instant.
 // The record's Decisions are reused by the next step: copy them to keep them.
@@ -349,6 +377,7 @@ func (e *Engine) Step() (Record, bool) {
 		return Record{}, false
 	}
 	e.step()
+	e.last.Arrival.Client = e.name(e.last.Arrival)
 	return e.last, true
 }
 
@@ -356,6 +385,9 @@ func (e *Engine) Step() (Record, bool) {
 func (e *Engine) step() {
 	a := e.next
 	e.now = a.At
+	if e.byName {
+		a.Client = e.name(a)
+	}
 	id := e.clientID(a)
 	var bits, tracked, delayed, without uint32
 	for i, l := range e.limiters {
@@ -390,7 +422,7 @@ func (e *Engine) step() {
 				if d.Count > 0 {
 					first = d.Oldest
 				}
-				s.MaxInWindow, s.MaxInWindowClient = n, a.Client
+				s.MaxInWindow, s.MaxInWindowClient = n, e.name(a)
 				s.MaxInWindowFirst, s.MaxInWindowLast = first, a.At
 			}
 		} else {
@@ -407,7 +439,7 @@ func (e *Engine) step() {
 			}
 			if n := e.admitted.inWindow(id, k); n > e.stats[i].MaxInWindow {
 				s := &e.stats[i]
-				s.MaxInWindow, s.MaxInWindowClient = n, a.Client
+				s.MaxInWindow, s.MaxInWindowClient = n, e.name(a)
 				s.MaxInWindowFirst, s.MaxInWindowLast = e.admitted.oldest(id, k), a.At
 			}
 		}
@@ -433,7 +465,7 @@ func (e *Engine) step() {
 // numbering source gave it when it has one, without hashing the name.
 func (e *Engine) clientID(a Arrival) int32 {
 	if a.Number <= 0 {
-		return e.names.ID(a.Client)
+		return e.names.ID(e.name(a))
 	}
 	if int(a.Number) < len(e.byNumber) {
 		if id := e.byNumber[a.Number]; id > 0 {
@@ -443,14 +475,14 @@ func (e *Engine) clientID(a Arrival) int32 {
 		e.byNumber = append(e.byNumber, make([]int32, int(a.Number)+1-len(e.byNumber))...)
 		e.byNumber = e.byNumber[:cap(e.byNumber)]
 	}
-	id := e.names.ID(a.Client)
+	id := e.names.ID(e.name(a))
 	e.byNumber[a.Number] = id + 1
 	return id
 }
 
 // useIDs finds which limiters decide by id, after New or a restore.
 func (e *Engine) useIDs() {
-	e.byID = e.byID[:0]
+	e.byID, e.byName = e.byID[:0], false
 	for _, l := range e.limiters {
 		// A limiter carried over from another engine keeps its names and
 		// decides by name: correct, only slower.
@@ -458,7 +490,7 @@ func (e *Engine) useIDs() {
 		if ok && !b.UseNames(e.names) {
 			b = nil
 		}
-		e.byID = append(e.byID, b)
+		e.byID, e.byName = append(e.byID, b), e.byName || b == nil
 	}
 }
 
@@ -538,7 +570,10 @@ func (e *Engine) PrevEdge() {
 func (e *Engine) RunToEnd() { e.stepWhile(func() bool { return true }) }
 
 // Last is the most recent record; false before the first arrival.
-func (e *Engine) Last() (Record, bool) { return e.last, e.hasLast }
+func (e *Engine) Last() (Record, bool) {
+	e.last.Arrival.Client = e.name(e.last.Arrival)
+	return e.last, e.hasLast
+}
 
 // Stats returns each limiter's running figures, in engine order, with live
 // memory as it stands at the clock.
@@ -564,6 +599,7 @@ func (e *Engine) History() *History { return e.history }
 func (e *Engine) Clients() []string { return e.names.All() }
 
 func (e *Engine) snapshot() checkpoint {
+	e.fillNames() // a checkpoint's arrivals are read without the engine's source
 	cp := checkpoint{
 		n:        e.n,
 		src:      e.src.Clone(),
@@ -641,6 +677,7 @@ func (e *Engine) jump(back bool, ok func(*checkpoint) bool) {
 func (e *Engine) restore(cp *checkpoint) {
 	e.n = cp.n
 	e.src = cp.src.Clone()
+	e.named, _ = e.src.(Named)
 	for j := range e.limiters {
 		e.limiters[j] = cp.limiters[j].Clone()
 	}
