@@ -94,6 +94,14 @@ func (a *admitted) rec(client int32) *[recWords]int64 {
 	return (*[recWords]int64)(a.recs[int(client)*recWords:])
 }
 
+// touch loads the client's record ahead of recording (algo.Toucher).
+func (a *admitted) touch(client int32) byte {
+	if i := int(client) * recWords; i < len(a.recs) {
+		return byte(a.recs[i])
+	}
+	return 0
+}
+
 // run unpacks an inline run's word.
 func (a *admitted) run(w int64) (distance int64, mask uint32, n int64) {
 	return w & runDistance, uint32(w>>runMask) & (1<<a.slots - 1), int64(uint64(w) >> (runMask + a.slots))

@@ -135,10 +135,12 @@ type Engine struct {
 	history   *History
 	storeless bool // some limiter may decide without its store (withoutStore)
 
-	names    *algo.Names // the clients met, numbered as every limiter indexes them
-	byID     []algo.ByID // each limiter deciding by those numbers, or nil where it cannot
-	byNumber []int32     // a numbering source's client number → 1 + its id in names
-	byName   bool        // some limiter decides by name: step needs every arrival's name
+	names    *algo.Names    // the clients met, numbered as every limiter indexes them
+	byID     []algo.ByID    // each limiter deciding by those numbers, or nil where it cannot
+	byNumber []int32        // a numbering source's client number → 1 + its id in names
+	touch    []algo.Toucher // the limiters in byID that can load a client's state ahead
+	touched  byte           // what touching read: kept, as a load nobody reads may be left out
+	byName   bool           // some limiter decides by name: step needs every arrival's name
 
 	checkpoints []checkpoint // sorted by n; checkpoints[0] is the start
 	every       int64
@@ -389,6 +391,7 @@ func (e *Engine) step() {
 		a.Client = e.name(a)
 	}
 	id := e.clientID(a)
+	e.touchClient(id)
 	var bits, tracked, delayed, without uint32
 	for i, l := range e.limiters {
 		d := &e.last.Decisions[i] // written in place: a Decision is 96 bytes
@@ -432,17 +435,7 @@ func (e *Engine) step() {
 		p.Clients, p.Entries, p.Bytes = max(p.Clients, m.Clients), max(p.Entries, m.Entries), max(p.Bytes, m.Bytes)
 	}
 	if tracked != 0 {
-		e.admitted.record(id, a.At, tracked)
-		for i, k := range e.slot {
-			if k < 0 || tracked&(1<<k) == 0 {
-				continue
-			}
-			if n := e.admitted.inWindow(id, k); n > e.stats[i].MaxInWindow {
-				s := &e.stats[i]
-				s.MaxInWindow, s.MaxInWindowClient = n, e.name(a)
-				s.MaxInWindowFirst, s.MaxInWindowLast = e.admitted.oldest(id, k), a.At
-			}
-		}
+		e.recordAdmitted(a, id, tracked)
 	}
 	e.last.Index, e.last.Arrival, e.last.WithoutStore, e.hasLast = e.n, a, without, true
 	if e.opts.History {
@@ -458,6 +451,33 @@ func (e *Engine) step() {
 	e.fetch()
 	if !e.opts.ForwardOnly && e.n == e.checkpoints[len(e.checkpoints)-1].n+e.every {
 		e.addCheckpoint()
+	}
+}
+
+// touchClient loads the client's state in every limiter and its admitted
+// record at once, before deciding: their cache misses overlap rather than
+// come one after another (algo.Toucher).
+func (e *Engine) touchClient(id int32) {
+	touched := e.admitted.touch(id)
+	for _, t := range e.touch {
+		touched += t.Touch(id)
+	}
+	e.touched += touched
+}
+
+// recordAdmitted records the arrival as admitted by the tracked limiters
+// (slot bits), and their most admitted in one window when it grew.
+func (e *Engine) recordAdmitted(a Arrival, id int32, tracked uint32) {
+	e.admitted.record(id, a.At, tracked)
+	for i, k := range e.slot {
+		if k < 0 || tracked&(1<<k) == 0 {
+			continue
+		}
+		if n := e.admitted.inWindow(id, k); n > e.stats[i].MaxInWindow {
+			s := &e.stats[i]
+			s.MaxInWindow, s.MaxInWindowClient = n, e.name(a)
+			s.MaxInWindowFirst, s.MaxInWindowLast = e.admitted.oldest(id, k), a.At
+		}
 	}
 }
 
@@ -482,7 +502,7 @@ func (e *Engine) clientID(a Arrival) int32 {
 
 // useIDs finds which limiters decide by id, after New or a restore.
 func (e *Engine) useIDs() {
-	e.byID, e.byName = e.byID[:0], false
+	e.byID, e.byName, e.touch = e.byID[:0], false, e.touch[:0]
 	for _, l := range e.limiters {
 		// A limiter carried over from another engine keeps its names and
 		// decides by name: correct, only slower.
@@ -491,6 +511,9 @@ func (e *Engine) useIDs() {
 			b = nil
 		}
 		e.byID, e.byName = append(e.byID, b), e.byName || b == nil
+		if t, ok := b.(algo.Toucher); ok {
+			e.touch = append(e.touch, t)
+		}
 	}
 }
 
