@@ -223,12 +223,32 @@ type source struct {
 }
 
 func (s *source) Next() (sim.Arrival, bool) {
+	c, ok := s.next()
+	if !ok {
+		return sim.Arrival{}, false
+	}
+	return sim.Arrival{At: s.at, Client: s.view.clients[c], Number: c + 1}, true
+}
+
+// NextNumbered is Next without the client's name, which Name gives
+// (sim.Named): the engine loads a name only when it needs one.
+func (s *source) NextNumbered() (sim.Arrival, bool) {
+	c, ok := s.next()
+	if !ok {
+		return sim.Arrival{}, false
+	}
+	return sim.Arrival{At: s.at, Number: c + 1}, true
+}
+
+// next reads the next request: s.at moves to its instant, and c is its
+// client's index in the view's clients.
+func (s *source) next() (c int32, ok bool) {
 	if s.done >= s.view.requests {
 		if s.tail == nil {
-			return sim.Arrival{}, false
+			return 0, false
 		}
 		if s.view, _ = s.tail.after(s.done); s.done >= s.view.requests {
-			return sim.Arrival{}, false
+			return 0, false
 		}
 	}
 	data := s.view.chunks[s.chunk-s.view.base]
@@ -239,17 +259,28 @@ func (s *source) Next() (sim.Arrival, bool) {
 			s.moved()
 		}
 	}
-	gap, n := binary.Uvarint(data[s.off:])
-	c, m := binary.Uvarint(data[s.off+n:])
-	s.off += n + m
+	var gap uint64
+	if g := data[s.off]; g < 0x80 { // the usual gap, under 128 ms: one byte
+		gap = uint64(g)
+		s.off++
+	} else {
+		var n int
+		gap, n = binary.Uvarint(data[s.off:])
+		s.off += n
+	}
+	u, m := binary.Uvarint(data[s.off:])
+	s.off += m
 	if s.view.marked {
 		mark, k := binary.Uvarint(data[s.off:])
 		s.off, s.mark = s.off+k, mark
 	}
 	s.at += algo.Instant(gap)
 	s.done++
-	return sim.Arrival{At: s.at, Client: s.view.clients[c], Number: int32(c) + 1}, true
+	return int32(u), true
 }
+
+// Name is the name of the client numbered number (Arrival.Number).
+func (s *source) Name(number int32) string { return s.view.clients[number-1] }
 
 func (s *source) Clone() sim.Source { c := *s; c.cursor = nil; return &c }
 

@@ -248,3 +248,6 @@ func (l *TokenBucket) sweepAt(t Instant) {
 	l.clock.schedule(t, l.cfg.windowMs())
 	l.Expire(t)
 }
+
+// Touch loads the state of the client numbered id (Toucher).
+func (l *TokenBucket) Touch(id int32) byte { return l.clients.touch(id) }

@@ -346,3 +346,6 @@ func (l *SlidingCounter) sweepAt(t Instant) {
 	l.clock.schedule(t, l.w)
 	l.Expire(t)
 }
+
+// Touch loads the state of the client numbered id (Toucher).
+func (l *SlidingCounter) Touch(id int32) byte { return l.clients.touch(id) }

@@ -300,3 +300,6 @@ func (l *FixedWindow) MemoryAt(t Instant) Memory {
 	})
 	return m
 }
+
+// Touch loads the state of the client numbered id (Toucher).
+func (l *FixedWindow) Touch(id int32) byte { return l.clients.touch(id) }

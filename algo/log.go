@@ -373,3 +373,6 @@ func (l *SlidingLog) sweepAt(t Instant) {
 	l.clock.schedule(t, l.w)
 	l.Expire(t)
 }
+
+// Touch loads the state of the client numbered id (Toucher).
+func (l *SlidingLog) Touch(id int32) byte { return l.clients.touch(id) }

@@ -61,3 +61,13 @@ type ByID interface {
 	UseNames(*Names) bool
 	AllowID(t Instant, id int32) Decision
 }
+
+// Toucher is a ByID limiter that loads the state of the client numbered id
+// ahead of deciding for it, changing nothing: a caller deciding with
+// several limiters touches them all first, so that their cache misses (a
+// client's states sit in a different array of each limiter) overlap
+// rather than come one after another. The byte read is returned only so
+// that the load is kept; it means nothing.
+type Toucher interface {
+	Touch(id int32) byte
+}

@@ -26,16 +26,19 @@ import (
 // a window (10,000 clients at 120 requests a second: 96% of requests), and
 // each limiter's count in the window is then read off the three runs, so a
 // request is recorded from the record alone. A client with more spills its
-// older runs into its buffer in encs, packed as varints (gap, mask, count),
+// older runs into a buffer of encs, packed as varints (gap, mask, count),
 // which then also keeps each limiter's count, until they have all left the
-// window; the record keeps the oldest encoded run's instant meanwhile. The
+// window; the record keeps the oldest encoded run's instant and the
+// buffer's index meanwhile. Buffers are only the spilled clients' (a few
+// hundred of a hundred thousand), taken from free when one is left. The
 // oldest request a limiter admitted in the window is looked for only when
 // its count beats the most so far.
 type admitted struct {
 	window algo.Instant
 	slots  int // limiters tracked, each a bit of the masks
 	recs   []int64
-	encs   []admittedRuns
+	encs   []admittedRuns // the spilled clients' runs (recRun1 says which)
+	free   []int32        // the buffers of encs no client holds now
 	// An inline run's word: its distance back from the newest run (30
 	// bits: less than a window, at most 7 days), its mask (slots bits),
 	// then its count (the rest; a longer run spills).
@@ -47,7 +50,7 @@ const (
 	recTailAt = 0 // the newest run's instant
 	recMeta   = 1 // its count, the flags below, and its mask in the high 32 bits
 	recRun0   = 2 // the oldest inline run; spilled, the oldest encoded run's instant
-	recRun1   = 3 // the inline run after it
+	recRun1   = 3 // the inline run after it; spilled, its buffer's index in encs
 	recWords  = 4
 )
 
@@ -79,17 +82,24 @@ func newAdmitted(window time.Duration, slots int) *admitted {
 
 // rec is the client's record, made (empty) if it is new.
 func (a *admitted) rec(client int32) *[recWords]int64 {
-	if int(client) >= len(a.encs) {
+	if n := int(client) + 1; n*recWords > len(a.recs) {
 		// Grown by a half: append's quarter (past 256 elements) copied and
 		// page-faulted five times the final arrays over a replay's first
 		// clients, a twentieth of its CPU; a half is three times, within
 		// the half more that EstimateBytes allows for growing slices.
-		n := max(int(client)+1, len(a.encs)+len(a.encs)/2)
-		a.encs = append(a.encs, make([]admittedRuns, n-len(a.encs))...)
-		a.encs = a.encs[:cap(a.encs)]
-		a.recs = append(a.recs, make([]int64, len(a.encs)*recWords-len(a.recs))...)
+		n = max(n, len(a.recs)/recWords*3/2)
+		a.recs = append(a.recs, make([]int64, n*recWords-len(a.recs))...)
+		a.recs = a.recs[:cap(a.recs)/recWords*recWords]
 	}
 	return (*[recWords]int64)(a.recs[int(client)*recWords:])
+}
+
+// touch loads the client's record ahead of recording (algo.Toucher).
+func (a *admitted) touch(client int32) byte {
+	if i := int(client) * recWords; i < len(a.recs) {
+		return byte(a.recs[i])
+	}
+	return 0
 }
 
 // run unpacks an inline run's word.
@@ -101,27 +111,27 @@ func (a *admitted) run(w int64) (distance int64, mask uint32, n int64) {
 // after dropping what left the window.
 func (a *admitted) record(client int32, t algo.Instant, mask uint32) {
 	r := a.rec(client)
-	a.dropThrough(client, r, t-a.window)
+	a.dropThrough(r, t-a.window)
 	meta := r[recMeta]
 	if n := meta & metaN; n > 0 {
 		if t == algo.Instant(r[recTailAt]) && mask == uint32(meta>>metaMask) && n < metaN {
 			r[recMeta] = meta + 1
-			a.count(client, meta, mask)
+			a.count(r, meta, mask)
 			return
 		}
-		meta = a.keep(client, r, t, meta)
+		meta = a.keep(r, t, meta)
 	}
 	r[recTailAt], r[recMeta] = int64(t), meta&(metaInline|metaSpilled)|int64(mask)<<metaMask|1
-	a.count(client, meta, mask)
+	a.count(r, meta, mask)
 }
 
 // count counts a request for each limiter in mask, in the buffer's counts
 // when spilled (inline, the runs are the counts).
-func (a *admitted) count(client int32, meta int64, mask uint32) {
+func (a *admitted) count(r *[recWords]int64, meta int64, mask uint32) {
 	if meta&metaSpilled == 0 {
 		return
 	}
-	counts := a.encs[client].counts
+	counts := a.encs[r[recRun1]].counts
 	for m := mask; m != 0; m &= m - 1 {
 		counts[bits.TrailingZeros32(m)]++
 	}
@@ -131,10 +141,10 @@ func (a *admitted) count(client int32, meta int64, mask uint32) {
 // is room (the inline runs' distances then count from t), otherwise into the
 // buffer, the inline runs first. It returns the record's meta with its
 // flags as they now are.
-func (a *admitted) keep(client int32, r *[recWords]int64, t algo.Instant, meta int64) int64 {
+func (a *admitted) keep(r *[recWords]int64, t algo.Instant, meta int64) int64 {
 	tailAt, n, mask := algo.Instant(r[recTailAt]), meta&metaN, uint32(meta>>metaMask)
 	if meta&metaSpilled != 0 {
-		a.encs[client].encode(tailAt, n, mask)
+		a.encs[r[recRun1]].encode(tailAt, n, mask)
 		return meta
 	}
 	held := int(meta&metaInline) >> 29
@@ -146,7 +156,8 @@ func (a *admitted) keep(client int32, r *[recWords]int64, t algo.Instant, meta i
 		r[recRun0+held] = d | int64(mask)<<runMask | n<<(runMask+a.slots)
 		return meta + metaOne
 	}
-	q := &a.encs[client]
+	buf := a.buffer()
+	q := &a.encs[buf]
 	if q.counts == nil {
 		q.counts = make([]int64, a.slots)
 	}
@@ -164,8 +175,20 @@ func (a *admitted) keep(client int32, r *[recWords]int64, t algo.Instant, meta i
 	}
 	q.encode(tailAt, n, mask)
 	q.add(mask, n)
-	r[recRun0] = int64(first)
+	r[recRun0], r[recRun1] = int64(first), int64(buf)
 	return meta&^metaInline | metaSpilled
+}
+
+// buffer is the index of a buffer in encs no client holds: a free one, or
+// a new one.
+func (a *admitted) buffer() int {
+	if k := len(a.free); k > 0 {
+		buf := a.free[k-1]
+		a.free = a.free[:k-1]
+		return int(buf)
+	}
+	a.encs = append(a.encs, admittedRuns{})
+	return len(a.encs) - 1
 }
 
 // add counts n requests for each limiter in mask.
@@ -181,7 +204,7 @@ func (a *admitted) inWindow(client int32, k int) int64 {
 	r := (*[recWords]int64)(a.recs[int(client)*recWords:])
 	meta := r[recMeta]
 	if meta&metaSpilled != 0 {
-		return a.encs[client].counts[k]
+		return a.encs[r[recRun1]].counts[k]
 	}
 	var n int64
 	if meta>>(metaMask+k)&1 != 0 {
@@ -197,18 +220,21 @@ func (a *admitted) inWindow(client int32, k int) int64 {
 
 // dropThrough drops the client's runs at or before edge. When the newest
 // run goes everything does, without reading a run.
-func (a *admitted) dropThrough(client int32, r *[recWords]int64, edge algo.Instant) {
+func (a *admitted) dropThrough(r *[recWords]int64, edge algo.Instant) {
 	meta := r[recMeta]
 	tailAt := algo.Instant(r[recTailAt])
 	switch {
 	case meta&metaN == 0:
 		return
 	case tailAt <= edge:
+		if meta&metaSpilled != 0 {
+			a.free = append(a.free, int32(r[recRun1]))
+		}
 		r[recMeta] = 0
 		return
 	case meta&metaSpilled != 0:
-		if algo.Instant(r[recRun0]) <= edge {
-			a.encs[client].dropThrough(r, edge)
+		if buf := r[recRun1]; algo.Instant(r[recRun0]) <= edge && a.encs[buf].dropThrough(r, edge) {
+			a.free = append(a.free, int32(buf))
 		}
 		return
 	}
@@ -227,8 +253,9 @@ func (a *admitted) dropThrough(client int32, r *[recWords]int64, edge algo.Insta
 
 // dropThrough drops the encoded runs at or before edge, the first of which
 // is; the instant of the oldest is r[recRun0]. The newest run, after edge,
-// stays; when no encoded run does, the record is no longer spilled.
-func (q *admittedRuns) dropThrough(r *[recWords]int64, edge algo.Instant) {
+// stays; when no encoded run does, the record is no longer spilled, and
+// unspilled says so (the buffer is free).
+func (q *admittedRuns) dropThrough(r *[recWords]int64, edge algo.Instant) (unspilled bool) {
 	head := algo.Instant(r[recRun0])
 	for {
 		_, mask, n, size := q.run(q.head)
@@ -238,13 +265,13 @@ func (q *admittedRuns) dropThrough(r *[recWords]int64, edge algo.Instant) {
 		q.head += size
 		if q.head == len(q.data) {
 			r[recMeta] &^= metaSpilled
-			return
+			return true
 		}
 		gap, _ := uvarint(q.data[q.head:])
 		head += algo.Instant(gap)
 		r[recRun0] = int64(head)
 		if head > edge {
-			return
+			return false
 		}
 	}
 }
@@ -286,7 +313,7 @@ func (a *admitted) oldest(client int32, k int) algo.Instant {
 	meta := r[recMeta]
 	tailAt := algo.Instant(r[recTailAt])
 	if meta&metaSpilled != 0 {
-		q := &a.encs[client]
+		q := &a.encs[r[recRun1]]
 		at := algo.Instant(r[recRun0])
 		for off := q.head; off < len(q.data); {
 			gap, m, _, size := q.run(off)
@@ -311,23 +338,27 @@ func (a *admitted) oldest(client int32, k int) algo.Instant {
 func (a *admitted) clone() *admitted {
 	c := *a
 	c.recs = append([]int64(nil), a.recs...)
-	c.encs = make([]admittedRuns, len(a.encs))
-	for i, q := range a.encs {
-		if a.recs[i*recWords+recMeta]&metaSpilled != 0 {
-			c.encs[i] = admittedRuns{data: append([]byte(nil), q.data[q.head:]...), lastAt: q.lastAt,
-				counts: append([]int64(nil), q.counts...)}
+	c.encs, c.free = make([]admittedRuns, 0, len(a.encs)-len(a.free)), nil
+	for i := recMeta; i < len(c.recs); i += recWords {
+		if c.recs[i]&metaSpilled != 0 {
+			buf := &c.recs[i-recMeta+recRun1]
+			q := &a.encs[*buf]
+			c.encs = append(c.encs, admittedRuns{data: append([]byte(nil), q.data[q.head:]...), lastAt: q.lastAt,
+				counts: append([]int64(nil), q.counts...)})
+			*buf = int64(len(c.encs) - 1)
 		}
 	}
 	return &c
 }
 
 // admittedClientBytes is what the tracking holds for every client, busy or
-// not: its record and the header of its encoded runs.
+// not, at most: its record, and (once counted for every client; now only a
+// spilled one's) the header of its encoded runs.
 const admittedClientBytes = recWords*8 + int64(unsafe.Sizeof(admittedRuns{}))
 
 // bytes is what the tracking holds, headers included.
 func (a *admitted) bytes() int64 {
-	n := int64(cap(a.recs))*8 + int64(cap(a.encs))*int64(unsafe.Sizeof(admittedRuns{}))
+	n := int64(cap(a.recs))*8 + int64(cap(a.encs))*int64(unsafe.Sizeof(admittedRuns{})) + int64(cap(a.free))*4
 	for i := range a.encs {
 		n += int64(cap(a.encs[i].data)) + int64(cap(a.encs[i].counts))*8
 	}

@@ -127,6 +127,7 @@ type Engine struct {
 
 	// position: everything below is a function of n alone (and now of the seek)
 	src       Source
+	named     Named // src, when it leaves names out (Named); nil otherwise
 	now       algo.Instant
 	n         int64
 	next      Arrival // the arrival n, if hasNext
@@ -139,9 +140,12 @@ type Engine struct {
 	history   *History
 	storeless bool // some limiter may decide without its store (withoutStore)
 
-	names    *algo.Names // the clients met, numbered as every limiter indexes them
-	byID     []algo.ByID // each limiter deciding by those numbers, or nil where it cannot
-	byNumber []int32     // a numbering source's client number → 1 + its id in names
+	names    *algo.Names    // the clients met, numbered as every limiter indexes them
+	byID     []algo.ByID    // each limiter deciding by those numbers, or nil where it cannot
+	byNumber []int32        // a numbering source's client number → 1 + its id in names
+	touch    []algo.Toucher // the limiters in byID that can load a client's state ahead
+	touched  byte           // what touching read: kept, as a load nobody reads may be left out
+	byName   bool           // some limiter decides by name: step needs every arrival's name
 
 	checkpoints []checkpoint // sorted by n; checkpoints[0] is the start
 	every       int64
@@ -196,6 +200,7 @@ func New(src Source, limiters []algo.Limiter, opts Options) (*Engine, error) {
 		budget:   cmp.Or(opts.CheckpointBytes, checkpointBudget),
 		last:     Record{Decisions: make([]algo.Decision, len(limiters))},
 	}
+	e.named, _ = src.(Named)
 	e.history = newHistory(len(limiters))
 	slots := 0
 	for i, l := range limiters {
@@ -267,7 +272,10 @@ func (e *Engine) Processed() int64 { return e.n }
 func (e *Engine) Limiters() []algo.Limiter { return e.limiters }
 
 // Next is the next arrival to be decided; false at the end.
-func (e *Engine) Next() (Arrival, bool) { return e.next, e.hasNext }
+func (e *Engine) Next() (Arrival, bool) {
+	e.next.Client = e.name(e.next)
+	return e.next, e.hasNext
+}
 
 // Done reports whether every arrival has been decided.
 func (e *Engine) Done() bool { return !e.hasNext }
@@ -354,7 +362,29 @@ func (e *Engine) stepWhile(more func() bool) {
 	}
 }
 
-func (e *Engine) fetch() { e.next, e.hasNext = e.src.Next() }
+func (e *Engine) fetch() {
+	if e.named != nil {
+		e.next, e.hasNext = e.named.NextNumbered()
+		return
+	}
+	e.next, e.hasNext = e.src.Next()
+}
+
+// name is the arrival's client's name: looked up by its number when a
+// Named source left it out.
+func (e *Engine) name(a Arrival) string {
+	if a.Client == "" && a.Number > 0 && e.named != nil {
+		return e.named.Name(a.Number)
+	}
+	return a.Client
+}
+
+// fillNames fills in the names the engine hands out or keeps past its source
+// (Named): the next arrival's and the last record's.
+func (e *Engine) fillNames() {
+	e.next.Client = e.name(e.next)
+	e.last.Arrival.Client = e.name(e.last.Arrival)
+}
 
 // Step decides the next arrival and moves the clock to its instant.
 // The record's Decisions are reused by the next step: copy them to keep them.
@@ -363,6 +393,7 @@ func (e *Engine) Step() (Record, bool) {
 		return Record{}, false
 	}
 	e.step()
+	e.last.Arrival.Client = e.name(e.last.Arrival)
 	return e.last, true
 }
 
@@ -370,7 +401,11 @@ func (e *Engine) Step() (Record, bool) {
 func (e *Engine) step() {
 	a := e.next
 	e.now = a.At
+	if e.byName {
+		a.Client = e.name(a)
+	}
 	id := e.clientID(a)
+	e.touchClient(id)
 	var bits, tracked, delayed, without uint32
 	for i, l := range e.limiters {
 		d := &e.last.Decisions[i] // written in place: a Decision is 96 bytes
@@ -404,7 +439,7 @@ func (e *Engine) step() {
 				if d.Count > 0 {
 					first = d.Oldest
 				}
-				s.MaxInWindow, s.MaxInWindowClient = n, a.Client
+				s.MaxInWindow, s.MaxInWindowClient = n, e.name(a)
 				s.MaxInWindowFirst, s.MaxInWindowLast = first, a.At
 			}
 		} else {
@@ -414,17 +449,7 @@ func (e *Engine) step() {
 		p.Clients, p.Entries, p.Bytes = max(p.Clients, m.Clients), max(p.Entries, m.Entries), max(p.Bytes, m.Bytes)
 	}
 	if tracked != 0 {
-		e.admitted.record(id, a.At, tracked)
-		for i, k := range e.slot {
-			if k < 0 || tracked&(1<<k) == 0 {
-				continue
-			}
-			if n := e.admitted.inWindow(id, k); n > e.stats[i].MaxInWindow {
-				s := &e.stats[i]
-				s.MaxInWindow, s.MaxInWindowClient = n, a.Client
-				s.MaxInWindowFirst, s.MaxInWindowLast = e.admitted.oldest(id, k), a.At
-			}
-		}
+		e.recordAdmitted(a, id, tracked)
 	}
 	e.last.Index, e.last.Arrival, e.last.WithoutStore, e.hasLast = e.n, a, without, true
 	if e.opts.History {
@@ -443,11 +468,38 @@ func (e *Engine) step() {
 	}
 }
 
+// touchClient loads the client's state in every limiter and its admitted
+// record at once, before deciding: their cache misses overlap rather than
+// come one after another (algo.Toucher).
+func (e *Engine) touchClient(id int32) {
+	touched := e.admitted.touch(id)
+	for _, t := range e.touch {
+		touched += t.Touch(id)
+	}
+	e.touched += touched
+}
+
+// recordAdmitted records the arrival as admitted by the tracked limiters
+// (slot bits), and their most admitted in one window when it grew.
+func (e *Engine) recordAdmitted(a Arrival, id int32, tracked uint32) {
+	e.admitted.record(id, a.At, tracked)
+	for i, k := range e.slot {
+		if k < 0 || tracked&(1<<k) == 0 {
+			continue
+		}
+		if n := e.admitted.inWindow(id, k); n > e.stats[i].MaxInWindow {
+			s := &e.stats[i]
+			s.MaxInWindow, s.MaxInWindowClient = n, e.name(a)
+			s.MaxInWindowFirst, s.MaxInWindowLast = e.admitted.oldest(id, k), a.At
+		}
+	}
+}
+
 // clientID is the arrival's client's id in names: found by the number a
 // numbering source gave it when it has one, without hashing the name.
 func (e *Engine) clientID(a Arrival) int32 {
 	if a.Number <= 0 {
-		return e.names.ID(a.Client)
+		return e.names.ID(e.name(a))
 	}
 	if int(a.Number) < len(e.byNumber) {
 		if id := e.byNumber[a.Number]; id > 0 {
@@ -457,14 +509,14 @@ func (e *Engine) clientID(a Arrival) int32 {
 		e.byNumber = append(e.byNumber, make([]int32, int(a.Number)+1-len(e.byNumber))...)
 		e.byNumber = e.byNumber[:cap(e.byNumber)]
 	}
-	id := e.names.ID(a.Client)
+	id := e.names.ID(e.name(a))
 	e.byNumber[a.Number] = id + 1
 	return id
 }
 
 // useIDs finds which limiters decide by id, after New or a restore.
 func (e *Engine) useIDs() {
-	e.byID = e.byID[:0]
+	e.byID, e.byName, e.touch = e.byID[:0], false, e.touch[:0]
 	for _, l := range e.limiters {
 		// A limiter carried over from another engine keeps its names and
 		// decides by name: correct, only slower.
@@ -472,7 +524,10 @@ func (e *Engine) useIDs() {
 		if ok && !b.UseNames(e.names) {
 			b = nil
 		}
-		e.byID = append(e.byID, b)
+		e.byID, e.byName = append(e.byID, b), e.byName || b == nil
+		if t, ok := b.(algo.Toucher); ok {
+			e.touch = append(e.touch, t)
+		}
 	}
 }
 
@@ -552,7 +607,10 @@ func (e *Engine) PrevEdge() {
 func (e *Engine) RunToEnd() { e.stepWhile(func() bool { return true }) }
 
 // Last is the most recent record; false before the first arrival.
-func (e *Engine) Last() (Record, bool) { return e.last, e.hasLast }
+func (e *Engine) Last() (Record, bool) {
+	e.last.Arrival.Client = e.name(e.last.Arrival)
+	return e.last, e.hasLast
+}
 
 // Stats returns each limiter's running figures, in engine order, with live
 // memory as it stands at the clock.
@@ -578,6 +636,7 @@ func (e *Engine) History() *History { return e.history }
 func (e *Engine) Clients() []string { return e.names.All() }
 
 func (e *Engine) snapshot() checkpoint {
+	e.fillNames() // a checkpoint's arrivals are read without the engine's source
 	cp := checkpoint{
 		n:        e.n,
 		src:      e.src.Clone(),
@@ -655,6 +714,7 @@ func (e *Engine) jump(back bool, ok func(*checkpoint) bool) {
 func (e *Engine) restore(cp *checkpoint) {
 	e.n = cp.n
 	e.src = cp.src.Clone()
+	e.named, _ = e.src.(Named)
 	for j := range e.limiters {
 		e.limiters[j] = cp.limiters[j].Clone()
 	}

@@ -180,9 +180,10 @@ func (e *Engine) merged() *mergeSource {
 		m.returned = cp.hasNext
 		cp.src = m
 	}
+	e.fillNames() // a merge reads its source whole (not Named)
 	m := wrap(e.src)
 	m.returned = e.hasNext
-	e.src = m
+	e.src, e.named = m, nil
 	return m
 }
 

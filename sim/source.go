@@ -24,6 +24,19 @@ type Source interface {
 	Len() int64
 }
 
+// Named is a Source that numbers its clients (Arrival.Number) and can
+// leave their names out: NextNumbered is Next with Client "" whenever
+// Number is above 0, and Name is that client's name, for any number the
+// source has returned. The engine reads a Named source so and looks a name
+// up only when it needs one (a client it meets first, a new most in one
+// window, an arrival or record it hands out), which saves loading a name
+// a request it will not read: Next stays whole, for every other reader.
+type Named interface {
+	Source
+	NextNumbered() (Arrival, bool)
+	Name(number int32) string
+}
+
 // Bounded is a Source that knows, without generating its arrivals, an
 // instant none comes after (and whether the last one is exactly there).
 type Bounded interface {
