@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -34,7 +36,24 @@ var (
 )
 
 func benchData() []byte {
-	benchOnce.Do(func() { benchLog = synthetic(1_000_000, 100_000) })
+	benchOnce.Do(func() {
+		// WINDOWLAB_BENCH_LOG: a log of 1,000,000 lines or more to read
+		// instead (the benchmark's, internal/loggen), cut to its first million.
+		if name := os.Getenv("WINDOWLAB_BENCH_LOG"); name != "" {
+			if b, err := os.ReadFile(name); err == nil {
+				for i, n := 0, 0; i < len(b); i++ {
+					if b[i] == '\n' {
+						if n++; n == 1_000_000 {
+							benchLog = b[:i+1]
+							return
+						}
+					}
+				}
+			}
+			panic("WINDOWLAB_BENCH_LOG: not a log of 1,000,000 lines or more")
+		}
+		benchLog = synthetic(1_000_000, 100_000)
+	})
 	return benchLog
 }
 
@@ -108,4 +127,88 @@ func BenchmarkReadWhileDeciding(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.N)*1e6/b.Elapsed().Seconds(), "lines/s")
+}
+
+// Reading as a streamed replay reads (replay's report and sweep): a
+// streaming Tail dropping the chunks read, one source draining it as fast
+// as it can, the usage counts of a 1-minute window and a budget's Check
+// and the progress every few thousand lines. Beside BenchmarkReadFloor,
+// in the same run, its ns/op over the floor's is the reading's CPU ratio.
+func BenchmarkReadStreamed(b *testing.B) {
+	data := benchData()
+	b.SetBytes(int64(len(data)))
+	b.ResetTimer()
+	start := cpu()
+	for range b.N {
+		tail := NewTail()
+		tail.Stream()
+		src := tail.Source()
+		drained := make(chan int64)
+		go func() {
+			n := int64(0)
+			for _, ok := src.Next(); ok; _, ok = src.Next() {
+				n++
+			}
+			src.(*source).Close()
+			drained <- n
+		}()
+		var seen int64
+		opts := Options{Reorder: DefaultReorder, Tail: tail, Windows: []time.Duration{time.Minute},
+			Check:     func(u Usage) error { seen = u.Lines; return nil },
+			Progress:  func(_, n int64) { seen = n },
+			Interrupt: func() bool { return false }}
+		if _, err := Read(bytes.NewReader(data), opts); err != nil {
+			b.Fatal(err)
+		}
+		if n := <-drained; n != 1_000_000 || seen != 1_000_000 {
+			b.Fatalf("drained %d, seen %d", n, seen)
+		}
+	}
+	b.ReportMetric(float64(b.N)*1e6/b.Elapsed().Seconds(), "lines/s")
+	b.ReportMetric(float64(cpu()-start)/float64(b.N)/1e6, "cpu-ns/line")
+}
+
+// The floor: split the lines, parse the address's end and the [time] to
+// an instant, keep nothing (internal/loggen/cmd/readfloor's loop).
+func BenchmarkReadFloor(b *testing.B) {
+	data := benchData()
+	b.SetBytes(int64(len(data)))
+	b.ResetTimer()
+	start := cpu()
+	for range b.N {
+		var sum int64
+		rest := data
+		for len(rest) > 0 {
+			line := rest
+			if j := bytes.IndexByte(rest, '\n'); j >= 0 {
+				line, rest = rest[:j], rest[j+1:]
+			} else {
+				rest = nil
+			}
+			sp := bytes.IndexByte(line, ' ')
+			open := bytes.IndexByte(line, '[')
+			end := bytes.IndexByte(line, ']')
+			if sp < 0 || open < 0 || end < open {
+				continue
+			}
+			st, _ := clfTime(line[open+1 : end])
+			sum += int64(st.at) + int64(sp)
+		}
+		if sum == 0 {
+			b.Fatal("nothing read")
+		}
+	}
+	b.ReportMetric(float64(b.N)*1e6/b.Elapsed().Seconds(), "lines/s")
+	b.ReportMetric(float64(cpu()-start)/float64(b.N)/1e6, "cpu-ns/line")
+}
+
+// cpu is the process's CPU time so far (user and system, every thread),
+// in ns: a benchmark's cpu-ns/line, which the machine's other load moves
+// less than its wall time.
+func cpu() int64 {
+	var u syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &u); err != nil {
+		return 0
+	}
+	return u.Utime.Nano() + u.Stime.Nano()
 }

@@ -450,7 +450,8 @@ func (rd *reader) line() ([]byte, error) {
 // JSON, which fields to read); a request goes into the reorder window.
 func (rd *reader) take(line []byte, reorder algo.Instant) error {
 	l, opts := rd.log, rd.opts
-	if len(bytes.TrimSpace(line)) == 0 {
+	// A line starting with a printable ASCII byte is no blank one.
+	if len(line) == 0 || (line[0] <= ' ' || line[0] >= 0x7f) && len(bytes.TrimSpace(line)) == 0 {
 		return nil
 	}
 	if len(line) > maxLine {
@@ -613,6 +614,30 @@ func (rd *reader) problem(why string) error {
 
 // client is the number of the client the line's key parts name.
 func (rd *reader) client() (int32, bool) {
+	key := rd.keyBytes()
+	l := rd.log
+	if c, ok := l.index.find(key); ok {
+		return c, true
+	}
+	if len(l.clients) >= clientLimit {
+		return 0, false
+	}
+	c := int32(len(l.clients))
+	name := string(key)
+	l.clients = append(l.clients, name)
+	l.index.add(name, c)
+	l.named(name)
+	return c, true
+}
+
+// keyBytes is the client's key: the line's key parts, "-" for an empty
+// one, joined by spaces, cut at maxKey (the one part itself, mostly).
+func (rd *reader) keyBytes() []byte {
+	if rd.nkey == 1 {
+		if p := rd.parts[0]; len(p) > 0 && len(p) <= maxKey {
+			return p
+		}
+	}
 	rd.key = rd.key[:0]
 	for i, p := range rd.parts[:rd.nkey] {
 		if i > 0 {
@@ -626,19 +651,7 @@ func (rd *reader) client() (int32, bool) {
 	if len(rd.key) > maxKey {
 		rd.key = rd.key[:maxKey]
 	}
-	l := rd.log
-	if c, ok := l.index.find(rd.key); ok {
-		return c, true
-	}
-	if len(l.clients) >= clientLimit {
-		return 0, false
-	}
-	c := int32(len(l.clients))
-	name := string(rd.key)
-	l.clients = append(l.clients, name)
-	l.index.add(name, c)
-	l.named(name)
-	return c, true
+	return rd.key
 }
 
 // flush keeps, in time order, every waiting request at or before until.
