@@ -59,6 +59,9 @@ func (rd *reader) open(i int) (stop bool, err error) {
 	in := rd.inputs[i]
 	rd.index, rd.name, rd.lineNo = i, in.Name, 0
 	rd.headerNext = i > 0 && rd.header != nil
+	if !rd.firstOnly {
+		rd.workers = parallelWorkers(in)
+	}
 	rd.counted.r = in.R
 	rd.br = bufio.NewReaderSize(rd.counted, 1<<16)
 	if magic, _ := rd.br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
@@ -136,13 +139,13 @@ func FirstTime(r io.Reader, opts Options) (algo.Instant, error) {
 	if _, err := rd.open(0); err != nil {
 		return 0, err
 	}
-	reorder := algo.Instant(opts.Reorder / time.Millisecond)
+	rd.reorder = algo.Instant(opts.Reorder / time.Millisecond)
 	for !rd.found && rd.lineNo < firstLines {
 		line, err := rd.line()
 		if len(line) > 0 || err == nil {
 			rd.lineNo++
 			l.Lines++
-			if err := rd.take(line, reorder); err != nil {
+			if err := rd.take(line); err != nil {
 				return 0, err
 			}
 		}

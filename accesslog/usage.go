@@ -13,7 +13,8 @@ import (
 type Usage struct {
 	Lines int64 // lines read
 	// Keys are the clients' keys and their index; Store the requests kept;
-	// Waiting the requests waiting to be put in order (Options.Reorder).
+	// Waiting the requests waiting to be put in order (Options.Reorder)
+	// and, parsed in parallel, the lines read ahead.
 	Keys, Store, Waiting int64
 	Clients              int64
 	Requests             int64   // kept so far

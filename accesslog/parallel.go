@@ -1,0 +1,263 @@
+package accesslog
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"runtime"
+	"sync"
+)
+
+// A large regular file is parsed on more than one core: one goroutine
+// reads it (and inflates it, when it is gzip) and cuts it into blocks of
+// whole lines, workers parse the blocks, each with a parser of its own,
+// and the reading goroutine takes them in the file's order, line by line,
+// as it takes the lines it parses itself (reader.one): the clients'
+// numbers, the reorder window, the bad lines and their numbers, --from and
+// --to, the progress, the Tail and ctrl+C are the same as on one core.
+// Only what a line's parsing gives (its time and its key's parts, or why
+// it is no request) is worked out ahead. The blocks are a fixed few,
+// handed round: the memory is bounded whatever the file.
+
+// ParallelMin is the size from which a regular file is parsed in parallel,
+// when the process may run on two cores or more (GOMAXPROCS): below it the
+// goroutines' start and hand-offs cost more than they save.
+const ParallelMin = 4 << 20
+
+// parallelWorkers is how many goroutines parse an input beside the
+// reading: 0 for one read on one core (a pipe, standard input, a small
+// file, one core). A test sets it to parse any input in parallel.
+var parallelWorkers = func(in Input) int {
+	procs := runtime.GOMAXPROCS(0)
+	f, ok := in.R.(*os.File)
+	if !ok || procs < 2 {
+		return 0
+	}
+	info, err := f.Stat()
+	if err != nil || !info.Mode().IsRegular() || info.Size() < ParallelMin {
+		return 0
+	}
+	return min(procs-1, 4)
+}
+
+// What a block holds at most (a test lowers them): lines, and bytes,
+// past which it ends at the end of the line.
+var (
+	blockLines = 2048
+	blockBytes = 1 << 18
+)
+
+// block is a run of a file's lines, and once parsed what each gives.
+type block struct {
+	text  []byte   // the lines, one after another, without their breaks
+	ends  []int32  // where each ends in text
+	err   error    // the reading's error after the last line (io.EOF at the end), or nil
+	read  int64    // the file's bytes read at the end of the block (Options.Progress)
+	lines []parsed // what each line gives, once parsed
+	parts []byte   // the key's parts' bytes, copied (a parser may reuse its own)
+	ends2 []int32  // where each part ends in parts, a line's one after another
+	done  chan struct{}
+}
+
+// parsed is what one line of a block gives.
+type parsed struct {
+	kind  uint8 // lineBlank, lineLong or lineParsed
+	st    stamp
+	err   error // why the line is no request (lineParsed)
+	from  int32 // where its parts start in the block's parts
+	first int32 // the index of its first part's end in the block's ends2
+}
+
+const (
+	lineBlank = iota
+	lineLong
+	lineParsed
+)
+
+// pipeline is a parallel reading's goroutines and the blocks they pass.
+type pipeline struct {
+	free  chan *block // blocks to fill
+	work  chan *block // blocks to parse
+	order chan *block // blocks filled, in the file's order
+	quit  chan struct{}
+	wg    sync.WaitGroup
+}
+
+// pipeBytes is what a parallel reading's blocks may hold: their text and
+// what each line gives (Usage.Waiting counts it).
+func (rd *reader) pipeBytes() int64 {
+	if !rd.piped {
+		return 0
+	}
+	return int64(2*rd.workers+2) * int64(blockBytes+blockLines*(64+8*len(rd.parts)))
+}
+
+// bytesRead is the file's bytes read so far, for Options.Progress: of a
+// parallel reading, as far as the lines taken.
+func (rd *reader) bytesRead() int64 {
+	if rd.workers > 0 && rd.piped {
+		return rd.blockRead
+	}
+	return rd.counted.n
+}
+
+// linesParallel reads the file open as lines does, its lines parsed by
+// rd.workers goroutines. The lines before the parser is known (the first,
+// which sets the format, or a CSV's header) are taken one by one.
+func (rd *reader) linesParallel() (stop bool, err error) {
+	for rd.parser == nil || rd.headerNext {
+		line, rerr := rd.line()
+		if end, stop, err := rd.one(line, nil, rerr); end {
+			return stop, err
+		}
+	}
+	p := rd.startPipeline()
+	defer p.stop(rd)
+	for b := range p.order {
+		<-b.done
+		rd.blockRead, rd.cur = b.read, b
+		for i := range b.lines {
+			var rerr error
+			if i == len(b.lines)-1 {
+				rerr = b.err
+			}
+			end, stop, err := rd.takeBlockLine(b, i, rerr)
+			if end {
+				p.free <- b
+				return stop, err
+			}
+		}
+		p.free <- b
+	}
+	return false, nil
+}
+
+// takeBlockLine takes a block's line i as one does.
+func (rd *reader) takeBlockLine(b *block, i int, rerr error) (end, stop bool, err error) {
+	start := int32(0)
+	if i > 0 {
+		start = b.ends[i-1]
+	}
+	return rd.one(b.text[start:b.ends[i]], &b.lines[i], rerr)
+}
+
+// startPipeline starts the goroutines that read, cut and parse the rest
+// of the file open.
+func (rd *reader) startPipeline() *pipeline {
+	n := rd.workers
+	p := &pipeline{free: make(chan *block, 2*n+2), work: make(chan *block, 2*n+2), order: make(chan *block, 2*n+2), quit: make(chan struct{})}
+	for range 2*n + 2 {
+		p.free <- &block{done: make(chan struct{}, 1)}
+	}
+	rd.piped = true
+	p.wg.Add(1 + n)
+	go func() {
+		defer p.wg.Done()
+		defer close(p.work)
+		defer close(p.order)
+		rd.cut(p)
+	}()
+	for range n {
+		parser := rd.parser.clone()
+		parts := make([][]byte, len(rd.parts))
+		go func() {
+			defer p.wg.Done()
+			for b := range p.work {
+				parseBlock(b, parser, parts)
+				b.done <- struct{}{}
+			}
+		}()
+	}
+	return p
+}
+
+// stop ends the goroutines, where the reading ended or stopped.
+func (p *pipeline) stop(rd *reader) {
+	close(p.quit)
+	for range p.order { // let the cutting end, its blocks unread
+	}
+	p.wg.Wait()
+	rd.piped = false
+}
+
+// cut reads the file's lines into blocks, in order, until its end, an
+// error, or quit.
+func (rd *reader) cut(p *pipeline) {
+	for {
+		var b *block
+		select {
+		case b = <-p.free:
+		case <-p.quit:
+			return
+		}
+		b.text, b.ends, b.err = b.text[:0], b.ends[:0], nil
+		// A block ends past blockBytes by one line at most: some 1 MiB.
+		for len(b.ends) < blockLines && len(b.text) < blockBytes {
+			line, err := rd.line()
+			b.text = append(b.text, line...)
+			b.ends = append(b.ends, int32(len(b.text)))
+			if err != nil {
+				b.err = err
+				break
+			}
+		}
+		b.read = rd.counted.n
+		select {
+		case p.order <- b:
+		case <-p.quit:
+			return
+		}
+		p.work <- b
+		if b.err != nil {
+			return
+		}
+	}
+}
+
+// parseBlock parses a block's lines as take would: blank, too long, or
+// what the parser gives, each part copied out of the parser's scratch.
+func parseBlock(b *block, parser lineParser, parts [][]byte) {
+	b.lines, b.parts, b.ends2 = b.lines[:0], b.parts[:0], b.ends2[:0]
+	start := int32(0)
+	for _, end := range b.ends {
+		line := b.text[start:end]
+		start = end
+		var p parsed
+		switch {
+		case len(line) == 0 || (line[0] <= ' ' || line[0] >= 0x7f) && len(bytes.TrimSpace(line)) == 0:
+			p.kind = lineBlank
+		case len(line) > maxLine:
+			p.kind = lineLong
+		default:
+			p.kind = lineParsed
+			p.st, p.err = parser.parse(line, parts)
+			if p.err == nil {
+				p.from, p.first = int32(len(b.parts)), int32(len(b.ends2))
+				for _, v := range parts {
+					b.parts = append(b.parts, v...)
+					b.ends2 = append(b.ends2, int32(len(b.parts)))
+				}
+			}
+		}
+		b.lines = append(b.lines, p)
+	}
+}
+
+// takeParsed takes a line a worker parsed, as take takes one it parses.
+func (rd *reader) takeParsed(p *parsed) error {
+	switch p.kind {
+	case lineBlank:
+		return nil
+	case lineLong:
+		return rd.problem(fmt.Sprintf("longer than %d bytes", maxLine))
+	}
+	if p.err == nil {
+		b, start := rd.cur, p.from
+		for i := range rd.parts {
+			end := b.ends2[int(p.first)+i]
+			rd.parts[i] = b.parts[start:end:end]
+			start = end
+		}
+	}
+	return rd.parsed(p.st, p.err)
+}
