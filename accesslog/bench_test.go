@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"sync"
 	"syscall"
 	"testing"
@@ -129,37 +130,64 @@ func BenchmarkReadWhileDeciding(b *testing.B) {
 	b.ReportMetric(float64(b.N)*1e6/b.Elapsed().Seconds(), "lines/s")
 }
 
-// Reading as a streamed replay reads (replay's report and sweep): a
-// streaming Tail dropping the chunks read, one source draining it as fast
-// as it can, the usage counts of a 1-minute window and a budget's Check
-// and the progress every few thousand lines. Beside BenchmarkReadFloor,
-// in the same run, its ns/op over the floor's is the reading's CPU ratio.
-func BenchmarkReadStreamed(b *testing.B) {
+// Reading as a streamed replay reads (replay's report and sweep): from a
+// file, a streaming Tail dropping the chunks read, one source draining it
+// as fast as it can, the usage counts of a 1-minute window, a budget's
+// Check and the progress every few thousand lines. Beside
+// BenchmarkReadFloor, in the same run, its cpu-ns/line over the floor's is
+// the reading's CPU ratio. On two cores it is parsed on one (the deciding
+// has the other).
+func BenchmarkReadStreamed(b *testing.B) { readFile(b, true, true) }
+
+// Reading a file whole before anything decides (--save, --tui), parsed by
+// workers beside the reading when there are two cores or more, and the
+// same on one core.
+func BenchmarkReadWhole(b *testing.B)        { readFile(b, false, true) }
+func BenchmarkReadWholeOneCore(b *testing.B) { readFile(b, false, false) }
+
+func readFile(b *testing.B, streamed, parallel bool) {
 	data := benchData()
+	name := filepath.Join(b.TempDir(), "access.log")
+	if err := os.WriteFile(name, data, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	if !parallel {
+		defer func(workers func(Input, Options) int) { parallelWorkers = workers }(parallelWorkers)
+		parallelWorkers = func(Input, Options) int { return 0 }
+	}
 	b.SetBytes(int64(len(data)))
 	b.ResetTimer()
 	start := cpu()
 	for range b.N {
-		tail := NewTail()
-		tail.Stream()
-		src := tail.Source()
-		drained := make(chan int64)
-		go func() {
-			n := int64(0)
-			for _, ok := src.Next(); ok; _, ok = src.Next() {
-				n++
-			}
-			src.(*source).Close()
-			drained <- n
-		}()
 		var seen int64
-		opts := Options{Reorder: DefaultReorder, Tail: tail, Windows: []time.Duration{time.Minute},
+		opts := Options{Reorder: DefaultReorder, Windows: []time.Duration{time.Minute},
 			Check:     func(u Usage) error { seen = u.Lines; return nil },
 			Progress:  func(_, n int64) { seen = n },
 			Interrupt: func() bool { return false }}
-		if _, err := Read(bytes.NewReader(data), opts); err != nil {
+		drained := make(chan int64, 1)
+		drained <- 1_000_000
+		if streamed {
+			<-drained
+			opts.Tail = NewTail()
+			opts.Tail.Stream()
+			src := opts.Tail.Source()
+			go func() {
+				n := int64(0)
+				for _, ok := src.Next(); ok; _, ok = src.Next() {
+					n++
+				}
+				src.(*source).Close()
+				drained <- n
+			}()
+		}
+		f, err := os.Open(name)
+		if err != nil {
 			b.Fatal(err)
 		}
+		if _, err := Read(f, opts); err != nil {
+			b.Fatal(err)
+		}
+		f.Close()
 		if n := <-drained; n != 1_000_000 || seen != 1_000_000 {
 			b.Fatalf("drained %d, seen %d", n, seen)
 		}

@@ -60,7 +60,7 @@ func (rd *reader) open(i int) (stop bool, err error) {
 	rd.index, rd.name, rd.lineNo = i, in.Name, 0
 	rd.headerNext = i > 0 && rd.header != nil
 	if !rd.firstOnly {
-		rd.workers = parallelWorkers(in)
+		rd.workers = parallelWorkers(in, rd.opts)
 	}
 	rd.counted.r = in.R
 	rd.br = bufio.NewReaderSize(rd.counted, 1<<16)
@@ -134,7 +134,7 @@ func FirstTime(r io.Reader, opts Options) (algo.Instant, error) {
 		opts.Key.named = append(opts.Key.named[:len(opts.Key.named):len(opts.Key.named)], true)
 	}
 	rd := reader{log: l, opts: opts, files: files{inputs: []Input{{Name: opts.Name, R: io.LimitReader(r, 1<<30)}}}, counted: &countingReader{},
-		parts: make([][]byte, len(opts.Key.parts)), nkey: nkey, minus: minus}
+		parts: make([][]byte, len(opts.Key.parts)), nkey: nkey, minus: minus, known: -1}
 	rd.firstOnly = true
 	if _, err := rd.open(0); err != nil {
 		return 0, err

@@ -313,7 +313,7 @@ func ReadFiles(inputs []Input, opts Options) (l *Log, err error) {
 		opts.Key.parts = append(slices.Clone(opts.Key.parts), opts.TimeMinus)
 		opts.Key.named = append(slices.Clone(opts.Key.named), true)
 	}
-	rd := reader{log: l, opts: opts, files: files{inputs: inputs}, counted: &countingReader{}, parts: make([][]byte, len(opts.Key.parts)), nkey: nkey, minus: minus}
+	rd := reader{log: l, opts: opts, files: files{inputs: inputs}, counted: &countingReader{}, parts: make([][]byte, len(opts.Key.parts)), nkey: nkey, minus: minus, known: -1}
 	rd.waiting.marked = l.marked
 	rd.reorder = algo.Instant(opts.Reorder / time.Millisecond)
 	if err := rd.run(); err != nil {
@@ -347,6 +347,7 @@ type reader struct {
 	// its end.
 	workers   int
 	piped     bool
+	known     int32 // the line's client, looked up ahead (findClients), or −1
 	cur       *block
 	blockRead int64
 }
@@ -647,6 +648,9 @@ func (rd *reader) problem(why string) error {
 
 // client is the number of the client the line's key parts name.
 func (rd *reader) client() (int32, bool) {
+	if rd.known >= 0 {
+		return rd.known, true
+	}
 	key := rd.keyBytes()
 	l := rd.log
 	if c, ok := l.index.find(key); ok {

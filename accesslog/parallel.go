@@ -19,25 +19,34 @@ import (
 // it is no request) is worked out ahead. The blocks are a fixed few,
 // handed round: the memory is bounded whatever the file.
 
-// ParallelMin is the size from which a regular file is parsed in parallel,
-// when the process may run on two cores or more (GOMAXPROCS): below it the
-// goroutines' start and hand-offs cost more than they save.
+// ParallelMin is the size from which a regular file is parsed in parallel:
+// below it the goroutines' start and hand-offs cost more than they save.
 const ParallelMin = 4 << 20
 
 // parallelWorkers is how many goroutines parse an input beside the
-// reading: 0 for one read on one core (a pipe, standard input, a small
-// file, one core). A test sets it to parse any input in parallel.
-var parallelWorkers = func(in Input) int {
-	procs := runtime.GOMAXPROCS(0)
+// reading: 0 for one read on one core. Only a regular file of ParallelMin
+// or more is cut into blocks (not a pipe, standard input or a fifo), and
+// only on the cores left once the reading has one and a deciding beside it
+// (Options.Tail) another: on two, a replay that decides as it reads keeps
+// both for the reading and the deciding, as extra goroutines would only
+// take turns with them; a reading before anything decides (--save, --tui)
+// or up to --from (its lines parsed and skipped while the deciding waits)
+// parses on the second. A test sets it to parse any input in parallel.
+var parallelWorkers = func(in Input, opts Options) int {
+	busy := 1 // the reading's own
+	if opts.Tail != nil && opts.From == 0 {
+		busy++
+	}
+	free := runtime.GOMAXPROCS(0) - busy
 	f, ok := in.R.(*os.File)
-	if !ok || procs < 2 {
+	if !ok || free < 1 {
 		return 0
 	}
 	info, err := f.Stat()
 	if err != nil || !info.Mode().IsRegular() || info.Size() < ParallelMin {
 		return 0
 	}
-	return min(procs-1, 4)
+	return min(free, 4)
 }
 
 // What a block holds at most (a test lowers them): lines, and bytes,
@@ -66,6 +75,11 @@ type parsed struct {
 	err   error // why the line is no request (lineParsed)
 	from  int32 // where its parts start in the block's parts
 	first int32 // the index of its first part's end in the block's ends2
+	// A key of one part that is an IPv4 address: its 32 bits (v4), and the
+	// client's number when the table held it as the block was taken, or −1.
+	v4     uint32
+	isV4   bool
+	client int32
 }
 
 const (
@@ -116,6 +130,7 @@ func (rd *reader) linesParallel() (stop bool, err error) {
 	for b := range p.order {
 		<-b.done
 		rd.blockRead, rd.cur = b.read, b
+		rd.findClients(b)
 		for i := range b.lines {
 			var rerr error
 			if i == len(b.lines)-1 {
@@ -163,7 +178,7 @@ func (rd *reader) startPipeline() *pipeline {
 		go func() {
 			defer p.wg.Done()
 			for b := range p.work {
-				parseBlock(b, parser, parts)
+				parseBlock(b, parser, parts, rd.nkey)
 				b.done <- struct{}{}
 			}
 		}()
@@ -216,7 +231,7 @@ func (rd *reader) cut(p *pipeline) {
 
 // parseBlock parses a block's lines as take would: blank, too long, or
 // what the parser gives, each part copied out of the parser's scratch.
-func parseBlock(b *block, parser lineParser, parts [][]byte) {
+func parseBlock(b *block, parser lineParser, parts [][]byte, nkey int) {
 	b.lines, b.parts, b.ends2 = b.lines[:0], b.parts[:0], b.ends2[:0]
 	start := int32(0)
 	for _, end := range b.ends {
@@ -232,6 +247,9 @@ func parseBlock(b *block, parser lineParser, parts [][]byte) {
 			p.kind = lineParsed
 			p.st, p.err = parser.parse(line, parts)
 			if p.err == nil {
+				if nkey == 1 && len(parts[0]) <= maxKey {
+					p.v4, p.isV4 = ipv4(parts[0])
+				}
 				p.from, p.first = int32(len(b.parts)), int32(len(b.ends2))
 				for _, v := range parts {
 					b.parts = append(b.parts, v...)
@@ -240,6 +258,23 @@ func parseBlock(b *block, parser lineParser, parts [][]byte) {
 			}
 		}
 		b.lines = append(b.lines, p)
+	}
+}
+
+// findClients looks up the block's IPv4 clients before its lines are
+// taken, one after another with nothing between: the table's cache misses
+// overlap rather than wait in turn. A client met first in the block is
+// looked up again as its line is taken, and numbered then, in order.
+func (rd *reader) findClients(b *block) {
+	t := &rd.log.index.v4
+	for i := range b.lines {
+		p := &b.lines[i]
+		p.client = -1
+		if p.isV4 {
+			if c, ok := t.find(p.v4); ok {
+				p.client = c
+			}
+		}
 	}
 }
 
@@ -259,5 +294,8 @@ func (rd *reader) takeParsed(p *parsed) error {
 			start = end
 		}
 	}
-	return rd.parsed(p.st, p.err)
+	rd.known = p.client
+	err := rd.parsed(p.st, p.err)
+	rd.known = -1
+	return err
 }

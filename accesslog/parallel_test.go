@@ -26,18 +26,18 @@ func TestParallelReadsAsOneCore(t *testing.T) {
 	if testing.Short() {
 		seeds = 15
 	}
-	defer func(lines, size int, workers func(Input) int) {
+	defer func(lines, size int, workers func(Input, Options) int) {
 		blockLines, blockBytes, parallelWorkers = lines, size, workers
 	}(blockLines, blockBytes, parallelWorkers)
 	for seed := range seeds {
 		rng := rand.New(rand.NewPCG(uint64(seed), 35))
 		files, format := randomFiles(rng)
 		opts, stopAt := randomOptions(rng, format)
-		parallelWorkers = func(Input) int { return 0 }
+		parallelWorkers = func(Input, Options) int { return 0 }
 		want := readSummary(files, opts, stopAt)
 		for _, workers := range []int{1, 2, 3} {
 			blockLines, blockBytes = 1+rng.IntN(9), 64+rng.IntN(4096)
-			parallelWorkers = func(Input) int { return workers }
+			parallelWorkers = func(Input, Options) int { return workers }
 			got := readSummary(files, opts, stopAt)
 			if !reflect.DeepEqual(got, want) {
 				t.Fatalf("seed %d (%s, %d files), %d workers, blocks of %d lines or %d bytes:\nparallel %s\none core %s",
@@ -234,7 +234,7 @@ func randomLine(rng *rand.Rand, format string, t time.Time) string {
 // Parsed in parallel, a streamed reading still holds a few chunks of the
 // store, whatever the log's length.
 func TestStreamHoldsAFewChunksInParallel(t *testing.T) {
-	defer func(workers func(Input) int) { parallelWorkers = workers }(parallelWorkers)
-	parallelWorkers = func(Input) int { return 2 }
+	defer func(workers func(Input, Options) int) { parallelWorkers = workers }(parallelWorkers)
+	parallelWorkers = func(Input, Options) int { return 2 }
 	TestStreamHoldsAFewChunks(t)
 }
