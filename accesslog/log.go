@@ -347,7 +347,9 @@ type reader struct {
 	// its end.
 	workers   int
 	piped     bool
-	known     int32 // the line's client, looked up ahead (findClients), or −1
+	carry     []byte // what a block's reading read past its last line break (fill)
+	longLine  bool   // the reading is past maxLine of a line, left out to its break
+	known     int32  // the line's client, looked up ahead (findClients), or −1
 	cur       *block
 	blockRead int64
 }
@@ -469,10 +471,15 @@ func (rd *reader) line() ([]byte, error) {
 	}
 	line = bytes.TrimSuffix(line, []byte{'\n'})
 	line = bytes.TrimSuffix(line, []byte{'\r'})
+	return line, readError(err)
+}
+
+// readError is the reading's error as a message says it.
+func readError(err error) error {
 	if err == io.ErrUnexpectedEOF {
-		err = fmt.Errorf("the compressed stream is cut short (a truncated .gz?)")
+		return fmt.Errorf("the compressed stream is cut short (a truncated .gz?)")
 	}
-	return line, err
+	return err
 }
 
 // take reads one line: the first sets the format (and for CSV, TSV and

@@ -58,13 +58,13 @@ var (
 
 // block is a run of a file's lines, and once parsed what each gives.
 type block struct {
-	text  []byte   // the lines, one after another, without their breaks
-	ends  []int32  // where each ends in text
-	err   error    // the reading's error after the last line (io.EOF at the end), or nil
-	read  int64    // the file's bytes read at the end of the block (Options.Progress)
-	lines []parsed // what each line gives, once parsed
-	parts []byte   // the key's parts' bytes, copied (a parser may reuse its own)
-	ends2 []int32  // where each part ends in parts, a line's one after another
+	text  []byte     // the lines as read, with their breaks
+	spans [][2]int32 // where each starts and ends in text, as line gives it (parseBlock)
+	err   error      // the reading's error after the last line (io.EOF at the end), or nil
+	read  int64      // the file's bytes read at the end of the block (Options.Progress)
+	lines []parsed   // what each line gives, once parsed
+	parts []byte     // the key's parts' bytes, copied (a parser may reuse its own)
+	ends2 []int32    // where each part ends in parts, a line's one after another
 	done  chan struct{}
 }
 
@@ -149,11 +149,8 @@ func (rd *reader) linesParallel() (stop bool, err error) {
 
 // takeBlockLine takes a block's line i as one does.
 func (rd *reader) takeBlockLine(b *block, i int, rerr error) (end, stop bool, err error) {
-	start := int32(0)
-	if i > 0 {
-		start = b.ends[i-1]
-	}
-	return rd.one(b.text[start:b.ends[i]], &b.lines[i], rerr)
+	sp := b.spans[i]
+	return rd.one(b.text[sp[0]:sp[1]], &b.lines[i], rerr)
 }
 
 // startPipeline starts the goroutines that read, cut and parse the rest
@@ -195,8 +192,8 @@ func (p *pipeline) stop(rd *reader) {
 	rd.piped = false
 }
 
-// cut reads the file's lines into blocks, in order, until its end, an
-// error, or quit.
+// cut reads the file into blocks of whole lines, in order, until its
+// end, an error, or quit.
 func (rd *reader) cut(p *pipeline) {
 	for {
 		var b *block
@@ -205,17 +202,7 @@ func (rd *reader) cut(p *pipeline) {
 		case <-p.quit:
 			return
 		}
-		b.text, b.ends, b.err = b.text[:0], b.ends[:0], nil
-		// A block ends past blockBytes by one line at most: some 1 MiB.
-		for len(b.ends) < blockLines && len(b.text) < blockBytes {
-			line, err := rd.line()
-			b.text = append(b.text, line...)
-			b.ends = append(b.ends, int32(len(b.text)))
-			if err != nil {
-				b.err = err
-				break
-			}
-		}
+		rd.fill(b)
 		b.read = rd.counted.n
 		select {
 		case p.order <- b:
@@ -229,14 +216,62 @@ func (rd *reader) cut(p *pipeline) {
 	}
 }
 
+// fill reads a block's text: some blockBytes of whole lines, each with its
+// line break; after the last, when the reading ends (b.err), what the
+// file had after its last line break. Of a line longer than maxLine, only
+// its first maxLine+1 bytes are kept, as line does.
+func (rd *reader) fill(b *block) {
+	b.text, b.err = append(b.text[:0], rd.carry...), nil
+	rd.carry = rd.carry[:0]
+	for {
+		if len(b.text) >= blockBytes {
+			if i := bytes.LastIndexByte(b.text, '\n'); i >= 0 {
+				rd.carry = append(rd.carry, b.text[i+1:]...)
+				b.text = b.text[:i+1]
+				return
+			}
+			if len(b.text) > maxLine+1 { // a line no break ended yet
+				b.text, rd.longLine = b.text[:maxLine+1], true
+			}
+		}
+		if cap(b.text)-len(b.text) < 1<<16 {
+			b.text = append(b.text, make([]byte, 1<<16)...)[:len(b.text)]
+		}
+		n, err := rd.br.Read(b.text[len(b.text):cap(b.text)])
+		read := b.text[len(b.text) : len(b.text)+n]
+		if rd.longLine { // the rest of a long line is left out
+			if i := bytes.IndexByte(read, '\n'); i >= 0 {
+				n = copy(read, read[i:])
+				rd.longLine = false
+			} else {
+				n = 0
+			}
+		}
+		b.text = b.text[:len(b.text)+n]
+		if err != nil {
+			b.err = readError(err)
+			return
+		}
+	}
+}
+
 // parseBlock parses a block's lines as take would: blank, too long, or
 // what the parser gives, each part copied out of the parser's scratch.
 func parseBlock(b *block, parser lineParser, parts [][]byte, nkey int) {
-	b.lines, b.parts, b.ends2 = b.lines[:0], b.parts[:0], b.ends2[:0]
-	start := int32(0)
-	for _, end := range b.ends {
+	b.lines, b.parts, b.ends2, b.spans = b.lines[:0], b.parts[:0], b.ends2[:0], b.spans[:0]
+	for start := 0; start < len(b.text) || b.err != nil; {
+		end := bytes.IndexByte(b.text[start:], '\n')
+		next := start + end + 1
+		if end < 0 {
+			end, next = len(b.text)-start, -1 // the last, which the reading's end (b.err) follows
+		}
+		// As line: cut past maxLine, without its line break and a \r before it.
+		end = start + min(end, maxLine+1)
+		if end > start && b.text[end-1] == '\r' {
+			end--
+		}
 		line := b.text[start:end]
-		start = end
+		b.spans = append(b.spans, [2]int32{int32(start), int32(end)})
 		var p parsed
 		switch {
 		case len(line) == 0 || (line[0] <= ' ' || line[0] >= 0x7f) && len(bytes.TrimSpace(line)) == 0:
@@ -258,6 +293,10 @@ func parseBlock(b *block, parser lineParser, parts [][]byte, nkey int) {
 			}
 		}
 		b.lines = append(b.lines, p)
+		if next < 0 {
+			break
+		}
+		start = next
 	}
 }
 
