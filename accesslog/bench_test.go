@@ -137,23 +137,24 @@ func BenchmarkReadWhileDeciding(b *testing.B) {
 // BenchmarkReadFloor, in the same run, its cpu-ns/line over the floor's is
 // the reading's CPU ratio. On two cores it is parsed on one (the deciding
 // has the other).
-func BenchmarkReadStreamed(b *testing.B) { readFile(b, true, true) }
+func BenchmarkReadStreamed(b *testing.B) { readFile(b, true, -1) }
 
 // Reading a file whole before anything decides (--save, --tui), parsed by
-// workers beside the reading when there are two cores or more, and the
-// same on one core.
-func BenchmarkReadWhole(b *testing.B)        { readFile(b, false, true) }
-func BenchmarkReadWholeOneCore(b *testing.B) { readFile(b, false, false) }
+// one worker beside the reading, and on one core.
+func BenchmarkReadWholeParallel(b *testing.B) { readFile(b, false, 1) }
+func BenchmarkReadWholeOneCore(b *testing.B)  { readFile(b, false, 0) }
 
-func readFile(b *testing.B, streamed, parallel bool) {
+// readFile reads the benchmark's log from a file, streamed (or whole), by
+// workers goroutines beside the reading (−1: as parallelWorkers decides).
+func readFile(b *testing.B, streamed bool, workers int) {
 	data := benchData()
 	name := filepath.Join(b.TempDir(), "access.log")
 	if err := os.WriteFile(name, data, 0o644); err != nil {
 		b.Fatal(err)
 	}
-	if !parallel {
-		defer func(workers func(Input, Options) int) { parallelWorkers = workers }(parallelWorkers)
-		parallelWorkers = func(Input, Options) int { return 0 }
+	if workers >= 0 {
+		defer func(decide func(Input, Options) int) { parallelWorkers = decide }(parallelWorkers)
+		parallelWorkers = func(Input, Options) int { return workers }
 	}
 	b.SetBytes(int64(len(data)))
 	b.ResetTimer()

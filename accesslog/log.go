@@ -448,7 +448,7 @@ func (rd *reader) check() error {
 		return nil
 	}
 	u := rd.log.Usage()
-	u.Waiting = rd.waiting.bytes() + rd.pipeBytes()
+	u.Waiting = rd.waiting.bytes()
 	if err := rd.opts.Check(u); err != nil {
 		return fmt.Errorf("%s:%d: %w", rd.name, rd.lineNo, err)
 	}

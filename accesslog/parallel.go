@@ -16,8 +16,9 @@ import (
 // numbers, the reorder window, the bad lines and their numbers, --from and
 // --to, the progress, the Tail and ctrl+C are the same as on one core.
 // Only what a line's parsing gives (its time and its key's parts, or why
-// it is no request) is worked out ahead. The blocks are a fixed few,
-// handed round: the memory is bounded whatever the file.
+// it is no request) is worked out ahead. The blocks are a fixed few
+// (2 a worker and 2), handed round: the memory is bounded whatever the
+// file.
 
 // ParallelMin is the size from which a regular file is parsed in parallel:
 // below it the goroutines' start and hand-offs cost more than they save.
@@ -26,14 +27,15 @@ const ParallelMin = 4 << 20
 // parallelWorkers is how many goroutines parse an input beside the
 // reading: 0 for one read on one core. Only a regular file of ParallelMin
 // or more is cut into blocks (not a pipe, standard input or a fifo), and
-// only on the cores left once the reading has one and a deciding beside it
-// (Options.Tail) another: on two, a replay that decides as it reads keeps
-// both for the reading and the deciding, as extra goroutines would only
-// take turns with them; a reading before anything decides (--save, --tui)
-// or up to --from (its lines parsed and skipped while the deciding waits)
-// parses on the second. A test sets it to parse any input in parallel.
+// only on cores to spare: the reading keeps one, a deciding beside it
+// (Options.Tail, except up to --from, when the deciding waits) another,
+// and the cutting and the workers need two more between them. On fewer
+// they only take turns with the reading: on two cores shared with other
+// work, a file read and skipped in parallel took 1.4× the CPU and up to
+// 3× the wall of one core's reading (BENCHMARKS.md). A test sets it to
+// parse any input in parallel.
 var parallelWorkers = func(in Input, opts Options) int {
-	busy := 1 // the reading's own
+	busy := 2 // the reading's own, and the cutting's
 	if opts.Tail != nil && opts.From == 0 {
 		busy++
 	}
@@ -95,15 +97,6 @@ type pipeline struct {
 	order chan *block // blocks filled, in the file's order
 	quit  chan struct{}
 	wg    sync.WaitGroup
-}
-
-// pipeBytes is what a parallel reading's blocks may hold: their text and
-// what each line gives (Usage.Waiting counts it).
-func (rd *reader) pipeBytes() int64 {
-	if !rd.piped {
-		return 0
-	}
-	return int64(2*rd.workers+2) * int64(blockBytes+blockLines*(64+8*len(rd.parts)))
 }
 
 // bytesRead is the file's bytes read so far, for Options.Progress: of a
