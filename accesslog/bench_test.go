@@ -137,22 +137,29 @@ func BenchmarkReadWhileDeciding(b *testing.B) {
 // BenchmarkReadFloor, in the same run, its cpu-ns/line over the floor's is
 // the reading's CPU ratio. On two cores it is parsed on one (the deciding
 // has the other).
-func BenchmarkReadStreamed(b *testing.B) { readFile(b, true, -1) }
+func BenchmarkReadStreamed(b *testing.B) { readFile(b, true, -2) }
 
 // Reading a file whole before anything decides (--save, --tui), parsed by
 // one worker beside the reading, and on one core.
 func BenchmarkReadWholeParallel(b *testing.B) { readFile(b, false, 1) }
 func BenchmarkReadWholeOneCore(b *testing.B)  { readFile(b, false, 0) }
 
+// The same in blocks on one core (the lines cut and parsed a block at a
+// time, a block's clients looked up together), whole and streamed.
+func BenchmarkReadWholeInBlocks(b *testing.B)    { readFile(b, false, -1) }
+func BenchmarkReadStreamedInBlocks(b *testing.B) { readFile(b, true, -1) }
+func BenchmarkReadStreamedOneCore(b *testing.B)  { readFile(b, true, 0) }
+
 // readFile reads the benchmark's log from a file, streamed (or whole), by
-// workers goroutines beside the reading (−1: as parallelWorkers decides).
+// workers goroutines beside the reading (−1: in blocks by the reading
+// itself, 0: line by line, −2: as parallelWorkers decides).
 func readFile(b *testing.B, streamed bool, workers int) {
 	data := benchData()
 	name := filepath.Join(b.TempDir(), "access.log")
 	if err := os.WriteFile(name, data, 0o644); err != nil {
 		b.Fatal(err)
 	}
-	if workers >= 0 {
+	if workers != -2 {
 		defer func(decide func(Input, Options) int) { parallelWorkers = decide }(parallelWorkers)
 		parallelWorkers = func(Input, Options) int { return workers }
 	}

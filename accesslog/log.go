@@ -380,7 +380,7 @@ func (rd *reader) run() error {
 // (a signal, or past --to). A large regular file is parsed by workers
 // beside the reading (parallel.go), the lines taken in order just the same.
 func (rd *reader) lines() (stop bool, err error) {
-	if rd.workers > 0 {
+	if rd.workers != 0 {
 		return rd.linesParallel()
 	}
 	for {

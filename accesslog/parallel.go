@@ -8,47 +8,53 @@ import (
 	"sync"
 )
 
-// A large regular file is parsed on more than one core: one goroutine
-// reads it (and inflates it, when it is gzip) and cuts it into blocks of
-// whole lines, workers parse the blocks, each with a parser of its own,
-// and the reading goroutine takes them in the file's order, line by line,
-// as it takes the lines it parses itself (reader.one): the clients'
-// numbers, the reorder window, the bad lines and their numbers, --from and
-// --to, the progress, the Tail and ctrl+C are the same as on one core.
-// Only what a line's parsing gives (its time and its key's parts, or why
-// it is no request) is worked out ahead. The blocks are a fixed few
-// (2 a worker and 2), handed round: the memory is bounded whatever the
-// file.
+// A large regular file is read in blocks of whole lines. With cores to
+// spare they are parsed on more than one: one goroutine reads the file
+// (and inflates it, when it is gzip) into blocks, workers parse them, each
+// with a parser of its own, and the reading goroutine takes them in the
+// file's order, line by line, as it takes the lines it parses itself
+// (reader.one): the clients' numbers, the reorder window, the bad lines
+// and their numbers, --from and --to, the progress, the Tail and ctrl+C
+// are the same as on one core. Only what a line's parsing gives (its time
+// and its key's parts, or why it is no request) is worked out ahead. The
+// blocks are a fixed few (2 a worker and 2), handed round: the memory is
+// bounded whatever the file. Without cores to spare, the reading cuts and
+// parses each block itself (linesInBlocks).
 
-// ParallelMin is the size from which a regular file is parsed in parallel:
-// below it the goroutines' start and hand-offs cost more than they save.
+// ParallelMin is the size from which a regular file is read in blocks:
+// below it the blocks' start costs more than they save.
 const ParallelMin = 4 << 20
 
 // parallelWorkers is how many goroutines parse an input beside the
-// reading: 0 for one read on one core. Only a regular file of ParallelMin
-// or more is cut into blocks (not a pipe, standard input or a fifo), and
-// only on cores to spare: the reading keeps one, a deciding beside it
+// reading: 0 for one read line by line (a pipe, standard input, a fifo, a
+// small file, or one with --from on one core, whose lines mostly skipped
+// cost less so), −1 for one read in blocks by the reading alone. Workers
+// run only on cores to spare: the reading keeps one, a deciding beside it
 // (Options.Tail, except up to --from, when the deciding waits) another,
 // and the cutting and the workers need two more between them. On fewer
 // they only take turns with the reading: on two cores shared with other
 // work, a file read and skipped in parallel took 1.4× the CPU and up to
-// 3× the wall of one core's reading (BENCHMARKS.md). A test sets it to
-// parse any input in parallel.
+// 3× the wall of one core's reading (BENCHMARKS.md). A test sets it.
 var parallelWorkers = func(in Input, opts Options) int {
-	busy := 2 // the reading's own, and the cutting's
-	if opts.Tail != nil && opts.From == 0 {
-		busy++
-	}
-	free := runtime.GOMAXPROCS(0) - busy
 	f, ok := in.R.(*os.File)
-	if !ok || free < 1 {
+	if !ok {
 		return 0
 	}
 	info, err := f.Stat()
 	if err != nil || !info.Mode().IsRegular() || info.Size() < ParallelMin {
 		return 0
 	}
-	return min(free, 4)
+	busy := 2 // the reading's own, and the cutting's
+	if opts.Tail != nil && opts.From == 0 {
+		busy++
+	}
+	if free := runtime.GOMAXPROCS(0) - busy; free >= 1 {
+		return min(free, 4)
+	}
+	if opts.From != 0 {
+		return 0 // most lines parsed and skipped: line by line costs less
+	}
+	return -1 // in blocks, by the reading itself (linesInBlocks)
 }
 
 // What a block holds at most (a test lowers them): lines, and bytes,
@@ -102,7 +108,7 @@ type pipeline struct {
 // bytesRead is the file's bytes read so far, for Options.Progress: of a
 // parallel reading, as far as the lines taken.
 func (rd *reader) bytesRead() int64 {
-	if rd.workers > 0 && rd.piped {
+	if rd.piped {
 		return rd.blockRead
 	}
 	return rd.counted.n
@@ -117,6 +123,9 @@ func (rd *reader) linesParallel() (stop bool, err error) {
 		if end, stop, err := rd.one(line, nil, rerr); end {
 			return stop, err
 		}
+	}
+	if rd.workers < 0 {
+		return rd.linesInBlocks()
 	}
 	p := rd.startPipeline()
 	defer p.stop(rd)
@@ -138,6 +147,32 @@ func (rd *reader) linesParallel() (stop bool, err error) {
 		p.free <- b
 	}
 	return false, nil
+}
+
+// linesInBlocks reads the file open in blocks as a parallel reading does,
+// but cut, parsed and taken by the reading itself, one block after
+// another: a block's clients are looked up before its lines are taken
+// (findClients), their cache misses overlapping.
+func (rd *reader) linesInBlocks() (stop bool, err error) {
+	b, parts := &block{}, make([][]byte, len(rd.parts))
+	rd.piped = true
+	defer func() { rd.piped = false }()
+	for {
+		rd.fill(b)
+		b.read = rd.counted.n
+		parseBlock(b, rd.parser, parts, rd.nkey)
+		rd.blockRead, rd.cur = b.read, b
+		rd.findClients(b)
+		for i := range b.lines {
+			var rerr error
+			if i == len(b.lines)-1 {
+				rerr = b.err
+			}
+			if end, stop, err := rd.takeBlockLine(b, i, rerr); end {
+				return stop, err
+			}
+		}
+	}
 }
 
 // takeBlockLine takes a block's line i as one does.

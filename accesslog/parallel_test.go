@@ -13,7 +13,8 @@ import (
 	"windowlab/algo"
 )
 
-// A log parsed by workers reads exactly as on one core: random logs of
+// A log read in blocks (parallel.go), by the reading itself or parsed by
+// workers, reads exactly as one read line by line: random logs of
 // one to three files (gzip or not, one cut short), Combined, JSON with
 // escaped keys or CSV with its header in every file, with bad, blank,
 // long and out-of-order lines, read with random --reorder, --from/--to,
@@ -35,7 +36,7 @@ func TestParallelReadsAsOneCore(t *testing.T) {
 		opts, stopAt := randomOptions(rng, format)
 		parallelWorkers = func(Input, Options) int { return 0 }
 		want := readSummary(files, opts, stopAt)
-		for _, workers := range []int{1, 2, 3} {
+		for _, workers := range []int{-1, 1, 2, 3} {
 			blockLines, blockBytes = 1+rng.IntN(9), 64+rng.IntN(4096)
 			parallelWorkers = func(Input, Options) int { return workers }
 			got := readSummary(files, opts, stopAt)
@@ -231,10 +232,12 @@ func randomLine(rng *rand.Rand, format string, t time.Time) string {
 	return fmt.Sprintf("%s - %s [%s] \"GET /p%d?q=1 HTTP/1.1\" %d %d \"-\" \"agent\"", ip, user, stamp, rng.IntN(5), status, rng.IntN(5000))
 }
 
-// Parsed in parallel, a streamed reading still holds a few chunks of the
-// store, whatever the log's length.
-func TestStreamHoldsAFewChunksInParallel(t *testing.T) {
+// Read in blocks, on one core or parsed in parallel, a streamed reading
+// still holds a few chunks of the store, whatever the log's length.
+func TestStreamHoldsAFewChunksInBlocks(t *testing.T) {
 	defer func(workers func(Input, Options) int) { parallelWorkers = workers }(parallelWorkers)
-	parallelWorkers = func(Input, Options) int { return 2 }
-	TestStreamHoldsAFewChunks(t)
+	for _, workers := range []int{-1, 2} {
+		parallelWorkers = func(Input, Options) int { return workers }
+		TestStreamHoldsAFewChunks(t)
+	}
 }
