@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -34,7 +37,24 @@ var (
 )
 
 func benchData() []byte {
-	benchOnce.Do(func() { benchLog = synthetic(1_000_000, 100_000) })
+	benchOnce.Do(func() {
+		// WINDOWLAB_BENCH_LOG: a log of 1,000,000 lines or more to read
+		// instead (the benchmark's, internal/loggen), cut to its first million.
+		if name := os.Getenv("WINDOWLAB_BENCH_LOG"); name != "" {
+			if b, err := os.ReadFile(name); err == nil {
+				for i, n := 0, 0; i < len(b); i++ {
+					if b[i] == '\n' {
+						if n++; n == 1_000_000 {
+							benchLog = b[:i+1]
+							return
+						}
+					}
+				}
+			}
+			panic("WINDOWLAB_BENCH_LOG: not a log of 1,000,000 lines or more")
+		}
+		benchLog = synthetic(1_000_000, 100_000)
+	})
 	return benchLog
 }
 
@@ -108,4 +128,123 @@ func BenchmarkReadWhileDeciding(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.N)*1e6/b.Elapsed().Seconds(), "lines/s")
+}
+
+// Reading as a streamed replay reads (replay's report and sweep): from a
+// file, a streaming Tail dropping the chunks read, one source draining it
+// as fast as it can, the usage counts of a 1-minute window, a budget's
+// Check and the progress every few thousand lines. Beside
+// BenchmarkReadFloor, in the same run, its cpu-ns/line over the floor's is
+// the reading's CPU ratio. On two cores it is parsed on one (the deciding
+// has the other).
+func BenchmarkReadStreamed(b *testing.B) { readFile(b, true, -2) }
+
+// Reading a file whole before anything decides (--save, --tui), parsed by
+// one worker beside the reading, and on one core.
+func BenchmarkReadWholeParallel(b *testing.B) { readFile(b, false, 1) }
+func BenchmarkReadWholeOneCore(b *testing.B)  { readFile(b, false, 0) }
+
+// The same in blocks on one core (the lines cut and parsed a block at a
+// time, a block's clients looked up together), whole and streamed.
+func BenchmarkReadWholeInBlocks(b *testing.B)    { readFile(b, false, -1) }
+func BenchmarkReadStreamedInBlocks(b *testing.B) { readFile(b, true, -1) }
+func BenchmarkReadStreamedOneCore(b *testing.B)  { readFile(b, true, 0) }
+
+// readFile reads the benchmark's log from a file, streamed (or whole), by
+// workers goroutines beside the reading (−1: in blocks by the reading
+// itself, 0: line by line, −2: as parallelWorkers decides).
+func readFile(b *testing.B, streamed bool, workers int) {
+	data := benchData()
+	name := filepath.Join(b.TempDir(), "access.log")
+	if err := os.WriteFile(name, data, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	if workers != -2 {
+		defer func(decide func(Input, Options) int) { parallelWorkers = decide }(parallelWorkers)
+		parallelWorkers = func(Input, Options) int { return workers }
+	}
+	b.SetBytes(int64(len(data)))
+	b.ResetTimer()
+	start := cpu()
+	for range b.N {
+		var seen int64
+		opts := Options{Reorder: DefaultReorder, Windows: []time.Duration{time.Minute},
+			Check:     func(u Usage) error { seen = u.Lines; return nil },
+			Progress:  func(_, n int64) { seen = n },
+			Interrupt: func() bool { return false }}
+		drained := make(chan int64, 1)
+		drained <- 1_000_000
+		if streamed {
+			<-drained
+			opts.Tail = NewTail()
+			opts.Tail.Stream()
+			src := opts.Tail.Source()
+			go func() {
+				n := int64(0)
+				for _, ok := src.Next(); ok; _, ok = src.Next() {
+					n++
+				}
+				src.(*source).Close()
+				drained <- n
+			}()
+		}
+		f, err := os.Open(name)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := Read(f, opts); err != nil {
+			b.Fatal(err)
+		}
+		f.Close()
+		if n := <-drained; n != 1_000_000 || seen != 1_000_000 {
+			b.Fatalf("drained %d, seen %d", n, seen)
+		}
+	}
+	b.ReportMetric(float64(b.N)*1e6/b.Elapsed().Seconds(), "lines/s")
+	b.ReportMetric(float64(cpu()-start)/float64(b.N)/1e6, "cpu-ns/line")
+}
+
+// The floor: split the lines, parse the address's end and the [time] to
+// an instant, keep nothing (internal/loggen/cmd/readfloor's loop).
+func BenchmarkReadFloor(b *testing.B) {
+	data := benchData()
+	b.SetBytes(int64(len(data)))
+	b.ResetTimer()
+	start := cpu()
+	for range b.N {
+		var sum int64
+		rest := data
+		for len(rest) > 0 {
+			line := rest
+			if j := bytes.IndexByte(rest, '\n'); j >= 0 {
+				line, rest = rest[:j], rest[j+1:]
+			} else {
+				rest = nil
+			}
+			sp := bytes.IndexByte(line, ' ')
+			open := bytes.IndexByte(line, '[')
+			end := bytes.IndexByte(line, ']')
+			if sp < 0 || open < 0 || end < open {
+				continue
+			}
+			st, _ := clfTime(line[open+1 : end])
+			sum += int64(st.at) + int64(sp)
+		}
+		if sum == 0 {
+			b.Fatal("nothing read")
+		}
+	}
+	b.ReportMetric(float64(b.N)*1e6/b.Elapsed().Seconds(), "lines/s")
+	b.ReportMetric(float64(cpu()-start)/float64(b.N)/1e6, "cpu-ns/line")
+}
+
+// cpu is the process's CPU time so far (user and system, every thread),
+// in ns: a benchmark's cpu-ns/line, which the machine's other load moves
+// less than its wall time.
+func cpu() int64 {
+	var u syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &u); err != nil {
+		return 0
+	}
+	return u.Utime.Nano() + u.Stime.Nano()
 }

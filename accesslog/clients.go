@@ -93,24 +93,25 @@ func ipv4(b []byte) (uint32, bool) {
 	if len(b) < 7 || len(b) > 15 {
 		return 0, false
 	}
-	var a uint32
-	i := 0
-	for part := 0; part < 4; part++ {
-		if part > 0 {
-			if i >= len(b) || b[i] != '.' {
+	// One pass: n is the part being read, digits its digits so far.
+	var a, n uint32
+	dots, digits := 0, 0
+	for _, c := range b {
+		if c == '.' {
+			if digits == 0 || dots == 3 || n > 255 {
 				return 0, false
 			}
-			i++
+			a, n, digits, dots = a<<8|n, 0, 0, dots+1
+			continue
 		}
-		start, n := i, uint32(0)
-		for i < len(b) && i-start < 3 && b[i] >= '0' && b[i] <= '9' {
-			n = n*10 + uint32(b[i]-'0')
-			i++
+		d := uint32(c) - '0'
+		if d > 9 || digits == 3 || digits == 1 && n == 0 {
+			return 0, false // not a digit, a fourth one, or one after a leading 0
 		}
-		if i == start || n > 255 || (b[start] == '0' && i-start > 1) {
-			return 0, false
-		}
-		a = a<<8 | n
+		n, digits = n*10+d, digits+1
 	}
-	return a, i == len(b)
+	if dots != 3 || digits == 0 || n > 255 {
+		return 0, false
+	}
+	return a<<8 | n, true
 }

@@ -368,3 +368,17 @@ func (p *tableParser) parse(line []byte, parts [][]byte) (stamp, error) {
 	}
 	return st, nil
 }
+
+// clone is a parser of its own for another goroutine (parallel.go): the
+// plan shared, read only; the values and scratch its own.
+func (p *jsonParser) clone() lineParser {
+	c := *p
+	c.vals, c.found, c.scratch = make([][]byte, len(p.vals)), make([]bool, len(p.found)), make([][]byte, len(p.scratch))
+	return &c
+}
+
+func (p *tableParser) clone() lineParser {
+	c := *p
+	c.fields, c.scratch = nil, nil
+	return &c
+}

@@ -59,6 +59,9 @@ func (rd *reader) open(i int) (stop bool, err error) {
 	in := rd.inputs[i]
 	rd.index, rd.name, rd.lineNo = i, in.Name, 0
 	rd.headerNext = i > 0 && rd.header != nil
+	if !rd.firstOnly {
+		rd.workers = parallelWorkers(in, rd.opts)
+	}
 	rd.counted.r = in.R
 	rd.br = bufio.NewReaderSize(rd.counted, 1<<16)
 	if magic, _ := rd.br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
@@ -131,18 +134,18 @@ func FirstTime(r io.Reader, opts Options) (algo.Instant, error) {
 		opts.Key.named = append(opts.Key.named[:len(opts.Key.named):len(opts.Key.named)], true)
 	}
 	rd := reader{log: l, opts: opts, files: files{inputs: []Input{{Name: opts.Name, R: io.LimitReader(r, 1<<30)}}}, counted: &countingReader{},
-		parts: make([][]byte, len(opts.Key.parts)), nkey: nkey, minus: minus}
+		parts: make([][]byte, len(opts.Key.parts)), nkey: nkey, minus: minus, known: -1}
 	rd.firstOnly = true
 	if _, err := rd.open(0); err != nil {
 		return 0, err
 	}
-	reorder := algo.Instant(opts.Reorder / time.Millisecond)
+	rd.reorder = algo.Instant(opts.Reorder / time.Millisecond)
 	for !rd.found && rd.lineNo < firstLines {
 		line, err := rd.line()
 		if len(line) > 0 || err == nil {
 			rd.lineNo++
 			l.Lines++
-			if err := rd.take(line, reorder); err != nil {
+			if err := rd.take(line); err != nil {
 				return 0, err
 			}
 		}

@@ -344,8 +344,9 @@ func ReadFiles(inputs []Input, opts Options) (l *Log, err error) {
 		opts.Key.parts = append(slices.Clone(opts.Key.parts), opts.TimeMinus)
 		opts.Key.named = append(slices.Clone(opts.Key.named), true)
 	}
-	rd := reader{log: l, opts: opts, files: files{inputs: inputs}, counted: &countingReader{}, parts: make([][]byte, len(opts.Key.parts)), nkey: nkey, minus: minus}
+	rd := reader{log: l, opts: opts, files: files{inputs: inputs}, counted: &countingReader{}, parts: make([][]byte, len(opts.Key.parts)), nkey: nkey, minus: minus, known: -1}
 	rd.waiting.marked = l.marked
+	rd.reorder = algo.Instant(opts.Reorder / time.Millisecond)
 	if err := rd.run(); err != nil {
 		if rd.gzipErr {
 			return nil, err
@@ -367,10 +368,21 @@ type reader struct {
 	minus   int      // --time-minus's part in parts, or -1
 	key     []byte
 	waiting waiting
+	reorder algo.Instant // Options.Reorder
 	newest  algo.Instant // the latest time read
 	emitted algo.Instant // the last request's time kept
 	long    []byte       // a line longer than the reader's buffer, gathered
 	files
+	// A parallel reading's (parallel.go): its workers for the file open (0:
+	// none), whether they run, the block being taken and the bytes read to
+	// its end.
+	workers   int
+	piped     bool
+	carry     []byte // what a block's reading read past its last line break (fill)
+	longLine  bool   // the reading is past maxLine of a line, left out to its break
+	known     int32  // the line's client, looked up ahead (findClients), or −1
+	cur       *block
+	blockRead int64
 }
 
 func (rd *reader) run() error {
@@ -396,50 +408,69 @@ func (rd *reader) run() error {
 }
 
 // lines reads the lines of the file open; stop says the reading ends here
-// (a signal, or past --to).
+// (a signal, or past --to). A large regular file is parsed by workers
+// beside the reading (parallel.go), the lines taken in order just the same.
 func (rd *reader) lines() (stop bool, err error) {
-	l, opts := rd.log, rd.opts
-	reorder := algo.Instant(opts.Reorder / time.Millisecond)
+	if rd.workers != 0 {
+		return rd.linesParallel()
+	}
 	for {
-		line, err := rd.line()
-		if err != nil && err != io.EOF && opts.Interrupt != nil && opts.Interrupt() {
-			l.Interrupted = true // the line it cut short is left out
-			return true, nil
-		}
-		if len(line) > 0 || err == nil {
-			l.Lines++
-			rd.lineNo++
-			if perr := rd.take(line, reorder); perr != nil {
-				return false, perr
-			}
-			if rd.past {
-				return true, nil
-			}
-			if l.Lines%4096 == 0 {
-				if opts.Progress != nil {
-					opts.Progress(rd.counted.n, l.Lines)
-				}
-				if opts.Tail != nil {
-					opts.Tail.publish(l, false)
-					opts.Tail.hold(l, opts.Interrupt) // streaming: drop what was decided, wait for the deciding
-				}
-				if err := rd.check(); err != nil {
-					return false, err
-				}
-				if opts.Interrupt != nil && opts.Interrupt() {
-					l.Interrupted = true
-					return true, nil
-				}
-			}
-		}
-		if err == io.EOF {
-			return false, nil
-		}
-		if err != nil {
-			rd.flush(maxInstant)
-			return false, fmt.Errorf("%s: after line %d: %w", rd.name, rd.lineNo, err)
+		line, rerr := rd.line()
+		if end, stop, err := rd.one(line, nil, rerr); end {
+			return stop, err
 		}
 	}
+}
+
+// one takes a line read (rerr: the reading's error with it, io.EOF at the
+// end), parsed already when p is set; end says the file's reading ends
+// there, stop that the whole reading does (a signal, or past --to).
+func (rd *reader) one(line []byte, p *parsed, rerr error) (end, stop bool, err error) {
+	l, opts := rd.log, rd.opts
+	if rerr != nil && rerr != io.EOF && opts.Interrupt != nil && opts.Interrupt() {
+		l.Interrupted = true // the line it cut short is left out
+		return true, true, nil
+	}
+	if len(line) > 0 || rerr == nil {
+		l.Lines++
+		rd.lineNo++
+		var perr error
+		if p != nil {
+			perr = rd.takeParsed(p)
+		} else {
+			perr = rd.take(line)
+		}
+		if perr != nil {
+			return true, false, perr
+		}
+		if rd.past {
+			return true, true, nil
+		}
+		if l.Lines%4096 == 0 {
+			if opts.Progress != nil {
+				opts.Progress(rd.bytesRead(), l.Lines)
+			}
+			if opts.Tail != nil {
+				opts.Tail.publish(l, false)
+				opts.Tail.hold(l, opts.Interrupt) // streaming: drop what was decided, wait for the deciding
+			}
+			if err := rd.check(); err != nil {
+				return true, false, err
+			}
+			if opts.Interrupt != nil && opts.Interrupt() {
+				l.Interrupted = true
+				return true, true, nil
+			}
+		}
+	}
+	if rerr == io.EOF {
+		return true, false, nil
+	}
+	if rerr != nil {
+		rd.flush(maxInstant)
+		return true, false, fmt.Errorf("%s: after line %d: %w", rd.name, rd.lineNo, rerr)
+	}
+	return false, false, nil
 }
 
 // check gives Options.Check what the log holds now.
@@ -471,17 +502,22 @@ func (rd *reader) line() ([]byte, error) {
 	}
 	line = bytes.TrimSuffix(line, []byte{'\n'})
 	line = bytes.TrimSuffix(line, []byte{'\r'})
+	return line, readError(err)
+}
+
+// readError is the reading's error as a message says it.
+func readError(err error) error {
 	if err == io.ErrUnexpectedEOF {
-		err = fmt.Errorf("the compressed stream is cut short (a truncated .gz?)")
+		return fmt.Errorf("the compressed stream is cut short (a truncated .gz?)")
 	}
-	return line, err
+	return err
 }
 
 // take reads one line: the first sets the format (and for CSV, TSV and
 // JSON, which fields to read); a request goes into the reorder window.
-func (rd *reader) take(line []byte, reorder algo.Instant) error {
-	l, opts := rd.log, rd.opts
-	if len(bytes.TrimSpace(line)) == 0 {
+func (rd *reader) take(line []byte) error {
+	// A line starting with a printable ASCII byte is no blank one.
+	if len(line) == 0 || (line[0] <= ' ' || line[0] >= 0x7f) && len(bytes.TrimSpace(line)) == 0 {
 		return nil
 	}
 	if len(line) > maxLine {
@@ -501,6 +537,12 @@ func (rd *reader) take(line []byte, reorder algo.Instant) error {
 		}
 	}
 	st, err := rd.parser.parse(line, rd.parts)
+	return rd.parsed(st, err)
+}
+
+// parsed takes a line parsed to st and rd.parts, or to err.
+func (rd *reader) parsed(st stamp, err error) error {
+	l, opts, reorder := rd.log, rd.opts, rd.reorder
 	if err != nil {
 		var b errBadLine
 		if errors.As(err, &b) {
@@ -644,6 +686,33 @@ func (rd *reader) problem(why string) error {
 
 // client is the number of the client the line's key parts name.
 func (rd *reader) client() (int32, bool) {
+	if rd.known >= 0 {
+		return rd.known, true
+	}
+	key := rd.keyBytes()
+	l := rd.log
+	if c, ok := l.index.find(key); ok {
+		return c, true
+	}
+	if len(l.clients) >= clientLimit {
+		return 0, false
+	}
+	c := int32(len(l.clients))
+	name := string(key)
+	l.clients = append(l.clients, name)
+	l.index.add(name, c)
+	l.named(name)
+	return c, true
+}
+
+// keyBytes is the client's key: the line's key parts, "-" for an empty
+// one, joined by spaces, cut at maxKey (the one part itself, mostly).
+func (rd *reader) keyBytes() []byte {
+	if rd.nkey == 1 {
+		if p := rd.parts[0]; len(p) > 0 && len(p) <= maxKey {
+			return p
+		}
+	}
 	rd.key = rd.key[:0]
 	for i, p := range rd.parts[:rd.nkey] {
 		if i > 0 {
@@ -657,19 +726,7 @@ func (rd *reader) client() (int32, bool) {
 	if len(rd.key) > maxKey {
 		rd.key = rd.key[:maxKey]
 	}
-	l := rd.log
-	if c, ok := l.index.find(rd.key); ok {
-		return c, true
-	}
-	if len(l.clients) >= clientLimit {
-		return 0, false
-	}
-	c := int32(len(l.clients))
-	name := string(rd.key)
-	l.clients = append(l.clients, name)
-	l.index.add(name, c)
-	l.named(name)
-	return c, true
+	return rd.key
 }
 
 // flush keeps, in time order, every waiting request at or before until.

@@ -109,6 +109,7 @@ func (k Key) String() string {
 // into parts (reused, one per part of the key).
 type lineParser interface {
 	parse(line []byte, parts [][]byte) (stamp, error)
+	clone() lineParser
 }
 
 // errBadLine is a line that is no request of its format; the text says why.
@@ -423,4 +424,11 @@ func plan(k Key, timeField string, names []string, has func(string) bool, client
 		}
 	}
 	return fp, nil
+}
+
+// clone is a parser of its own for another goroutine (parallel.go).
+func (p *combinedParser) clone() lineParser {
+	c := *p
+	c.last, c.has = nil, false
+	return &c
 }

@@ -22,7 +22,8 @@ type waiting struct {
 	headAt algo.Instant // the instant the queue's first gap counts from
 	tailAt algo.Instant // the last queued request's instant
 	late   pendingHeap
-	marked bool // each request carries its line and the server's decision (--compare)
+	spare  []byte // a chunk the queue emptied, written again: a fresh one costs its page faults
+	marked bool   // each request carries its line and the server's decision (--compare)
 }
 
 // queueChunk is the size of one chunk of the queue: small, so a queue that
@@ -112,7 +113,11 @@ func (w *waiting) add(at algo.Instant, seq int64, client int32, v Verdict, newes
 	}
 	// A request takes at most 3 × 10 bytes: start a chunk when that may not fit.
 	if len(w.queue) == 0 || len(w.queue[len(w.queue)-1])+3*binary.MaxVarintLen64 > queueChunk {
-		w.queue = append(w.queue, make([]byte, 0, queueChunk))
+		c := w.spare
+		if c == nil {
+			c = make([]byte, 0, queueChunk)
+		}
+		w.queue, w.spare = append(w.queue, c), nil
 	}
 	c := &w.queue[len(w.queue)-1]
 	*c = binary.AppendUvarint(*c, uint64(at-w.tailAt))
@@ -159,6 +164,7 @@ func (w *waiting) next(until algo.Instant) (algo.Instant, queued, bool) {
 				if len(w.queue) == 1 {
 					w.queue[0] = w.queue[0][:0] // the last chunk: kept for the next
 				} else {
+					w.spare = w.queue[0][:0]
 					w.queue[0] = nil
 					w.queue = w.queue[1:]
 				}
