@@ -137,12 +137,22 @@ func Deciding(work Work, total int64, decided *atomic.Int64) (stop func()) {
 
 // showDeciding draws the deciding's progress until done: requests decided
 // of total, a second (of those decided since it began: some may have been
-// decided while the log was read), the time left.
+// decided while the log was read), the time left. Its last line, drawn
+// when done, says only how many were decided: a total estimated, as
+// --recommend's, may be more than its passes reach, and "5,700,000 of
+// 10,800,000 requests · 11s left in 1.45s" read as if it were cut short
+// (a run stopped early says so in its report).
 func showDeciding(work Work, total int64, decided *atomic.Int64, done <-chan struct{}) {
 	base := decided.Load()
 	work.show(func(elapsed time.Duration) (string, float64) {
 		n := decided.Load()
-		text := fmt.Sprintf("deciding: %s of %s requests, %s/s", human.Int(n), human.Int(total), human.Int(int64(float64(n-base)/max(elapsed.Seconds(), 0.001))))
+		rate := human.Int(int64(float64(n-base) / max(elapsed.Seconds(), 0.001)))
+		select {
+		case <-done:
+			return fmt.Sprintf("deciding: %s requests, %s/s", human.Int(n), rate), 1
+		default:
+		}
+		text := fmt.Sprintf("deciding: %s of %s requests, %s/s", human.Int(n), human.Int(total), rate)
 		if left := (time.Duration(float64(elapsed) * float64(total-n) / float64(max(n-base, 1)))).Round(time.Second); n < total && left > 0 {
 			text += " · " + human.Duration(left) + " left"
 		}

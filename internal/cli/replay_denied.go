@@ -48,7 +48,7 @@ func writeDenied(ctx context.Context, w io.Writer, rows func(each func(replay.De
 		}
 		return fmt.Errorf("--denied %s: %w", path, err)
 	}
-	fmt.Fprintf(w, "\nwrote %s: %s (a row per limiter, setting and client denied)\n", path, human.Noun{One: "client denied", Many: "clients denied"}.Of(dw.Rows))
+	fmt.Fprintf(w, "\nwrote %s: %s (a row per limiter, setting and client denied)\n", path, human.Noun{One: "row", Many: "rows"}.Of(dw.Rows))
 	return nil
 }
 

@@ -49,6 +49,11 @@ func TestReplayDeniedFile(t *testing.T) {
 	if err != nil || len(rows) < 2 {
 		t.Fatalf("%s: %v, %d rows", csvPath, err, len(rows))
 	}
+	// The line saying it was written counts its rows, not its clients (a
+	// client denied by three limiters is three rows).
+	if want := "wrote " + csvPath + ": " + strconv.Itoa(len(rows)-1) + " rows (a row per limiter"; !strings.Contains(out, want) {
+		t.Errorf("the output does not say %q:\n%s", want, out)
+	}
 	sums := map[string]int64{} // by "limiter limit window"
 	var fromCSV []string
 	for _, r := range rows[1:] {
