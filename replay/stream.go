@@ -129,7 +129,9 @@ func reportWhileReading(ctx context.Context, sources []sim.Source, name string, 
 	} else {
 		err = report.Text(&b, h, e, false)
 	}
-	decided.Store(e.Processed()) // the last few thousand, which no interrupt counted
+	// The last few thousand, which no interrupt counted: added, not
+	// stored, as --compare's and --denied's engines add to decided too.
+	e.StopRequested()
 	return Decision{Report: b.Bytes(), Err: err}
 }
 

@@ -126,3 +126,52 @@ func TestStreamedCompareAndDeniedAsTheStoredLog(t *testing.T) {
 		t.Errorf("the random logs had %d clients denied in all: too few to tell", rowsDenied)
 	}
 }
+
+// The progress counts every request once an engine: a replay with
+// --compare and --denied ends at requests × settings × 2 (the report's
+// engine and theirs), not at what the report's engine alone decided (it
+// once stored its count over theirs, and the bar went back).
+func TestStreamedProgressCountsEveryEngine(t *testing.T) {
+	tinyChunks(t)
+	algos := mustAlgorithms(t, "fixed-window", "sliding-counter")
+	var b strings.Builder
+	at := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	rng := rand.New(rand.NewPCG(7, 37))
+	const requests = 30_000
+	for range requests {
+		at = at.Add(time.Duration(rng.IntN(40)) * time.Millisecond)
+		fmt.Fprintf(&b, "10.0.0.%d - - [%s] \"GET / HTTP/1.1\" %d 1 \"-\" \"-\"\n", rng.IntN(40), at.Format("02/Jan/2006:15:04:05.000 -0700"), []int{200, 429}[rng.IntN(2)])
+	}
+	for _, c := range []struct {
+		limits []int64
+		st     Streamed
+		each   int64
+	}{
+		{[]int64{5}, Streamed{Report: true}, 1},
+		{[]int64{5}, Streamed{Report: true, Compare: true, Denied: true}, 2},
+		{[]int64{5}, Streamed{Report: true, Denied: true}, 2},
+		{[]int64{5, 50}, Streamed{Report: true, Compare: true, Denied: true}, 2},
+		{[]int64{5, 50}, Streamed{Compare: true}, 1},
+	} {
+		settings, err := Settings(c.limits, []time.Duration{time.Second}, algos)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmp, err := accesslog.ParseCompare("status")
+		if err != nil {
+			t.Fatal(err)
+		}
+		tail := accesslog.NewTail()
+		var decided atomic.Int64
+		result := DecideAllWhileReading(context.Background(), tail, "p.log", settings, nil, &decided, c.st)
+		if _, err := accesslog.Read(strings.NewReader(b.String()), accesslog.Options{Name: "p.log", Reorder: accesslog.DefaultReorder, Compare: &cmp, Tail: tail}); err != nil {
+			t.Fatal(err)
+		}
+		if d := <-result; d.Err != nil {
+			t.Fatal(d.Err)
+		}
+		if want := requests * int64(len(settings)) * c.each; decided.Load() != want {
+			t.Errorf("%d settings, %+v: the progress ended at %d, want %d", len(settings), c.st, decided.Load(), want)
+		}
+	}
+}
