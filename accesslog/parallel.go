@@ -131,22 +131,31 @@ func (rd *reader) linesParallel() (stop bool, err error) {
 	defer p.stop(rd)
 	for b := range p.order {
 		<-b.done
-		rd.blockRead, rd.cur = b.read, b
-		rd.findClients(b)
-		for i := range b.lines {
-			var rerr error
-			if i == len(b.lines)-1 {
-				rerr = b.err
-			}
-			end, stop, err := rd.takeBlockLine(b, i, rerr)
-			if end {
-				p.free <- b
-				return stop, err
-			}
-		}
+		end, stop, err := rd.takeBlock(b)
 		p.free <- b
+		if end {
+			return stop, err
+		}
 	}
 	return false, nil
+}
+
+// takeBlock takes a parsed block's lines in order, its clients looked up
+// first (findClients); end says the reading ends at one of them (stop and
+// err, as takeBlockLine's).
+func (rd *reader) takeBlock(b *block) (end, stop bool, err error) {
+	rd.blockRead, rd.cur = b.read, b
+	rd.findClients(b)
+	for i := range b.lines {
+		var rerr error
+		if i == len(b.lines)-1 {
+			rerr = b.err
+		}
+		if end, stop, err := rd.takeBlockLine(b, i, rerr); end {
+			return true, stop, err
+		}
+	}
+	return false, false, nil
 }
 
 // linesInBlocks reads the file open in blocks as a parallel reading does,
@@ -161,16 +170,8 @@ func (rd *reader) linesInBlocks() (stop bool, err error) {
 		rd.fill(b)
 		b.read = rd.counted.n
 		parseBlock(b, rd.parser, parts, rd.nkey)
-		rd.blockRead, rd.cur = b.read, b
-		rd.findClients(b)
-		for i := range b.lines {
-			var rerr error
-			if i == len(b.lines)-1 {
-				rerr = b.err
-			}
-			if end, stop, err := rd.takeBlockLine(b, i, rerr); end {
-				return stop, err
-			}
+		if end, stop, err := rd.takeBlock(b); end {
+			return stop, err
 		}
 	}
 }

@@ -86,20 +86,8 @@ func TestPassesDecideAsOneEngineASetting(t *testing.T) {
 // instant included.
 func burstyLog(t *testing.T, rng *rand.Rand) *accesslog.Log {
 	t.Helper()
-	var b strings.Builder
-	at := time.Date(2026, 11, 30, 23, 59, 0, 0, time.UTC)
 	clients := 1 + rng.IntN(60)
-	for range 500 + rng.IntN(3000) {
-		if rng.IntN(4) > 0 {
-			at = at.Add(time.Duration(rng.IntN(200)) * time.Millisecond)
-		}
-		fmt.Fprintf(&b, "10.0.0.%d - - [%s] \"GET / HTTP/1.1\" 200 1 \"-\" \"-\"\n", rng.IntN(clients), at.Format("02/Jan/2006:15:04:05.000 -0700"))
-	}
-	l, err := accesslog.Read(strings.NewReader(b.String()), accesslog.Options{Name: "random.log", Reorder: accesslog.DefaultReorder})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return l
+	return millisLog(t, rng, time.Date(2026, 11, 30, 23, 59, 0, 0, time.UTC), clients, 500+rng.IntN(3000), 200)
 }
 
 // alone replays the log at each setting in an engine of its own and makes

@@ -19,12 +19,19 @@ import (
 // window edges.
 func randomLog(t *testing.T, rng *rand.Rand) *accesslog.Log {
 	t.Helper()
-	var b strings.Builder
-	at := time.Date(2026, 11, 30, 23, 59, 50, 0, time.UTC)
 	clients := 1 + rng.IntN(6)
-	for range 20 + rng.IntN(200) {
+	return millisLog(t, rng, time.Date(2026, 11, 30, 23, 59, 50, 0, time.UTC), clients, 20+rng.IntN(200), 700)
+}
+
+// millisLog is a log of lines requests from clients addresses from at
+// on, to the millisecond: each a quarter of the time at the instant of
+// the one before (a burst), otherwise up to gapMs later.
+func millisLog(t *testing.T, rng *rand.Rand, at time.Time, clients, lines, gapMs int) *accesslog.Log {
+	t.Helper()
+	var b strings.Builder
+	for range lines {
 		if rng.IntN(4) > 0 {
-			at = at.Add(time.Duration(rng.IntN(700)) * time.Millisecond)
+			at = at.Add(time.Duration(rng.IntN(gapMs)) * time.Millisecond)
 		}
 		fmt.Fprintf(&b, "10.0.0.%d - - [%s] \"GET / HTTP/1.1\" 200 1 \"-\" \"-\"\n", rng.IntN(clients), at.Format("02/Jan/2006:15:04:05.000 -0700"))
 	}
