@@ -151,10 +151,18 @@ func (l *SlidingCounter) UseNames(names *Names) bool {
 
 // AllowID is Allow for the client numbered id in the shared names (ByID).
 func (l *SlidingCounter) AllowID(t Instant, id int32) Decision {
+	var d Decision
+	l.AllowIDInto(t, id, &d)
+	return d
+}
+
+// AllowIDInto is AllowID, written in d (Writer).
+func (l *SlidingCounter) AllowIDInto(t Instant, id int32, d *Decision) {
 	l.clients.mustShare()
 	t = l.advance(t)
 	if l.anchored {
-		return l.allowIDFrom(t, id)
+		*d = l.allowIDFrom(t, id)
+		return
 	}
 	idx := floorDiv(int64(t)-l.o, l.w)
 	s := l.clients.getID(id)
@@ -165,7 +173,7 @@ func (l *SlidingCounter) AllowID(t Instant, id int32) Decision {
 		l.retireRolled(l.clients.key(id), s, idx)
 	}
 	current, previous, allowed := s.allow(t-Instant(l.o), idx, &l.est)
-	return l.decision(t, idx, current, previous, allowed)
+	l.write(d, t, idx, current, previous, allowed)
 }
 
 // added counts a client that has just got its state, in window idx.
@@ -262,15 +270,21 @@ func (l *SlidingCounter) decide(t Instant, idx, current, previous int64) Decisio
 // decision is the Decision on the counts of window idx, or (anchored) of
 // the window starting at idx.
 func (l *SlidingCounter) decision(t Instant, idx, current, previous int64, allowed bool) Decision {
+	var d Decision
+	l.write(&d, t, idx, current, previous, allowed)
+	return d
+}
+
+// write writes decision's Decision in d, field by field (FixedWindow.write).
+func (l *SlidingCounter) write(d *Decision, t Instant, idx, current, previous int64, allowed bool) {
 	start := idx*l.w + l.o
 	if l.anchored {
 		start = idx
 	}
-	return Decision{
-		Kind: KindSlidingCounter, At: t, Limit: l.cfg.Limit, Window: l.cfg.Window, Rules: l.cfg.Rules,
-		WindowStart: Instant(start), Count: current, Previous: previous,
-		Elapsed: Instant(int64(t) - start).Sub(0), Allowed: allowed,
-	}
+	*d = Decision{}
+	d.Kind, d.At, d.Allowed, d.Rules = KindSlidingCounter, t, allowed, l.cfg.Rules
+	d.Limit, d.Window, d.WindowStart, d.Count = l.cfg.Limit, l.cfg.Window, Instant(start), current
+	d.Previous, d.Elapsed = previous, Instant(int64(t)-start).Sub(0)
 }
 
 func (l *SlidingCounter) retire(client string, window, count int64) {

@@ -127,6 +127,13 @@ func (l *FixedWindow) UseNames(names *Names) bool {
 
 // AllowID is Allow for the client numbered id in the shared names (ByID).
 func (l *FixedWindow) AllowID(t Instant, id int32) Decision {
+	var d Decision
+	l.AllowIDInto(t, id, &d)
+	return d
+}
+
+// AllowIDInto is AllowID, written in d (Writer).
+func (l *FixedWindow) AllowIDInto(t Instant, id int32, d *Decision) {
 	l.clients.mustShare()
 	t = l.advance(t)
 	s := l.clients.getID(id)
@@ -137,7 +144,7 @@ func (l *FixedWindow) AllowID(t Instant, id int32) Decision {
 		l.retireOld(t, s, "", id)
 	}
 	start, count, allowed := s.allow(t, l.w, l.o, l.cfg.Limit, l.cfg.Rules)
-	return l.decision(t, start, count, allowed)
+	l.write(d, t, start, count, allowed)
 }
 
 // added counts a client that has just got its state.
@@ -233,10 +240,17 @@ func (l *FixedWindow) decide(t, start Instant, count int64) Decision {
 }
 
 func (l *FixedWindow) decision(t, start Instant, count int64, allowed bool) Decision {
-	return Decision{
-		Kind: KindFixedWindow, At: t, Limit: l.cfg.Limit, Window: l.cfg.Window, Rules: l.cfg.Rules,
-		WindowStart: start, Count: count, Allowed: allowed,
-	}
+	var d Decision
+	l.write(&d, t, start, count, allowed)
+	return d
+}
+
+// write writes decision's Decision in d: field by field, as a composite
+// literal would be built aside and copied.
+func (l *FixedWindow) write(d *Decision, t, start Instant, count int64, allowed bool) {
+	*d = Decision{}
+	d.Kind, d.At, d.Allowed, d.Rules = KindFixedWindow, t, allowed, l.cfg.Rules
+	d.Limit, d.Window, d.WindowStart, d.Count = l.cfg.Limit, l.cfg.Window, start, count
 }
 
 // advance reads t on the clock and sweeps idle clients when a sweep is due.

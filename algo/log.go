@@ -166,6 +166,13 @@ func (l *SlidingLog) UseNames(names *Names) bool {
 
 // AllowID is Allow for the client numbered id in the shared names (ByID).
 func (l *SlidingLog) AllowID(t Instant, id int32) Decision {
+	var d Decision
+	l.AllowIDInto(t, id, &d)
+	return d
+}
+
+// AllowIDInto is AllowID, written in d (Writer).
+func (l *SlidingLog) AllowIDInto(t Instant, id int32, d *Decision) {
 	l.clients.mustShare()
 	t = l.advance(t)
 	s := l.clients.getID(id)
@@ -175,7 +182,7 @@ func (l *SlidingLog) AllowID(t Instant, id int32) Decision {
 		l.mem.Bytes += clientBytes[logState](l.clients.keyBytes(id))
 	}
 	count, oldest, allowed := l.counted(t, s)
-	return l.decision(t, count, oldest, allowed)
+	l.write(d, t, count, oldest, allowed)
 }
 
 // counted decides one request at t from the client whose queue s is (the
@@ -232,8 +239,16 @@ func (l *SlidingLog) decide(t Instant, s *logState) Decision {
 }
 
 func (l *SlidingLog) decision(t Instant, count int64, oldest Instant, allowed bool) Decision {
-	return Decision{Kind: KindSlidingLog, At: t, Limit: l.cfg.Limit, Window: l.cfg.Window, Rules: l.cfg.Rules,
-		Count: count, Oldest: oldest, Allowed: allowed}
+	var d Decision
+	l.write(&d, t, count, oldest, allowed)
+	return d
+}
+
+// write writes decision's Decision in d, field by field (FixedWindow.write).
+func (l *SlidingLog) write(d *Decision, t Instant, count int64, oldest Instant, allowed bool) {
+	*d = Decision{}
+	d.Kind, d.At, d.Allowed, d.Rules = KindSlidingLog, t, allowed, l.cfg.Rules
+	d.Limit, d.Window, d.Count, d.Oldest = l.cfg.Limit, l.cfg.Window, count, oldest
 }
 
 // drop removes timestamps that have left the window (unless expiry is off).

@@ -62,6 +62,13 @@ type ByID interface {
 	AllowID(t Instant, id int32) Decision
 }
 
+// Writer is a ByID limiter that writes its decision in place: the same as
+// AllowID's, without the copy of a Decision returned by value (some
+// hundred bytes, twice, at every request an engine decides).
+type Writer interface {
+	AllowIDInto(t Instant, id int32, d *Decision)
+}
+
 // Toucher is a ByID limiter that loads the state of the client numbered id
 // ahead of deciding for it, changing nothing: a caller deciding with
 // several limiters touches them all first, so that their cache misses (a

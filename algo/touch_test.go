@@ -46,3 +46,41 @@ func TestTouchChangesNothing(t *testing.T) {
 		}
 	}
 }
+
+// A decision written in place (Writer) is the one Allow gives by name (the
+// keyed store's path, not the table's), whatever the Decision held before:
+// every field is written, none left from the last limiter's.
+func TestWriterWritesEveryField(t *testing.T) {
+	rules := []Rules{{}, {CountRejected: true}, {WindowStart: WindowFirstRequest}, {WindowStart: WindowFirstEvent}}
+	for _, k := range []Kind{KindFixedWindow, KindSlidingLog, KindSlidingCounter} {
+		for seed := range uint64(12) {
+			r := rand.New(rand.NewPCG(seed, 41))
+			cfg := Config{Limit: int64(r.IntN(5) + 1), Window: time.Duration(r.IntN(3)+1) * time.Second, Rules: rules[seed%uint64(len(rules))]}
+			if err := cfg.Validate(); err != nil {
+				continue
+			}
+			if cfg.Rules.WindowStart == WindowFirstRequest && k != KindFixedWindow || cfg.Rules.WindowStart == WindowFirstEvent && k != KindSlidingCounter {
+				continue
+			}
+			written, named := mustNew(t, k, cfg), mustNew(t, k, cfg)
+			names := NewNames()
+			if !written.(ByID).UseNames(names) {
+				t.Fatal("UseNames refused")
+			}
+			w, ok := written.(Writer)
+			if !ok {
+				t.Fatalf("%v is no Writer", k)
+			}
+			at := Instant(0)
+			for i := range 1500 {
+				at += Instant(r.IntN(300))
+				client := string(rune('a' + r.IntN(30)))
+				d := Decision{Kind: KindTokenBucket, Tokens: 7, Capacity: 9, Delay: time.Second, Segments: 3, Previous: 5, Elapsed: time.Minute, Oldest: 11, WindowStart: 13}
+				w.AllowIDInto(at, names.ID(client), &d)
+				if want := named.Allow(at, client); d != want {
+					t.Fatalf("%v %+v seed %d request %d: wrote %+v, want %+v", k, cfg.Rules, seed, i, d, want)
+				}
+			}
+		}
+	}
+}

@@ -144,6 +144,7 @@ type Engine struct {
 	byID     []algo.ByID    // each limiter deciding by those numbers, or nil where it cannot
 	byNumber []int32        // a numbering source's client number → 1 + its id in names
 	touch    []algo.Toucher // the limiters in byID that can load a client's state ahead
+	write    []algo.Writer  // each limiter in byID that writes its decision in place, or nil
 	touched  byte           // what touching read: kept, as a load nobody reads may be left out
 	byName   bool           // some limiter decides by name: step needs every arrival's name
 
@@ -413,7 +414,9 @@ func (e *Engine) step() {
 		if e.storeless {
 			was = withoutStore(l)
 		}
-		if b := e.byID[i]; b != nil {
+		if w := e.write[i]; w != nil {
+			w.AllowIDInto(a.At, id, d)
+		} else if b := e.byID[i]; b != nil {
 			*d = b.AllowID(a.At, id)
 		} else {
 			*d = l.Allow(a.At, a.Client)
@@ -516,7 +519,7 @@ func (e *Engine) clientID(a Arrival) int32 {
 
 // useIDs finds which limiters decide by id, after New or a restore.
 func (e *Engine) useIDs() {
-	e.byID, e.byName, e.touch = e.byID[:0], false, e.touch[:0]
+	e.byID, e.byName, e.touch, e.write = e.byID[:0], false, e.touch[:0], e.write[:0]
 	for _, l := range e.limiters {
 		// A limiter carried over from another engine keeps its names and
 		// decides by name: correct, only slower.
@@ -525,6 +528,8 @@ func (e *Engine) useIDs() {
 			b = nil
 		}
 		e.byID, e.byName = append(e.byID, b), e.byName || b == nil
+		w, _ := b.(algo.Writer)
+		e.write = append(e.write, w)
 		if t, ok := b.(algo.Toucher); ok {
 			e.touch = append(e.touch, t)
 		}
