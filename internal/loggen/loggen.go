@@ -26,9 +26,15 @@ type Options struct {
 	Heavy   int    // heavy clients besides, 0 or more
 	Format  string // "combined" or "jsonl"
 	Gzip    bool
-	// Start is the day's first instant; zero is 2026-11-30 00:00 UTC.
+	// Start is the first day's first instant; zero is 2026-11-30 00:00 UTC.
 	Start time.Time
+	// Days spreads the lines over that many days, each the same shape and
+	// as busy (0 is 1): a longer log at the same clients and the same rate.
+	Days int
 }
+
+// maxDays is the most days a log may be spread over: ten years.
+const maxDays = 3650
 
 // heavyShare is the share of the lines the heavy clients send together.
 const heavyShare = 0.05
@@ -42,6 +48,8 @@ func (o Options) Validate() error {
 		return errors.New("-clients: give 1 or more clients")
 	case o.Heavy < 0:
 		return errors.New("-heavy: give 0 or more heavy clients")
+	case o.Days < 0 || o.Days > maxDays:
+		return fmt.Errorf("-days: give 1 to %d days", maxDays)
 	case o.Format != "combined" && o.Format != "jsonl":
 		return fmt.Errorf("-format %q: give combined or jsonl", o.Format)
 	}
@@ -75,10 +83,16 @@ func Write(w io.Writer, o Options) error {
 		zipf = rand.NewZipf(rng, 1.1, 10, uint64(o.Clients-1)) // v 10: the busiest sends some 2%
 	}
 	day := float64(24 * time.Hour / time.Millisecond)
+	days := int64(max(o.Days, 1))
 	buf := make([]byte, 0, 512)
+	var d, lo, hi int64 = -1, 0, 0 // line i is day d's, which holds lines [lo, hi)
 	for i := range o.Lines {
+		for i >= hi { // a day may hold no line when the days outnumber the lines
+			d++
+			lo, hi = ceilDiv(d*o.Lines, days), ceilDiv((d+1)*o.Lines, days)
+		}
 		// The day's shape: quiet at night, busiest in the afternoon.
-		at := start.Add(time.Duration(dayAt((float64(i)+0.5)/float64(o.Lines))*day) * time.Millisecond)
+		at := start.Add(time.Duration(d)*24*time.Hour + time.Duration(dayAt((float64(i-lo)+0.5)/float64(hi-lo))*day)*time.Millisecond)
 		ip := clientIP(rng, zipf, o)
 		buf = line(buf[:0], o.Format, at, ip, rng)
 		if _, err := bw.Write(buf); err != nil {
@@ -93,6 +107,9 @@ func Write(w io.Writer, o Options) error {
 	}
 	return nil
 }
+
+// ceilDiv is ⌈a / b⌉ for a ≥ 0, b > 0.
+func ceilDiv(a, b int64) int64 { return (a + b - 1) / b }
 
 // dayAt is the fraction of the day by which a share u of its requests
 // has come: the inverse of the integral of 1 − 0.6·cos(2π(t − 1/24)),

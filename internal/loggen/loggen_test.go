@@ -78,9 +78,42 @@ func TestTheLogParses(t *testing.T) {
 	}
 }
 
+// A log spread over days holds each day as a one-day log of its share of
+// the lines would (the same instants, a day later each day), in order:
+// the same clients at the same rate, for as long as asked.
+func TestDaysRepeatTheDay(t *testing.T) {
+	o := Options{Seed: 3, Lines: 9001, Clients: 200, Heavy: 2, Format: "combined", Days: 3}
+	l, err := accesslog.Read(bytes.NewReader(write(t, o)), accesslog.Options{Name: "gen", Reorder: accesslog.DefaultReorder})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.Requests != o.Lines || l.LateLines != 0 {
+		t.Fatalf("%d requests of %d lines, %d late", l.Requests, o.Lines, l.LateLines)
+	}
+	if span := l.Last() - l.First(); span < (2*24+23)*3600_000 || span >= 3*24*3600_000 {
+		t.Errorf("three days span %d ms", span)
+	}
+	day := Options{Seed: 3, Lines: 3001, Clients: 200, Heavy: 2, Format: "combined"} // day 0's share: ⌈9001/3⌉
+	if d0 := write(t, day); !bytes.HasPrefix(write(t, o), d0) {
+		t.Error("day 0 of three is not the one-day log of its 3,001 lines")
+	}
+	o.Days = 1
+	one := o
+	one.Days = 0
+	if !bytes.Equal(write(t, o), write(t, one)) {
+		t.Error("-days 1 wrote another log than the default")
+	}
+	for _, o := range []Options{{Lines: 10, Clients: 5, Format: "combined", Days: 20}} {
+		l, err := accesslog.Read(bytes.NewReader(write(t, o)), accesslog.Options{Name: "few", Reorder: accesslog.DefaultReorder})
+		if err != nil || l.Requests != 10 || l.LateLines != 0 {
+			t.Errorf("10 lines over 20 days: %v, %d requests, %d late", err, l.Requests, l.LateLines)
+		}
+	}
+}
+
 // Bad options are refused, naming the flag.
 func TestBadOptions(t *testing.T) {
-	for _, o := range []Options{{Lines: -1, Clients: 1, Format: "combined"}, {Lines: 1, Clients: 0, Format: "combined"}, {Lines: 1, Clients: 1, Heavy: -1, Format: "jsonl"}, {Lines: 1, Clients: 1, Format: "csv"}} {
+	for _, o := range []Options{{Lines: -1, Clients: 1, Format: "combined"}, {Lines: 1, Clients: 0, Format: "combined"}, {Lines: 1, Clients: 1, Heavy: -1, Format: "jsonl"}, {Lines: 1, Clients: 1, Format: "csv"}, {Lines: 1, Clients: 1, Format: "combined", Days: -1}, {Lines: 1, Clients: 1, Format: "combined", Days: maxDays + 1}} {
 		if err := Write(io.Discard, o); err == nil || err.Error()[0] != '-' {
 			t.Errorf("%+v: %v, want a message naming the flag", o, err)
 		}
