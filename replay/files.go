@@ -26,9 +26,9 @@ type logFile struct {
 // TimeOrder puts them in order; - alone for standard input) as one log,
 // with its progress shown by work. Every file is opened before any is
 // read. ctx stops the reading where it is, even waiting on an idle input
-// (ErrStalled when it had no request). decided, when set, is the deciding
+// (ErrStalled when it had no request). beside, when set, is the deciding
 // beside the reading, for the progress.
-func ReadLogs(ctx context.Context, paths []string, stdin io.Reader, opts accesslog.Options, work Work, decided *atomic.Int64) (*accesslog.Log, error) {
+func ReadLogs(ctx context.Context, paths []string, stdin io.Reader, opts accesslog.Options, work Work, beside Beside) (*accesslog.Log, error) {
 	if len(paths) > 1 && slices.Contains(paths, "-") {
 		return nil, errStdinAlone
 	}
@@ -55,7 +55,7 @@ func ReadLogs(ctx context.Context, paths []string, stdin io.Reader, opts accessl
 	shown := make(chan struct{})
 	go func() {
 		defer close(shown)
-		showProgress(work, func(b int64) string { return reading(files, b) }, &size, &read, &lines, decided, done)
+		showProgress(work, func(b int64) string { return reading(files, b) }, &size, &read, &lines, beside, done)
 	}()
 	defer func() { close(done); <-shown }()
 	inputs := make([]accesslog.Input, len(files))

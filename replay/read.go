@@ -52,16 +52,29 @@ var ErrStalled = errors.New("stopped while waiting for the log's next line; noth
 
 // ReadLog opens and reads the log at path (stdin for -) with its progress
 // shown by work. ctx stops it where it is, even waiting on an idle input
-// (ErrStalled when it had no request). decided, when set, is the deciding
+// (ErrStalled when it had no request). beside, when set, is the deciding
 // beside the reading, for the progress.
-func ReadLog(ctx context.Context, path string, stdin io.Reader, opts accesslog.Options, work Work, decided *atomic.Int64) (*accesslog.Log, error) {
-	return ReadLogs(ctx, []string{path}, stdin, opts, work, decided)
+func ReadLog(ctx context.Context, path string, stdin io.Reader, opts accesslog.Options, work Work, beside Beside) (*accesslog.Log, error) {
+	return ReadLogs(ctx, []string{path}, stdin, opts, work, beside)
 }
+
+// Beside is the deciding beside a reading, for its progress: Decided is
+// what its Engines have decided together, each deciding every request
+// (the settings, and --compare's and --denied's engine beside each).
+type Beside struct {
+	Decided *atomic.Int64
+	Engines int
+}
+
+// requests is about how many requests every engine has decided: a
+// request counted once, not once an engine, so that it is never more than
+// the lines read.
+func (b Beside) requests() int64 { return b.Decided.Load() / int64(max(b.Engines, 1)) }
 
 // showProgress draws a reading's progress until done: bytes of size (when
 // known), lines a second, the time left, and the requests decided so far
 // when the deciding goes on beside it.
-func showProgress(work Work, what func(read int64) string, sizeOf, read, lines, decided *atomic.Int64, done <-chan struct{}) {
+func showProgress(work Work, what func(read int64) string, sizeOf, read, lines *atomic.Int64, beside Beside, done <-chan struct{}) {
 	work.show(func(elapsed time.Duration) (string, float64) {
 		// What matters most first: a narrow terminal cuts the end.
 		b, n, size := read.Load(), lines.Load(), sizeOf.Load()
@@ -75,8 +88,8 @@ func showProgress(work Work, what func(read int64) string, sizeOf, read, lines, 
 			}
 		}
 		text += fmt.Sprintf("%s lines, %s/s", human.Int(n), human.Int(int64(float64(n)/max(elapsed.Seconds(), 0.001))))
-		if decided != nil {
-			text += " · " + human.Int(decided.Load()) + " decided"
+		if beside.Decided != nil {
+			text += " · " + human.Int(beside.requests()) + " decided"
 		}
 		return text, frac
 	}, done)

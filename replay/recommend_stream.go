@@ -224,7 +224,7 @@ func (ps *Passes) pass(ctx context.Context, settings []Setting, what string, dec
 		opts.Check, opts.Windows = mem.Check, mem.Windows()
 		var l *accesslog.Log
 		ps.about = max(ps.about, ps.n)
-		l, err = ReadLogs(ctx, ps.Paths, nil, opts, PassWork(ps.Work, ps.n, ps.about, what), nil)
+		l, err = ReadLogs(ctx, ps.Paths, nil, opts, PassWork(ps.Work, ps.n, ps.about, what), Beside{})
 		if err == nil && l.Interrupted {
 			err = context.Cause(ctx)
 		} else if err == nil && (l.Lines != ps.first.Lines || l.Requests != ps.first.Requests) {

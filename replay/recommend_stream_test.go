@@ -38,7 +38,7 @@ func randomLines(rng *rand.Rand) []string {
 // recommendKept is Recommend on the files read whole and kept.
 func recommendKept(t *testing.T, paths []string, opts accesslog.Options, s Setting, share Share) string {
 	t.Helper()
-	l, err := ReadLogs(context.Background(), paths, nil, opts, nil, nil)
+	l, err := ReadLogs(context.Background(), paths, nil, opts, nil, Beside{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +60,7 @@ func recommendInPasses(t *testing.T, paths []string, opts accesslog.Options, s S
 	tail := accesslog.NewTail()
 	first.Tail = tail
 	peaks := PeaksWhileReading(tail, s, time.UTC)
-	l, err := ReadLogs(context.Background(), paths, nil, first, nil, nil)
+	l, err := ReadLogs(context.Background(), paths, nil, first, nil, Beside{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -125,12 +125,13 @@ func Grace(ctx context.Context) (context.Context, context.CancelFunc) {
 	}
 }
 
-// Deciding shows the deciding's progress with work until stop is called.
-func Deciding(work Work, total int64, decided *atomic.Int64) (stop func()) {
+// Deciding shows the deciding's progress with work until stop is called:
+// of total requests, each decided by every one of beside's engines.
+func Deciding(work Work, total int64, beside Beside) (stop func()) {
 	done, shown := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(shown)
-		showDeciding(work, total, decided, done)
+		showDeciding(work, total, beside, done)
 	}()
 	return func() { close(done); <-shown }
 }
@@ -142,10 +143,10 @@ func Deciding(work Work, total int64, decided *atomic.Int64) (stop func()) {
 // --recommend's, may be more than its passes reach, and "5,700,000 of
 // 10,800,000 requests · 11s left in 1.45s" read as if it were cut short
 // (a run stopped early says so in its report).
-func showDeciding(work Work, total int64, decided *atomic.Int64, done <-chan struct{}) {
-	base := decided.Load()
+func showDeciding(work Work, total int64, beside Beside, done <-chan struct{}) {
+	base := beside.requests()
 	work.show(func(elapsed time.Duration) (string, float64) {
-		n := decided.Load()
+		n := beside.requests()
 		rate := human.Int(int64(float64(n-base) / max(elapsed.Seconds(), 0.001)))
 		select {
 		case <-done:

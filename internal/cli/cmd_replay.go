@@ -159,7 +159,7 @@ func replayOnStore(ctx context.Context, w, errOut io.Writer, l *accesslog.Log, s
 		settings[i].Store = st
 	}
 	var decided atomic.Int64
-	stop := replay.Deciding(workOn(errOut), l.Requests*int64(len(settings)), &decided)
+	stop := replay.Deciding(workOn(errOut), l.Requests, replay.Beside{Decided: &decided, Engines: len(settings)})
 	out := verified{w: w, store: st}
 	var e *sim.Engine
 	var err error
@@ -426,13 +426,13 @@ func replayLog(ctx context.Context, std stdio, opts replayOptions, p replayPlan,
 	defer endGrace()
 	var decided atomic.Int64
 	var result <-chan replay.Decision
-	var counting *atomic.Int64
+	var beside replay.Beside
 	if overlap {
 		tail := accesslog.NewTail()
-		p.log.Tail, counting = tail, &decided
+		p.log.Tail, beside = tail, replay.Beside{Decided: &decided, Engines: len(settings) * enginesEach(opts)}
 		result = replay.DecideAllWhileReading(dctx, tail, name, settings, zone, &decided, streamed(opts))
 	}
-	l, err := replay.ReadLogs(ctx, p.paths, std.in, p.log, workOn(std.err), counting)
+	l, err := replay.ReadLogs(ctx, p.paths, std.in, p.log, workOn(std.err), beside)
 	if errors.Is(err, replay.ErrStalled) {
 		fmt.Fprintf(std.err, "%s: %v\n", name, err)
 		return context.Cause(ctx)
@@ -509,7 +509,7 @@ func replayMemory(opts replayOptions, p replayPlan, overlap bool) (*replay.Memor
 // setting's report, or the sweep's table of those replayed whole before
 // dctx (the second's grace after a signal) ended.
 func printDecided(dctx context.Context, w, errOut io.Writer, l *accesslog.Log, n int, result <-chan replay.Decision, decided *atomic.Int64) error {
-	stop := replay.Deciding(workOn(errOut), l.Requests*int64(n), decided)
+	stop := replay.Deciding(workOn(errOut), l.Requests, replay.Beside{Decided: decided, Engines: n})
 	d := <-result
 	stop()
 	return printDecision(dctx, w, l, n, d)

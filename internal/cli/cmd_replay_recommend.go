@@ -70,7 +70,7 @@ func printRecommend(ctx context.Context, w, errOut io.Writer, l *accesslog.Log, 
 	// About: each limiter's search replays the log some log2(peak) times,
 	// then each candidate limit once.
 	probes := int64(len(s.Algorithms)) * 12
-	stop := replay.Deciding(workOn(errOut), l.Requests*probes, &decided)
+	stop := replay.Deciding(workOn(errOut), l.Requests*probes, replay.Beside{Decided: &decided}) // a request once a probe
 	r, err := replay.Recommend(ctx, l, s, share, &decided)
 	stop()
 	return writeRecommend(ctx, w, errOut, l.Name, r, err, asJSON)
@@ -135,7 +135,7 @@ func recommendInPasses(ctx context.Context, std stdio, opts replayOptions, p rep
 	first.Tail = tail
 	peaks := replay.PeaksWhileReading(tail, s, p.zone)
 	work := workOn(std.err)
-	l, err := replay.ReadLogs(ctx, p.paths, std.in, first, replay.PassWork(work, 1, 0, "the peaks"), nil)
+	l, err := replay.ReadLogs(ctx, p.paths, std.in, first, replay.PassWork(work, 1, 0, "the peaks"), replay.Beside{})
 	if err != nil {
 		tail.Abandon()
 		if errors.Is(err, replay.ErrStalled) {

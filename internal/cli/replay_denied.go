@@ -75,7 +75,7 @@ func enginesEach(opts replayOptions) int {
 // --compare --json), then --compare's agreement, and writes --denied's
 // file; dctx is the deciding's (a second's grace after a signal).
 func printStreamedCompared(ctx, dctx context.Context, w, errOut io.Writer, l *accesslog.Log, n int, opts replayOptions, result <-chan replay.Decision, decided *atomic.Int64) error {
-	stop := replay.Deciding(workOn(errOut), int64(enginesEach(opts))*l.Requests*int64(n), decided)
+	stop := replay.Deciding(workOn(errOut), l.Requests, replay.Beside{Decided: decided, Engines: enginesEach(opts) * n})
 	d := <-result
 	stop()
 	var err error

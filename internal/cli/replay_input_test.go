@@ -77,7 +77,7 @@ func TestReadingStopsOnAnIdleInput(t *testing.T) {
 				time.Sleep(50 * time.Millisecond) // into the wait
 				cancel()
 			}()
-			l, err := replay.ReadLog(ctx, c.path, pr, accesslog.Options{Name: c.name, Reorder: accesslog.DefaultReorder, Tail: tail}, nil, nil)
+			l, err := replay.ReadLog(ctx, c.path, pr, accesslog.Options{Name: c.name, Reorder: accesslog.DefaultReorder, Tail: tail}, nil, replay.Beside{})
 			n := ended(t, tail)
 			if c.lines == "" {
 				if !errors.Is(err, replay.ErrStalled) || n != 0 {
@@ -91,7 +91,7 @@ func TestReadingStopsOnAnIdleInput(t *testing.T) {
 		})
 	}
 	t.Run("standard input, read whole", func(t *testing.T) {
-		l, err := replay.ReadLog(context.Background(), "-", strings.NewReader(lines.String()), accesslog.Options{Name: "-", Reorder: accesslog.DefaultReorder}, nil, nil)
+		l, err := replay.ReadLog(context.Background(), "-", strings.NewReader(lines.String()), accesslog.Options{Name: "-", Reorder: accesslog.DefaultReorder}, nil, replay.Beside{})
 		if err != nil || l.Interrupted || l.Requests != 5000 || len(l.Clients()) != 7 {
 			t.Errorf("readLog: %v, %d requests of %d clients", err, l.Requests, len(l.Clients()))
 		}
