@@ -124,7 +124,7 @@ func replayPass(ctx context.Context, src sim.Source, settings []Setting, decided
 		}
 	}()
 	for n := int64(0); ; n++ {
-		r, ok := e.Step()
+		r, ok := e.StepNumbered() // the name looked up only for a client denied first
 		if !ok {
 			break
 		}
@@ -138,15 +138,17 @@ func replayPass(ctx context.Context, src sim.Source, settings []Setting, decided
 			}
 		}
 		sent.add(r.Arrival.At)
-		for k, d := range r.Decisions {
-			if d.Allowed {
+		for k := range r.Decisions {
+			if r.Decisions[k].Allowed { // by index: a Decision is some hundred bytes
 				allowed[k].add(r.Arrival.At)
 				continue
 			}
 			c := int(r.Arrival.Number - 1) // the log numbers its clients from 1
 			deniedBy[k], names = reach(deniedBy[k], c), reach(names, c)
 			deniedBy[k][c]++
-			names[c] = r.Arrival.Client
+			if names[c] == "" {
+				names[c] = e.Name(r.Arrival)
+			}
 		}
 	}
 	stats := e.Stats()

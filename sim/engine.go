@@ -398,6 +398,22 @@ func (e *Engine) Step() (Record, bool) {
 	return e.last, true
 }
 
+// StepNumbered is Step for a caller that seldom needs the client's name:
+// an arrival a Named source gave without it (by its Number) is handed out
+// without it, and Name finds it when wanted (looking every one up cost a
+// cache miss a request: a sweep's 6% of the CPU).
+func (e *Engine) StepNumbered() (Record, bool) {
+	if !e.hasNext {
+		return Record{}, false
+	}
+	e.step()
+	return e.last, true
+}
+
+// Name is the name of a's client: a's Client, or looked up by its number
+// when StepNumbered left it out.
+func (e *Engine) Name(a Arrival) string { return e.name(a) }
+
 // step is Step, with an arrival to decide.
 func (e *Engine) step() {
 	a := e.next

@@ -134,3 +134,57 @@ func TestNamedSourceDecidesAsANamedOne(t *testing.T) {
 		}
 	}
 }
+
+// StepNumbered hands out Step's records, without the names a Named source
+// left out (all but the first's, which New names), and Name gives each
+// record's back.
+func TestStepNumberedLeavesOnlyTheName(t *testing.T) {
+	names := []string{"10.0.0.1", "10.0.0.2", "10.0.0.3"}
+	var arrivals []Arrival
+	for i := range 200 {
+		c := (i * 7) % len(names)
+		arrivals = append(arrivals, Arrival{At: algo.Instant(i * 90), Client: names[c], Number: int32(c) + 1})
+	}
+	engine := func() *Engine {
+		var ls []algo.Limiter
+		for _, k := range []algo.Kind{algo.KindFixedWindow, algo.KindSlidingLog} {
+			l, err := algo.New(k, algo.Config{Limit: 3, Window: time.Second})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ls = append(ls, l)
+		}
+		e, err := New(&numbered{SliceSource: SliceSource{arrivals: arrivals}, names: names}, ls, Options{ForwardOnly: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e
+	}
+	named, numbers := engine(), engine()
+	unnamed := 0
+	for i := 0; ; i++ {
+		want, ok := named.Step()
+		got, ok2 := numbers.StepNumbered()
+		if ok != ok2 {
+			t.Fatalf("record %d: Step %v, StepNumbered %v", i, ok, ok2)
+		}
+		if !ok {
+			break
+		}
+		if got.Arrival.Client == "" {
+			unnamed++
+		} else if got.Arrival.Client != want.Arrival.Client {
+			t.Fatalf("record %d: StepNumbered named %q, Step %q", i, got.Arrival.Client, want.Arrival.Client)
+		}
+		if name := numbers.Name(got.Arrival); name != want.Arrival.Client {
+			t.Fatalf("record %d: Name %q, Step's %q", i, name, want.Arrival.Client)
+		}
+		got.Arrival.Client = want.Arrival.Client
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("record %d: %+v, Step's %+v", i, got, want)
+		}
+	}
+	if unnamed < len(arrivals)-1 { // the first may be named, as the engine's next arrival on New
+		t.Errorf("StepNumbered named %d of %d records", len(arrivals)-unnamed, len(arrivals))
+	}
+}
