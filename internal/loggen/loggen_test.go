@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"io"
+	"strings"
 	"testing"
 
 	"windowlab/accesslog"
@@ -117,5 +118,34 @@ func TestBadOptions(t *testing.T) {
 		if err := Write(io.Discard, o); err == nil || err.Error()[0] != '-' {
 			t.Errorf("%+v: %v, want a message naming the flag", o, err)
 		}
+	}
+}
+
+// The reading floor reads the log's lines and instants as accesslog does:
+// every line, none bad, the same instants (summed), plain or gzip.
+func TestReadFloorReadsWhatReplayReads(t *testing.T) {
+	o := Options{Seed: 5, Lines: 3000, Clients: 100, Heavy: 2, Format: "combined"}
+	plain := write(t, o)
+	l, err := accesslog.Read(bytes.NewReader(plain), accesslog.Options{Name: "gen", Reorder: accesslog.DefaultReorder})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sum int64
+	src := l.Source()
+	for a, ok := src.Next(); ok; a, ok = src.Next() {
+		sum += int64(a.At)
+	}
+	o.Gzip = true
+	for _, data := range [][]byte{plain, write(t, o)} {
+		f, err := ReadFloor(bytes.NewReader(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.Lines != 3000 || f.Bad != 0 || f.InstantSum != sum {
+			t.Errorf("floor read %+v, want 3000 lines, none bad, instants summing to %d", f, sum)
+		}
+	}
+	if f, _ := ReadFloor(strings.NewReader("10.0.0.1 - - [30/Xyz/2026:00:00:00 +0000] x\nno time\n")); f.Bad != 2 {
+		t.Errorf("two bad lines read as %+v", f)
 	}
 }
