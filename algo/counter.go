@@ -48,6 +48,9 @@ func (l *SlidingCounter) Kind() Kind     { return KindSlidingCounter }
 func (l *SlidingCounter) Config() Config { return l.cfg }
 func (l *SlidingCounter) Memory() Memory { return l.mem }
 
+// Held is where the limiter keeps Memory's figures (Writer).
+func (l *SlidingCounter) Held() *Memory { return &l.mem }
+
 func (l *SlidingCounter) Allow(t Instant, client string) Decision {
 	if l.clients.names != nil {
 		return l.AllowID(t, l.clients.names.ID(client))

@@ -44,6 +44,9 @@ func (l *FixedWindow) Kind() Kind     { return KindFixedWindow }
 func (l *FixedWindow) Config() Config { return l.cfg }
 func (l *FixedWindow) Memory() Memory { return l.mem }
 
+// Held is where the limiter keeps Memory's figures (Writer).
+func (l *FixedWindow) Held() *Memory { return &l.mem }
+
 func (l *FixedWindow) Allow(t Instant, client string) Decision {
 	if l.clients.names != nil {
 		return l.AllowID(t, l.clients.names.ID(client))

@@ -42,6 +42,9 @@ func (l *SlidingLog) Kind() Kind     { return KindSlidingLog }
 func (l *SlidingLog) Config() Config { return l.cfg }
 func (l *SlidingLog) Memory() Memory { return l.mem }
 
+// Held is where the limiter keeps Memory's figures (Writer).
+func (l *SlidingLog) Held() *Memory { return &l.mem }
+
 func (l *SlidingLog) Allow(t Instant, client string) Decision {
 	if l.clients.names != nil {
 		return l.AllowID(t, l.clients.names.ID(client))

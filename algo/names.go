@@ -67,6 +67,10 @@ type ByID interface {
 // hundred bytes, twice, at every request an engine decides).
 type Writer interface {
 	AllowIDInto(t Instant, id int32, d *Decision)
+	// Held is where the limiter keeps what Memory returns, to be read in
+	// place after each decision (no call): valid until the limiter is
+	// cloned or restored over, and never written through.
+	Held() *Memory
 }
 
 // Toucher is a ByID limiter that loads the state of the client numbered id

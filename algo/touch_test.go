@@ -49,7 +49,8 @@ func TestTouchChangesNothing(t *testing.T) {
 
 // A decision written in place (Writer) is the one Allow gives by name (the
 // keyed store's path, not the table's), whatever the Decision held before:
-// every field is written, none left from the last limiter's.
+// every field is written, none left from the last limiter's; and the
+// memory read in place (Held) is what Memory says by name.
 func TestWriterWritesEveryField(t *testing.T) {
 	rules := []Rules{{}, {CountRejected: true}, {WindowStart: WindowFirstRequest}, {WindowStart: WindowFirstEvent}}
 	for _, k := range []Kind{KindFixedWindow, KindSlidingLog, KindSlidingCounter} {
@@ -79,6 +80,9 @@ func TestWriterWritesEveryField(t *testing.T) {
 				w.AllowIDInto(at, names.ID(client), &d)
 				if want := named.Allow(at, client); d != want {
 					t.Fatalf("%v %+v seed %d request %d: wrote %+v, want %+v", k, cfg.Rules, seed, i, d, want)
+				}
+				if h, m := *w.Held(), named.Memory(); h != m {
+					t.Fatalf("%v seed %d request %d: holds %+v, Memory by name %+v", k, seed, i, h, m)
 				}
 			}
 		}

@@ -145,6 +145,7 @@ type Engine struct {
 	byNumber []int32        // a numbering source's client number → 1 + its id in names
 	touch    []algo.Toucher // the limiters in byID that can load a client's state ahead
 	write    []algo.Writer  // each limiter in byID that writes its decision in place, or nil
+	held     []*algo.Memory // each Writer's memory, read in place (Writer.Held), or nil
 	touched  byte           // what touching read: kept, as a load nobody reads may be left out
 	byName   bool           // some limiter decides by name: step needs every arrival's name
 
@@ -464,7 +465,13 @@ func (e *Engine) step() {
 		} else {
 			s.Denied++
 		}
-		m, p := l.Memory(), &s.PeakMemory
+		var m algo.Memory
+		if h := e.held[i]; h != nil {
+			m = *h
+		} else {
+			m = l.Memory()
+		}
+		p := &s.PeakMemory
 		p.Clients, p.Entries, p.Bytes = max(p.Clients, m.Clients), max(p.Entries, m.Entries), max(p.Bytes, m.Bytes)
 	}
 	if tracked != 0 {
@@ -535,7 +542,7 @@ func (e *Engine) clientID(a Arrival) int32 {
 
 // useIDs finds which limiters decide by id, after New or a restore.
 func (e *Engine) useIDs() {
-	e.byID, e.byName, e.touch, e.write = e.byID[:0], false, e.touch[:0], e.write[:0]
+	e.byID, e.byName, e.touch, e.write, e.held = e.byID[:0], false, e.touch[:0], e.write[:0], e.held[:0]
 	for _, l := range e.limiters {
 		// A limiter carried over from another engine keeps its names and
 		// decides by name: correct, only slower.
@@ -545,7 +552,11 @@ func (e *Engine) useIDs() {
 		}
 		e.byID, e.byName = append(e.byID, b), e.byName || b == nil
 		w, _ := b.(algo.Writer)
-		e.write = append(e.write, w)
+		var held *algo.Memory
+		if w != nil {
+			held = w.Held()
+		}
+		e.write, e.held = append(e.write, w), append(e.held, held)
 		if t, ok := b.(algo.Toucher); ok {
 			e.touch = append(e.touch, t)
 		}
