@@ -16,10 +16,7 @@ func TestTouchChangesNothing(t *testing.T) {
 			r := rand.New(rand.NewPCG(seed, 37))
 			cfg := Config{Limit: int64(r.IntN(5) + 1), Window: time.Duration(r.IntN(3)+1) * time.Second}
 			touched, plain := mustNew(t, k, cfg), mustNew(t, k, cfg)
-			names := NewNames()
-			if !touched.(ByID).UseNames(names) || !plain.(ByID).UseNames(names) {
-				t.Fatal("UseNames refused")
-			}
+			names := sharedNames(t, touched, plain)
 			tb, ok := touched.(Toucher)
 			if !ok {
 				t.Fatalf("%v is no Toucher", k)
@@ -64,10 +61,7 @@ func TestWriterWritesEveryField(t *testing.T) {
 				continue
 			}
 			written, named := mustNew(t, k, cfg), mustNew(t, k, cfg)
-			names := NewNames()
-			if !written.(ByID).UseNames(names) {
-				t.Fatal("UseNames refused")
-			}
+			names := sharedNames(t, written)
 			w, ok := written.(Writer)
 			if !ok {
 				t.Fatalf("%v is no Writer", k)
@@ -87,4 +81,17 @@ func TestWriterWritesEveryField(t *testing.T) {
 			}
 		}
 	}
+}
+
+// sharedNames is a new Names table the limiters ls all number their
+// clients by (ByID.UseNames).
+func sharedNames(t *testing.T, ls ...Limiter) *Names {
+	t.Helper()
+	names := NewNames()
+	for _, l := range ls {
+		if !l.(ByID).UseNames(names) {
+			t.Fatalf("%v refused UseNames", l.Kind())
+		}
+	}
+	return names
 }
