@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"sync/atomic"
 
 	"windowlab/accesslog"
@@ -21,7 +23,7 @@ import (
 // it is whole: an error or a signal leaves nothing. rows gives the rows
 // (replay.Denied, or the table decided as the log was read).
 func writeDenied(ctx context.Context, w io.Writer, rows func(each func(replay.DeniedClient) error) error, path string) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.part")
+	tmp, err := createPart(path)
 	if err != nil {
 		return invalid(fmt.Errorf("--denied %s: %w", path, err))
 	}
@@ -50,6 +52,20 @@ func writeDenied(ctx context.Context, w io.Writer, rows func(each func(replay.De
 	}
 	fmt.Fprintf(w, "\nwrote %s: %s (a row per limiter, setting and client denied)\n", path, human.Noun{One: "row", Many: "rows"}.Of(dw.Rows))
 	return nil
+}
+
+// createPart creates a new temporary file beside path, named after it,
+// with the mode a file the user creates gets (0666 less their umask, as
+// os.Create: os.CreateTemp's 0600 made --denied's file unreadable to
+// the user's group once renamed into place).
+func createPart(path string) (*os.File, error) {
+	dir, base := filepath.Dir(path), filepath.Base(path)
+	for {
+		f, err := os.OpenFile(filepath.Join(dir, "."+base+"."+strconv.FormatUint(rand.Uint64(), 36)+".part"), os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
+		if !errors.Is(err, os.ErrExist) {
+			return f, err
+		}
+	}
 }
 
 // streamed is what the deciding beside the reading decides for opts.

@@ -43,6 +43,11 @@ func TestReplayDeniedFile(t *testing.T) {
 			}
 		}
 	}
+	// Made as the user makes a file (0666 less the umask), not as a
+	// temporary one (0600): the umask here is found by a file made so.
+	if info, err := os.Stat(csvPath); err != nil || info.Mode().Perm() != userMode(t, dir) {
+		t.Errorf("%s: mode %v (%v), want %v", csvPath, info.Mode().Perm(), err, userMode(t, dir))
+	}
 	f, _ := os.Open(csvPath)
 	rows, err := csv.NewReader(f).ReadAll()
 	f.Close()
@@ -132,4 +137,21 @@ func TestReplayDeniedKeepsAHostileKeyExactly(t *testing.T) {
 			t.Errorf("%s: %q (%v), want %q", name, r.Client, err, key)
 		}
 	}
+}
+
+// userMode is the mode os.Create gives a new file in dir: 0666 less the
+// umask.
+func userMode(t *testing.T, dir string) os.FileMode {
+	t.Helper()
+	f, err := os.Create(filepath.Join(dir, "mode-probe"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.Remove(f.Name())
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return info.Mode().Perm()
 }
