@@ -220,6 +220,7 @@ type source struct {
 	done   int64
 	cursor *cursor // a streaming tail's: where this source reads (stream.go)
 	mark   uint64  // the last request's mark, on a marked log (Marks)
+	_      [64]byte
 }
 
 func (s *source) Next() (sim.Arrival, bool) {

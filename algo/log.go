@@ -21,6 +21,7 @@ type SlidingLog struct {
 	spare      logState // a queue's room, ready for the next client that needs one
 	clock      clock
 	mem        Memory
+	_          [64]byte // a cache line from whatever is allocated next (sim.Engine's padding): clock and mem are written at every request
 }
 
 // logState is a client's accepted timestamps, oldest first.

@@ -158,6 +158,12 @@ type Engine struct {
 	hasLastArrival bool
 
 	interrupted bool // the last long operation stopped short
+
+	// A cache line between this engine's fields, written at every step,
+	// and whatever is allocated next to it: a sweep's passes decide on
+	// different cores, and an engine sharing a line with another's (or
+	// with another's source) made each core wait for the other's writes.
+	_ [64]byte
 }
 
 // checkpoint is everything needed to resume at position n.
@@ -196,11 +202,11 @@ func New(src Source, limiters []algo.Limiter, opts Options) (*Engine, error) {
 		total:    -1, // asked of the source when first needed: a following source knows it last
 		src:      src,
 		now:      opts.Start,
-		stats:    make([]Stats, len(limiters)),
+		stats:    make([]Stats, len(limiters), len(limiters)+1), // the spare one a cache line past the last (Engine's padding)
 		names:    algo.NewNames(),
 		every:    1024,
 		budget:   cmp.Or(opts.CheckpointBytes, checkpointBudget),
-		last:     Record{Decisions: make([]algo.Decision, len(limiters))},
+		last:     Record{Decisions: make([]algo.Decision, len(limiters), len(limiters)+1)}, // as stats
 	}
 	e.named, _ = src.(Named)
 	e.history = newHistory(len(limiters))
