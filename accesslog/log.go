@@ -517,12 +517,8 @@ func readError(err error) error {
 // take reads one line: the first sets the format (and for CSV, TSV and
 // JSON, which fields to read); a request goes into the reorder window.
 func (rd *reader) take(line []byte) error {
-	// A line starting with a printable ASCII byte is no blank one.
-	if len(line) == 0 || (line[0] <= ' ' || line[0] >= 0x7f) && len(bytes.TrimSpace(line)) == 0 {
-		return nil
-	}
-	if len(line) > maxLine {
-		return rd.problem(fmt.Sprintf("longer than %d bytes", maxLine))
+	if k := kindOf(line); k != lineParsed {
+		return rd.unparsed(k)
 	}
 	if rd.headerNext {
 		return rd.sameHeader(line)

@@ -96,6 +96,27 @@ const (
 	lineParsed
 )
 
+// kindOf says whether a line is blank, too long, or one to parse.
+func kindOf(line []byte) uint8 {
+	switch {
+	// A line starting with a printable ASCII byte is no blank one.
+	case len(line) == 0 || (line[0] <= ' ' || line[0] >= 0x7f) && len(bytes.TrimSpace(line)) == 0:
+		return lineBlank
+	case len(line) > maxLine:
+		return lineLong
+	}
+	return lineParsed
+}
+
+// unparsed takes a line kindOf says is not to be parsed: nothing for a
+// blank one, a problem for one too long.
+func (rd *reader) unparsed(kind uint8) error {
+	if kind == lineLong {
+		return rd.problem(fmt.Sprintf("longer than %d bytes", maxLine))
+	}
+	return nil
+}
+
 // pipeline is a parallel reading's goroutines and the blocks they pass.
 type pipeline struct {
 	free  chan *block // blocks to fill
@@ -301,14 +322,8 @@ func parseBlock(b *block, parser lineParser, parts [][]byte, nkey int) {
 		}
 		line := b.text[start:end]
 		b.spans = append(b.spans, [2]int32{int32(start), int32(end)})
-		var p parsed
-		switch {
-		case len(line) == 0 || (line[0] <= ' ' || line[0] >= 0x7f) && len(bytes.TrimSpace(line)) == 0:
-			p.kind = lineBlank
-		case len(line) > maxLine:
-			p.kind = lineLong
-		default:
-			p.kind = lineParsed
+		p := parsed{kind: kindOf(line)}
+		if p.kind == lineParsed {
 			p.st, p.err = parser.parse(line, parts)
 			if p.err == nil {
 				if nkey == 1 && len(parts[0]) <= maxKey {
@@ -348,11 +363,8 @@ func (rd *reader) findClients(b *block) {
 
 // takeParsed takes a line a worker parsed, as take takes one it parses.
 func (rd *reader) takeParsed(p *parsed) error {
-	switch p.kind {
-	case lineBlank:
-		return nil
-	case lineLong:
-		return rd.problem(fmt.Sprintf("longer than %d bytes", maxLine))
+	if p.kind != lineParsed {
+		return rd.unparsed(p.kind)
 	}
 	if p.err == nil {
 		b, start := rd.cur, p.from

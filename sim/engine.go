@@ -401,8 +401,7 @@ func (e *Engine) Step() (Record, bool) {
 		return Record{}, false
 	}
 	e.step()
-	e.last.Arrival.Client = e.name(e.last.Arrival)
-	return e.last, true
+	return e.Last() // named
 }
 
 // StepNumbered is Step for a caller that seldom needs the client's name:
@@ -432,7 +431,7 @@ func (e *Engine) step() {
 	e.touchClient(id)
 	var bits, tracked, delayed, without uint32
 	for i, l := range e.limiters {
-		d := &e.last.Decisions[i] // written in place: a Decision is 96 bytes
+		d := &e.last.Decisions[i] // written in place: a Decision is 112 bytes
 		was := int64(-1)
 		if e.storeless {
 			was = withoutStore(l)
