@@ -178,13 +178,13 @@ func (l *Log) Last() algo.Instant  { return l.last }
 func (l *Log) Bytes() int64 { return int64(len(l.chunks)) * int64(ChunkSize) }
 
 // ChunkSize is the size of one chunk of the requests' store: what a
-// streamed reading holds is counted in them (Tail.PeakChunks), at most
-// aheadChunks past the slowest setting's and as many again kept to be
-// written over: under a megabyte (a chunk holds some 40,000 requests of
-// the benchmark's log). At 1 MiB a streamed replay of 20,000 clients
-// settled 10 MB higher (40 MB against 30 MB for one setting, 66 against 55
-// MB for a sweep of 4), for no CPU measured (BENCHMARKS.md). A test lowers
-// it, before any reading.
+// streamed reading holds is counted in them (Tail.PeakChunks): at most
+// aheadChunks past the slowest setting's and the one being written, those
+// it drops written over again (Log.newChunk), so under a megabyte (a
+// chunk holds some 40,000 requests of the benchmark's log). At 1 MiB a
+// streamed replay of 20,000 clients settled 10 MB higher (40 MB against 30
+// MB for one setting, 66 against 55 MB for a sweep of 4), for no CPU
+// measured (BENCHMARKS.md). A test lowers it, before any reading.
 var ChunkSize = 128 << 10
 
 // Resolution says, in words, how finely the log's times were written, and
