@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
@@ -310,5 +311,35 @@ func TestManyServersReport(t *testing.T) {
 	}
 	if got["fixed-window"] != 100 || got["fixed-window~2ms"] != 101 {
 		t.Errorf("the race: %v; want 100 atomic, 101 racy", got)
+	}
+}
+
+// A streamed report lets the heap grow by half its live size, not by all of
+// it, before collecting (streamedGCPercent); a user's GOGC is kept, and so
+// is the default when the log is kept whole (--save).
+func TestStreamedReplayCollectsSooner(t *testing.T) {
+	log := filepath.Join("testdata", "replay", "combined.log")
+	was := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(was)
+	percentAfter := func(gogc string, args ...string) int {
+		t.Helper()
+		t.Setenv("GOGC", gogc)
+		debug.SetGCPercent(100)
+		if _, errOut, code := windowlab(t, append([]string{"replay", log, "--limit", "2", "--window", "10s"}, args...)...); code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errOut)
+		}
+		return debug.SetGCPercent(100)
+	}
+	if got := percentAfter(""); got != streamedGCPercent {
+		t.Errorf("a report: GOGC %d after it, want %d", got, streamedGCPercent)
+	}
+	if got := percentAfter("", "--compare", "status"); got != streamedGCPercent {
+		t.Errorf("--compare: GOGC %d after it, want %d", got, streamedGCPercent)
+	}
+	if got := percentAfter("100"); got != 100 {
+		t.Errorf("with the user's GOGC=100: GOGC %d after the report, want 100", got)
+	}
+	if got := percentAfter("", "--save", filepath.Join(t.TempDir(), "s.yaml")); got != 100 {
+		t.Errorf("--save (the log kept whole): GOGC %d after it, want 100", got)
 	}
 }
