@@ -408,8 +408,9 @@ func planReplay(opts replayOptions, name string) (replayPlan, error) {
 // growing once every client is met, while the default of 100 lets the heap
 // grow to twice that before a collection, so a run ending within its first
 // day (short of that goal) held up to a quarter less than a longer one with
-// the same clients. At 50 the two are within 10% (BENCHMARKS.md, "Memory at
-// the same clients"), for some 1% of the CPU.
+// the same clients. At 50 one setting's peaks at one day and a hundred are
+// within 10%, a sweep's within 17% (BENCHMARKS.md, "Memory at the same
+// clients"), for some 1% of the CPU.
 const streamedGCPercent = 50
 
 // collectSooner sets the collector's GOGC to streamedGCPercent, unless the
