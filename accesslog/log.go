@@ -183,8 +183,9 @@ func (l *Log) Bytes() int64 { return int64(len(l.chunks)) * int64(ChunkSize) }
 // it drops written over again (Log.newChunk), so under a megabyte (a
 // chunk holds some 40,000 requests of the benchmark's log). At 1 MiB a
 // streamed replay of 20,000 clients settled 10 MB higher (40 MB against 30
-// MB for one setting, 66 against 55 MB for a sweep of 4), for no CPU
-// measured (BENCHMARKS.md). A test lowers it, before any reading.
+// MB for one setting, 66 against 55 MB for a sweep of 4, both at the
+// collector's default GOGC), for no CPU measured (BENCHMARKS.md). A test
+// lowers it, before any reading.
 var ChunkSize = 128 << 10
 
 // Resolution says, in words, how finely the log's times were written, and

@@ -43,7 +43,7 @@ var (
 		{"NO_COLOR", "When set, nothing is coloured: the help, the reports and the interactive view."},
 		{"REDIS_URL", "The Redis that --store redis decides on, as redis://[:PASSWORD@]HOST:PORT[/DB], or a Redis Cluster as redis-cluster://[:PASSWORD@]HOST:PORT[,HOST:PORT...] (else " + defaultRedis + ")."},
 		{"GOMEMLIMIT", "Go's soft memory limit. Unset, windowlab asks the collector to keep the heap under 768 MiB, and serve sets one that follows the number of students."},
-		{"GOGC", "Go's collector percentage. Unset, a replay that streams its log (a report, a sweep, --compare, --denied, --recommend on files) collects at 50, not 100: less memory for about 1% of the CPU."},
+		{"GOGC", "Go's collector percentage. Unset, a replay that streams its log (a report, a sweep, --compare, --denied, --recommend on files of more than 2,000,000 lines) collects at 50, not 100: less memory for about 1% of the CPU."},
 	}
 	manFiles = [][2]string{
 		{"$XDG_CONFIG_HOME/windowlab/host_ed25519", "serve's SSH host key (~/.config on Linux, ~/Library/Application Support on macOS when XDG_CONFIG_HOME is unset), created once with mode 0600 and never overwritten; --host-key names another."},

@@ -314,9 +314,10 @@ func TestManyServersReport(t *testing.T) {
 	}
 }
 
-// A streamed report lets the heap grow by half its live size, not by all of
-// it, before collecting (streamedGCPercent); a user's GOGC is kept, and so
-// is the default when the log is kept whole (--save).
+// A streamed report, and --recommend's passes over a long file, let the
+// heap grow by half its live size, not by all of it, before collecting
+// (streamedGCPercent); a user's GOGC is kept, and so is the default when
+// the log is kept whole (--save, --recommend on a short file).
 func TestStreamedReplayCollectsSooner(t *testing.T) {
 	log := filepath.Join("testdata", "replay", "combined.log")
 	was := debug.SetGCPercent(100)
@@ -333,8 +334,14 @@ func TestStreamedReplayCollectsSooner(t *testing.T) {
 	if got := percentAfter(""); got != streamedGCPercent {
 		t.Errorf("a report: GOGC %d after it, want %d", got, streamedGCPercent)
 	}
-	if got := percentAfter("", "--compare", "status"); got != streamedGCPercent {
-		t.Errorf("--compare: GOGC %d after it, want %d", got, streamedGCPercent)
+	if got := percentAfter("", "--recommend"); got != 100 {
+		t.Errorf("--recommend on a short file (kept whole): GOGC %d after it, want 100", got)
+	}
+	keeps := recommendKeepsAtMost
+	recommendKeepsAtMost = -1 // every file in passes
+	defer func() { recommendKeepsAtMost = keeps }()
+	if got := percentAfter("", "--recommend"); got != streamedGCPercent {
+		t.Errorf("--recommend on a file (in passes): GOGC %d after it, want %d", got, streamedGCPercent)
 	}
 	if got := percentAfter("100"); got != 100 {
 		t.Errorf("with the user's GOGC=100: GOGC %d after the report, want 100", got)
