@@ -1,0 +1,214 @@
+package algo
+
+// Trio is the lesson's three limiters of one Config, the fixed window, the
+// sliding log and the sliding counter with the lesson's rules, deciding a
+// request in all three at once over one table of clients: one record a
+// client holds each one's state, so a request loads one record, not three,
+// and one sweep a window expires all three. Each decides by the same code
+// its own limiter does (fixedState, counterState, InstantQueue) and keeps
+// the same Memory, figure for figure, as its limiter would after every
+// request; TestTrioDecidesAsTheThree holds it to that.
+//
+// It is what a report's engine decides the default setting by
+// (sim.Options.FiguresOnly), where the engine's generality (a limiter
+// behind an interface each, a Decision of evidence written for each, a
+// table and a sweep each) cost more than the rules themselves: a third of
+// the deciding of `windowlab replay` (BENCHMARKS.md). Its clients are
+// numbered by a Names it shares, as ByID's are.
+type Trio struct {
+	cfg   Config
+	w, o  int64
+	est   estimateRule
+	recs  table[trioState]
+	clock clock
+	mem   [3]Memory // Trio's order: fixed window, sliding log, sliding counter
+}
+
+// TrioKinds are the Trio's limiters, in the order its figures are.
+var TrioKinds = [3]Kind{KindFixedWindow, KindSlidingLog, KindSlidingCounter}
+
+// trioState is one client's record.
+type trioState struct {
+	f    fixedState
+	c    counterState
+	q    InstantQueue // the log's timestamps
+	held uint8        // the limiters holding state: bit k for TrioKinds[k]
+}
+
+// NewTrio returns the Trio of c, or false when c is not one it decides as
+// the three limiters do: the lesson's rules, with expiry.
+func NewTrio(c Config) (*Trio, bool) {
+	if c.Rules != (Rules{}) || c.NoExpiry || c.Validate() != nil {
+		return nil, false
+	}
+	w := c.windowMs()
+	return &Trio{cfg: c, w: w, o: c.offsetMs(), est: c.Rules.estimate(w, c.Limit), clock: newClock()}, true
+}
+
+// Config is the Trio's configuration.
+func (l *Trio) Config() Config { return l.cfg }
+
+// UseNames numbers the Trio's clients by names, as ByID.UseNames does.
+func (l *Trio) UseNames(names *Names) bool { return l.recs.share(names) }
+
+// Memory is the state limiter k (TrioKinds' order) holds now, as its own
+// limiter's Memory would be.
+func (l *Trio) Memory(k int) Memory { return l.mem[k] }
+
+// Touch loads the record of the client numbered id (Toucher).
+func (l *Trio) Touch(id int32) byte { return l.recs.touch(id) }
+
+// TrioDecision is what the Trio decided for one request: whether each of
+// TrioKinds allowed it, and when the log did, the timestamps it then held
+// in the window ending at the request ((t − W, t], this one counted): the
+// most it admitted to the client in one window, so far, is the most of
+// these (sim's running figure; the other two need a record of what they
+// admitted, which sim keeps).
+type TrioDecision struct {
+	Allowed  [3]bool
+	LogCount int64
+}
+
+// Allow decides a request at t of the client numbered id in the three
+// limiters, into d.
+func (l *Trio) Allow(t Instant, id int32, d *TrioDecision) {
+	l.recs.mustShare()
+	t, sweep := l.clock.advance(t)
+	if sweep {
+		l.clock.schedule(t, l.w)
+		l.expire(t)
+	}
+	s := l.recs.getID(id)
+	if s == nil {
+		s = l.recs.addID(id)
+	}
+	var kb int
+	if s.held != 7 {
+		kb = l.recs.keyBytes(id)
+	}
+	edge := t - Instant(l.w)
+	*d = TrioDecision{}
+
+	// The fixed window (FixedWindow.AllowIDInto).
+	if s.held&1 == 0 {
+		s.held |= 1
+		m := &l.mem[0]
+		m.Clients++
+		m.Entries++
+		m.Bytes += clientBytes[fixedState](kb)
+	}
+	if _, _, ok := s.f.allow(t, l.w, l.o, l.cfg.Limit, l.cfg.Rules); ok {
+		d.Allowed[0] = true
+	}
+
+	// The sliding log (SlidingLog.counted).
+	if s.held&2 == 0 {
+		s.held |= 2
+		m := &l.mem[1]
+		m.Clients++
+		m.Bytes += clientBytes[logState](kb)
+	}
+	q := &s.q
+	var added int64
+	count := q.Len()
+	if count > 0 && q.Oldest() <= edge {
+		added = -q.DropThrough(edge)
+		count = q.Len()
+	}
+	if allowed, record := l.cfg.Rules.logDecides(count, l.cfg.Limit); record {
+		q.Push(t)
+		added++
+		if allowed {
+			d.Allowed[1], d.LogCount = true, count+1
+		}
+	}
+	l.mem[1].Entries += added
+	l.mem[1].Bytes += added * timestampBytes
+
+	// The sliding counter (SlidingCounter.AllowIDInto).
+	idx := floorDiv(int64(t)-l.o, l.w)
+	if s.held&4 == 0 {
+		s.held |= 4
+		s.c = counterState{window: idx}
+		m := &l.mem[2]
+		m.Clients++
+		m.Entries += countersPerClient
+		m.Bytes += clientBytes[counterState](kb)
+	}
+	if _, _, ok := s.c.allow(t-Instant(l.o), idx, &l.est); ok {
+		d.Allowed[2] = true
+	}
+}
+
+// LogOldest is the oldest timestamp the log holds for the client
+// numbered id: after a request it allowed, the first of the window its
+// count (TrioDecision.LogCount) was of.
+func (l *Trio) LogOldest(id int32) Instant { return l.recs.states[id].q.Oldest() }
+
+// expire is each limiter's Expire at t, in one sweep: the fixed window's
+// ended windows, the log's timestamps out of the window and its clients
+// left with none, the counter's clients whose counters no request can
+// read again.
+func (l *Trio) expire(t Instant) {
+	l.clock.seen(t)
+	edge := t - Instant(l.w)
+	idx := floorDiv(int64(t)-l.o, l.w)
+	l.recs.each(func(kb int, s *trioState) bool {
+		if s.held&1 != 0 && !(t < s.f.start || s.f.live(t, l.w)) {
+			s.held &^= 1
+			s.f = fixedState{}
+			m := &l.mem[0]
+			m.Clients--
+			m.Entries--
+			m.Bytes -= clientBytes[fixedState](kb)
+		}
+		if s.held&2 != 0 {
+			n := s.q.DropThrough(edge)
+			m := &l.mem[1]
+			m.Entries -= n
+			m.Bytes -= n * timestampBytes
+			if s.q.Len() == 0 {
+				s.held &^= 2
+				m.Clients--
+				m.Bytes -= clientBytes[logState](kb)
+			}
+		}
+		if s.held&4 != 0 && s.c.window < idx-1 {
+			s.held &^= 4
+			s.c = counterState{}
+			m := &l.mem[2]
+			m.Clients--
+			m.Entries -= countersPerClient
+			m.Bytes -= clientBytes[counterState](kb)
+		}
+		return s.held != 0
+	})
+}
+
+// MemoryAt is what limiter k (TrioKinds' order) holds live at t, as its
+// limiter's MemoryAt says.
+func (l *Trio) MemoryAt(t Instant, k int) Memory {
+	edge := t - Instant(l.w)
+	idx := floorDiv(int64(t)-l.o, l.w)
+	var m Memory
+	l.recs.each(func(kb int, s *trioState) bool {
+		switch {
+		case k == 0 && s.held&1 != 0 && (t < s.f.start || s.f.live(t, l.w)):
+			m.Clients++
+			m.Entries++
+			m.Bytes += clientBytes[fixedState](kb)
+		case k == 1 && s.held&2 != 0:
+			if n, _ := s.q.CountAfter(edge); n > 0 {
+				m.Clients++
+				m.Entries += n
+				m.Bytes += clientBytes[logState](kb) + n*timestampBytes
+			}
+		case k == 2 && s.held&4 != 0 && s.c.window >= idx-1:
+			m.Clients++
+			m.Entries += countersPerClient
+			m.Bytes += clientBytes[counterState](kb)
+		}
+		return true
+	})
+	return m
+}
