@@ -94,6 +94,15 @@ type Options struct {
 	// pass); everything else they still share, and Config is the first
 	// limiter's.
 	AnyLimits bool
+	// FiguresOnly keeps only the figures a report reads (Stats, the
+	// clock, Processed, Last's arrival and whether each limiter allowed
+	// it), not each decision's evidence: of Last's Decisions only Allowed
+	// is written, and Limiters hold no state. With ForwardOnly, without
+	// History, an engine of the lesson's three limiters of one
+	// configuration (algo.NewTrio's), or under AnyLimits of several such
+	// settings' three in turn (a sweep's pass), then decides each
+	// setting's three at once from one record a client (trio.go).
+	FiguresOnly bool
 }
 
 // Until is an Options.Interrupt that stops long work once ctx ends.
@@ -148,6 +157,7 @@ type Engine struct {
 	held     []*algo.Memory // each Writer's memory, read in place (Writer.Held), or nil
 	touched  byte           // what touching read: kept, as a load nobody reads may be left out
 	byName   bool           // some limiter decides by name: step needs every arrival's name
+	trio     *trioRun       // the three limiters decided at once (Options.FiguresOnly), or nil
 
 	checkpoints []checkpoint // sorted by n; checkpoints[0] is the start
 	every       int64
@@ -164,20 +174,6 @@ type Engine struct {
 	// different cores, and an engine sharing a line with another's (or
 	// with another's source) made each core wait for the other's writes.
 	_ [64]byte
-}
-
-// checkpoint is everything needed to resume at position n.
-type checkpoint struct {
-	n        int64
-	src      Source // positioned after next
-	next     Arrival
-	hasNext  bool
-	limiters []algo.Limiter
-	stats    []Stats
-	admitted *admitted
-	last     Record
-	hasLast  bool
-	bytes    int64 // what its copies of the state hold
 }
 
 // New returns an engine at the start of src. The limiters must be fresh and
@@ -221,6 +217,7 @@ func New(src Source, limiters []algo.Limiter, opts Options) (*Engine, error) {
 		e.slot = append(e.slot, k)
 	}
 	e.useIDs()
+	e.trio = newTrioRun(limiters, opts, e.names)
 	e.storeless = slices.ContainsFunc(limiters, func(l algo.Limiter) bool { return withoutStore(l) >= 0 })
 	e.admitted = newAdmitted(cfg.Window, slots)
 	e.fetch()
@@ -422,6 +419,15 @@ func (e *Engine) Name(a Arrival) string { return e.name(a) }
 
 // step is Step, with an arrival to decide.
 func (e *Engine) step() {
+	if e.trio != nil {
+		e.stepTrio()
+	} else {
+		e.stepEach()
+	}
+}
+
+// stepEach is step for an engine deciding limiter by limiter.
+func (e *Engine) stepEach() {
 	a := e.next
 	e.now = a.At
 	if e.byName {
@@ -654,6 +660,10 @@ func (e *Engine) Last() (Record, bool) {
 func (e *Engine) Stats() []Stats {
 	out := append([]Stats(nil), e.stats...)
 	for i, l := range e.limiters {
+		if e.trio != nil {
+			out[i].Memory = e.trio.memoryAt(e.now, i)
+			continue
+		}
 		out[i].Memory = l.MemoryAt(e.now)
 		if f, ok := l.(algo.ServerFleet); ok {
 			out[i].Servers = f.Tallies()
@@ -671,107 +681,3 @@ func (e *Engine) History() *History { return e.history }
 
 // Clients names every client the engine has met; Mark.Client indexes it.
 func (e *Engine) Clients() []string { return e.names.All() }
-
-func (e *Engine) snapshot() checkpoint {
-	e.fillNames() // a checkpoint's arrivals are read without the engine's source
-	cp := checkpoint{
-		n:        e.n,
-		src:      e.src.Clone(),
-		next:     e.next,
-		hasNext:  e.hasNext,
-		limiters: make([]algo.Limiter, len(e.limiters)),
-		stats:    append([]Stats(nil), e.stats...),
-		admitted: e.admitted.clone(),
-		hasLast:  e.hasLast,
-		last:     e.last.clone(),
-	}
-	for i, l := range e.limiters {
-		cp.limiters[i] = l.Clone()
-	}
-	return cp
-}
-
-func (e *Engine) addCheckpoint() {
-	if e.budgetSpent {
-		return
-	}
-	// What a copy would hold, known before making it: a state too big to
-	// keep is never copied, not even for a moment.
-	var bytes int64
-	for _, l := range e.limiters {
-		bytes += l.Memory().Bytes
-	}
-	bytes += e.admitted.bytes()
-	if e.checkpointBytes()+bytes > e.budget {
-		// Over the budget: keep the earlier, smaller checkpoints and add no
-		// more; stepping back past them replays further instead.
-		e.budgetSpent = true
-		return
-	}
-	cp := e.snapshot()
-	cp.bytes = bytes
-	e.checkpoints = append(e.checkpoints, cp)
-	if len(e.checkpoints) <= maxCheckpoints {
-		return
-	}
-	e.every *= 2
-	kept := e.checkpoints[:1]
-	for _, cp := range e.checkpoints[1:] {
-		if cp.n%e.every == 0 {
-			kept = append(kept, cp)
-		}
-	}
-	clear(e.checkpoints[len(kept):])
-	e.checkpoints = kept
-}
-
-func (e *Engine) checkpointBytes() int64 {
-	var n int64
-	for _, cp := range e.checkpoints {
-		n += cp.bytes
-	}
-	return n
-}
-
-// jump moves to the latest checkpoint that ok accepts (the start always
-// qualifies): always when back is set, since the engine can only step
-// forward, and otherwise only when that checkpoint lies ahead, to skip
-// replaying what was replayed before.
-func (e *Engine) jump(back bool, ok func(*checkpoint) bool) {
-	i := len(e.checkpoints) - 1
-	for i > 0 && !ok(&e.checkpoints[i]) {
-		i--
-	}
-	if back || e.checkpoints[i].n > e.n {
-		e.restore(&e.checkpoints[i])
-	}
-}
-
-// restore resumes from cp, which stays untouched for later restores.
-func (e *Engine) restore(cp *checkpoint) {
-	e.n = cp.n
-	e.src = cp.src.Clone()
-	e.named, _ = e.src.(Named)
-	for j := range e.limiters {
-		e.limiters[j] = cp.limiters[j].Clone()
-	}
-	e.useIDs()
-	e.admitted = cp.admitted.clone()
-	copy(e.stats, cp.stats)
-	e.hasLast = cp.hasLast
-	e.last.Index, e.last.Arrival, e.last.WithoutStore = cp.last.Index, cp.last.Arrival, cp.last.WithoutStore
-	copy(e.last.Decisions, cp.last.Decisions)
-	if e.opts.History {
-		e.history.setLen(e.n)
-	}
-	e.now = e.opts.Start
-	if e.hasLast {
-		e.now = e.last.Arrival.At
-	}
-	e.next, e.hasNext = cp.next, cp.hasNext
-}
-
-func (r Record) clone() Record {
-	r.Decisions = append([]algo.Decision(nil), r.Decisions...)
-	return r
-}
