@@ -83,7 +83,7 @@ func pick(settings []Setting, pass []int) []Setting {
 // setting. On an error it also says which setting's limiters failed.
 func passEngine(ctx context.Context, src sim.Source, settings []Setting) (*sim.Engine, int, error) {
 	if len(settings) == 1 {
-		e, err := Engine(ctx, src, settings[0], nil)
+		e, err := FiguresEngine(ctx, src, settings[0], nil)
 		return e, 0, err
 	}
 	var ls []algo.Limiter
@@ -95,7 +95,10 @@ func passEngine(ctx context.Context, src sim.Source, settings []Setting) (*sim.E
 		ls = append(ls, l...)
 	}
 	stop := func(int64) bool { return ctx.Err() != nil }
-	e, err := sim.New(src, ls, sim.Options{ForwardOnly: true, Interrupt: stop, AnyLimits: true})
+	// FiguresOnly: a pass reads each decision's Allowed and the figures,
+	// so the default settings are decided by a Trio each (algo.Trio).
+	figuresOnly := !slices.ContainsFunc(settings, func(s Setting) bool { return s.Store != nil })
+	e, err := sim.New(src, ls, sim.Options{ForwardOnly: true, Interrupt: stop, AnyLimits: true, FiguresOnly: figuresOnly})
 	return e, 0, err
 }
 

@@ -92,6 +92,18 @@ func (s Setting) setup() sim.Setup {
 // requests it adds what it decided to decided (when set), for the
 // progress. ctx, or the store's failure, stops it.
 func Engine(ctx context.Context, src sim.Source, s Setting, decided *atomic.Int64) (*sim.Engine, error) {
+	return engine(ctx, src, s, decided, false)
+}
+
+// FiguresEngine is Engine for a report of the figures alone (the text
+// report, not --json's every decision): sim.Options.FiguresOnly, so that
+// the default setting's three limiters are decided at once (algo.Trio). A
+// setting on a store keeps Engine's.
+func FiguresEngine(ctx context.Context, src sim.Source, s Setting, decided *atomic.Int64) (*sim.Engine, error) {
+	return engine(ctx, src, s, decided, s.Store == nil)
+}
+
+func engine(ctx context.Context, src sim.Source, s Setting, decided *atomic.Int64, figuresOnly bool) (*sim.Engine, error) {
 	var last int64
 	interrupt := func(n int64) bool {
 		if decided != nil && n > last {
@@ -100,7 +112,7 @@ func Engine(ctx context.Context, src sim.Source, s Setting, decided *atomic.Int6
 		}
 		return ctx.Err() != nil || s.Store != nil && s.Store.Err() != nil
 	}
-	return s.setup().Engine(src, sim.Options{ForwardOnly: true, Interrupt: interrupt}, nil)
+	return s.setup().Engine(src, sim.Options{ForwardOnly: true, FiguresOnly: figuresOnly, Interrupt: interrupt}, nil)
 }
 
 // Grace is a context that ends a second after ctx does: how long a

@@ -118,7 +118,11 @@ func reportWhileReading(ctx context.Context, sources []sim.Source, name string, 
 		return Decision{Rows: rows, Whole: whole, Err: err}
 	}
 	defer closeAll(sources)
-	e, err := Engine(ctx, sources[0], settings[0], decided)
+	engine := FiguresEngine
+	if asJSON { // every decision, with its evidence
+		engine = Engine
+	}
+	e, err := engine(ctx, sources[0], settings[0], decided)
 	if err != nil {
 		return Decision{Err: err}
 	}

@@ -174,16 +174,22 @@ func replayOnStore(ctx context.Context, w, errOut io.Writer, l *accesslog.Log, s
 			}
 			replay.PrintSweep(out, l, rows)
 		}
-	} else if e, err = replay.Engine(ctx, l.Source(), settings[0], &decided); err == nil {
-		h := report.Header{Name: l.Name, Title: l.Name + ": your traffic"}
-		if asJSON {
-			err = report.JSON(out, h, e)
-		} else {
-			err = report.Text(out, h, e, false)
-		}
-		decided.Store(e.Processed())
 	} else {
-		err = invalid(err)
+		engine := replay.FiguresEngine // the report's figures, from the default setting's Trio
+		if asJSON {
+			engine = replay.Engine // every decision, with its evidence
+		}
+		if e, err = engine(ctx, l.Source(), settings[0], &decided); err == nil {
+			h := report.Header{Name: l.Name, Title: l.Name + ": your traffic"}
+			if asJSON {
+				err = report.JSON(out, h, e)
+			} else {
+				err = report.Text(out, h, e, false)
+			}
+			decided.Store(e.Processed())
+		} else {
+			err = invalid(err)
+		}
 	}
 	stop()
 	return finishOnStore(errOut, st, e, err)
