@@ -91,6 +91,13 @@ func TestFiguresOnlyMatchesTheEngine(t *testing.T) {
 			if !reflect.DeepEqual(got.Stats(), want.Stats()) {
 				t.Errorf("FiguresOnly's figures differ from the engine's:\n got %+v\nwant %+v", got.Stats(), want.Stats())
 			}
+			// Back to the middle and on to the end again: a forward-only
+			// engine replays from its start, its Trios afresh.
+			got.SeekIndex(int64(len(arrivals) / 2))
+			got.RunToEnd()
+			if !reflect.DeepEqual(got.Stats(), want.Stats()) {
+				t.Errorf("after a step back, FiguresOnly's figures differ from the engine's:\n got %+v\nwant %+v", got.Stats(), want.Stats())
+			}
 		})
 	}
 }
