@@ -10,7 +10,7 @@ import (
 // TestTrioDecidesAsTheThree runs random traffic (bursts at one instant,
 // quiet gaps of several windows, many clients and few, windows with an
 // offset) through a Trio and through the three limiters it stands for,
-// each on names of its own, and asks after every request that each
+// all numbering the clients by one Names, and asks after every request that each
 // decision and each limiter's Memory are the same, and that the log's
 // count in the window and its oldest are what a plain list of the
 // instants it admitted says; at the end, MemoryAt too.

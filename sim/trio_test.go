@@ -12,10 +12,11 @@ import (
 
 // TestFiguresOnlyMatchesTheEngine decides random traffic (bursts, quiet
 // windows, a few busy clients among many, many at one instant, windows
-// moved by an offset, the limiters in another order)
-// twice: by the engine limiter by limiter and by Options.FiguresOnly's
-// Trio. Every figure of Stats must be the same, and the Trio must be the
-// one that decided.
+// moved by an offset, the limiters in another order, one setting or a
+// sweep's pass of two) twice: by the engine limiter by limiter and by
+// Options.FiguresOnly's Trios. Each request's Allowed and, at the end,
+// every figure of Stats must be the same, and the Trios must be what
+// decided.
 func TestFiguresOnlyMatchesTheEngine(t *testing.T) {
 	for seed := range uint64(30) {
 		rng := rand.New(rand.NewPCG(seed, 11))
