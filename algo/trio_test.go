@@ -9,11 +9,8 @@ import (
 
 // TestTrioDecidesAsTheThree runs random traffic (bursts at one instant,
 // quiet gaps of several windows, many clients and few, windows with an
-// offset) through a Trio and through the three limiters it stands for,
-// all numbering the clients by one Names, and asks after every request that each
-// decision and each limiter's Memory are the same, and that the log's
-// count in the window and its oldest are what a plain list of the
-// instants it admitted says; at the end, MemoryAt too.
+// offset) through a Trio and through the three limiters it stands for
+// (checkTrio).
 func TestTrioDecidesAsTheThree(t *testing.T) {
 	for seed := range uint64(40) {
 		rng := rand.New(rand.NewPCG(seed, 7))
@@ -25,69 +22,121 @@ func TestTrioDecidesAsTheThree(t *testing.T) {
 		if seed%3 == 0 {
 			cfg.Offset = time.Duration(rng.Int64N(int64(window/time.Millisecond))) * time.Millisecond
 		}
+		clients := 1 + rng.IntN(40)
+		var reqs []trioRequest
+		at := Instant(1_700_000_000_000 + rng.Int64N(1_000_000))
+		for range 3000 {
+			switch r := rng.IntN(20); {
+			case r == 0:
+				at += Instant(rng.Int64N(4 * int64(window/time.Millisecond))) // quiet: windows pass, sweeps expire
+			case r < 8:
+				at += Instant(rng.Int64N(int64(window/time.Millisecond)/4 + 1))
+			}
+			c := rng.IntN(clients)
+			if rng.IntN(3) == 0 {
+				c = rng.IntN(min(clients, 3)) // a few busy clients
+			}
+			reqs = append(reqs, trioRequest{at, c})
+		}
 		t.Run(fmt.Sprintf("seed %d limit %d window %v offset %v", seed, cfg.Limit, cfg.Window, cfg.Offset), func(t *testing.T) {
-			trio, ok := NewTrio(cfg)
-			if !ok {
-				t.Fatal("NewTrio refused the lesson's rules")
-			}
-			names := NewNames()
-			trio.UseNames(names)
-			three := []interface {
-				Limiter
-				ByID
-				Writer
-			}{NewFixedWindow(cfg), NewSlidingLog(cfg), NewSlidingCounter(cfg)}
-			for _, l := range three {
-				if !l.UseNames(names) {
-					t.Fatal("UseNames refused")
-				}
-			}
-			clients := 1 + rng.IntN(40)
-			admitted := make([][]Instant, clients) // the log's, by client
-			at := Instant(1_700_000_000_000 + rng.Int64N(1_000_000))
-			for i := range 3000 {
-				switch r := rng.IntN(20); {
-				case r == 0:
-					at += Instant(rng.Int64N(4 * int64(window/time.Millisecond))) // quiet: windows pass, sweeps expire
-				case r < 8:
-					at += Instant(rng.Int64N(int64(window/time.Millisecond)/4 + 1))
-				}
-				c := rng.IntN(clients)
-				if rng.IntN(3) == 0 {
-					c = rng.IntN(min(clients, 3)) // a few busy clients
-				}
-				id := names.ID(fmt.Sprintf("client-%d", c*7919)) // names of several lengths
-				var got TrioDecision
-				trio.Allow(at, id, &got)
-				for k, l := range three {
-					var d Decision
-					l.AllowIDInto(at, id, &d)
-					if got.Allowed[k] != d.Allowed {
-						t.Fatalf("request %d at %v, client %d: %v says %v, the Trio %v", i, at, c, TrioKinds[k], d.Allowed, got.Allowed[k])
-					}
-					if m := l.Memory(); trio.Memory(k) != m {
-						t.Fatalf("request %d at %v: %v holds %+v, the Trio says %+v", i, at, TrioKinds[k], m, trio.Memory(k))
-					}
-					if k != 1 || !d.Allowed {
-						continue
-					}
-					// The log's count: what a plain list of its admitted instants holds.
-					list := append(admitted[c], at)
-					for len(list) > 0 && list[0] <= at-Instant(window/time.Millisecond) {
-						list = list[1:]
-					}
-					admitted[c] = list
-					if got.LogCount != int64(len(list)) || trio.LogOldest(id) != list[0] {
-						t.Fatalf("request %d at %v, client %d: the log admitted %d in its window from %v, the Trio says %d from %v", i, at, c, len(list), list[0], got.LogCount, trio.LogOldest(id))
-					}
-				}
-			}
-			for k, l := range three {
-				if m, want := trio.MemoryAt(at, k), l.MemoryAt(at); m != want {
-					t.Errorf("%v: MemoryAt %+v, its limiter %+v", TrioKinds[k], m, want)
-				}
-			}
+			checkTrio(t, cfg, reqs)
 		})
+	}
+}
+
+// FuzzTrio is TestTrioDecidesAsTheThree on traffic the fuzzer makes: three
+// header bytes (the limit, 1 to 8; the window, 1 to 64 ms or, with the top
+// bit, up to some minutes; the offset, a share of the window), then two
+// bytes a request (how far the clock moves, nothing for a burst at one
+// instant; the client, of up to 16).
+//
+//	go test -run '^$' -fuzz FuzzTrio -fuzztime 10m ./algo/
+func FuzzTrio(f *testing.F) {
+	f.Add([]byte{3, 9, 0, 0, 0, 0, 0, 0, 0, 9, 0, 1, 0, 0, 0, 0, 0})
+	f.Add([]byte{0x81, 0xc0, 0x40, 5, 1, 0, 1, 200, 2, 0, 1, 0x80, 3, 1, 1, 0, 0, 7, 4})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) < 3 {
+			return
+		}
+		w := 1 + int64(data[1]&0x3f)
+		if data[1]&0x80 != 0 {
+			w *= 4001
+		}
+		cfg := Config{Limit: 1 + int64(data[0]&7), Window: time.Duration(w) * time.Millisecond,
+			Offset: time.Duration(int64(data[2])*w/256) * time.Millisecond}
+		var reqs []trioRequest
+		at := Instant(1_700_000_000_000)
+		for b := data[3:]; len(b) >= 2; b = b[2:] {
+			at += Instant(int64(b[0]) * int64(b[0]) * w / 512) // quadratic: bursts, steps and gaps of windows
+			reqs = append(reqs, trioRequest{at, int(b[1] & 15)})
+		}
+		checkTrio(t, cfg, reqs)
+	})
+}
+
+// trioRequest is a request of client c at at, for checkTrio.
+type trioRequest struct {
+	at Instant
+	c  int
+}
+
+// checkTrio decides reqs in a Trio of cfg and in the three limiters it
+// stands for, all numbering the clients by one Names, and asks after every
+// request that each decision and each limiter's Memory are the same, and
+// that the log's count in the window and its oldest are what a plain list
+// of the instants it admitted says; at the end, MemoryAt too.
+func checkTrio(t *testing.T, cfg Config, reqs []trioRequest) {
+	t.Helper()
+	trio, ok := NewTrio(cfg)
+	if !ok {
+		t.Fatalf("NewTrio refused %+v", cfg)
+	}
+	names := NewNames()
+	trio.UseNames(names)
+	three := []interface {
+		Limiter
+		ByID
+		Writer
+	}{NewFixedWindow(cfg), NewSlidingLog(cfg), NewSlidingCounter(cfg)}
+	for _, l := range three {
+		if !l.UseNames(names) {
+			t.Fatal("UseNames refused")
+		}
+	}
+	admitted := map[int][]Instant{} // the log's, by client
+	w := Instant(cfg.Window / time.Millisecond)
+	var at Instant
+	for i, r := range reqs {
+		at = r.at
+		id := names.ID(fmt.Sprintf("client-%d", r.c*7919)) // names of several lengths
+		var got TrioDecision
+		trio.Allow(at, id, &got)
+		for k, l := range three {
+			var d Decision
+			l.AllowIDInto(at, id, &d)
+			if got.Allowed[k] != d.Allowed {
+				t.Fatalf("request %d at %v, client %d: %v says %v, the Trio %v", i, at, r.c, TrioKinds[k], d.Allowed, got.Allowed[k])
+			}
+			if m := l.Memory(); trio.Memory(k) != m {
+				t.Fatalf("request %d at %v: %v holds %+v, the Trio says %+v", i, at, TrioKinds[k], m, trio.Memory(k))
+			}
+			if k != 1 || !d.Allowed {
+				continue
+			}
+			list := append(admitted[r.c], at)
+			for len(list) > 0 && list[0] <= at-w {
+				list = list[1:]
+			}
+			admitted[r.c] = list
+			if got.LogCount != int64(len(list)) || trio.LogOldest(id) != list[0] {
+				t.Fatalf("request %d at %v, client %d: the log admitted %d in its window from %v, the Trio says %d from %v", i, at, r.c, len(list), list[0], got.LogCount, trio.LogOldest(id))
+			}
+		}
+	}
+	for k, l := range three {
+		if m, want := trio.MemoryAt(at, k), l.MemoryAt(at); m != want {
+			t.Errorf("%v: MemoryAt %+v, its limiter %+v", TrioKinds[k], m, want)
+		}
 	}
 }
 
