@@ -9,34 +9,52 @@ import (
 	"testing"
 )
 
-// ipv4 takes exactly the texts net/netip writes for an IPv4 address, and
-// gives that address: random dotted texts, near misses among them (leading
-// zeros, 256, a fifth part, IPv6, spaces, signs).
-func TestIPv4AsNetip(t *testing.T) {
+// shortKey takes exactly the keys of 1 to 16 digits and dots, and packs
+// no two alike: random keys of digits, dots and near misses (bytes either
+// side of '0', '9' and '.', high bytes, NUL), each read at the end of its
+// buffer and with random bytes after it, against the texts a map holds for
+// each packed key. Every IPv4 address's text is among those it takes.
+func TestShortKeyPacksDigitsAndDotsApart(t *testing.T) {
 	r := rand.New(rand.NewPCG(35, 3))
-	parts := []string{"0", "1", "9", "10", "01", "00", "99", "100", "199", "200", "249", "250", "255", "256", "300", "999", "1000", "", "+1", "-1", " 1", "a", "0x1"}
-	texts := []string{"::1", "::ffff:1.2.3.4", "1.2.3.4 ", " 1.2.3.4", "1.2.3", "1.2.3.4.5", "1..2.3", "-", "localhost", "1.2.3.4\x00", "255.255.255.255", "0.0.0.0"}
-	for range 20_000 {
-		n := 3 + r.IntN(3)
-		w := make([]string, n)
-		for i := range w {
-			w[i] = parts[r.IntN(len(parts))]
-		}
-		texts = append(texts, strings.Join(w, "."))
-	}
-	for _, s := range texts {
-		a, ok := ipv4([]byte(s))
-		addr, err := netip.ParseAddr(s)
-		want := err == nil && addr.Is4() && addr.String() == s
-		if ok != want {
-			t.Fatalf("ipv4(%q) = %v, netip says %v", s, ok, want)
-		}
-		if ok {
-			b := addr.As4()
-			if w := uint32(b[0])<<24 | uint32(b[1])<<16 | uint32(b[2])<<8 | uint32(b[3]); a != w {
-				t.Fatalf("ipv4(%q) = %#x, want %#x", s, a, w)
+	alphabet := []byte("0123456789..........")
+	odd := []byte{'/', ':', '-', '+', ' ', 0, 0x7f, 0x80, 0xae, 0xb0, 0xff, 'a', 'e', 'f', 0x0e, 0x0f}
+	seen := map[uint64]string{}
+	texts := []string{"0.0.0.0", "255.255.255.255", "1.2.3.4", "0", ".", "0000000000000000", "................", "1234567890123456", "12345678901234567", ""}
+	for range 200_000 {
+		b := make([]byte, r.IntN(19))
+		for i := range b {
+			if b[i] = alphabet[r.IntN(len(alphabet))]; r.IntN(40) == 0 {
+				b[i] = odd[r.IntN(len(odd))]
 			}
 		}
+		texts = append(texts, string(b))
+	}
+	for range 2_000 {
+		texts = append(texts, netip.AddrFrom4([4]byte{byte(r.IntN(256)), byte(r.IntN(256)), byte(r.IntN(256)), byte(r.IntN(256))}).String())
+	}
+	for _, s := range texts {
+		want := len(s) >= 1 && len(s) <= 16 && strings.Trim(s, "0123456789.") == ""
+		alone := []byte(s)[:len(s):len(s)]
+		tail := make([]byte, 0, len(s)+r.IntN(20))
+		tail = append(tail, s...)
+		for len(tail) < cap(tail) {
+			tail = append(tail, byte(r.IntN(256)))
+		}
+		k, ok := shortKey(alone)
+		k2, ok2 := shortKey(tail[:len(s)])
+		if ok != want || ok2 != want || k != k2 {
+			t.Fatalf("shortKey(%q) = %#x %v, after other bytes %#x %v; want ok %v", s, k, ok, k2, ok2, want)
+		}
+		if !ok {
+			continue
+		}
+		if other, dup := seen[k]; dup && other != s {
+			t.Fatalf("shortKey(%q) = shortKey(%q) = %#x", s, other, k)
+		}
+		seen[k] = s
+	}
+	if len(seen) < 50_000 {
+		t.Fatalf("only %d keys packed", len(seen))
 	}
 }
 
@@ -150,39 +168,39 @@ func TestHeadOnlyKeyRefusesAsTheWholeLine(t *testing.T) {
 	}
 }
 
-// The address table answers as a Go map through its growth: 200,000
-// addresses, clustered and random, 0.0.0.0 and 255.255.255.255 among them,
-// each asked before and after it is added, and absent ones throughout.
-func TestV4TableAsAMap(t *testing.T) {
+// The short keys' table answers as a Go map through its growth: 200,000
+// keys, clustered and random, 0 and all ones among them, each asked before
+// and after it is added, and absent ones throughout.
+func TestShortTableAsAMap(t *testing.T) {
 	r := rand.New(rand.NewPCG(35, 6))
-	var tab v4Table
-	want := map[uint32]int32{}
-	check := func(a uint32) {
-		c, ok := tab.find(a)
-		w, wok := want[a]
+	var tab shortTable
+	want := map[uint64]int32{}
+	check := func(k uint64) {
+		c, ok := tab.find(k)
+		w, wok := want[k]
 		if ok != wok || c != w {
-			t.Fatalf("find(%#x) = %d %v, want %d %v (%d held)", a, c, ok, w, wok, len(want))
+			t.Fatalf("find(%#x) = %d %v, want %d %v (%d held)", k, c, ok, w, wok, len(want))
 		}
 	}
 	for i := range 200_000 {
-		var a uint32
+		var k uint64
 		switch r.IntN(4) {
 		case 0:
-			a = 10<<24 | uint32(r.IntN(1<<12)) // clustered: probes collide
+			k = 0xffff_ffff_0000_0000 | uint64(r.IntN(1<<12)) // clustered: probes collide
 		case 1:
-			a = []uint32{0, 0xffffffff, 1, 1 << 31}[r.IntN(4)]
+			k = []uint64{0, ^uint64(0), 1, 1 << 63}[r.IntN(4)]
 		default:
-			a = r.Uint32()
+			k = r.Uint64()
 		}
-		check(a)
-		check(r.Uint32())
-		if _, ok := want[a]; !ok {
-			want[a] = int32(i)
-			tab.add(a, int32(i))
+		check(k)
+		check(r.Uint64())
+		if _, ok := want[k]; !ok {
+			want[k] = int32(i)
+			tab.add(k, int32(i))
 		}
-		check(a)
+		check(k)
 	}
-	for a := range want {
-		check(a)
+	for k := range want {
+		check(k)
 	}
 }

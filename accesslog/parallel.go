@@ -83,11 +83,12 @@ type parsed struct {
 	err   error // why the line is no request (lineParsed)
 	from  int32 // where its parts start in the block's parts
 	first int32 // the index of its first part's end in the block's ends2
-	// A key of one part that is an IPv4 address: its 32 bits (v4), and the
-	// client's number when the table held it as the block was taken, or −1.
-	v4     uint32
-	isV4   bool
-	client int32
+	// A key of one part that is short (shortKey: an IPv4 address): its
+	// bytes packed, and the client's number when the table held it as the
+	// block was taken, or −1.
+	short   uint64
+	isShort bool
+	client  int32
 }
 
 const (
@@ -326,8 +327,8 @@ func parseBlock(b *block, parser lineParser, parts [][]byte, nkey int) {
 		if p.kind == lineParsed {
 			p.st, p.err = parser.parse(line, parts)
 			if p.err == nil {
-				if nkey == 1 && len(parts[0]) <= maxKey {
-					p.v4, p.isV4 = ipv4(parts[0])
+				if nkey == 1 {
+					p.short, p.isShort = shortKey(parts[0])
 				}
 				p.from, p.first = int32(len(b.parts)), int32(len(b.ends2))
 				for _, v := range parts {
@@ -344,17 +345,17 @@ func parseBlock(b *block, parser lineParser, parts [][]byte, nkey int) {
 	}
 }
 
-// findClients looks up the block's IPv4 clients before its lines are
+// findClients looks up the block's short keys before its lines are
 // taken, one after another with nothing between: the table's cache misses
 // overlap rather than wait in turn. A client met first in the block is
 // looked up again as its line is taken, and numbered then, in order.
 func (rd *reader) findClients(b *block) {
-	t := &rd.log.index.v4
+	t := &rd.log.index.short
 	for i := range b.lines {
 		p := &b.lines[i]
 		p.client = -1
-		if p.isV4 {
-			if c, ok := t.find(p.v4); ok {
+		if p.isShort {
+			if c, ok := t.find(p.short); ok {
 				p.client = c
 			}
 		}

@@ -110,7 +110,7 @@ func (l *Log) named(name string) {
 // Usage is what the log holds, read whole: nothing waits.
 func (l *Log) Usage() Usage {
 	u := Usage{Lines: l.Lines, Clients: int64(len(l.clients)), Requests: l.Requests, Runs: l.runs, Sequences: l.sequences, KeyBytes: l.longestKey,
-		Keys:  l.keyBytes + int64(cap(l.clients))*16 + int64(len(l.clients))*indexEntryBytes + int64(cap(l.lastAt))*8,
+		Keys:  l.keyBytes + int64(cap(l.clients))*16 + l.index.bytes() + int64(cap(l.lastAt))*8,
 		Store: l.Bytes() + int64(cap(l.chunks))*24}
 	if l.Requests > 0 {
 		u.Span = int64(l.last - l.first)
