@@ -138,6 +138,18 @@ func shortKey(b []byte) (uint64, bool) {
 	return uint64(nibbles(lo|^mlo&(0x0f*ones))) | uint64(nibbles(hi|^mhi&(0x0f*ones)))<<32, true
 }
 
+// unpackShort appends the key shortKey packed to k.
+func unpackShort(b []byte, k uint64) []byte {
+	for i := 0; i < 16 && k&0xf != 0xf; i, k = i+1, k>>4 {
+		if d := byte(k & 0xf); d < 10 {
+			b = append(b, '0'+d)
+		} else {
+			b = append(b, '.')
+		}
+	}
+	return b
+}
+
 // digitsAndDots reports whether every byte of x that m holds (0xff) is a
 // digit or a dot.
 func digitsAndDots(x, m uint64) bool {

@@ -13,7 +13,8 @@ import (
 // no two alike: random keys of digits, dots and near misses (bytes either
 // side of '0', '9' and '.', high bytes, NUL), each read at the end of its
 // buffer and with random bytes after it, against the texts a map holds for
-// each packed key. Every IPv4 address's text is among those it takes.
+// each packed key; and unpacks each as it was. Every IPv4 address's text
+// is among those it takes.
 func TestShortKeyPacksDigitsAndDotsApart(t *testing.T) {
 	r := rand.New(rand.NewPCG(35, 3))
 	alphabet := []byte("0123456789..........")
@@ -47,6 +48,9 @@ func TestShortKeyPacksDigitsAndDotsApart(t *testing.T) {
 		}
 		if !ok {
 			continue
+		}
+		if back := string(unpackShort([]byte("x"), k)); back != "x"+s {
+			t.Fatalf("unpackShort(shortKey(%q)) = %q", s, back[1:])
 		}
 		if other, dup := seen[k]; dup && other != s {
 			t.Fatalf("shortKey(%q) = shortKey(%q) = %#x", s, other, k)

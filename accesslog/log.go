@@ -374,6 +374,7 @@ type reader struct {
 	nkey    int      // the key's parts in parts
 	minus   int      // --time-minus's part in parts, or -1
 	key     []byte
+	scratch []byte // a short key unpacked (takeParsed)
 	waiting waiting
 	reorder algo.Instant // Options.Reorder
 	newest  algo.Instant // the latest time read

@@ -330,10 +330,12 @@ func parseBlock(b *block, parser lineParser, parts [][]byte, nkey int) {
 				if nkey == 1 {
 					p.short, p.isShort = shortKey(parts[0])
 				}
-				p.from, p.first = int32(len(b.parts)), int32(len(b.ends2))
-				for _, v := range parts {
-					b.parts = append(b.parts, v...)
-					b.ends2 = append(b.ends2, int32(len(b.parts)))
+				if !p.isShort || len(parts) > 1 { // a short key alone is its packed bytes (takeParsed)
+					p.from, p.first = int32(len(b.parts)), int32(len(b.ends2))
+					for _, v := range parts {
+						b.parts = append(b.parts, v...)
+						b.ends2 = append(b.ends2, int32(len(b.parts)))
+					}
 				}
 			}
 		}
@@ -367,7 +369,14 @@ func (rd *reader) takeParsed(p *parsed) error {
 	if p.kind != lineParsed {
 		return rd.unparsed(p.kind)
 	}
-	if p.err == nil {
+	switch {
+	case p.err != nil:
+	case p.isShort && len(rd.parts) == 1:
+		if p.client < 0 { // its key is read only for a client new in the block
+			rd.parts[0] = unpackShort(rd.scratch[:0], p.short)
+			rd.scratch = rd.parts[0]
+		}
+	default:
 		b, start := rd.cur, p.from
 		for i := range rd.parts {
 			end := b.ends2[int(p.first)+i]
