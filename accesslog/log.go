@@ -377,6 +377,7 @@ type reader struct {
 	scratch []byte // a short key unpacked (takeParsed)
 	waiting waiting
 	reorder algo.Instant // Options.Reorder
+	flushed algo.Instant // the until of the last flush of a line's (parsed)
 	newest  algo.Instant // the latest time read
 	emitted algo.Instant // the last request's time kept
 	long    []byte       // a line longer than the reader's buffer, gathered
@@ -599,7 +600,13 @@ func (rd *reader) parsed(st stamp, err error) error {
 		rd.newest = st.at
 	}
 	rd.newest = max(rd.newest, st.at)
-	rd.flush(rd.newest - reorder)
+	// The last flush kept all that waited at or before its until: with
+	// the same until, only this request may be due. Lines within one
+	// second of a log to the second mostly are, and are not.
+	if until := rd.newest - reorder; until != rd.flushed || st.at <= until {
+		rd.flush(until)
+		rd.flushed = until
+	}
 	return nil
 }
 
