@@ -26,16 +26,13 @@ func DecideWhileReading(ctx context.Context, tail *accesslog.Tail, name string, 
 	return DecideAllWhileReading(ctx, tail, name, settings, zone, decided, Streamed{Report: true})
 }
 
-// DecideJSONWhileReading is DecideWhileReading for one setting whose
-// report is run's JSON (--json).
-func DecideJSONWhileReading(ctx context.Context, tail *accesslog.Tail, name string, s Setting, zone *time.Location, decided *atomic.Int64) <-chan Decision {
-	return DecideAllWhileReading(ctx, tail, name, []Setting{s}, zone, decided, Streamed{Report: true, JSON: true})
-}
-
 // Streamed is what DecideAllWhileReading decides as the log is read.
 type Streamed struct {
-	Report  bool // one setting's report, or the sweep's rows
-	JSON    bool // the report as run's JSON
+	// Report is one setting's report, or the sweep's rows. Never run's
+	// JSON (--json): its header counts the log's requests before the
+	// first, which a streamed log knows only at its end, after the
+	// reading has waited on the deciding; --json keeps the log.
+	Report  bool
 	Compare bool // --compare's agreements (Decision.Agreements)
 	Denied  bool // --denied's counts (Decision.Denied)
 }
@@ -98,7 +95,7 @@ func DecideAllWhileReading(ctx context.Context, tail *accesslog.Tail, name strin
 			}()
 		}
 		if st.Report {
-			d = reportWhileReading(ctx, reported, name, settings, ps, decided, st.JSON)
+			d = reportWhileReading(ctx, reported, name, settings, ps, decided)
 		}
 		wg.Wait()
 		d.Agreements, d.Denied = agreements, table
@@ -112,27 +109,19 @@ func DecideAllWhileReading(ctx context.Context, tail *accesslog.Tail, name strin
 
 // reportWhileReading is one setting's report, or the sweep's rows, from
 // sources of the streaming tail, one a pass of ps.
-func reportWhileReading(ctx context.Context, sources []sim.Source, name string, settings []Setting, ps [][]int, decided *atomic.Int64, asJSON bool) Decision {
+func reportWhileReading(ctx context.Context, sources []sim.Source, name string, settings []Setting, ps [][]int, decided *atomic.Int64) Decision {
 	if len(settings) > 1 {
 		rows, whole, err := sweepAtOnce(ctx, sources, settings, ps, decided)
 		return Decision{Rows: rows, Whole: whole, Err: err}
 	}
 	defer closeAll(sources)
-	engine := FiguresEngine
-	if asJSON { // every decision, with its evidence
-		engine = Engine
-	}
-	e, err := engine(ctx, sources[0], settings[0], decided)
+	e, err := FiguresEngine(ctx, sources[0], settings[0], decided)
 	if err != nil {
 		return Decision{Err: err}
 	}
 	var b bytes.Buffer
 	h := report.Header{Name: name, Title: name + ": your traffic"}
-	if asJSON {
-		err = report.JSON(&b, h, e)
-	} else {
-		err = report.Text(&b, h, e, false)
-	}
+	err = report.Text(&b, h, e, false)
 	// The last few thousand, which no interrupt counted: added, not
 	// stored, as --compare's and --denied's engines add to decided too.
 	e.StopRequested()

@@ -100,7 +100,7 @@ func newReplayCommand() *cobra.Command {
 	f.StringVar(&opts.denied, "denied", "", "write each client denied, per limiter and setting, to a new FILE.csv (or .jsonl): how many, the first and last denial, its peak in one window")
 	decideStoreFlags(cmd, &opts.storeFlagValue, &opts.onStoreError)
 	recommendFlags(&opts.recommendOptions, f)
-	f.BoolVar(&opts.asJSON, "json", false, "print run's JSON report (one setting only), or --recommend's; the log's summary goes to standard error")
+	f.BoolVar(&opts.asJSON, "json", false, "print run's JSON report, every decision (one setting; it keeps the log's requests, as --tui does), or --recommend's or --compare's; the log's summary goes to standard error")
 	registerFlagCompletion(cmd, "format", completeFrom(
 		cobra.CompletionWithDesc("auto", "told from the first line"),
 		cobra.CompletionWithDesc("combined", "nginx's and Apache httpd's default log"),
@@ -150,6 +150,27 @@ func parseAlgorithms(s string) ([]algo.Algorithm, error) {
 		out = append(out, a)
 	}
 	return out, nil
+}
+
+// jsonReport tells whether opts ask for run's JSON report of one setting
+// (--json without --compare and --recommend, which have JSON of their own).
+func jsonReport(opts replayOptions) bool {
+	return opts.asJSON && opts.compare == "" && !opts.recommend
+}
+
+// replayJSON writes run's JSON report of the kept log l at one setting to
+// w as it is decided, its progress on errOut.
+func replayJSON(ctx context.Context, w, errOut io.Writer, l *accesslog.Log, s replay.Setting) error {
+	var decided atomic.Int64
+	e, err := replay.Engine(ctx, l.Source(), s, &decided)
+	if err != nil {
+		return invalid(err)
+	}
+	stop := replay.Deciding(workOn(errOut), l.Requests, replay.Beside{Decided: &decided, Engines: 1})
+	err = report.JSON(w, report.Header{Name: l.Name, Title: l.Name + ": your traffic"}, e)
+	decided.Store(e.Processed()) // the last few thousand, which no interrupt counted
+	stop()
+	return err
 }
 
 // replayOnStore is the report of the log at one setting, decided on the
@@ -431,14 +452,15 @@ func collectSooner() {
 // it is not nil.
 func replayLog(ctx context.Context, std stdio, opts replayOptions, p replayPlan, st *redisstore.Store) error {
 	settings, zone, name := p.settings, p.zone, p.log.Name
-	// A report or a sweep (or --json's report) decides while the log is
-	// read, as its requests are put in order (one core reads, the others
-	// decide), and keeps none of them: the reading drops what every
-	// setting has decided (replay/stream.go); so do --compare and
-	// --denied, each setting's beside, and --recommend on files, a pass
-	// a step of its searches. --save, --tui, --store and --recommend on
-	// standard input keep the whole log first.
-	overlap := opts.save == "" && !opts.tui && st == nil && !opts.recommend
+	// A report or a sweep decides while the log is read, as its requests
+	// are put in order (one core reads, the others decide), and keeps
+	// none of them: the reading drops what every setting has decided
+	// (replay/stream.go); so do --compare and --denied, each setting's
+	// beside, and --recommend on files, a pass a step of its searches.
+	// --save, --tui, --store, --recommend on standard input and --json's
+	// report (its header counts the requests before the first) keep the
+	// whole log first.
+	overlap := opts.save == "" && !opts.tui && st == nil && !opts.recommend && !jsonReport(opts)
 	if p.passes {
 		return recommendInPasses(ctx, std, opts, p)
 	}
@@ -500,6 +522,8 @@ func replayLog(ctx context.Context, std stdio, opts replayOptions, p replayPlan,
 		rerr = printRecommend(decideCtx, w, std.err, l, settings[0], p.share, opts.asJSON)
 	case st != nil:
 		rerr = replayOnStore(decideCtx, w, std.err, l, settings, st, opts.asJSON)
+	case jsonReport(opts):
+		rerr = replayJSON(decideCtx, w, std.err, l, settings[0])
 	}
 	if rerr == nil && (l.Interrupted || ctx.Err() != nil) {
 		// A signal came: its exit status, even when the deciding it

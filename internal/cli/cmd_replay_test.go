@@ -350,3 +350,67 @@ func TestStreamedReplayCollectsSooner(t *testing.T) {
 		t.Errorf("--save (the log kept whole): GOGC %d after it, want 100", got)
 	}
 }
+
+// --json's report counts the log's requests in its header, before the
+// first decision: it keeps the log, as --tui does. Streamed, as a report
+// is, a log longer than the few chunks the reading may hold ahead of the
+// deciding hung for good: the report waited for the reading's end, the
+// reading (which looks every 4,096 lines) for the deciding (found on a
+// 1M-line log; here 10,000 lines in chunks of 64 bytes, some 900). It is
+// refused before reading where the file's size tells it holds more than
+// the requests kept.
+func TestReplayJSONOfALongLog(t *testing.T) {
+	oldChunk, oldLimit := accesslog.ChunkSize, accesslog.RequestLimit
+	accesslog.ChunkSize = 64
+	t.Cleanup(func() { accesslog.ChunkSize, accesslog.RequestLimit = oldChunk, oldLimit })
+	const lines = 10_000
+	var b strings.Builder
+	at := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	for i := range lines {
+		fmt.Fprintf(&b, "10.0.%d.%d - - [%s] \"GET / HTTP/1.1\" 200 5 \"-\" \"t\"\n", i%7, i%3, at.Add(time.Duration(i)*97*time.Millisecond).Format("02/Jan/2006:15:04:05 -0700"))
+	}
+	log := writeFile(t, "long.log", []byte(b.String()))
+
+	type result struct {
+		out, errOut string
+		code        int
+	}
+	done := make(chan result, 1)
+	go func() {
+		out, errOut, code := windowlab(t, "replay", log, "--limit", "20", "--window", "1m", "--json")
+		done <- result{out, errOut, code}
+	}()
+	var r result
+	select {
+	case r = <-done:
+	case <-time.After(2 * time.Minute): // a hang, not a speed: the run takes well under a second
+		t.Fatal("replay --json of a 10,000-line log did not end: the report and the reading wait on each other")
+	}
+	var report struct {
+		Scenario struct {
+			Requests int64 `json:"requests"`
+		} `json:"scenario"`
+		Requests   []json.RawMessage `json:"requests"`
+		Algorithms []struct {
+			Allowed, Denied int64
+		} `json:"algorithms"`
+		Complete bool `json:"complete"`
+	}
+	if err := json.Unmarshal([]byte(r.out), &report); r.code != 0 || err != nil {
+		t.Fatalf("exit %d, %v:\n%.500s\n%s", r.code, err, r.out, r.errOut)
+	}
+	if report.Scenario.Requests != lines || len(report.Requests) != lines || !report.Complete || len(report.Algorithms) != 3 {
+		t.Fatalf("the report counts %d requests and holds %d (complete %v, %d limiters), want %d", report.Scenario.Requests, len(report.Requests), report.Complete, len(report.Algorithms), lines)
+	}
+	for _, a := range report.Algorithms {
+		if a.Allowed+a.Denied != lines || a.Denied == 0 {
+			t.Errorf("a limiter allowed %d and denied %d of %d requests (21 clients at some 29 a minute each, limited to 20: want some denied)", a.Allowed, a.Denied, lines)
+		}
+	}
+
+	accesslog.RequestLimit = lines / 3
+	_, errOut, code := windowlab(t, "replay", log, "--limit", "20", "--window", "1m", "--json")
+	if code != 2 || !strings.Contains(errOut, "--json keeps every request, at most 3,333") {
+		t.Errorf("a log three times the requests kept: exit %d\n%s", code, errOut)
+	}
+}

@@ -70,7 +70,7 @@ func createPart(path string) (*os.File, error) {
 
 // streamed is what the deciding beside the reading decides for opts.
 func streamed(opts replayOptions) replay.Streamed {
-	return replay.Streamed{Report: !opts.asJSON || opts.compare == "", JSON: opts.asJSON && opts.compare == "", Compare: opts.compare != "", Denied: opts.denied != ""}
+	return replay.Streamed{Report: !opts.asJSON, Compare: opts.compare != "", Denied: opts.denied != ""}
 }
 
 // enginesEach is how many engines the deciding beside the reading runs a

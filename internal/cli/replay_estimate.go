@@ -9,9 +9,9 @@ import (
 )
 
 // keepingFlag is the flag that makes a replay keep every request of the
-// log (--tui, --save, --store, and --recommend when it does not read the
-// files again for each pass), or "" for a report, a sweep, --compare and
-// --denied, which stream it.
+// log (--tui, --save, --store, --json's report, and --recommend when it
+// does not read the files again for each pass), or "" for a report, a
+// sweep, --compare and --denied, which stream it.
 func keepingFlag(opts replayOptions, p replayPlan) string {
 	switch {
 	case opts.tui:
@@ -22,6 +22,8 @@ func keepingFlag(opts replayOptions, p replayPlan) string {
 		return "--recommend"
 	case opts.storeFlagValue != "":
 		return "--store"
+	case jsonReport(opts):
+		return "--json"
 	}
 	return ""
 }
