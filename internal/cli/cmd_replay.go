@@ -448,19 +448,23 @@ func collectSooner() {
 	}
 }
 
+// whileReading tells whether opts are decided while the log is read. A
+// report or a sweep decides as its requests are put in order (one core
+// reads, the others decide), and keeps none of them: the reading drops
+// what every setting has decided (replay/stream.go); so do --compare and
+// --denied, each setting's beside, and --recommend on files, a pass a
+// step of its searches (not here: recommendInPasses). --save, --tui,
+// --store (st), --recommend on standard input and --json's report (its
+// header counts the requests before the first) keep the whole log first.
+func whileReading(opts replayOptions, st *redisstore.Store) bool {
+	return opts.save == "" && !opts.tui && st == nil && !opts.recommend && !jsonReport(opts)
+}
+
 // replayLog reads the log of p and does what opts ask with it, on st when
 // it is not nil.
 func replayLog(ctx context.Context, std stdio, opts replayOptions, p replayPlan, st *redisstore.Store) error {
 	settings, zone, name := p.settings, p.zone, p.log.Name
-	// A report or a sweep decides while the log is read, as its requests
-	// are put in order (one core reads, the others decide), and keeps
-	// none of them: the reading drops what every setting has decided
-	// (replay/stream.go); so do --compare and --denied, each setting's
-	// beside, and --recommend on files, a pass a step of its searches.
-	// --save, --tui, --store, --recommend on standard input and --json's
-	// report (its header counts the requests before the first) keep the
-	// whole log first.
-	overlap := opts.save == "" && !opts.tui && st == nil && !opts.recommend && !jsonReport(opts)
+	overlap := whileReading(opts, st)
 	if p.passes {
 		return recommendInPasses(ctx, std, opts, p)
 	}
