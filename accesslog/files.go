@@ -30,6 +30,17 @@ type Slice struct {
 	Stopped       bool
 }
 
+// Overlap is a file of several whose first dated line is further back
+// than --reorder from the newest line of the files read before it: not
+// the next of one log's rotations (the same lines twice, or a file given
+// beside its own copy), its lines that far back left out as late.
+type Overlap struct {
+	File   string
+	Begins algo.Instant // its first dated line's time
+	Newest algo.Instant // the newest time read before it
+	Late   int64        // its lines left out as out of order
+}
+
 // files is a reader's place in its inputs.
 type files struct {
 	inputs     []Input
@@ -43,6 +54,8 @@ type files struct {
 	firstOnly  bool   // FirstTime: stop at the first request's time
 	firstAt    algo.Instant
 	found      bool
+	dated      bool // a line of this file had a time (parsed)
+	overlaps   bool // this file overlaps those before it (Log.Overlaps' last)
 }
 
 // file is the line's file for a Problem: "" when the log is one file.
@@ -58,6 +71,7 @@ func (f *files) file() string {
 func (rd *reader) open(i int) (stop bool, err error) {
 	in := rd.inputs[i]
 	rd.index, rd.name, rd.lineNo = i, in.Name, 0
+	rd.dated, rd.overlaps = false, false
 	rd.headerNext = i > 0 && rd.header != nil
 	if !rd.firstOnly {
 		rd.workers = parallelWorkers(in, rd.opts)

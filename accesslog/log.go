@@ -126,6 +126,7 @@ type Log struct {
 	Interrupted bool
 	Slice       Slice    // what --from and --to left out (files.go)
 	Files       []string // of several files read as one log, in the order read
+	Overlaps    []Overlap
 
 	clients []string
 	index   clientTable // a client's number by its key (clients.go)
@@ -568,8 +569,17 @@ func (rd *reader) parsed(st stamp, err error) error {
 	}
 	l.Digits = max(l.Digits, st.digits)
 	started := l.Requests+rd.waiting.len() > 0
+	first := !rd.dated
+	rd.dated = true
 	if started && st.at < rd.emitted {
 		l.LateLines++
+		if first && rd.index > 0 {
+			rd.overlaps = true
+			l.Overlaps = append(l.Overlaps, Overlap{File: rd.name, Begins: st.at, Newest: rd.newest})
+		}
+		if rd.overlaps {
+			l.Overlaps[len(l.Overlaps)-1].Late++
+		}
 		if len(l.Late) < keepProblems {
 			l.Late = append(l.Late, Problem{rd.lineNo, fmt.Sprintf("%s is more than --reorder %s before %s, a line already read",
 				st.at.String(), opts.Reorder, rd.newest.String()), rd.file()})

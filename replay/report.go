@@ -27,6 +27,11 @@ func Describe(w io.Writer, l *accesslog.Log, zone *time.Location) {
 	if len(l.Files) > 1 {
 		fmt.Fprintf(w, "  read as one log, in this order: %s\n", strings.Join(l.Files, ", "))
 	}
+	for _, o := range l.Overlaps {
+		fmt.Fprintf(w, "  %s overlaps the files before it: it begins at %s, before their last line at %s,\n"+
+			"    which one log's rotated files never do (the same lines given twice?): %s were too far back to replay\n",
+			o.File, o.Begins.Short(), o.Newest.Short(), human.Noun{One: "line", Many: "lines"}.Of(o.Late))
+	}
 	describeSlice(w, l.Slice)
 	if r := l.Resolution(); r != "" {
 		fmt.Fprintf(w, "  %s\n", r)

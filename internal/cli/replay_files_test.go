@@ -105,9 +105,44 @@ func TestReplaySeveralFilesIsTheirConcatenation(t *testing.T) {
 				t.Errorf("the summary lacks %q:\n%s", want, several)
 			}
 		}
+		if strings.Contains(several, "overlaps") {
+			t.Errorf("a late line within a rotated file named as an overlap:\n%s", several)
+		}
 		if !strings.Contains(one, ": 3,000 lines, combined; 2,998 requests") {
 			t.Errorf("the concatenation's summary:\n%s", one)
 		}
+	}
+}
+
+// A file that begins before the files read ahead of it end is not the
+// next of one log's rotations: the summary names it, where it begins and
+// how many of its lines were left out, as well as the late lines it names
+// one by one. Its first dated line decides, not a bad line before it.
+func TestReplayNamesAFileThatOverlaps(t *testing.T) {
+	dir := t.TempDir()
+	lines, _ := filesLog(3, 900)
+	first := put(t, dir, "access.log.1", lines[:600])
+	// The next file repeats the last 300 lines of the first (600 lines
+	// at 3 a second: from 100 s on), after a bad line, then goes on.
+	copied := append([]string{"not a log line\n"}, lines[300:900]...)
+	second := put(t, dir, "access.log", copied)
+	out, _ := replayOK(t, first, second, "--limit", "4", "--window", "10s")
+	begins := filesBase.Add(100 * time.Second).Format("2006-01-02 15:04:05")
+	want := second + " overlaps the files before it: it begins at " + begins + ", before their last line at "
+	if !strings.Contains(out, want) || !strings.Contains(out, "(the same lines given twice?): ") {
+		t.Fatalf("the summary does not name the overlap (want %q):\n%s", want, out)
+	}
+	var late, named int64
+	fmt.Sscanf(out[strings.Index(out, "(the same lines given twice?): ")+len("(the same lines given twice?): "):], "%d", &named)
+	if i := strings.Index(out, " lines too far out of order"); i > 0 {
+		j := strings.LastIndex(out[:i], " ")
+		fmt.Sscanf(strings.ReplaceAll(out[j+1:i], ",", ""), "%d", &late)
+	}
+	if named < 250 || named != late {
+		t.Errorf("the overlap names %d lines left out, the summary %d late lines: want the same, most of the 300 repeated", named, late)
+	}
+	if out, errOut, code := windowlab(t, "replay", first, put(t, dir, "next.log", lines[600:]), "--limit", "4", "--window", "10s"); code != 0 || strings.Contains(out+errOut, "overlaps") {
+		t.Errorf("rotated files named as overlapping (exit %d):\n%s%s", code, out, errOut)
 	}
 }
 
