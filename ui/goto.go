@@ -98,7 +98,7 @@ func (p goToPrompt) lines(c render.Common, help string) []string {
 		return []string{line}
 	}
 	var out []string
-	for _, l := range strings.Split(c.Cells.Wrap("✗ "+p.err, max(c.Width, 10), " "), "\n") {
+	for _, l := range strings.Split(c.Wrap("✗ "+p.err, max(c.Width, 10)), "\n") {
 		out = append(out, c.Styles.Err.Render(l))
 	}
 	return append(out, line)

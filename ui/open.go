@@ -222,7 +222,7 @@ func (p scenarioPicker) list(c render.Common, h int) []string {
 		tail = append(tail, "", st.Faint.Render("loading… (esc stops)"))
 	case p.err != "":
 		tail = append(tail, "")
-		for _, l := range strings.Split(c.Cells.Wrap(p.err, max(c.Width-6, 10), " "), "\n") {
+		for _, l := range strings.Split(c.Wrap(p.err, max(c.Width-6, 10)), "\n") {
 			tail = append(tail, st.Err.Render(l))
 		}
 	}

@@ -213,7 +213,7 @@ func (p pollDialog) lines(c render.Common, h int) []string {
 	w := textWidth(c)
 	wrap := func(s string, width int, style func(...string) string) []string {
 		var out []string
-		for _, l := range strings.Split(c.Cells.Wrap(s, width, " "), "\n") {
+		for _, l := range strings.Split(c.Wrap(s, width), "\n") {
 			out = append(out, style(l))
 		}
 		return out

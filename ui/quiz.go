@@ -471,7 +471,7 @@ func (q quizDialog) headerView(c render.Common) []string {
 	}
 	// Too long beside the score: the title gets lines of its own, whole.
 	lines := []string{c.Spread(left, score, c.Width, true)}
-	lines = append(lines, strings.Split(c.Cells.Wrap(st.Faint.Render(q.title), c.Width, " "), "\n")...)
+	lines = append(lines, strings.Split(c.Wrap(st.Faint.Render(q.title), c.Width), "\n")...)
 	return append(lines, "")
 }
 
@@ -493,7 +493,7 @@ func (q quizDialog) lines(c render.Common, h int) []string {
 		from = st.Faint.Render(" · " + cur.From)
 	}
 	out = append(out, st.Title.Render(fmt.Sprintf("Question %d", q.questionNumber()))+from, "")
-	for _, l := range strings.Split(c.Cells.Wrap(cur.Ask, w, " "), "\n") {
+	for _, l := range strings.Split(c.Wrap(cur.Ask, w), "\n") {
 		out = append(out, st.Value.Render(l))
 	}
 	out = append(out, "")
@@ -511,7 +511,7 @@ func (q quizDialog) lines(c render.Common, h int) []string {
 				mark, style = "▸ ", st.Selected.Style
 			}
 			prefix := fmt.Sprintf("%s%d  ", mark, i+1)
-			lines := strings.Split(c.Cells.Wrap(choice, w-c.Cells.StringWidth(prefix), " "), "\n")
+			lines := strings.Split(c.Wrap(choice, w-c.Cells.StringWidth(prefix)), "\n")
 			for j, l := range lines {
 				p := prefix
 				if j > 0 {
@@ -523,7 +523,7 @@ func (q quizDialog) lines(c render.Common, h int) []string {
 	}
 	if q.live != 0 && q.sent != "" {
 		out = append(out, "")
-		for _, l := range strings.Split(c.Cells.Wrap("Sent: "+q.sent+". You may change it until the teacher reveals the answer.", w, " "), "\n") {
+		for _, l := range strings.Split(c.Wrap("Sent: "+q.sent+". You may change it until the teacher reveals the answer.", w), "\n") {
 			out = append(out, st.Selected.Render(l))
 		}
 	}
@@ -534,11 +534,11 @@ func (q quizDialog) lines(c render.Common, h int) []string {
 			tried = fmt.Sprintf("choice %d", slices.Index(cur.Choices, tried)+1)
 		}
 		out = append(out, "")
-		for _, l := range strings.Split(c.Cells.Wrap(fmt.Sprintf("✗ Not %s. One more try.", tried), w, " "), "\n") {
+		for _, l := range strings.Split(c.Wrap(fmt.Sprintf("✗ Not %s. One more try.", tried), w), "\n") {
 			out = append(out, st.Denied.Render(l))
 		}
 		if hint := cur.FirstStep(); hint != "" {
-			for _, l := range strings.Split(c.Cells.Wrap("Hint: "+hint, w, " "), "\n") {
+			for _, l := range strings.Split(c.Wrap("Hint: "+hint, w), "\n") {
 				out = append(out, st.Caption.Render(l))
 			}
 		}
@@ -572,7 +572,7 @@ func (q quizDialog) scoreView(c render.Common, h int) []string {
 func (q quizDialog) scoreLines(c render.Common) []string {
 	st := c.Styles
 	var out []string
-	for _, l := range strings.Split(c.Cells.Wrap("Your score: "+q.score().String(), c.Width, " "), "\n") {
+	for _, l := range strings.Split(c.Wrap("Your score: "+q.score().String(), c.Width), "\n") {
 		out = append(out, st.Title.Render(l))
 	}
 	out = append(out, "")
@@ -602,7 +602,7 @@ func (q quizDialog) scoreLines(c render.Common) []string {
 		prefix := fmt.Sprintf("%s %2d. ", mark, i+1)
 		indent := strings.Repeat(" ", c.Cells.StringWidth(prefix))
 		room := max(c.Width-c.Cells.StringWidth(prefix), 1)
-		asked := strings.Split(c.Cells.Wrap(strings.Join(strings.Fields(question.Ask), " "), room, " "), "\n")
+		asked := strings.Split(c.Wrap(strings.Join(strings.Fields(question.Ask), " "), room), "\n")
 		tail := " — " + detail
 		last := len(asked) - 1
 		fits := c.Cells.StringWidth(asked[last])+c.Cells.StringWidth(tail) <= room
@@ -619,7 +619,7 @@ func (q quizDialog) scoreLines(c render.Common) []string {
 		if fits {
 			continue
 		}
-		for _, l := range strings.Split(c.Cells.Wrap(detail, room, " "), "\n") {
+		for _, l := range strings.Split(c.Wrap(detail, room), "\n") {
 			out = append(out, indent+st.Faint.Render(l))
 		}
 	}
@@ -633,7 +633,7 @@ func (m Model) revealView(q quizDialog) []string {
 	cur := q.current()
 	var text []string
 	add := func(s string, style func(...string) string, most int) {
-		lines := strings.Split(m.c.Cells.Wrap(s, w, " "), "\n")
+		lines := strings.Split(m.c.Wrap(s, w), "\n")
 		if most > 0 && len(lines) > most {
 			lines = lines[:most]
 			lines[most-1] = m.c.Cells.Truncate(lines[most-1], w-1, "") + "…"

@@ -131,13 +131,13 @@ func (p trafficPrompt) lines(c render.Common, help string) []string {
 	line := in.View() + "  " + help
 	if p.err == "" {
 		var out []string
-		for _, l := range strings.Split(c.Cells.Wrap(what, max(c.Width, 10), " "), "\n") {
+		for _, l := range strings.Split(c.Wrap(what, max(c.Width, 10)), "\n") {
 			out = append(out, c.Styles.Faint.Render(l))
 		}
 		return append(out, line)
 	}
 	var out []string
-	for _, l := range strings.Split(c.Cells.Wrap("✗ "+p.err, max(c.Width, 10), " "), "\n") {
+	for _, l := range strings.Split(c.Wrap("✗ "+p.err, max(c.Width, 10)), "\n") {
 		out = append(out, c.Styles.Err.Render(l))
 	}
 	return append(out, line)

@@ -58,7 +58,7 @@ func (m Model) render() string {
 		if c.Width <= 0 || c.Height <= 0 {
 			return msg
 		}
-		if wrapped := c.Cells.Wrap(msg, c.Width, " "); lipgloss.Height(wrapped) <= c.Height && c.Width >= 20 {
+		if wrapped := c.Wrap(msg, c.Width); lipgloss.Height(wrapped) <= c.Height && c.Width >= 20 {
 			msg = wrapped
 		} else {
 			msg = c.Cells.Truncate(msg, c.Width, "…")

@@ -115,7 +115,7 @@ func (n StorelessNote) noteLines(c Common) []string {
 	case "deny":
 		mark = st.Denied
 	}
-	wrapped := strings.Split(c.Cells.Wrap(n.noteText(), max(c.Width-2, 10), " "), "\n")
+	wrapped := strings.Split(c.Wrap(n.noteText(), max(c.Width-2, 10)), "\n")
 	lines := make([]string, len(wrapped))
 	for i, l := range wrapped {
 		if i == 0 {

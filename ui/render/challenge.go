@@ -25,7 +25,7 @@ type ChallengePanel struct {
 // wrap cuts text into lines of width w, each drawn with ink.
 func (c Common) wrap(ink Ink, text string, w int) []string {
 	var out []string
-	for _, l := range strings.Split(c.Cells.Wrap(text, max(w, 10), " "), "\n") {
+	for _, l := range strings.Split(c.Wrap(text, max(w, 10)), "\n") {
 		out = append(out, ink.Render(l))
 	}
 	return out

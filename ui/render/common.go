@@ -26,6 +26,19 @@ const (
 	wideWidth = 120
 )
 
+// Wrap wraps s to lines of at most width cells, at spaces only. The
+// ansi package's Wrap also breaks at every hyphen, which cut the view's
+// dates in two ("current 2026-11-" / "29 23:59:00"): the hyphens are held
+// as non-breaking ones while it wraps (unless s has its own, which are
+// then left as they are and the hyphens may break).
+func (c Common) Wrap(s string, width int) string {
+	const nonBreaking = "\u2011"
+	if !strings.Contains(s, "-") || strings.Contains(s, nonBreaking) {
+		return c.Cells.Wrap(s, width, " ")
+	}
+	return strings.ReplaceAll(c.Cells.Wrap(strings.ReplaceAll(s, "-", nonBreaking), width, " "), nonBreaking, "-")
+}
+
 func (c Common) TooSmall() bool { return c.Width < MinWidth || c.Height < MinHeight }
 
 func (c Common) wide() bool { return c.Width >= wideWidth }

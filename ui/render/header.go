@@ -165,7 +165,7 @@ func Caption(c Common, s *Snapshot, hasCaptions, playing bool) []string {
 	}
 	// Whole, however many lines it takes: the lanes give way to it. Lines
 	// after the first hang under the text, not under the mark.
-	wrapped := strings.Split(c.Cells.Wrap(text, max(c.Width-2, 10), " "), "\n")
+	wrapped := strings.Split(c.Wrap(text, max(c.Width-2, 10)), "\n")
 	lines := make([]string, len(wrapped))
 	for i, l := range wrapped {
 		lead := "  "

@@ -472,7 +472,7 @@ func (p Lanes) renderLane(l Lane, width int) []Unit {
 		units = append(units, Unit{[]string{title}, 0})
 		// The totals and memory on their own lines, as whole as the title's
 		// line they would have ended: the timeline gives way first.
-		units = append(units, Unit{strings.Split(p.C.Cells.Wrap(l.right, width, " "), "\n"), 0})
+		units = append(units, Unit{strings.Split(p.C.Wrap(l.right, width), "\n"), 0})
 	}
 	textW := max(width-laneLabelWidth, 10)
 	if _, wide := p.columnWidth(); wide {
@@ -488,7 +488,7 @@ func (p Lanes) renderLane(l Lane, width int) []Unit {
 			default:
 				text = st.Label.Render(f.label+" ") + text
 			}
-			lines = append(lines, strings.Split(p.C.Cells.Wrap(text, width, " "), "\n")...)
+			lines = append(lines, strings.Split(p.C.Wrap(text, width), "\n")...)
 			units = append(units, Unit{lines, f.prio})
 		}
 		return units
@@ -498,7 +498,7 @@ func (p Lanes) renderLane(l Lane, width int) []Unit {
 		if len(first) >= laneLabelWidth { // "replica": too wide for the column, it leads its text
 			text, first = st.Label.Render(first+" ")+text, ""
 		}
-		wrapped := strings.Split(p.C.Cells.Wrap(text, textW, " "), "\n")
+		wrapped := strings.Split(p.C.Wrap(text, textW), "\n")
 		lines := make([]string, len(wrapped))
 		for i, w := range wrapped {
 			label := ""
