@@ -17,6 +17,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Noun is a word and its plural, to count things in.
@@ -347,6 +349,33 @@ const NoBreak = "\u00a0"
 
 // Glue joins s's words with NoBreak, so wrapping keeps them together.
 func Glue(s string) string { return strings.ReplaceAll(s, " ", NoBreak) }
+
+// breaksLine is where a line may break: any space but NoBreak.
+func breaksLine(r rune) bool { return unicode.IsSpace(r) && r != '\u00a0' }
+
+// Wrap cuts plain text into lines of at most width characters between
+// its words, each line ending in a line break: the first begins with
+// first, the others with indent. It breaks at any space but NoBreak,
+// written as a plain space; a word longer than a line stands alone, and
+// the first word stays on the first line.
+func Wrap(first, indent, text string, width int) string {
+	var b strings.Builder
+	line := first
+	empty := true
+	for _, word := range strings.FieldsFunc(text, breaksLine) {
+		if !empty && utf8.RuneCountInString(line)+1+utf8.RuneCountInString(word) > width {
+			b.WriteString(strings.TrimRight(line, " ") + "\n")
+			line, empty = indent, true
+		}
+		if !empty {
+			line += " "
+		}
+		line += strings.ReplaceAll(word, NoBreak, " ")
+		empty = false
+	}
+	b.WriteString(line + "\n")
+	return b.String()
+}
 
 // KeepVerdict glues the verdict of a decision's explanation, from its last
 // arrow to the parenthesis that closes its test, so "→ allow (93 < 100)" is

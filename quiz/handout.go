@@ -7,7 +7,6 @@ import (
 	"io"
 	"slices"
 	"strings"
-	"unicode"
 
 	"windowlab/human"
 )
@@ -73,24 +72,8 @@ func WriteHandout(ctx context.Context, w io.Writer, q Quiz) error {
 
 func choiceLetter(i int) string { return string(rune('a' + i)) }
 
-// breaksLine is where a line may break: any space but human.NoBreak.
-func breaksLine(r rune) bool { return unicode.IsSpace(r) && r != '\u00a0' }
-
 // writeWrapped writes text in words up to handoutWidth, the first line
 // after first and the rest after indent.
 func writeWrapped(w *bufio.Writer, first, indent, text string) {
-	line := first
-	empty := true
-	for _, word := range strings.FieldsFunc(text, breaksLine) {
-		if !empty && len([]rune(line))+1+len([]rune(word)) > handoutWidth {
-			w.WriteString(strings.TrimRight(line, " ") + "\n")
-			line, empty = indent, true
-		}
-		if !empty {
-			line += " "
-		}
-		line += strings.ReplaceAll(word, human.NoBreak, " ")
-		empty = false
-	}
-	w.WriteString(line + "\n")
+	w.WriteString(human.Wrap(first, indent, text, handoutWidth))
 }

@@ -116,42 +116,16 @@ func PrintSweep(w io.Writer, l *accesslog.Log, rows []Outcome) {
 		}
 		var names []string
 		for _, d := range o.top {
-			names = append(names, fmt.Sprintf("%s %s", human.Visible(d.client), human.Int(d.n)))
+			names = append(names, human.Glue(human.Visible(d.client)+" "+human.Int(d.n)))
 		}
-		writeWrapped(w, "  "+o.label()+":", names, " ·", "    ", reportWidth)
+		// Broken only between clients, the dot ending the line: a key's
+		// own spaces (ip+path) are glued like the count's.
+		io.WriteString(w, human.Wrap("  "+o.label()+": ", "    ", strings.Join(names, human.NoBreak+"· "), reportWidth))
 	}
 }
 
 // reportWidth is the columns a report's running text is wrapped to.
 const reportWidth = 80
-
-// writeWrapped writes head and then items, each but the last followed by
-// sep, on lines of at most width columns where the items allow: an item
-// that does not fit goes to a new line begun by indent (one wider than
-// the line stands alone).
-func writeWrapped(w io.Writer, head string, items []string, sep, indent string, width int) {
-	var b strings.Builder
-	b.WriteString(head)
-	col := utf8.RuneCountInString(head)
-	for i, item := range items {
-		if i < len(items)-1 {
-			item += sep
-		}
-		n := utf8.RuneCountInString(item)
-		if col+1+n > width && col > utf8.RuneCountInString(indent) {
-			b.WriteString("\n")
-			b.WriteString(indent)
-			col = utf8.RuneCountInString(indent)
-		} else {
-			b.WriteString(" ")
-			col++
-		}
-		b.WriteString(item)
-		col += n
-	}
-	b.WriteString("\n")
-	io.WriteString(w, b.String())
-}
 
 // label names a row of the sweep: "Sliding window log, 60 per 1m".
 func (o Outcome) label() string {
