@@ -87,6 +87,40 @@ func BenchmarkDecide(b *testing.B) {
 	}
 }
 
+// BenchmarkDecideFigures is the deciding alone as a report and a sweep's
+// pass decide (sim.Options.FiguresOnly: by algo.Trio): one setting, and
+// passes of two and four settings that differ in their limit only
+// (Options.AnyLimits), per request of the log whatever the settings.
+func BenchmarkDecideFigures(b *testing.B) {
+	l := decideData(b)
+	three := []algo.Algorithm{{Kind: algo.KindFixedWindow}, {Kind: algo.KindSlidingLog}, {Kind: algo.KindSlidingCounter}}
+	for _, limits := range [][]int64{{60}, {60, 120}, {30, 60, 120, 240}} {
+		name := map[int]string{1: "setting", 2: "pass-of-2", 4: "pass-of-4"}[len(limits)]
+		b.Run(name, func(b *testing.B) {
+			cpu := cpuTime()
+			for range b.N {
+				var ls []algo.Limiter
+				for _, n := range limits {
+					s, err := sim.Setup{Algorithms: three, Config: algo.Config{Limit: n, Window: time.Minute}}.Limiters()
+					if err != nil {
+						b.Fatal(err)
+					}
+					ls = append(ls, s...)
+				}
+				e, err := sim.New(l.Source(), ls, sim.Options{ForwardOnly: true, FiguresOnly: true, AnyLimits: true})
+				if err != nil {
+					b.Fatal(err)
+				}
+				e.RunToEnd()
+				if e.Processed() != l.Requests {
+					b.Fatalf("decided %d of %d", e.Processed(), l.Requests)
+				}
+			}
+			perRequest(b, l, cpu)
+		})
+	}
+}
+
 // perRequest reports the time and the CPU time (the process's, since cpu:
 // on a shared machine the steadier of the two) a request.
 func perRequest(b *testing.B, l *accesslog.Log, cpu time.Duration) {
