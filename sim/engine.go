@@ -675,7 +675,7 @@ func (e *Engine) Stats() []Stats {
 	out := append([]Stats(nil), e.stats...)
 	for i, l := range e.limiters {
 		if e.trio != nil {
-			out[i].Memory = e.trio.memoryAt(e.now, i)
+			out[i].Memory, out[i].PeakMemory = e.trio.memoryAt(e.now, i), e.trio.peak(i)
 			continue
 		}
 		out[i].Memory = l.MemoryAt(e.now)

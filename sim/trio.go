@@ -48,6 +48,13 @@ func newTrioRun(limiters []algo.Limiter, opts Options, names *algo.Names) *trioR
 	return &r
 }
 
+// peak is the most the engine's limiter i held after any request
+// (Stats.PeakMemory), which its Trio keeps.
+func (r *trioRun) peak(i int) algo.Memory {
+	p := r.of[i]
+	return r.trios[p.trio].Peak(p.k)
+}
+
 // memoryAt is what the engine's limiter i holds live at t.
 func (r *trioRun) memoryAt(t algo.Instant, i int) algo.Memory {
 	p := r.of[i]
@@ -87,8 +94,6 @@ func (e *Engine) stepTrio() {
 			} else {
 				s.Denied++
 			}
-			m, p := t.Memory(k), &s.PeakMemory
-			p.Clients, p.Entries, p.Bytes = max(p.Clients, m.Clients), max(p.Entries, m.Entries), max(p.Bytes, m.Bytes)
 		}
 	}
 	if tracked != 0 {
