@@ -19,11 +19,12 @@ import (
 // BenchmarkReplayLog is `windowlab replay` of the benchmark's log (seed 1,
 // 100,000 clients drawn Zipf-like and 5 heavy, one day; internal/loggen)
 // end to end in this process, as the command runs: the reading floor
-// first (loggen.ReadFloor), then one setting (--limit 60 --window 1m) and
-// a sweep of 4 (--limits 60,120 --windows 1m,1h). Each reports the
+// first (loggen.ReadFloor), then one setting (--limit 60 --window 1m), a
+// sweep of 4 (--limits 60,120 --windows 1m,1h) and a sweep of 4 at one
+// window (--limits 30,60,120,240 --window 1m). Each reports the
 // process's CPU a line (steadier than the wall on a shared machine) and
 // the wall a line; the setting its CPU over the floor's (x-floor: issue
-// 35's target is 5 or less), the sweep its wall over the setting's
+// 35's target is 5 or less), each sweep its wall over the setting's
 // (x-one-wall: 2 or less on 2 cores), both measured in the same run.
 //
 // The log is written once to the user's cache directory and kept: 10M
@@ -73,6 +74,16 @@ func BenchmarkReplayLog(b *testing.B) {
 		}
 		if floor > 0 {
 			b.ReportMetric(cpu/floor, "x-floor")
+		}
+		b.ReportMetric(wall, "wall-ns/line")
+	})
+	// A sweep at one window, as a search for the limit is: its passes
+	// decide 1-minute windows only, where the one above's hour-long ones
+	// hold more a client.
+	b.Run("sweep-of-4-1m", func(b *testing.B) {
+		_, wall := measure(b, func() { replayBench(b, path, "--limits", "30,60,120,240", "--window", "1m") }, lines)
+		if one > 0 {
+			b.ReportMetric(wall/one, "x-one-wall")
 		}
 		b.ReportMetric(wall, "wall-ns/line")
 	})
