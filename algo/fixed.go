@@ -217,7 +217,7 @@ func (s *fixedState) windowStart(t Instant, w, o int64, r Rules) Instant {
 
 // live reports whether the client's window still holds t ≥ start:
 // t < start + W, computed without overflow.
-func (s *fixedState) live(t Instant, w int64) bool {
+func (s fixedState) live(t Instant, w int64) bool {
 	return uint64(t)-uint64(s.start) < uint64(w)
 }
 

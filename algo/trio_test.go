@@ -44,6 +44,21 @@ func TestTrioDecidesAsTheThree(t *testing.T) {
 	}
 }
 
+// TestTrioCountsPastSixteenBits: the Trio keeps its counts in 32 bits
+// (trioState); a limit past what 16 hold, reached in two windows by a
+// client sending a request a millisecond (and a second client a tenth of
+// them), and then by the counter's estimate across their edge, decides as
+// the three do.
+func TestTrioCountsPastSixteenBits(t *testing.T) {
+	cfg := Config{Limit: 40_000, Window: time.Minute}
+	var reqs []trioRequest
+	at := Instant(1_700_000_000_000).Truncate(time.Minute) + 5_000
+	for i := range 130_000 {
+		reqs = append(reqs, trioRequest{at + Instant(i), min(i%10, 1)})
+	}
+	checkTrio(t, cfg, reqs)
+}
+
 // FuzzTrio is TestTrioDecidesAsTheThree on traffic the fuzzer makes: three
 // header bytes (the limit, 1 to 8; the window, 1 to 64 ms or, with the top
 // bit, up to some minutes; the offset, a share of the window), then two
@@ -151,5 +166,8 @@ func TestTrioRefuses(t *testing.T) {
 		if _, ok := NewTrio(cfg); ok {
 			t.Errorf("NewTrio(%+v) took a configuration its limiters decide otherwise", cfg)
 		}
+	}
+	if _, ok := NewTrio(Config{Limit: MaxLimit, Window: time.Second}); !ok {
+		t.Error("NewTrio refused the largest limit, which its 32-bit counts hold")
 	}
 }
