@@ -17,32 +17,41 @@ import (
 // Describe says what was read: the lines, the format, the requests and
 // their span, the clients, the time resolution, and the lines left out.
 func Describe(w io.Writer, l *accesslog.Log, zone *time.Location) {
-	fmt.Fprintf(w, "%s: %s, %s; %s", l.Name, human.Noun{One: "line", Many: "lines"}.Of(l.Lines), l.Format,
-		human.Noun{One: "request", Many: "requests"}.Of(l.Requests))
+	lines := human.Noun{One: "line", Many: "lines"}
+	head := fmt.Sprintf("%s: %s, %s; %s", human.Glue(l.Name), human.Glue(lines.Of(l.Lines)), l.Format,
+		human.Glue(human.Noun{One: "request", Many: "requests"}.Of(l.Requests)))
 	if l.Requests > 0 {
-		fmt.Fprintf(w, " from %s to %s UTC, %s by %s", l.First().Short(), l.Last().Short(),
-			human.Noun{One: "client", Many: "clients"}.Of(int64(len(l.Clients()))), l.Key)
+		head += fmt.Sprintf(" from %s to %s UTC, %s by %s", human.Glue(l.First().Short()), human.Glue(l.Last().Short()),
+			human.Glue(human.Noun{One: "client", Many: "clients"}.Of(int64(len(l.Clients())))), l.Key)
 	}
-	fmt.Fprintln(w)
+	io.WriteString(w, human.Wrap("", describeIndent, head, reportWidth))
+	// Each further line of the summary, wrapped under it.
+	note := func(text string) { io.WriteString(w, human.Wrap("  ", describeIndent, text, reportWidth)) }
 	if len(l.Files) > 1 {
-		fmt.Fprintf(w, "  read as one log, in this order: %s\n", strings.Join(l.Files, ", "))
+		var files []string
+		for _, f := range l.Files {
+			files = append(files, human.Glue(f))
+		}
+		note("read as one log, in this order: " + strings.Join(files, ", "))
 	}
 	for _, o := range l.Overlaps {
-		fmt.Fprintf(w, "  %s overlaps the files before it: it begins at %s, before their last line at %s,\n"+
-			"    which one log's rotated files never do (the same lines given twice?): %s were too far back to replay\n",
-			o.File, o.Begins.Short(), o.Newest.Short(), human.Noun{One: "line", Many: "lines"}.Of(o.Late))
+		note(fmt.Sprintf("%s overlaps the files before it: it begins at %s, before their last line at %s, "+
+			"which one log's rotated files never do (the same lines given twice?): %s were too far back to replay",
+			human.Glue(o.File), human.Glue(o.Begins.Short()), human.Glue(o.Newest.Short()), human.Glue(lines.Of(o.Late))))
 	}
-	describeSlice(w, l.Slice)
+	if text := describeSlice(l.Slice); text != "" {
+		note(text)
+	}
 	if r := l.Resolution(); r != "" {
-		fmt.Fprintf(w, "  %s\n", r)
+		note(r)
 	}
 	if zone != nil && l.Requests > 0 {
 		first, last := zoneName(zone, l.First()), zoneName(zone, l.Last())
-		fmt.Fprintf(w, "  windows align to %s's calendar, %s at the first request", zone, first)
+		text := fmt.Sprintf("windows align to %s's calendar, %s at the first request", zone, first)
 		if last != first {
-			fmt.Fprintf(w, "; it is %s by the last, and the windows keep %s throughout", last, first)
+			text += fmt.Sprintf("; it is %s by the last, and the windows keep %s throughout", last, first)
 		}
-		fmt.Fprintln(w)
+		note(text)
 	}
 	problems := func(what human.Noun, n int64, ps []accesslog.Problem) {
 		if n == 0 {
@@ -65,24 +74,28 @@ func Describe(w io.Writer, l *accesslog.Log, zone *time.Location) {
 	fmt.Fprintln(w)
 }
 
-// describeSlice says what --from and --to kept and skipped.
-func describeSlice(w io.Writer, s accesslog.Slice) {
+// describeIndent begins every line a summary's line wraps onto.
+const describeIndent = "    "
+
+// describeSlice says what --from and --to kept and skipped, or "".
+func describeSlice(s accesslog.Slice) string {
 	if s.From == 0 && s.To == 0 {
-		return
+		return ""
 	}
 	from, to := "the start", "the end"
 	if s.From != 0 {
-		from = s.From.Short() + " UTC"
+		from = human.Glue(s.From.Short() + " UTC")
 	}
 	if s.To != 0 {
-		to = s.To.Short() + " UTC, not included"
+		to = human.Glue(s.To.Short()+" UTC") + ", not included"
 	}
-	fmt.Fprintf(w, "  only the requests from %s up to %s (--from, --to); %s before and %s after skipped, not decided",
-		from, to, human.Noun{One: "line", Many: "lines"}.Of(s.Before), human.Noun{One: "line", Many: "lines"}.Of(s.After))
+	lines := human.Noun{One: "line", Many: "lines"}
+	text := fmt.Sprintf("only the requests from %s up to %s (--from, --to); %s before and %s after skipped, not decided",
+		from, to, human.Glue(lines.Of(s.Before)), human.Glue(lines.Of(s.After)))
 	if s.Stopped {
-		fmt.Fprint(w, "; the reading stopped past its end and --reorder, the rest unread")
+		text += "; the reading stopped past its end and --reorder, the rest unread"
 	}
-	fmt.Fprintln(w)
+	return text
 }
 
 // PrintSweep is the sweep's table: a row per limiter and setting.

@@ -101,14 +101,14 @@ func TestReplaySeveralFilesIsTheirConcatenation(t *testing.T) {
 			parts[1] + ":5: ",
 			parts[2] + ":2: ",
 		} {
-			if !strings.Contains(several, want) {
+			if !strings.Contains(unwrapped(several), want) {
 				t.Errorf("the summary lacks %q:\n%s", want, several)
 			}
 		}
 		if strings.Contains(several, "overlaps") {
 			t.Errorf("a late line within a rotated file named as an overlap:\n%s", several)
 		}
-		if !strings.Contains(one, ": 3,000 lines, combined; 2,998 requests") {
+		if !strings.Contains(unwrapped(one), ": 3,000 lines, combined; 2,998 requests") {
 			t.Errorf("the concatenation's summary:\n%s", one)
 		}
 	}
@@ -127,6 +127,7 @@ func TestReplayNamesAFileThatOverlaps(t *testing.T) {
 	copied := append([]string{"not a log line\n"}, lines[300:900]...)
 	second := put(t, dir, "access.log", copied)
 	out, _ := replayOK(t, first, second, "--limit", "4", "--window", "10s")
+	out = unwrapped(out) // read whole, wherever the summary wrapped
 	begins := filesBase.Add(100 * time.Second).Format("2006-01-02 15:04:05")
 	want := second + " overlaps the files before it: it begins at " + begins + ", before their last line at "
 	if !strings.Contains(out, want) || !strings.Contains(out, "(the same lines given twice?): ") {
@@ -194,7 +195,7 @@ func TestReplayFromToIsTheCutLog(t *testing.T) {
 			t.Errorf("%v: --from/--to decide otherwise than the cut log:\n%s\nwant\n%s", setting, d, w)
 		}
 		summary := fmt.Sprintf("only the requests from %s UTC up to %s UTC, not included (--from, --to); %s lines before and ", fromUTC, at(to).Format("2006-01-02 15:04:05"), fmt.Sprint(before))
-		if !strings.Contains(got, summary) || !strings.Contains(got, human.Int(int64(len(cut)))+" requests") {
+		if !strings.Contains(unwrapped(got), summary) || !strings.Contains(got, human.Int(int64(len(cut)))+" requests") {
 			t.Errorf("the summary lacks %q or %d requests:\n%s", summary, len(cut), got)
 		}
 		if !strings.Contains(got, "the reading stopped past its end and --reorder") {
@@ -241,3 +242,8 @@ func TestReplayFilesAndSliceRefused(t *testing.T) {
 		}
 	}
 }
+
+// unwrapped is a replay's output with each line its summary wraps onto
+// (replay.Describe, at 80 columns, under four spaces) joined back to the
+// line before: what a test looks for whole, wherever the wrap fell.
+func unwrapped(out string) string { return strings.ReplaceAll(out, "\n    ", " ") }

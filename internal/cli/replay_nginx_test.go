@@ -111,7 +111,7 @@ http {
 			t.Fatalf("%s: exit %d:\n%s", name, code, errOut)
 		}
 		for _, want := range []string{"161 lines, combined; 161 requests", "3 clients by field:agent"} {
-			if !strings.Contains(out, want) {
+			if !strings.Contains(unwrapped(out), want) {
 				t.Errorf("%s: the report lacks %q:\n%s", name, want, out)
 			}
 		}
