@@ -18,7 +18,16 @@ import (
 // their span, the clients, the time resolution, and the lines left out.
 func Describe(w io.Writer, l *accesslog.Log, zone *time.Location) {
 	lines := human.Noun{One: "line", Many: "lines"}
-	head := fmt.Sprintf("%s: %s, %s; %s", human.Glue(l.Name), human.Glue(lines.Of(l.Lines)), l.Format,
+	// A name is kept whole, but several files' ("a … b (3 files)") only
+	// each file's.
+	name := human.Glue(l.Name)
+	if len(l.Files) > 1 {
+		name = l.Name
+		for _, f := range l.Files {
+			name = strings.ReplaceAll(name, f, human.Glue(f))
+		}
+	}
+	head := fmt.Sprintf("%s: %s, %s; %s", name, human.Glue(lines.Of(l.Lines)), l.Format,
 		human.Glue(human.Noun{One: "request", Many: "requests"}.Of(l.Requests)))
 	if l.Requests > 0 {
 		head += fmt.Sprintf(" from %s to %s UTC, %s by %s", human.Glue(l.First().Short()), human.Glue(l.Last().Short()),
