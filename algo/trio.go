@@ -134,12 +134,7 @@ func (l *Trio) Allow(t Instant, id int32, d *TrioDecision) {
 
 	// The fixed window (FixedWindow.AllowIDInto).
 	if s.held&1 == 0 {
-		s.held |= 1
-		m := &l.mem[0]
-		m.Clients++
-		m.Entries++
-		m.Bytes += clientBytes[fixedState](kb)
-		l.raise(0)
+		l.hold(s, 0, kb)
 	}
 	// The lesson's rules (NewTrio takes no others) as a literal, not
 	// l.cfg.Rules: the compiler then folds them away, where copying the
@@ -153,10 +148,7 @@ func (l *Trio) Allow(t Instant, id int32, d *TrioDecision) {
 	// The sliding log (SlidingLog.counted).
 	grown := s.held&2 == 0
 	if grown {
-		s.held |= 2
-		m := &l.mem[1]
-		m.Clients++
-		m.Bytes += clientBytes[logState](kb)
+		l.hold(s, 1, kb)
 	}
 	q := &s.q
 	var added int64
@@ -181,19 +173,34 @@ func (l *Trio) Allow(t Instant, id int32, d *TrioDecision) {
 	// The sliding counter (SlidingCounter.AllowIDInto).
 	idx := floorDiv(int64(t)-l.o, l.w)
 	if s.held&4 == 0 {
-		s.held |= 4
 		s.setCounter(counterState{window: idx})
-		m := &l.mem[2]
-		m.Clients++
-		m.Entries += countersPerClient
-		m.Bytes += clientBytes[counterState](kb)
-		l.raise(2)
+		l.hold(s, 2, kb)
 	}
 	c := s.counter()
 	if _, _, ok := c.allow(t-Instant(l.o), idx, &l.est); ok {
 		d.Allowed[2] = true
 	}
 	s.setCounter(c)
+}
+
+// hold records that limiter k (TrioKinds' order) holds the client's state
+// from now, as its limiter counts a client it meets: the client, the
+// entries it starts with (the log's come as it pushes) and their bytes.
+func (l *Trio) hold(s *trioState, k int, kb int) {
+	s.held |= 1 << k
+	m := &l.mem[k]
+	m.Clients++
+	switch k {
+	case 0:
+		m.Entries++
+		m.Bytes += clientBytes[fixedState](kb)
+	case 1:
+		m.Bytes += clientBytes[logState](kb)
+	case 2:
+		m.Entries += countersPerClient
+		m.Bytes += clientBytes[counterState](kb)
+	}
+	l.raise(k)
 }
 
 // LogOldest is the oldest timestamp the log holds for the client
