@@ -71,18 +71,9 @@ func BenchmarkDecide(b *testing.B) {
 				}
 				algos = append(algos, al)
 			}
-			cpu := cpuTime()
-			for range b.N {
-				e, err := sim.Setup{Algorithms: algos, Config: cfg}.Engine(l.Source(), sim.Options{ForwardOnly: true}, nil)
-				if err != nil {
-					b.Fatal(err)
-				}
-				e.RunToEnd()
-				if e.Processed() != l.Requests {
-					b.Fatalf("decided %d of %d", e.Processed(), l.Requests)
-				}
-			}
-			perRequest(b, l, cpu)
+			decideEach(b, l, func() (*sim.Engine, error) {
+				return sim.Setup{Algorithms: algos, Config: cfg}.Engine(l.Source(), sim.Options{ForwardOnly: true}, nil)
+			})
 		})
 	}
 }
@@ -97,28 +88,36 @@ func BenchmarkDecideFigures(b *testing.B) {
 	for _, limits := range [][]int64{{60}, {60, 120}, {30, 60, 120, 240}} {
 		name := map[int]string{1: "setting", 2: "pass-of-2", 4: "pass-of-4"}[len(limits)]
 		b.Run(name, func(b *testing.B) {
-			cpu := cpuTime()
-			for range b.N {
+			decideEach(b, l, func() (*sim.Engine, error) {
 				var ls []algo.Limiter
 				for _, n := range limits {
 					s, err := sim.Setup{Algorithms: three, Config: algo.Config{Limit: n, Window: time.Minute}}.Limiters()
 					if err != nil {
-						b.Fatal(err)
+						return nil, err
 					}
 					ls = append(ls, s...)
 				}
-				e, err := sim.New(l.Source(), ls, sim.Options{ForwardOnly: true, FiguresOnly: true, AnyLimits: true})
-				if err != nil {
-					b.Fatal(err)
-				}
-				e.RunToEnd()
-				if e.Processed() != l.Requests {
-					b.Fatalf("decided %d of %d", e.Processed(), l.Requests)
-				}
-			}
-			perRequest(b, l, cpu)
+				return sim.New(l.Source(), ls, sim.Options{ForwardOnly: true, FiguresOnly: true, AnyLimits: true})
+			})
 		})
 	}
+}
+
+// decideEach runs a new engine (engine) over the whole of l b.N times and
+// reports the time a request (perRequest).
+func decideEach(b *testing.B, l *accesslog.Log, engine func() (*sim.Engine, error)) {
+	cpu := cpuTime()
+	for range b.N {
+		e, err := engine()
+		if err != nil {
+			b.Fatal(err)
+		}
+		e.RunToEnd()
+		if e.Processed() != l.Requests {
+			b.Fatalf("decided %d of %d", e.Processed(), l.Requests)
+		}
+	}
+	perRequest(b, l, cpu)
 }
 
 // perRequest reports the time and the CPU time (the process's, since cpu:
