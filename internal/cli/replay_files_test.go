@@ -243,7 +243,10 @@ func TestReplayFilesAndSliceRefused(t *testing.T) {
 	}
 }
 
-// unwrapped is a replay's output with each line its summary wraps onto
-// (replay.Describe, at 80 columns, under four spaces) joined back to the
-// line before: what a test looks for whole, wherever the wrap fell.
-func unwrapped(out string) string { return strings.ReplaceAll(out, "\n    ", " ") }
+// unwrapped is a replay's output with each line its summary and its
+// report's sentences wrap onto (replay.Describe under four spaces, the
+// report under two, at 80 columns) joined back to the line before: what
+// a test looks for whole, wherever the wrap fell.
+func unwrapped(out string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(out, "\n    ", " "), "\n  ", " ")
+}

@@ -67,18 +67,18 @@ func text(w io.Writer, h Header, e *sim.Engine, trace, code bool) error {
 	}
 	fmt.Fprintf(bw, "%s\n", title)
 	cfg := e.Config()
-	fmt.Fprintf(bw, "limit %s per %s", human.Int(cfg.Limit), human.Duration(cfg.Window))
+	head := fmt.Sprintf("limit %s per %s", human.Int(cfg.Limit), human.Duration(cfg.Window))
 	if b := bucketBurst(e); b != 0 {
-		fmt.Fprintf(bw, " (token bucket burst %s)", human.Int(b))
+		head += fmt.Sprintf(" (token bucket burst %s)", human.Int(b))
 	}
-	fmt.Fprintf(bw, ", %s from %s", requests.Of(e.Len()), e.FirstArrival().Short())
+	head += fmt.Sprintf(", %s from %s", requests.Of(e.Len()), e.FirstArrival().Short())
 	if last := e.LastArrival(); e.Len() > 1 && !e.Interrupted() {
-		fmt.Fprintf(bw, " to %s", last.Short())
+		head += fmt.Sprintf(" to %s", last.Short())
 	}
 	if cfg.NoExpiry {
-		fmt.Fprint(bw, ", expiry off")
+		head += ", expiry off"
 	}
-	fmt.Fprint(bw, "\n\n")
+	fmt.Fprint(bw, wrapped(head), "\n")
 	if trace {
 		complete = !e.Interrupted() // finding the last arrival was stopped
 		if complete {
@@ -186,7 +186,7 @@ func writeSummary(w io.Writer, cfg algo.Config, stats []sim.Stats) {
 	tw.Flush()
 	fmt.Fprintln(w)
 	for _, s := range stats {
-		fmt.Fprintf(w, "%s: %s\n", s.Algorithm, LessonLine(s, cfg.Limit, cfg.Window))
+		fmt.Fprint(w, wrapped(fmt.Sprintf("%s: %s", s.Algorithm, lessonLine(s, cfg.Limit, cfg.Window, human.Glue))))
 	}
 	for _, s := range stats {
 		if len(s.Servers) == 0 {
@@ -208,23 +208,40 @@ func writeSummary(w io.Writer, cfg algo.Config, stats []sim.Stats) {
 	}
 }
 
+// textWidth is the columns a report's sentences are wrapped to.
+const textWidth = 80
+
+// wrapped is a sentence of the report cut into lines of textWidth at
+// most, continued under two spaces, never between a date and its time:
+// a real log's client and dates (replay) run past 80 columns.
+func wrapped(text string) string { return human.Wrap("", "  ", human.GlueTimes(text), textWidth) }
+
 // delays reports whether the limiter may delay a request (nginx
 // limit_req without nodelay): its report has a delayed row.
 func delays(s sim.Stats) bool { return s.Algorithm.Rules.Bucket == algo.BucketNginx }
 
 // LessonLine says what a limiter's busiest window means, in the lesson's words.
 func LessonLine(s sim.Stats, limit int64, window time.Duration) string {
+	return lessonLine(s, limit, window, func(client string) string { return client })
+}
+
+// lessonLine is LessonLine with the parts a line must not break in (the
+// client and when, the verdict: "the limit of 100 held.", "twice the
+// limit.") as keep writes them: a report glues them (human.Glue), so that
+// wrapping moves a verdict whole to the next line rather than leave its
+// last word alone there.
+func lessonLine(s sim.Stats, limit int64, window time.Duration, keep func(string) string) string {
 	if s.MaxInWindow == 0 {
 		return "allowed nothing."
 	}
 	span := human.Span(int64(s.MaxInWindowFirst), int64(s.MaxInWindowLast))
 	if s.MaxInWindow <= limit {
-		return fmt.Sprintf("at most %s allowed to one client in any %s: the limit of %s held.",
-			human.Int(s.MaxInWindow), human.Duration(window), human.Int(limit))
+		return fmt.Sprintf("at most %s allowed to one client in any %s: %s",
+			human.Int(s.MaxInWindow), human.Duration(window), keep("the limit of "+human.Int(limit)+" held."))
 	}
-	return fmt.Sprintf("%s allowed %s (%s, %s), %s.",
-		requests.Of(s.MaxInWindow), span, human.Visible(s.MaxInWindowClient),
-		algo.Range(s.MaxInWindowFirst, s.MaxInWindowLast), human.Times(s.MaxInWindow, limit))
+	return fmt.Sprintf("%s allowed %s %s, %s", requests.Of(s.MaxInWindow), span,
+		keep("("+human.Visible(s.MaxInWindowClient)+", "+algo.Range(s.MaxInWindowFirst, s.MaxInWindowLast)+")"),
+		keep(human.Times(s.MaxInWindow, limit)+"."))
 }
 
 // requests counts requests.

@@ -41,7 +41,7 @@ func TestTextReport(t *testing.T) {
 	if err := Text(&out, h, e, true); err != nil {
 		t.Fatal(err)
 	}
-	got := out.String()
+	got := unwrapped(out.String())
 	for _, want := range []string{
 		"limit 100 per 1m, 200 requests from 12:00:59 to 12:01:00",
 		"#101  12:01:00.000  client-1",
@@ -130,7 +130,7 @@ func TestTextReportShowsKeysVisibly(t *testing.T) {
 			t.Errorf("the trace does not name %q as %s", name, human.Visible(name))
 		}
 	}
-	if !strings.Contains(got, `("\x1b]0;PWNED\a\x1b[2J\u202e", 12:00:59–12:01:00)`) {
+	if !strings.Contains(unwrapped(got), `("\x1b]0;PWNED\a\x1b[2J\u202e", 12:00:59–12:01:00)`) {
 		t.Errorf("the lesson line does not name the first key by its Visible form:\n%s", got)
 	}
 }
@@ -188,3 +188,8 @@ func TestJSONTimeIsRFC3339(t *testing.T) {
 		t.Errorf("JSON times:\n%s", got)
 	}
 }
+
+// unwrapped is a report with each line its sentences wrap onto (wrapped,
+// under two spaces) joined back to the line before: what a test looks
+// for whole, wherever the wrap fell.
+func unwrapped(out string) string { return strings.ReplaceAll(out, "\n  ", " ") }
