@@ -14,7 +14,6 @@ import (
 	"math"
 	"math/big"
 	"math/bits"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -350,13 +349,6 @@ const NoBreak = "\u00a0"
 
 // Glue joins s's words with NoBreak, so wrapping keeps them together.
 func Glue(s string) string { return strings.ReplaceAll(s, " ", NoBreak) }
-
-// dateTime is a date and the time after it, as Instant.Short writes them.
-var dateTime = regexp.MustCompile(`(\d{4}-\d\d-\d\d) (\d\d:)`)
-
-// GlueTimes glues each date to the time after it ("2026-11-30 07:13:17"),
-// so wrapping never puts them on two lines.
-func GlueTimes(s string) string { return dateTime.ReplaceAllString(s, "$1"+NoBreak+"$2") }
 
 // breaksLine is where a line may break: any space but NoBreak.
 func breaksLine(r rune) bool { return unicode.IsSpace(r) && r != '\u00a0' }

@@ -57,25 +57,3 @@ func TestWrap(t *testing.T) {
 		}
 	}
 }
-
-// GlueTimes keeps each date with its time, wherever a wrap falls: a
-// report's sentence about a real log's busiest window, wrapped at every
-// width from 20 to 90, shows both of its dates whole, and the text is the
-// same once unwrapped.
-func TestGlueTimes(t *testing.T) {
-	text := "fixed-window: 98 requests allowed within 59m53s (10.107.18.130, 2026-11-30 07:13:17–2026-12-01 08:13:10.250), 1.63× the limit."
-	for width := 20; width <= 90; width++ {
-		out := Wrap("", "  ", GlueTimes(text), width)
-		for _, d := range []string{"2026-11-30 07:13:17", "2026-12-01 08:13:10.250"} {
-			if !strings.Contains(out, d) {
-				t.Errorf("width %d: %q cut:\n%s", width, d, out)
-			}
-		}
-		if got := strings.ReplaceAll(strings.TrimSuffix(out, "\n"), "\n  ", " "); got != text {
-			t.Errorf("width %d: unwrapped\n%s\nwant\n%s", width, got, text)
-		}
-	}
-	if got := GlueTimes("at 12:00:59, 2026-11-30 7 days"); got != "at 12:00:59, 2026-11-30 7 days" {
-		t.Errorf("GlueTimes glued what is no date and time: %q", got)
-	}
-}

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"windowlab/accesslog"
+	"windowlab/sim/report"
 )
 
 // The summary's lines wrap at the report's 80 columns, between words: a
@@ -31,7 +32,7 @@ func TestDescribeWrapsWhole(t *testing.T) {
 		Describe(&b, l, nil)
 		out := b.String()
 		for _, line := range strings.Split(strings.TrimRight(out, "\n"), "\n") {
-			if w := utf8.RuneCountInString(line); w > reportWidth {
+			if w := utf8.RuneCountInString(line); w > report.Width {
 				t.Errorf("dir of %d: a line of %d columns:\n%s", n, w, out)
 			}
 		}

@@ -12,6 +12,7 @@ import (
 	"windowlab/algo"
 	"windowlab/human"
 	"windowlab/scenarios"
+	"windowlab/sim/report"
 )
 
 // Describe says what was read: the lines, the format, the requests and
@@ -33,9 +34,9 @@ func Describe(w io.Writer, l *accesslog.Log, zone *time.Location) {
 		head += fmt.Sprintf(" from %s to %s UTC, %s by %s", human.Glue(l.First().Short()), human.Glue(l.Last().Short()),
 			human.Glue(human.Noun{One: "client", Many: "clients"}.Of(int64(len(l.Clients())))), l.Key)
 	}
-	io.WriteString(w, human.Wrap("", describeIndent, head, reportWidth))
+	io.WriteString(w, human.Wrap("", describeIndent, head, report.Width))
 	// Each further line of the summary, wrapped under it.
-	note := func(text string) { io.WriteString(w, human.Wrap("  ", describeIndent, text, reportWidth)) }
+	note := func(text string) { io.WriteString(w, human.Wrap("  ", describeIndent, text, report.Width)) }
 	if len(l.Files) > 1 {
 		var files []string
 		for _, f := range l.Files {
@@ -142,12 +143,9 @@ func PrintSweep(w io.Writer, l *accesslog.Log, rows []Outcome) {
 		}
 		// Broken only between clients, the dot ending the line: a key's
 		// own spaces (ip+path) are glued like the count's.
-		io.WriteString(w, human.Wrap("  "+o.label()+": ", "    ", strings.Join(names, human.NoBreak+"· "), reportWidth))
+		io.WriteString(w, human.Wrap("  "+o.label()+": ", "    ", strings.Join(names, human.NoBreak+"· "), report.Width))
 	}
 }
-
-// reportWidth is the columns a report's running text is wrapped to.
-const reportWidth = 80
 
 // label names a row of the sweep: "Sliding window log, 60 per 1m".
 func (o Outcome) label() string {

@@ -71,9 +71,9 @@ func text(w io.Writer, h Header, e *sim.Engine, trace, code bool) error {
 	if b := bucketBurst(e); b != 0 {
 		head += fmt.Sprintf(" (token bucket burst %s)", human.Int(b))
 	}
-	head += fmt.Sprintf(", %s from %s", requests.Of(e.Len()), e.FirstArrival().Short())
+	head += fmt.Sprintf(", %s from %s", requests.Of(e.Len()), human.Glue(e.FirstArrival().Short()))
 	if last := e.LastArrival(); e.Len() > 1 && !e.Interrupted() {
-		head += fmt.Sprintf(" to %s", last.Short())
+		head += fmt.Sprintf(" to %s", human.Glue(last.Short()))
 	}
 	if cfg.NoExpiry {
 		head += ", expiry off"
@@ -208,13 +208,15 @@ func writeSummary(w io.Writer, cfg algo.Config, stats []sim.Stats) {
 	}
 }
 
-// textWidth is the columns a report's sentences are wrapped to.
-const textWidth = 80
+// Width is the columns a report's sentences are wrapped to, replay's
+// summary and sweep too.
+const Width = 80
 
-// wrapped is a sentence of the report cut into lines of textWidth at
-// most, continued under two spaces, never between a date and its time:
-// a real log's client and dates (replay) run past 80 columns.
-func wrapped(text string) string { return human.Wrap("", "  ", human.GlueTimes(text), textWidth) }
+// wrapped is a sentence of the report cut into lines of Width at most,
+// continued under two spaces, between its words: what it glued
+// (human.Glue: a date with its time, a verdict) stays whole. A real log's
+// client and dates (replay) run past 80 columns.
+func wrapped(text string) string { return human.Wrap("", "  ", text, Width) }
 
 // delays reports whether the limiter may delay a request (nginx
 // limit_req without nodelay): its report has a delayed row.

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"windowlab/algo"
 	"windowlab/human"
@@ -193,3 +194,51 @@ func TestJSONTimeIsRFC3339(t *testing.T) {
 // under two spaces) joined back to the line before: what a test looks
 // for whole, wherever the wrap fell.
 func unwrapped(out string) string { return strings.ReplaceAll(out, "\n  ", " ") }
+
+// A report's header and lesson lines wrap at Width between words, never
+// inside what they glue: a date with its time, the client with its
+// window, the verdict. A replayed log's busiest window is a client's
+// address and two full dates; once unwrapped each line says what the
+// JSON's summary says.
+func TestTextWrapsWhole(t *testing.T) {
+	at := algo.Instant(time.Date(2026, 11, 30, 7, 59, 59, 250e6, time.UTC).UnixMilli())
+	var arrivals []sim.Arrival
+	for _, d := range []algo.Instant{0, 0, 1000, 1000, 1000} { // 2 before 08:00 and 3 after: the boundary burst
+		arrivals = append(arrivals, sim.Arrival{At: at + d, Client: "10.107.18.130"})
+	}
+	var ls []algo.Limiter
+	for _, k := range algo.Lesson {
+		l, _ := algo.New(k, algo.Config{Limit: 2, Window: time.Hour})
+		ls = append(ls, l)
+	}
+	e, err := sim.New(sim.NewSliceSource(arrivals), ls, sim.Options{ForwardOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := Text(&out, Header{Name: "access.log"}, e, false); err != nil {
+		t.Fatal(err)
+	}
+	got := out.String()
+	for _, line := range strings.Split(got, "\n") {
+		if w := utf8.RuneCountInString(line); w > Width {
+			t.Errorf("a line of %d columns:\n%s", w, got)
+		}
+	}
+	whole := unwrapped(got)
+	for _, want := range []string{
+		"from 2026-11-30 07:59:59.250 to 2026-11-30 08:00:00.250",
+		"fixed-window: " + LessonLine(e.Stats()[0], 2, time.Hour),
+		"sliding-log: " + LessonLine(e.Stats()[1], 2, time.Hour),
+	} {
+		if !strings.Contains(whole, want) {
+			t.Errorf("the report lacks %q:\n%s", want, got)
+		}
+	}
+	for _, glued := range []string{"2026-11-30 07:59:59.250", "2026-11-30 08:00:00.250", "the limit of 2 held.",
+		"(10.107.18.130, 2026-11-30 07:59:59.250–08:00:00.250)", "1.5× the limit."} {
+		if !strings.Contains(got, glued) {
+			t.Errorf("%q broken across lines:\n%s", glued, got)
+		}
+	}
+}
