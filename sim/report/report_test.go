@@ -22,9 +22,16 @@ func boundaryBurst(t *testing.T) *sim.Engine {
 			arrivals = append(arrivals, sim.Arrival{At: at, Client: "client-1"})
 		}
 	}
+	return lessonEngine(t, arrivals, algo.Config{Limit: 100, Window: time.Minute})
+}
+
+// lessonEngine is a forward-only engine of the lesson's three limiters
+// at cfg over arrivals.
+func lessonEngine(t *testing.T, arrivals []sim.Arrival, cfg algo.Config) *sim.Engine {
+	t.Helper()
 	var ls []algo.Limiter
 	for _, k := range algo.Lesson {
-		l, _ := algo.New(k, algo.Config{Limit: 100, Window: time.Minute})
+		l, _ := algo.New(k, cfg)
 		ls = append(ls, l)
 	}
 	e, err := sim.New(sim.NewSliceSource(arrivals), ls, sim.Options{ForwardOnly: true})
@@ -102,17 +109,7 @@ func hostileArrivals() []sim.Arrival {
 
 func hostileBurst(t *testing.T) *sim.Engine {
 	t.Helper()
-	arrivals := hostileArrivals()
-	var ls []algo.Limiter
-	for _, k := range algo.Lesson {
-		l, _ := algo.New(k, algo.Config{Limit: 2, Window: time.Minute})
-		ls = append(ls, l)
-	}
-	e, err := sim.New(sim.NewSliceSource(arrivals), ls, sim.Options{ForwardOnly: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return e
+	return lessonEngine(t, hostileArrivals(), algo.Config{Limit: 2, Window: time.Minute})
 }
 
 // No key reaches the text report or its trace as it is: each shows by
@@ -206,15 +203,7 @@ func TestTextWrapsWhole(t *testing.T) {
 	for _, d := range []algo.Instant{0, 0, 1000, 1000, 1000} { // 2 before 08:00 and 3 after: the boundary burst
 		arrivals = append(arrivals, sim.Arrival{At: at + d, Client: "10.107.18.130"})
 	}
-	var ls []algo.Limiter
-	for _, k := range algo.Lesson {
-		l, _ := algo.New(k, algo.Config{Limit: 2, Window: time.Hour})
-		ls = append(ls, l)
-	}
-	e, err := sim.New(sim.NewSliceSource(arrivals), ls, sim.Options{ForwardOnly: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := lessonEngine(t, arrivals, algo.Config{Limit: 2, Window: time.Hour})
 	var out bytes.Buffer
 	if err := Text(&out, Header{Name: "access.log"}, e, false); err != nil {
 		t.Fatal(err)
