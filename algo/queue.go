@@ -125,6 +125,30 @@ func (q *InstantQueue) Bytes() int64 {
 	return b
 }
 
+// Runs yields the instants held, oldest first, a run of equal ones at a
+// time: its instant and how many.
+func (q *InstantQueue) Runs(yield func(at Instant, n int64) bool) {
+	switch {
+	case q.n == 0:
+		return
+	case q.older() == 0:
+	case q.prev&prevHeld != 0:
+		if !yield(q.prevAt(), q.older()) {
+			return
+		}
+	default:
+		r := q.runs
+		for off, prev := r.head, r.frontAt; off < len(r.data); {
+			at, c, size := r.run(off, prev)
+			if !yield(at, c) {
+				return
+			}
+			off, prev = off+size, at
+		}
+	}
+	yield(q.tailAt, int64(q.tailN))
+}
+
 // Oldest is the first instant in the queue; the queue must not be empty.
 func (q *InstantQueue) Oldest() Instant {
 	switch {

@@ -2,6 +2,7 @@ package algo
 
 import (
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"testing"
 
@@ -121,8 +122,8 @@ func TestInstantQueueBytesPerInstant(t *testing.T) {
 }
 
 // The queue agrees with a plain slice under random pushes (runs, small and
-// large gaps) and drops, counted at random edges, and its clones are
-// independent of it.
+// large gaps) and drops, counted at random edges and listed (Runs), and
+// its clones are independent of it.
 func TestInstantQueueAgainstASlice(t *testing.T) {
 	steps := long.N(40_000, 400_000)
 	for seed := range uint64(4) {
@@ -184,6 +185,18 @@ func TestInstantQueueAgainstASlice(t *testing.T) {
 				}
 			}
 			if step%997 == 0 {
+				var runs []Instant
+				for at, n := range q.Runs {
+					if n < 1 || (len(runs) > 0 && at < runs[len(runs)-1]) {
+						t.Fatalf("seed %d step %d: Runs gave %d at %d after %v", seed, step, n, at, runs[max(len(runs)-3, 0):])
+					}
+					for range n {
+						runs = append(runs, at)
+					}
+				}
+				if !slices.Equal(runs, ref) {
+					t.Fatalf("seed %d step %d: Runs gave %d instants, want %d (or others)", seed, step, len(runs), len(ref))
+				}
 				c := q.Clone()
 				if c.Bytes() > q.Bytes() {
 					t.Fatalf("seed %d step %d: a clone holds %d bytes, the queue %d", seed, step, c.Bytes(), q.Bytes())

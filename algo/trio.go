@@ -208,6 +208,24 @@ func (l *Trio) hold(s *trioState, k int, kb int) {
 // count (TrioDecision.LogCount) was of.
 func (l *Trio) LogOldest(id int32) Instant { return l.recs.states[id].q.Oldest() }
 
+// LogLen is how many timestamps the log holds for the client numbered id:
+// after a request, those in the window ending at it.
+func (l *Trio) LogLen(id int32) int64 {
+	if s := l.recs.getID(id); s != nil {
+		return s.q.Len()
+	}
+	return 0
+}
+
+// LogRuns yields the timestamps the log holds for the client numbered id,
+// oldest first, a run of equal ones at a time (InstantQueue.Runs).
+func (l *Trio) LogRuns(id int32) func(yield func(at Instant, n int64) bool) {
+	if s := l.recs.getID(id); s != nil {
+		return s.q.Runs
+	}
+	return func(func(Instant, int64) bool) {}
+}
+
 // expire is each limiter's Expire at t, in one sweep: the fixed window's
 // ended windows, the log's timestamps out of the window and its clients
 // left with none, the counter's clients whose counters no request can

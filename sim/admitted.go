@@ -102,6 +102,20 @@ func (a *admitted) touch(client int32) byte {
 	return 0
 }
 
+// idle reports whether the client's record holds nothing after edge (then
+// dropping what it holds, its buffer freed).
+func (a *admitted) idle(client int32, edge algo.Instant) bool {
+	if int(client)*recWords >= len(a.recs) {
+		return true
+	}
+	r := a.rec(client)
+	if r[recMeta]&metaN != 0 && algo.Instant(r[recTailAt]) > edge {
+		return false
+	}
+	a.dropThrough(r, edge)
+	return true
+}
+
 // run unpacks an inline run's word.
 func (a *admitted) run(w int64) (distance int64, mask uint32, n int64) {
 	return w & runDistance, uint32(w>>runMask) & (1<<a.slots - 1), int64(uint64(w) >> (runMask + a.slots))

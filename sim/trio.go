@@ -6,10 +6,21 @@ import "windowlab/algo"
 // algo.Trio, for Options.FiguresOnly: the lesson's three limiters of one
 // configuration, or (Options.AnyLimits, a sweep's pass) of several that
 // differ in their limit only, each setting's three one after another.
+//
+// The fixed windows' and the counters' "most in one window" needs a record
+// of what each admitted in the last window (admitted), a cache miss and its
+// upkeep at every request, a third of the deciding. But while a client's
+// limiters agree on each of its requests (all allow it or all deny it),
+// each one admitted exactly what the logs hold, and the log's count is
+// their figure too. So a client's record is kept only from the first
+// request its limiters disagree on (split), begun then from the log's
+// timestamps in the window, and dropped once nothing any of them admitted
+// to the client is left in the window.
 type trioRun struct {
 	trios []*algo.Trio
-	of    []trioPlace // each engine limiter's place
-	d     algo.TrioDecision
+	of    []trioPlace         // each engine limiter's place
+	d     []algo.TrioDecision // each Trio's, for the request decided
+	split []uint64            // a bit a client: its limiters disagreed in the window, and admitted holds its record
 }
 
 // trioPlace is a limiter's Trio and its index in it (algo.TrioKinds).
@@ -45,7 +56,73 @@ func newTrioRun(limiters []algo.Limiter, opts Options, names *algo.Names) *trioR
 		}
 		r.trios = append(r.trios, t)
 	}
+	r.d = make([]algo.TrioDecision, len(r.trios))
 	return &r
+}
+
+// isSplit reports whether the client numbered id is split: its record of
+// what its limiters admitted is kept.
+func (r *trioRun) isSplit(id int32) bool {
+	w := int(id >> 6)
+	return w < len(r.split) && r.split[w]&(1<<(id&63)) != 0
+}
+
+// setSplit marks the client numbered id split or not.
+func (r *trioRun) setSplit(id int32, split bool) {
+	w := int(id >> 6)
+	if w >= len(r.split) {
+		r.split = append(r.split, make([]uint64, w+1-len(r.split))...)
+	}
+	if split {
+		r.split[w] |= 1 << (id & 63)
+	} else {
+		r.split[w] &^= 1 << (id & 63)
+	}
+}
+
+// settled reports whether a split client's limiters hold nothing they
+// admitted before the request at t just decided: not the record, and no
+// log a timestamp but this request's. Its record is then dropped, and
+// what each limiter admits is again what the logs hold.
+func (e *Engine) settled(id int32, t algo.Instant) bool {
+	r := e.trio
+	for g, tr := range r.trios {
+		held := int64(0)
+		if r.d[g].Allowed[1] {
+			held = 1
+		}
+		if tr.LogLen(id) != held {
+			return false
+		}
+	}
+	return e.admitted.idle(id, t-e.admitted.window)
+}
+
+// beginSplit starts the record of the client numbered id at the request
+// at t, on which its limiters disagree: what each admitted before it in
+// the window, which, as they agreed until now, is what the first Trio's
+// log holds (its timestamps but this request's), admitted by all.
+func (e *Engine) beginSplit(id int32, t algo.Instant) {
+	r := e.trio
+	r.setSplit(id, true)
+	var all uint32
+	for _, slot := range e.slot {
+		if slot >= 0 {
+			all |= 1 << slot
+		}
+	}
+	mine := int64(0)
+	if r.d[0].Allowed[1] {
+		mine = 1 // the log recorded this request: its newest run counts it
+	}
+	for at, n := range r.trios[0].LogRuns(id) {
+		if at == t {
+			n -= mine
+		}
+		for range n {
+			e.admitted.record(id, at, all)
+		}
+	}
 }
 
 // peak is the most the engine's limiter i held after any request
@@ -62,38 +139,55 @@ func (r *trioRun) memoryAt(t algo.Instant, i int) algo.Memory {
 }
 
 // stepTrio is step for an engine its Trios decide (Options.FiguresOnly):
-// the same figures, from one record a client a setting (and the admitted
-// record, as step keeps it), and of the last record's Decisions only
-// Allowed.
+// the same figures, from one record a client a setting (and, for a split
+// client, the admitted record, as step keeps it), and of the last
+// record's Decisions only Allowed.
 func (e *Engine) stepTrio() {
 	a := e.next
 	e.now = a.At
 	id := e.clientID(a)
 	r := e.trio
-	touched := e.admitted.touch(id)
+	split := r.isSplit(id)
+	var touched byte
+	if split {
+		touched = e.admitted.touch(id)
+	}
 	for _, t := range r.trios {
 		touched += t.Touch(id)
 	}
 	e.touched += touched
-	var tracked uint32
+	agreed := true // every limiter allowed the request, or every one denied it
 	for g, t := range r.trios {
-		t.Allow(a.At, id, &r.d)
-		for i := 3 * g; i < 3*g+3; i++ {
-			k := r.of[i].k
-			s := &e.stats[i]
-			allowed := r.d.Allowed[k]
-			e.last.Decisions[i].Allowed = allowed
-			if allowed {
-				s.Allowed++
-				if slot := e.slot[i]; slot >= 0 {
-					tracked |= 1 << slot
-				} else if n := r.d.LogCount; n > s.MaxInWindow { // the log's own count is its figure
-					s.MaxInWindow, s.MaxInWindowClient = n, e.name(a)
-					s.MaxInWindowFirst, s.MaxInWindowLast = t.LogOldest(id), a.At
-				}
-			} else {
-				s.Denied++
-			}
+		t.Allow(a.At, id, &r.d[g])
+		all := r.d[0].Allowed[0]
+		agreed = agreed && r.d[g].Allowed == [3]bool{all, all, all}
+	}
+	if split && e.settled(id, a.At) {
+		r.setSplit(id, false)
+		split = false
+	}
+	if !split && !agreed {
+		e.beginSplit(id, a.At)
+		split = true
+	}
+	var tracked uint32
+	for i, p := range r.of {
+		d := &r.d[p.trio]
+		s := &e.stats[i]
+		allowed := d.Allowed[p.k]
+		e.last.Decisions[i].Allowed = allowed
+		if !allowed {
+			s.Denied++
+			continue
+		}
+		s.Allowed++
+		if slot := e.slot[i]; slot >= 0 && split {
+			tracked |= 1 << slot
+		} else if n := d.LogCount; n > s.MaxInWindow {
+			// The log's own count is its figure, and an agreeing
+			// client's fixed window's and counter's.
+			s.MaxInWindow, s.MaxInWindowClient = n, e.name(a)
+			s.MaxInWindowFirst, s.MaxInWindowLast = r.trios[p.trio].LogOldest(id), a.At
 		}
 	}
 	if tracked != 0 {

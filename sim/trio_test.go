@@ -51,56 +51,104 @@ func TestFiguresOnlyMatchesTheEngine(t *testing.T) {
 			limits = append(limits, cfg.Limit+1+rng.Int64N(5))
 		}
 		t.Run(fmt.Sprintf("seed %d %v %v limits %v", seed, cfg, kinds, limits), func(t *testing.T) {
-			engine := func(figuresOnly bool) *Engine {
-				var ls []algo.Limiter
-				for _, limit := range limits {
-					c := cfg
-					c.Limit = limit
-					for _, k := range kinds {
-						l, err := algo.New(k, c)
-						if err != nil {
-							t.Fatal(err)
-						}
-						ls = append(ls, l)
-					}
-				}
-				e, err := New(NewSliceSource(arrivals), ls, Options{ForwardOnly: true, FiguresOnly: figuresOnly, AnyLimits: len(limits) > 1})
-				if err != nil {
-					t.Fatal(err)
-				}
-				return e
+			figuresOnlyAsTheEngine(t, arrivals, cfg, kinds, limits)
+		})
+	}
+}
+
+// TestFiguresOnlySplitsWhileItMust: a client's record of what its fixed
+// window and counter admitted is kept only while its limiters disagree in
+// the window (trioRun.split), and must be kept until nothing any of them
+// admitted is left in it.
+func TestFiguresOnlySplitsWhileItMust(t *testing.T) {
+	for name, c := range map[string]struct {
+		limit int64
+		at    []algo.Instant
+		most  [3]int64
+	}{
+		// They first disagree at 1000, the fixed window alone admitting
+		// twice; at 1500 the log alone admits. At 2100 what the fixed
+		// window and the counter admitted (by 1100) has left the window,
+		// but the log's 1500 has not: taken for theirs, the log's count
+		// (2) made the counter's most in one window 3.
+		"the log's own timestamp": {2, []algo.Instant{100, 400, 500, 1000, 1000, 1100, 1500, 2100, 2100, 2800}, [3]int64{4, 2, 2}},
+		// The counter alone denies at 2000 and alone admits at 2800. At
+		// 3700 the log holds nothing before it, but the counter's 2800 is
+		// in the window: forgotten, its most in one window was 1, not 2.
+		"the counter's own admission": {1, []algo.Instant{1000, 1100, 2000, 2800, 3700, 4800, 5000}, [3]int64{2, 1, 2}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			const base = algo.Instant(1_800_000_000_000)
+			var arrivals []Arrival
+			for _, at := range c.at {
+				arrivals = append(arrivals, Arrival{At: base + at, Client: "a"})
 			}
-			want, got := engine(false), engine(true)
-			if got.trio == nil || len(got.trio.trios) != len(limits) {
-				t.Fatal("FiguresOnly with the lesson's three limiters did not decide by a Trio a setting")
-			}
-			for {
-				w, ok := want.StepNumbered()
-				g, gok := got.StepNumbered()
-				if ok != gok {
-					t.Fatalf("one engine ended before the other")
+			cfg := algo.Config{Limit: c.limit, Window: time.Second}
+			got := figuresOnlyAsTheEngine(t, arrivals, cfg, algo.Lesson, []int64{c.limit})
+			for i, want := range c.most {
+				if n := got[i].MaxInWindow; n != want {
+					t.Errorf("%v: most in one window %d, want %d", got[i].Kind, n, want)
 				}
-				if !ok {
-					break
-				}
-				for i := range w.Decisions {
-					if w.Decisions[i].Allowed != g.Decisions[i].Allowed || w.Arrival != g.Arrival {
-						t.Fatalf("request %d (%v): limiter %d allowed %v, FiguresOnly's %v", w.Index, w.Arrival, i, w.Decisions[i].Allowed, g.Decisions[i].Allowed)
-					}
-				}
-			}
-			if !reflect.DeepEqual(got.Stats(), want.Stats()) {
-				t.Errorf("FiguresOnly's figures differ from the engine's:\n got %+v\nwant %+v", got.Stats(), want.Stats())
-			}
-			// Back to the middle and on to the end again: a forward-only
-			// engine replays from its start, its Trios afresh.
-			got.SeekIndex(int64(len(arrivals) / 2))
-			got.RunToEnd()
-			if !reflect.DeepEqual(got.Stats(), want.Stats()) {
-				t.Errorf("after a step back, FiguresOnly's figures differ from the engine's:\n got %+v\nwant %+v", got.Stats(), want.Stats())
 			}
 		})
 	}
+}
+
+// figuresOnlyAsTheEngine decides arrivals by the engine limiter by
+// limiter and by FiguresOnly's Trios (kinds in that order, a setting a
+// limit) and fails unless each request's Allowed and every figure are the
+// same, also after a step back; it returns the figures.
+func figuresOnlyAsTheEngine(t *testing.T, arrivals []Arrival, cfg algo.Config, kinds []algo.Kind, limits []int64) []Stats {
+	t.Helper()
+	engine := func(figuresOnly bool) *Engine {
+		var ls []algo.Limiter
+		for _, limit := range limits {
+			c := cfg
+			c.Limit = limit
+			for _, k := range kinds {
+				l, err := algo.New(k, c)
+				if err != nil {
+					t.Fatal(err)
+				}
+				ls = append(ls, l)
+			}
+		}
+		e, err := New(NewSliceSource(arrivals), ls, Options{ForwardOnly: true, FiguresOnly: figuresOnly, AnyLimits: len(limits) > 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e
+	}
+	want, got := engine(false), engine(true)
+	if got.trio == nil || len(got.trio.trios) != len(limits) {
+		t.Fatal("FiguresOnly with the lesson's three limiters did not decide by a Trio a setting")
+	}
+	for {
+		w, ok := want.StepNumbered()
+		g, gok := got.StepNumbered()
+		if ok != gok {
+			t.Fatalf("one engine ended before the other")
+		}
+		if !ok {
+			break
+		}
+		for i := range w.Decisions {
+			if w.Decisions[i].Allowed != g.Decisions[i].Allowed || w.Arrival != g.Arrival {
+				t.Fatalf("request %d (%v): limiter %d allowed %v, FiguresOnly's %v", w.Index, w.Arrival, i, w.Decisions[i].Allowed, g.Decisions[i].Allowed)
+			}
+		}
+	}
+	if !reflect.DeepEqual(got.Stats(), want.Stats()) {
+		t.Errorf("FiguresOnly's figures differ from the engine's:\n got %+v\nwant %+v", got.Stats(), want.Stats())
+	}
+	// Back to the middle and on to the end again: a forward-only
+	// engine replays from its start, its Trios afresh.
+	got.SeekIndex(int64(len(arrivals) / 2))
+	got.RunToEnd()
+	if !reflect.DeepEqual(got.Stats(), want.Stats()) {
+		t.Errorf("after a step back, FiguresOnly's figures differ from the engine's:\n got %+v\nwant %+v", got.Stats(), want.Stats())
+	}
+	return got.Stats()
 }
 
 // TestFiguresOnlyNeedsTheThree: another set of limiters, other rules or
