@@ -141,11 +141,13 @@ type Log struct {
 	first     algo.Instant
 	last      algo.Instant
 
-	// What Usage counts: the keys' bytes as allocated, the longest, each
-	// client's latest instant kept (a new one starts a run), the runs.
+	// What Usage counts: the keys' bytes as allocated, the longest, the
+	// clients kept at the latest instant (a bit each, and a client of each
+	// word set: kept), the runs.
 	keyBytes   int64
 	longestKey int
-	lastAt     []algo.Instant
+	seenAtLast []uint64
+	atLast     []int32
 	runs       int64
 	sequences  int64
 	lastClient int32

@@ -84,16 +84,31 @@ func (l *Log) counting(windows []time.Duration) {
 	}
 }
 
-// kept counts a request kept, of client at t, in the runs.
+// kept counts a request kept, of client at t, in the runs. Requests are
+// kept in time order (a line further back than --reorder is left out), so
+// a client's request starts a new run unless the client already has one
+// at t, among the clients kept at t so far: a bit a client, cleared when
+// the instant moves on. A client's own latest instant, read at each
+// request instead, was a cache miss a line with many clients.
 func (l *Log) kept(client int32, t algo.Instant) {
 	if l.Requests == 1 || client != l.lastClient || t != l.last {
 		l.sequences++
 	}
 	l.lastClient = client
-	if l.lastAt[client] == t {
+	if l.Requests == 1 || t != l.last {
+		for _, c := range l.atLast {
+			l.seenAtLast[c>>6] = 0
+		}
+		l.atLast = l.atLast[:0]
+	}
+	w, bit := client>>6, uint64(1)<<(client&63)
+	if l.seenAtLast[w]&bit != 0 {
 		return
 	}
-	l.lastAt[client] = t
+	if l.seenAtLast[w] == 0 {
+		l.atLast = append(l.atLast, client)
+	}
+	l.seenAtLast[w] |= bit
 	l.runs++
 	for i := range l.windows {
 		l.windows[i].add(t)
@@ -104,13 +119,15 @@ func (l *Log) kept(client int32, t algo.Instant) {
 func (l *Log) named(name string) {
 	l.keyBytes += allocBytes(len(name))
 	l.longestKey = max(l.longestKey, len(name))
-	l.lastAt = append(l.lastAt, math.MinInt64)
+	if n := len(l.clients); n > len(l.seenAtLast)*64 {
+		l.seenAtLast = append(l.seenAtLast, 0)
+	}
 }
 
 // Usage is what the log holds, read whole: nothing waits.
 func (l *Log) Usage() Usage {
 	u := Usage{Lines: l.Lines, Clients: int64(len(l.clients)), Requests: l.Requests, Runs: l.runs, Sequences: l.sequences, KeyBytes: l.longestKey,
-		Keys:  l.keyBytes + int64(cap(l.clients))*16 + l.index.bytes() + int64(cap(l.lastAt))*8,
+		Keys:  l.keyBytes + int64(cap(l.clients))*16 + l.index.bytes() + int64(cap(l.seenAtLast))*8 + int64(cap(l.atLast))*4,
 		Store: l.Bytes() + int64(cap(l.chunks))*24}
 	if l.Requests > 0 {
 		u.Span = int64(l.last - l.first)

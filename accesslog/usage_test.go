@@ -2,6 +2,7 @@ package accesslog
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"runtime"
 	"strings"
 	"testing"
@@ -108,6 +109,36 @@ func TestUsageCountsRuns(t *testing.T) {
 	}
 	if l.Usage().Runs != 5 {
 		t.Errorf("the log read: %+v", l.Usage())
+	}
+}
+
+// Runs are the distinct (client, instant) pairs however the lines come:
+// many clients (more than one word of Log.seenAtLast's bits), many at one
+// instant, a client again at an instant after others, lines out of order
+// within --reorder. Checked against a map of the pairs.
+func TestUsageRunsAgainstAMap(t *testing.T) {
+	for seed := range uint64(6) {
+		r := rand.New(rand.NewPCG(seed, 5))
+		var text strings.Builder
+		pairs := map[[2]int64]bool{}
+		ms := int64(1796083200000)
+		clients := 1 + r.IntN(500)
+		for range 5000 {
+			if r.IntN(8) == 0 {
+				ms += r.Int64N(30) * 100
+			}
+			at := ms - r.Int64N(20)*100 // up to 2 s back: within --reorder's 5
+			c := r.IntN(clients)
+			if r.IntN(2) == 0 {
+				c = r.IntN(min(clients, 3))
+			}
+			pairs[[2]int64{int64(c), at}] = true
+			fmt.Fprintf(&text, "{\"ts\":%d.%03d,\"ip\":\"c%d\"}\n", at/1000, at%1000, c)
+		}
+		u := read(t, text.String(), Options{}).Usage()
+		if u.Requests != 5000 || u.Runs != int64(len(pairs)) {
+			t.Errorf("seed %d: %d requests in %d runs, want 5000 in %d", seed, u.Requests, u.Runs, len(pairs))
+		}
 	}
 }
 
