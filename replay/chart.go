@@ -11,10 +11,13 @@ import (
 	"windowlab/accesslog"
 	"windowlab/algo"
 	"windowlab/human"
+	"windowlab/sim/report"
 )
 
-// chartWidth is how many buckets the sweep's chart has.
-const chartWidth = 60
+// chartWidth is how many buckets the sweep's chart has at most: its rows
+// fit report.Width, with a label of the lesson's limiters under their
+// setting.
+const chartWidth = 52
 
 // bucketOf is the chart's bucket: the first of the steps below that makes
 // the log's span fit chartWidth buckets.
@@ -61,18 +64,27 @@ func printChart(w io.Writer, l *accesslog.Log, rows []Outcome) {
 	sent := rows[0].sent.sum(from, bucket, chartWidth)
 	width := len("sent (the log)")
 	for _, o := range rows {
-		width = max(width, utf8.RuneCountInString(o.label()))
+		width = max(width, len(rowIndent)+utf8.RuneCountInString(o.stats.Algorithm.Title()))
+	}
+	// Each row under its setting, as in the table.
+	rowsOf := func(counts [][]int64, top int64) {
+		for i, o := range rows {
+			if i == 0 || o.settingText() != rows[i-1].settingText() {
+				fmt.Fprintf(w, "  %s\n", o.settingText())
+			}
+			fmt.Fprintln(w, strings.TrimRight(fmt.Sprintf("  %-*s %s", width, rowIndent+o.stats.Algorithm.Title(), line(counts[i], top)), " "))
+		}
 	}
 	top := slices.Max(sent)
 	reqs := human.Noun{One: "request", Many: "requests"}
-	fmt.Fprintf(w, "\nallowed per %s, %s UTC (a full bar: %s, the log's busiest %s):\n",
-		human.Duration(bucket), algo.Range(from, to), reqs.Of(top), human.Duration(bucket))
+	io.WriteString(w, "\n"+human.Wrap("", "  ", fmt.Sprintf("allowed per %s, %s %s the log's busiest %s):",
+		human.Duration(bucket), human.Glue(algo.Range(from, to)+" UTC"), human.Glue("(a full bar: "+reqs.Of(top)+","), human.Duration(bucket)), report.Width))
 	fmt.Fprintf(w, "  %-*s %s\n", width, "sent (the log)", line(sent, top))
 	allowed := make([][]int64, len(rows))
 	for i, o := range rows {
 		allowed[i] = o.allowed.sum(from, bucket, chartWidth)
-		fmt.Fprintf(w, "  %-*s %s\n", width, o.label(), line(allowed[i], top))
 	}
+	rowsOf(allowed, top)
 	denied := make([][]int64, len(rows))
 	var most int64
 	for i := range rows {
@@ -86,9 +98,7 @@ func printChart(w io.Writer, l *accesslog.Log, rows []Outcome) {
 		return
 	}
 	fmt.Fprintf(w, "denied per %s (a full bar: %s):\n", human.Duration(bucket), reqs.Of(most))
-	for i, o := range rows {
-		fmt.Fprintf(w, "  %-*s %s\n", width, o.label(), line(denied[i], most))
-	}
+	rowsOf(denied, most)
 }
 
 // histogram counts requests by when they came, in spans that grow as the

@@ -14,7 +14,7 @@ import (
 // A sweep decides the settings that share a window in one pass: one
 // engine holds all their limiters (sim.Options.AnyLimits), so the log's
 // request, its client's number, the engine's step and the admitted record
-// ("most through in one window", whose runs the limiters share while they
+// ("most in one window", whose runs the limiters share while they
 // agree) are paid once for them all, not once a setting. Each setting's
 // rows come out as if it had had an engine of its own.
 

@@ -108,27 +108,42 @@ func describeSlice(s accesslog.Slice) string {
 	return text
 }
 
-// PrintSweep is the sweep's table: a row per limiter and setting.
+// PrintSweep is the sweep's table: a row per limiter, under its setting,
+// in columns as narrow as their figures, to fit report.Width as a
+// terminal of 80 columns is.
 func PrintSweep(w io.Writer, l *accesslog.Log, rows []Outcome) {
 	if len(rows) == 0 {
 		return
 	}
-	clients := int64(len(l.Clients()))
-	lw, sw := 34, 16 // the limiter's and setting's columns: a preset's title and "60 per 1m burst 10" widen them
-	for _, o := range rows {
-		lw = max(lw, utf8.RuneCountInString(o.stats.Algorithm.Title()))
-		sw = max(sw, len(SettingText(o.setting.Config, o.stats.Algorithm)))
+	exposure := func(o Outcome) string {
+		return fmt.Sprintf("%s (%s)", human.Int(o.stats.MaxInWindow), human.Times(o.stats.MaxInWindow, o.setting.Config.Limit))
 	}
-	fmt.Fprintf(w, "%-*s %-*s %9s %8s %18s  %s\n", lw, "limiter", sw, "setting", "denied", "share", "clients denied", "most through in one window")
+	lw, dw, cw, ew := len("limiter"), len("denied"), len("clients"), 0
 	for _, o := range rows {
+		lw = max(lw, len(rowIndent)+utf8.RuneCountInString(o.stats.Algorithm.Title()))
+		dw = max(dw, len(human.Int(o.stats.Denied)))
+		cw = max(cw, len(human.Int(int64(o.affected))))
+		ew = max(ew, utf8.RuneCountInString(exposure(o)))
+	}
+	// Two spaces between the columns; one between the figures where two
+	// would pass the width.
+	gap := "  "
+	if lw+dw+len("100.00%")+cw+ew+4*len(gap) > report.Width {
+		gap = " "
+	}
+	row := "%-*s" + gap + "%*s" + gap + "%7s" + gap + "%*s  %s"
+	fmt.Fprintln(w, strings.TrimRight(fmt.Sprintf(row, lw, "", dw, "", "", cw, "clients", ""), " "))
+	fmt.Fprintf(w, row+"\n", lw, "limiter", dw, "denied", "share", cw, "denied", "most in one window")
+	for i, o := range rows {
 		st := o.stats
+		if i == 0 || o.settingText() != rows[i-1].settingText() {
+			fmt.Fprintln(w, o.settingText())
+		}
 		share := 0.0
 		if total := st.Allowed + st.Denied; total > 0 {
 			share = 100 * float64(st.Denied) / float64(total)
 		}
-		exposure := fmt.Sprintf("%s (%s)", human.Int(st.MaxInWindow), human.Times(st.MaxInWindow, o.setting.Config.Limit))
-		fmt.Fprintf(w, "%-*s %-*s %9s %7.2f%% %18s  %s\n", lw, st.Algorithm.Title(), sw, SettingText(o.setting.Config, st.Algorithm),
-			human.Int(st.Denied), share, fmt.Sprintf("%s of %s", human.Int(int64(o.affected)), human.Int(clients)), exposure)
+		fmt.Fprintf(w, row+"\n", lw, rowIndent+st.Algorithm.Title(), dw, human.Int(st.Denied), fmt.Sprintf("%.2f%%", share), cw, human.Int(int64(o.affected)), exposure(o))
 	}
 	printChart(w, l, rows)
 	fmt.Fprintln(w)
@@ -149,8 +164,15 @@ func PrintSweep(w io.Writer, l *accesslog.Log, rows []Outcome) {
 
 // label names a row of the sweep: "Sliding window log, 60 per 1m".
 func (o Outcome) label() string {
-	return o.stats.Algorithm.Title() + ", " + SettingText(o.setting.Config, o.stats.Algorithm)
+	return o.stats.Algorithm.Title() + ", " + o.settingText()
 }
+
+// settingText is the row's setting, as its limiter reads it: "60 per 1m".
+func (o Outcome) settingText() string { return SettingText(o.setting.Config, o.stats.Algorithm) }
+
+// rowIndent begins a limiter's row of the sweep's table and chart, under
+// its setting.
+const rowIndent = "  "
 
 // Runs are the log's requests as runs of one client at one instant.
 func Runs(l *accesslog.Log) iter.Seq[scenarios.Run] {

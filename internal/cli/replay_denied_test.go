@@ -84,13 +84,25 @@ func TestReplayDeniedFile(t *testing.T) {
 		t.Errorf("the CSV's clients %q and the JSON Lines' %q differ", fromCSV, fromJSONL)
 	}
 	names := map[string]string{"Fixed window": "fixed-window", "Sliding window log": "sliding-log", "Sliding window counter": "sliding-counter"}
-	row := regexp.MustCompile(`(?m)^(Fixed window|Sliding window log|Sliding window counter) +([0-9]+) per (\S+) +([0-9,]+) `)
+	// The table's rows, each under its setting's line, up to the chart.
+	setting := regexp.MustCompile(`^([0-9]+) per (\S+)$`)
+	row := regexp.MustCompile(`^  (Fixed window|Sliding window log|Sliding window counter) +([0-9,]+) `)
 	found := 0
-	for _, m := range row.FindAllStringSubmatch(out, -1) {
+	var limit, window string
+	for line := range strings.Lines(out[:strings.Index(out, "allowed per")]) {
+		line = strings.TrimSuffix(line, "\n")
+		if m := setting.FindStringSubmatch(line); m != nil {
+			limit, window = m[1], m[2]
+			continue
+		}
+		m := row.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
 		found++
-		want, _ := strconv.ParseInt(strings.ReplaceAll(m[4], ",", ""), 10, 64)
-		if got := sums[names[m[1]]+" "+m[2]+" "+m[3]]; got != want {
-			t.Errorf("%s, %s per %s: the file's rows deny %d, the table %d", m[1], m[2], m[3], got, want)
+		want, _ := strconv.ParseInt(strings.ReplaceAll(m[2], ",", ""), 10, 64)
+		if got := sums[names[m[1]]+" "+limit+" "+window]; got != want {
+			t.Errorf("%s, %s per %s: the file's rows deny %d, the table %d", m[1], limit, window, got, want)
 		}
 	}
 	if found != 12 {
