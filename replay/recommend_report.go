@@ -6,9 +6,11 @@ import (
 	"io"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"windowlab/algo"
 	"windowlab/human"
+	"windowlab/sim/report"
 )
 
 // Bucket is one bar of the peaks' histogram: the clients whose sliding
@@ -37,23 +39,36 @@ func (r *Recommendation) Histogram() []Bucket {
 	return out
 }
 
-// PrintRecommendation is --recommend's text report.
+// PrintRecommendation is --recommend's text report, its sentences and
+// tables within report.Width.
 func PrintRecommendation(w io.Writer, r *Recommendation) {
 	win := human.Duration(r.Config.Window)
 	clientsN := human.Noun{One: "client", Many: "clients"}
-	fmt.Fprintf(w, "each client's most requests in one %s window, over the log's %s (percentiles by nearest rank):\n", win, clientsN.Of(r.Clients))
-	fmt.Fprintf(w, "  %-40s", "")
-	for _, p := range percentiles {
-		fmt.Fprintf(w, " %8s", p.name)
-	}
-	fmt.Fprintln(w)
-	for _, row := range []struct {
+	io.WriteString(w, human.Wrap("", "  ", fmt.Sprintf("each client's most requests in one %s window, over the log's %s (percentiles by nearest rank):",
+		win, human.Glue(clientsN.Of(r.Clients))), report.Width))
+	rows := []struct {
 		what  string
 		peaks []int64
-	}{{"in any " + win + " (sliding)", r.Peaks.Of(r.Peaks.Sliding)}, {"in one aligned " + win + " window (calendar)", r.Peaks.Of(r.Peaks.Aligned)}} {
-		fmt.Fprintf(w, "  %-40s", row.what)
+	}{{"in any " + win + " (sliding)", r.Peaks.Of(r.Peaks.Sliding)}, {"in one aligned " + win + " window (calendar)", r.Peaks.Of(r.Peaks.Aligned)}}
+	ww, vw := 0, 0
+	for _, row := range rows {
+		ww = max(ww, len(row.what))
 		for _, v := range Percentiles(row.peaks) {
-			fmt.Fprintf(w, " %8s", human.Int(v))
+			vw = max(vw, len(human.Int(v)))
+		}
+	}
+	for _, p := range percentiles {
+		vw = max(vw, len(p.name))
+	}
+	fmt.Fprintf(w, "  %-*s", ww, "")
+	for _, p := range percentiles {
+		fmt.Fprintf(w, "  %*s", vw, p.name)
+	}
+	fmt.Fprintln(w)
+	for _, row := range rows {
+		fmt.Fprintf(w, "  %-*s", ww, row.what)
+		for _, v := range Percentiles(row.peaks) {
+			fmt.Fprintf(w, "  %*s", vw, human.Int(v))
 		}
 		fmt.Fprintln(w)
 	}
@@ -75,47 +90,69 @@ func PrintRecommendation(w io.Writer, r *Recommendation) {
 	printPicks(w, r)
 }
 
-// printCandidates is the table of every limiter at each candidate limit.
+// printCandidates is the table of every limiter at each candidate limit,
+// its rows under their limit, as the sweep's are under their setting.
 func printCandidates(w io.Writer, r *Recommendation) {
 	if len(r.Candidates) == 0 {
 		return
 	}
-	fmt.Fprintf(w, "\ndenied at candidate limits (the sliding peaks' percentiles, round limits from their p50 to their max, each limiter's pick):\n")
-	lw, tw := r.limitWidth(), r.titleWidth()
-	fmt.Fprintf(w, "  %-*s %-*s %18s %8s %12s %8s\n", tw, "limiter", lw, "limit", "clients denied", "share", "requests", "share")
+	io.WriteString(w, "\n"+human.Wrap("", "  ", "denied at candidate limits (the sliding peaks' percentiles, round limits from their p50 to their max, each limiter's pick):", report.Width))
+	tw, cw, qw := len("limiter"), len("clients"), len("requests")
 	for _, d := range r.Candidates {
-		fmt.Fprintf(w, "  %-*s %-*s %18s %8s %12s %8s\n", tw, d.Algorithm.Title(), lw, r.limitText(d),
-			human.Int(d.Clients), percent(d.Clients, r.Clients), human.Int(d.Requests), percent(d.Requests, r.Requests))
+		tw = max(tw, len(rowIndent)+utf8.RuneCountInString(d.Algorithm.Title()))
+		cw = max(cw, len(human.Int(d.Clients)))
+		qw = max(qw, len(human.Int(d.Requests)))
+	}
+	row := "  %-*s  %*s  %7s  %*s  %7s"
+	fmt.Fprintln(w, strings.TrimRight(fmt.Sprintf(row, tw, "", cw, "clients", "", qw, "requests", ""), " "))
+	fmt.Fprintf(w, row+"\n", tw, "limiter", cw, "denied", "share", qw, "denied", "share")
+	for i, d := range r.Candidates {
+		if i == 0 || r.limitText(d) != r.limitText(r.Candidates[i-1]) {
+			fmt.Fprintf(w, "  %s\n", r.limitText(d))
+		}
+		fmt.Fprintf(w, row+"\n", tw, rowIndent+d.Algorithm.Title(), cw, human.Int(d.Clients), percent(d.Clients, r.Clients),
+			qw, human.Int(d.Requests), percent(d.Requests, r.Requests))
 	}
 }
 
-// printPicks says each limiter's smallest limit, and the one below it.
+// printPicks says each limiter's smallest limit, the one below it and the
+// smallest round one, a sentence each wrapped within report.Width.
 func printPicks(w io.Writer, r *Recommendation) {
-	lw, tw := r.limitWidth(), r.titleWidth()
-	fmt.Fprintf(w, "\nthe smallest limit denying at most %s of clients (each limit replayed through the limiter):\n", r.Share.Text)
+	io.WriteString(w, "\n"+human.Wrap("", "  ", fmt.Sprintf("the smallest limit denying at most %s of clients (each limit replayed through the limiter):", r.Share.Text), report.Width))
+	requests := human.Noun{One: "request", Many: "requests"}
+	share := func(noun human.Noun, n, of int64) string {
+		return human.Glue(fmt.Sprintf("%s (%s)", noun.Of(n), percent(n, of)))
+	}
+	denying := func(d *Denial) string {
+		return share(clientsNoun, d.Clients, r.Clients) + " and " + share(requests, d.Requests, r.Requests)
+	}
 	for i, p := range r.Picks {
+		title := r.Algorithms[i].Title()
+		if p != nil {
+			title = p.Algorithm.Title()
+		}
+		var text string
 		switch {
 		case p == nil:
-			fmt.Fprintf(w, "  %-*s not found: stopped early\n", tw, r.Algorithms[i].Title())
+			text = "not found: stopped early."
 		case p.At == nil && p.Algorithm.Kind == algo.KindTokenBucket:
 			// A bucket's capacity is --burst whatever the limit: a burst
 			// larger than it is turned away at any rate.
-			fmt.Fprintf(w, "  %-*s none at %s: a client's burst of more is turned away at every limit tried; try a larger --burst\n",
-				tw, p.Algorithm.Title(), bucketText(r.Config, p.Algorithm))
+			text = fmt.Sprintf("none at %s: a client's burst of more is turned away at every limit tried; try a larger --burst.",
+				bucketText(r.Config, p.Algorithm))
 		case p.At == nil:
-			fmt.Fprintf(w, "  %-*s none: even a limit of a client's every request denies more\n", tw, p.Algorithm.Title())
+			text = "none: even a limit of a client's every request denies more."
 		default:
-			line := fmt.Sprintf("  %-*s %-*s denies %s (%s), %s (%s)", tw, p.Algorithm.Title(), lw, r.limitText(*p.At),
-				clientsNoun.Of(p.At.Clients), percent(p.At.Clients, r.Clients), human.Noun{One: "request", Many: "requests"}.Of(p.At.Requests), percent(p.At.Requests, r.Requests))
-			if p.Below != nil {
-				line += fmt.Sprintf("; %s would deny %s (%s)", human.Int(p.Below.Limit), human.Int(p.Below.Clients), percent(p.Below.Clients, r.Clients))
+			text = human.Glue(r.limitText(*p.At)) + " denies " + denying(p.At)
+			if b := p.Below; b != nil {
+				text += fmt.Sprintf("; %s would deny %s", human.Glue(r.limitText(*b)), share(clientsNoun, b.Clients, r.Clients))
 			}
-			fmt.Fprintln(w, line)
+			text += "."
 			if d := p.Round; d != nil && d.Limit != p.At.Limit {
-				fmt.Fprintf(w, "  %-*s %-*s denies %s (%s), %s (%s): the smallest round limit meeting it\n", tw, "", lw, r.limitText(*d),
-					clientsNoun.Of(d.Clients), percent(d.Clients, r.Clients), human.Noun{One: "request", Many: "requests"}.Of(d.Requests), percent(d.Requests, r.Requests))
+				text += fmt.Sprintf(" The smallest round limit meeting it: %s, denying %s.", human.Glue(r.limitText(*d)), denying(d))
 			}
 		}
+		io.WriteString(w, human.Wrap("  "+title+": ", "    ", text, report.Width))
 	}
 }
 

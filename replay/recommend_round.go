@@ -2,7 +2,6 @@ package replay
 
 import (
 	"slices"
-	"unicode/utf8"
 )
 
 // Round limits are the ones a person writes in a config: 1, 2 and 5 times
@@ -78,22 +77,4 @@ func (r *Recommendation) limitText(d Denial) string {
 	cfg := r.Config
 	cfg.Limit = d.Limit
 	return SettingText(cfg, d.Algorithm)
-}
-
-// limitWidth is the limit column's width: 14, or the widest limit's.
-func (r *Recommendation) limitWidth() int {
-	w := 14
-	for _, d := range r.Candidates {
-		w = max(w, len(r.limitText(d)))
-	}
-	return w
-}
-
-// titleWidth is the limiter column's width: 24, or the longest title's.
-func (r *Recommendation) titleWidth() int {
-	w := 24
-	for _, a := range r.Algorithms {
-		w = max(w, utf8.RuneCountInString(a.Title()))
-	}
-	return w
 }

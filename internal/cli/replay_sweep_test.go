@@ -14,8 +14,9 @@ import (
 // TestSweepFitsEighty: a sweep of the lesson's limiters at four settings
 // over a busy day (the benchmark's log, smaller) prints every line of its
 // summary, table, chart and most denied within 80 columns, as a terminal
-// of 80 shows it; and its table is a line for each setting with the three
-// limiters' rows under it, in the order given.
+// of 80 shows it, and so does --recommend; and the sweep's table is a line
+// for each setting with the three limiters' rows under it, in the order
+// given.
 func TestSweepFitsEighty(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "access.log")
 	f, err := os.Create(path)
@@ -26,15 +27,18 @@ func TestSweepFitsEighty(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.Close()
+	// --recommend's report of the same log fits too: its sentences, its
+	// percentiles and its table of candidates.
+	rec, errOut, code := windowlab(t, "replay", path, "--recommend")
+	if code != 0 || !strings.Contains(rec, "smallest limit denying") {
+		t.Fatalf("--recommend: exit %d: %s%s", code, rec, errOut)
+	}
+	fits(t, rec)
 	out, errOut, code := windowlab(t, "replay", path, "--limits", "5,20", "--windows", "1m,1h")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	for line := range strings.Lines(out) {
-		if w := utf8.RuneCountInString(strings.TrimSuffix(line, "\n")); w > report.Width {
-			t.Errorf("a line of %d columns: %q", w, line)
-		}
-	}
+	fits(t, out)
 	if !strings.Contains(out, "▁") || !strings.Contains(out, "most denied") {
 		t.Fatalf("no chart or no clients denied:\n%s", out)
 	}
@@ -51,5 +55,15 @@ func TestSweepFitsEighty(t *testing.T) {
 	}
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("the table's rows are\n%q, want\n%q:\n%s", got, want, table)
+	}
+}
+
+// fits fails on any line of out wider than report.Width.
+func fits(t *testing.T, out string) {
+	t.Helper()
+	for line := range strings.Lines(out) {
+		if w := utf8.RuneCountInString(strings.TrimSuffix(line, "\n")); w > report.Width {
+			t.Errorf("a line of %d columns: %q", w, line)
+		}
 	}
 }
