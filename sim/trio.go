@@ -116,8 +116,8 @@ func (e *Engine) beginSplit(id int32, t algo.Instant) {
 		mine = 1 // the log recorded this request: its newest run counts it
 	}
 	for at, n := range r.trios[0].LogRuns(id) {
-		if at == t {
-			n -= mine
+		if at == t { // once: a run past maxTailN is two at one instant
+			n, mine = n-mine, 0
 		}
 		for range n {
 			e.admitted.record(id, at, all)
