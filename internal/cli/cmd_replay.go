@@ -435,10 +435,10 @@ func planReplay(opts replayOptions, name string) (replayPlan, error) {
 // growing once every client is met, while the default of 100 lets the heap
 // grow to twice that before a collection, so a run ending within its first
 // day (short of that goal) held up to a quarter less than a longer one with
-// the same clients. At 50 one setting's peaks at one day and a hundred are
-// within 10%, a sweep's within 17% (BENCHMARKS.md, "Memory at the same
-// clients"), for some 1% of the CPU.
-const streamedGCPercent = 50
+// the same clients. At 25 the peaks at one day and a hundred are within 5%
+// for one setting and for a sweep of 4 (at 50 the sweep's were 13% apart),
+// for 0–5% more CPU (BENCHMARKS.md, "Memory at the same clients").
+const streamedGCPercent = 25
 
 // collectSooner sets the collector's GOGC to streamedGCPercent, unless the
 // user's GOGC says otherwise.
