@@ -4,12 +4,15 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 	"sync/atomic"
+	"unicode/utf8"
 
 	"windowlab/accesslog"
 	"windowlab/algo"
 	"windowlab/human"
 	"windowlab/sim"
+	"windowlab/sim/report"
 )
 
 // Agreement is how one limiter at one setting decided the log's requests
@@ -182,22 +185,26 @@ func PrintCompare(w io.Writer, l *accesslog.Log, field string, rows []Agreement)
 	if len(rows) == 0 {
 		return
 	}
-	fmt.Fprintf(w, "\nagreement with the server's own decisions (--compare %s: 429 and 503, REJECTED… are denied):\n", field)
-	width := 34 // the limiter's column, wider for a longer name
-	sw := 16    // the setting's column: "60 per 1m burst 10" widens it
+	io.WriteString(w, "\n"+human.Wrap("", "  ", fmt.Sprintf("agreement with the server's own decisions (--compare %s: 429 and 503, REJECTED… are denied):", field), report.Width))
+	// Each limiter's row under its setting, as in the sweep's table.
+	tw, aw := len("limiter"), len("agree")
+	agree := func(a Agreement) string { return human.Int(a.Agree) + " of " + human.Int(a.Compared) }
 	for _, a := range rows {
-		width = max(width, len([]rune(a.Algorithm.Title())))
-		sw = max(sw, len(SettingText(a.setting.Config, a.Algorithm)))
+		tw = max(tw, len(rowIndent)+utf8.RuneCountInString(a.Algorithm.Title()))
+		aw = max(aw, len(agree(a)))
 	}
-	fmt.Fprintf(w, "  %-*s %-*s %22s %9s\n", width, "limiter", sw, "setting", "agree", "share")
-	for _, a := range rows {
-		fmt.Fprintf(w, "  %-*s %-*s %22s %8s%%\n", width, a.Algorithm.Title(), sw, SettingText(a.setting.Config, a.Algorithm),
-			fmt.Sprintf("%s of %s", human.Int(a.Agree), human.Int(a.Compared)), shareText(a))
+	fmt.Fprintf(w, "  %-*s  %*s  %7s\n", tw, "limiter", aw, "agree", "share")
+	for i, a := range rows {
+		setting := SettingText(a.setting.Config, a.Algorithm)
+		if i == 0 || setting != SettingText(rows[i-1].setting.Config, rows[i-1].Algorithm) {
+			fmt.Fprintf(w, "  %s\n", setting)
+		}
+		fmt.Fprintf(w, "  %-*s  %*s  %7s\n", tw, rowIndent+a.Algorithm.Title(), aw, agree(a), shareText(a)+"%")
 	}
 	for _, a := range rows {
 		if a.NearFlip > 0 {
-			fmt.Fprintf(w, "  %s: %s within 1 ms of flipping (decided otherwise 1 ms earlier or later): a disagreement there may be the clocks'\n",
-				a.label(), human.Noun{One: "request", Many: "requests"}.Of(a.NearFlip))
+			io.WriteString(w, human.Wrap("  ", "    ", fmt.Sprintf("%s: %s within 1 ms of flipping (decided otherwise 1 ms earlier or later): a disagreement there may be the clocks'",
+				human.Glue(a.label()), human.Noun{One: "request", Many: "requests"}.Of(a.NearFlip)), report.Width))
 		}
 	}
 	if m := rows[0].Missing; m > 0 {
@@ -217,9 +224,19 @@ func PrintCompare(w io.Writer, l *accesslog.Log, field string, rows []Agreement)
 			if d.Model.Allowed {
 				model = "allowed"
 			}
-			fmt.Fprintf(w, "    %s:%d: %s at %s: the server %s, the model %s: %s\n", l.Name, d.Line, human.Visible(d.Client), d.At.Short(), d.Server, model, d.Model.Explain())
+			io.WriteString(w, human.Wrap("    ", "      ", fmt.Sprintf("%s:%d: %s at %s: the server %s, the model %s: %s", l.Name, d.Line, human.Visible(d.Client),
+				human.Glue(d.At.Short()), d.Server, model, clauses(d.Model.Explain())), report.Width))
 		}
 	}
+}
+
+// clauses is a decision's reason to wrap between its clauses only, after
+// a comma and before its arrow: the dates and times in a clause stay
+// whole.
+func clauses(reason string) string {
+	glued := human.Glue(reason)
+	glued = strings.ReplaceAll(glued, ","+human.NoBreak, ", ")
+	return strings.ReplaceAll(glued, human.NoBreak+"→", " →")
 }
 
 // shareText is the share with two decimals, never rounded up to 100.

@@ -100,8 +100,7 @@ func TestReplayRecommendABucketTooSmall(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	// Read as words, across the lines the sentence wraps onto.
-	if !strings.Contains(strings.Join(strings.Fields(strings.ReplaceAll(out, "\u00a0", " ")), " "),
-		"Token bucket · nginx limit_req: none at burst 0 (a bucket of 1): a client's burst of more is turned away at every limit tried; try a larger --burst.") {
+	if !strings.Contains(words(out), "Token bucket · nginx limit_req: none at burst 0 (a bucket of 1): a client's burst of more is turned away at every limit tried; try a larger --burst.") {
 		t.Errorf("nginx's default burst: no line naming it:\n%s", out)
 	}
 	if strings.Contains(out, "even a limit of a client's every request") {

@@ -88,7 +88,7 @@ func TestReplayCompareAgreesWithABruteForce(t *testing.T) {
 			t.Fatalf("seed %d: exit %d: %s", seed, code, errOut)
 		}
 		for _, name := range []string{"Fixed window", "Sliding window log"} {
-			re := regexp.MustCompile(`(?m)^  ` + name + ` +[0-9]+ per \S+ +([0-9,]+) of ([0-9,]+) `)
+			re := regexp.MustCompile(`(?m)^    ` + name + ` +([0-9,]+) of ([0-9,]+) `)
 			m := re.FindStringSubmatch(out)
 			if m == nil || m[1] != fmt.Sprint(agree[name]) || m[2] != fmt.Sprint(compared) {
 				t.Errorf("seed %d, %d per %dms: %s should agree on %d of %d:\n%s\n%s", seed, limit, window, name, agree[name], compared, b.String(), out)
@@ -184,7 +184,7 @@ func TestReplayCompareNamesLinesOutOfOrder(t *testing.T) {
 	// In time order: lines 1, 3, 5, 4, 2; the log admits a's first two (lines 1 and 3).
 	re := regexp.MustCompile(`ooo\.jsonl:(\d+): a at \S+ (\S+): the server (\w+), the model (\w+)`)
 	var got []string
-	for _, m := range re.FindAllStringSubmatch(out, -1) {
+	for _, m := range re.FindAllStringSubmatch(words(out), -1) { // each sentence however it wrapped
 		got = append(got, m[1]+" "+m[2]+" "+m[3]+" "+m[4])
 	}
 	want := []string{"3 00:00:00.100 denied allowed", "5 00:00:00.150 allowed denied", "2 00:00:00.300 allowed denied"}

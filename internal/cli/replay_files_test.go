@@ -250,3 +250,9 @@ func TestReplayFilesAndSliceRefused(t *testing.T) {
 func unwrapped(out string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(out, "\n    ", " "), "\n  ", " ")
 }
+
+// words is out as one line of its words, one space between: a sentence
+// however it wrapped, and under whatever indent.
+func words(out string) string {
+	return strings.Join(strings.Fields(strings.ReplaceAll(out, "\u00a0", " ")), " ")
+}

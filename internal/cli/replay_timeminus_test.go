@@ -46,7 +46,7 @@ func TestReplayTimeMinus(t *testing.T) {
 		t.Errorf("without --time-minus the log's end times cannot agree with nginx, yet %d of %d do", s.Agree, s.Compared)
 	}
 	text, _, _ := windowlab(t, append(args[:len(args)-1], "--time-minus", "request_time")...)
-	if !strings.Contains(text, "1 request within 1 ms of flipping") {
+	if !strings.Contains(words(text), "1 request within 1 ms of flipping") {
 		t.Errorf("the text should say how many sat within 1 ms of flipping:\n%s", text)
 	}
 }
