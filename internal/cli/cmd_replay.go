@@ -430,22 +430,33 @@ func planReplay(opts replayOptions, name string) (replayPlan, error) {
 	return p, nil
 }
 
-// streamedGCPercent is the collector's GOGC while a replay streams its log:
-// its live heap is then the clients' state and the figures, which stop
-// growing once every client is met, while the default of 100 lets the heap
-// grow to twice that before a collection, so a run ending within its first
-// day (short of that goal) held up to a quarter less than a longer one with
-// the same clients. At 25 the peaks at one day and a hundred are within 5%
-// for one setting and for a sweep of 4 (at 50 the sweep's were 13% apart),
-// for 0–5% more CPU (BENCHMARKS.md, "Memory at the same clients").
-const streamedGCPercent = 25
+// streamedGCPercent is the collector's GOGC while a replay streams its log
+// at one setting, sweptGCPercent at several (a sweep, --recommend's
+// passes). The live heap is then the clients' state and the figures, which
+// stop growing once every client is met, while the default of 100 lets the
+// heap grow to twice that before a collection, so a run ending within its
+// first day (short of that goal) held up to a quarter less than a longer
+// one with the same clients. At 50 one setting's peaks at one day and a
+// hundred are within 5%; a sweep, holding several settings' state and
+// allocating more as it goes, was 13% apart at 50 and is within 5% at 25,
+// for some 1% more of its CPU, which one setting is spared (BENCHMARKS.md,
+// "Memory at the same clients").
+const (
+	streamedGCPercent = 50
+	sweptGCPercent    = 25
+)
 
-// collectSooner sets the collector's GOGC to streamedGCPercent, unless the
-// user's GOGC says otherwise.
-func collectSooner() {
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(streamedGCPercent)
+// collectSooner sets the collector's GOGC to streamedGCPercent, or with
+// several settings sweptGCPercent, unless the user's GOGC says otherwise.
+func collectSooner(several bool) {
+	if os.Getenv("GOGC") != "" {
+		return
 	}
+	percent := streamedGCPercent
+	if several {
+		percent = sweptGCPercent
+	}
+	debug.SetGCPercent(percent)
 }
 
 // whileReading tells whether opts are decided while the log is read. A
@@ -479,7 +490,7 @@ func replayLog(ctx context.Context, std stdio, opts replayOptions, p replayPlan,
 	var result <-chan replay.Decision
 	var beside replay.Beside
 	if overlap {
-		collectSooner()
+		collectSooner(len(settings) > 1)
 		tail := accesslog.NewTail()
 		p.log.Tail, beside = tail, replay.Beside{Decided: &decided, Engines: len(settings) * enginesEach(opts)}
 		result = replay.DecideAllWhileReading(dctx, tail, name, settings, zone, &decided, streamed(opts))

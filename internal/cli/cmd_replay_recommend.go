@@ -133,7 +133,7 @@ func recommendInPasses(ctx context.Context, std stdio, opts replayOptions, p rep
 	first.Check, first.Windows = mem.Check, mem.Windows()
 	tail := accesslog.NewTail()
 	first.Tail = tail
-	collectSooner()
+	collectSooner(true) // its passes decide several limits at once
 	peaks := replay.PeaksWhileReading(tail, s, p.zone)
 	work := workOn(std.err)
 	l, err := replay.ReadLogs(ctx, p.paths, std.in, first, replay.PassWork(work, 1, 0, "the peaks"), replay.Beside{})

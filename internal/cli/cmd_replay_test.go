@@ -315,10 +315,11 @@ func TestManyServersReport(t *testing.T) {
 	}
 }
 
-// A streamed report, and --recommend's passes over a long file, let the
-// heap grow by half its live size, not by all of it, before collecting
-// (streamedGCPercent); a user's GOGC is kept, and so is the default when
-// the log is kept whole (--save, --recommend on a short file).
+// A streamed report lets the heap grow by half its live size, not by all
+// of it, before collecting (streamedGCPercent), a sweep and --recommend's
+// passes over a long file by a quarter (sweptGCPercent); a user's GOGC is
+// kept, and so is the default when the log is kept whole (--save,
+// --recommend on a short file).
 func TestStreamedReplayCollectsSooner(t *testing.T) {
 	log := filepath.Join("testdata", "replay", "combined.log")
 	was := debug.SetGCPercent(100)
@@ -327,7 +328,10 @@ func TestStreamedReplayCollectsSooner(t *testing.T) {
 		t.Helper()
 		t.Setenv("GOGC", gogc)
 		debug.SetGCPercent(100)
-		if _, errOut, code := windowlab(t, append([]string{"replay", log, "--limit", "2", "--window", "10s"}, args...)...); code != 0 {
+		if len(args) == 0 || !strings.HasPrefix(args[0], "--limits") {
+			args = append([]string{"--limit", "2", "--window", "10s"}, args...)
+		}
+		if _, errOut, code := windowlab(t, append([]string{"replay", log}, args...)...); code != 0 {
 			t.Fatalf("%v: exit %d: %s", args, code, errOut)
 		}
 		return debug.SetGCPercent(100)
@@ -335,14 +339,17 @@ func TestStreamedReplayCollectsSooner(t *testing.T) {
 	if got := percentAfter(""); got != streamedGCPercent {
 		t.Errorf("a report: GOGC %d after it, want %d", got, streamedGCPercent)
 	}
+	if got := percentAfter("", "--limits", "2,3", "--window", "10s"); got != sweptGCPercent {
+		t.Errorf("a sweep: GOGC %d after it, want %d", got, sweptGCPercent)
+	}
 	if got := percentAfter("", "--recommend"); got != 100 {
 		t.Errorf("--recommend on a short file (kept whole): GOGC %d after it, want 100", got)
 	}
 	keeps := recommendKeepsAtMost
 	recommendKeepsAtMost = -1 // every file in passes
 	defer func() { recommendKeepsAtMost = keeps }()
-	if got := percentAfter("", "--recommend"); got != streamedGCPercent {
-		t.Errorf("--recommend on a file (in passes): GOGC %d after it, want %d", got, streamedGCPercent)
+	if got := percentAfter("", "--recommend"); got != sweptGCPercent {
+		t.Errorf("--recommend on a file (in passes): GOGC %d after it, want %d", got, sweptGCPercent)
 	}
 	if got := percentAfter("100"); got != 100 {
 		t.Errorf("with the user's GOGC=100: GOGC %d after the report, want 100", got)
