@@ -79,7 +79,7 @@ func (m *Memory) parts(u accesslog.Usage) []part {
 	}
 	ps := []part{
 		{u.Keys, fmt.Sprintf("the keys of %s by --key %s (the longest %s bytes)", clientsNoun.Of(u.Clients), m.key, human.Int(int64(u.KeyBytes))), key},
-		{u.Store, human.Noun{One: "request", Many: "requests"}.Of(u.Requests), "cut the log to the hours you want"},
+		{u.Store, requestsNoun.Of(u.Requests), "cut the log to the hours you want"},
 		{u.Waiting, fmt.Sprintf("lines waiting to be put in order (--reorder %s)", human.Duration(m.reorder)), "use a smaller --reorder"},
 	}
 	if m.atOnce > 0 {
@@ -119,7 +119,10 @@ func (m *Memory) Total(u accesslog.Usage) int64 {
 	return n
 }
 
-var clientsNoun = human.Noun{One: "client", Many: "clients"}
+var (
+	clientsNoun  = human.Noun{One: "client", Many: "clients"}
+	requestsNoun = human.Noun{One: "request", Many: "requests"}
+)
 
 // engines is the most the settings' engines hold for the traffic in u,
 // atOnce of them side by side (the largest).

@@ -76,9 +76,8 @@ func printChart(w io.Writer, l *accesslog.Log, rows []Outcome) {
 		}
 	}
 	top := slices.Max(sent)
-	reqs := human.Noun{One: "request", Many: "requests"}
 	io.WriteString(w, "\n"+human.Wrap("", "  ", fmt.Sprintf("allowed per %s, %s %s the log's busiest %s):",
-		human.Duration(bucket), human.Glue(algo.Range(from, to)+" UTC"), human.Glue("(a full bar: "+reqs.Of(top)+","), human.Duration(bucket)), report.Width))
+		human.Duration(bucket), human.Glue(algo.Range(from, to)+" UTC"), human.Glue("(a full bar: "+requestsNoun.Of(top)+","), human.Duration(bucket)), report.Width))
 	fmt.Fprintf(w, "  %-*s %s\n", width, "sent (the log)", line(sent, top))
 	allowed := make([][]int64, len(rows))
 	for i, o := range rows {
@@ -97,7 +96,7 @@ func printChart(w io.Writer, l *accesslog.Log, rows []Outcome) {
 	if most == 0 {
 		return
 	}
-	fmt.Fprintf(w, "denied per %s (a full bar: %s):\n", human.Duration(bucket), reqs.Of(most))
+	fmt.Fprintf(w, "denied per %s (a full bar: %s):\n", human.Duration(bucket), requestsNoun.Of(most))
 	rowsOf(denied, most)
 }
 

@@ -204,11 +204,11 @@ func PrintCompare(w io.Writer, l *accesslog.Log, field string, rows []Agreement)
 	for _, a := range rows {
 		if a.NearFlip > 0 {
 			io.WriteString(w, human.Wrap("  ", "    ", fmt.Sprintf("%s: %s within 1 ms of flipping (decided otherwise 1 ms earlier or later): a disagreement there may be the clocks'",
-				human.Glue(a.label()), human.Noun{One: "request", Many: "requests"}.Of(a.NearFlip)), report.Width))
+				human.Glue(a.label()), requestsNoun.Of(a.NearFlip)), report.Width))
 		}
 	}
 	if m := rows[0].Missing; m > 0 {
-		fmt.Fprintf(w, "  not compared: %s with no decision in %s\n", human.Noun{One: "request", Many: "requests"}.Of(m), field)
+		fmt.Fprintf(w, "  not compared: %s with no decision in %s\n", requestsNoun.Of(m), field)
 	}
 	for _, a := range rows {
 		if len(a.First) == 0 {

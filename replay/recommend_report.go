@@ -119,12 +119,11 @@ func printCandidates(w io.Writer, r *Recommendation) {
 // smallest round one, a sentence each wrapped within report.Width.
 func printPicks(w io.Writer, r *Recommendation) {
 	io.WriteString(w, "\n"+human.Wrap("", "  ", fmt.Sprintf("the smallest limit denying at most %s of clients (each limit replayed through the limiter):", r.Share.Text), report.Width))
-	requests := human.Noun{One: "request", Many: "requests"}
 	share := func(noun human.Noun, n, of int64) string {
 		return human.Glue(fmt.Sprintf("%s (%s)", noun.Of(n), percent(n, of)))
 	}
 	denying := func(d *Denial) string {
-		return share(clientsNoun, d.Clients, r.Clients) + " and " + share(requests, d.Requests, r.Requests)
+		return share(clientsNoun, d.Clients, r.Clients) + " and " + share(requestsNoun, d.Requests, r.Requests)
 	}
 	for i, p := range r.Picks {
 		title := r.Algorithms[i].Title()

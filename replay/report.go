@@ -29,7 +29,7 @@ func Describe(w io.Writer, l *accesslog.Log, zone *time.Location) {
 		}
 	}
 	head := fmt.Sprintf("%s: %s, %s; %s", name, human.Glue(lines.Of(l.Lines)), l.Format,
-		human.Glue(human.Noun{One: "request", Many: "requests"}.Of(l.Requests)))
+		human.Glue(requestsNoun.Of(l.Requests)))
 	if l.Requests > 0 {
 		head += fmt.Sprintf(" from %s to %s UTC, %s by %s", human.Glue(l.First().Short()), human.Glue(l.Last().Short()),
 			human.Glue(human.Noun{One: "client", Many: "clients"}.Of(int64(len(l.Clients())))), l.Key)

@@ -80,6 +80,18 @@ func (r *trioRun) setSplit(id int32, split bool) {
 	}
 }
 
+// agreed reports whether every limiter allowed the request just decided,
+// or every one denied it.
+func (r *trioRun) agreed() bool {
+	all := r.d[0].Allowed[0]
+	for _, d := range r.d {
+		if d.Allowed != [3]bool{all, all, all} {
+			return false
+		}
+	}
+	return true
+}
+
 // settled reports whether a split client's limiters hold nothing they
 // admitted before the request at t just decided: not the record, and no
 // log a timestamp but this request's. Its record is then dropped, and
@@ -156,17 +168,14 @@ func (e *Engine) stepTrio() {
 		touched += t.Touch(id)
 	}
 	e.touched += touched
-	agreed := true // every limiter allowed the request, or every one denied it
 	for g, t := range r.trios {
 		t.Allow(a.At, id, &r.d[g])
-		all := r.d[0].Allowed[0]
-		agreed = agreed && r.d[g].Allowed == [3]bool{all, all, all}
 	}
 	if split && e.settled(id, a.At) {
 		r.setSplit(id, false)
 		split = false
 	}
-	if !split && !agreed {
+	if !split && !r.agreed() {
 		e.beginSplit(id, a.At)
 		split = true
 	}
