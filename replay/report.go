@@ -73,7 +73,7 @@ func Describe(w io.Writer, l *accesslog.Log, zone *time.Location) {
 			if p.File != "" {
 				file = p.File
 			}
-			fmt.Fprintf(w, "    %s:%d: %s\n", file, p.Line, p.Why)
+			io.WriteString(w, human.Wrap("    ", "      ", fmt.Sprintf("%s: %s", human.Glue(fmt.Sprintf("%s:%d", file, p.Line)), p.Why), report.Width))
 		}
 		if rest := n - int64(len(ps)); rest > 0 {
 			fmt.Fprintf(w, "    … and %s more\n", human.Int(rest))

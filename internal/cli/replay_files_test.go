@@ -244,11 +244,15 @@ func TestReplayFilesAndSliceRefused(t *testing.T) {
 }
 
 // unwrapped is a replay's output with each line its summary and its
-// report's sentences wrap onto (replay.Describe under four spaces, the
-// report under two, at 80 columns) joined back to the line before: what
-// a test looks for whole, wherever the wrap fell.
+// report's sentences wrap onto (replay.Describe under four spaces, a bad
+// line it names under six, the report under two, at 80 columns) joined
+// back to the line before: what a test looks for whole, wherever the wrap
+// fell.
 func unwrapped(out string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(out, "\n    ", " "), "\n  ", " ")
+	for _, indent := range []string{"\n      ", "\n    ", "\n  "} {
+		out = strings.ReplaceAll(out, indent, " ")
+	}
+	return out
 }
 
 // words is out as one line of its words, one space between: a sentence

@@ -14,9 +14,9 @@ import (
 // TestSweepFitsEighty: a sweep of the lesson's limiters at four settings
 // over a busy day (the benchmark's log, smaller) prints every line of its
 // summary, table, chart and most denied within 80 columns, as a terminal
-// of 80 shows it, and so do --recommend and --compare; and the sweep's
-// table is a line for each setting with the three limiters' rows under
-// it, in the order given.
+// of 80 shows it, and so do --recommend, --compare and a summary naming
+// bad lines; and the sweep's table is a line for each setting with the
+// three limiters' rows under it, in the order given.
 func TestSweepFitsEighty(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "access.log")
 	f, err := os.Create(path)
@@ -36,6 +36,12 @@ func TestSweepFitsEighty(t *testing.T) {
 	fits(t, rec)
 	// --compare's table and its disagreements (every line of this log is
 	// a 200 its limiters at 5 a minute deny some of), wrapped.
+	// A log with bad and late lines: the summary names each, wrapped.
+	bad, errOut, code := windowlab(t, "replay", filepath.Join("testdata", "replay", "combined.log"), "--limits", "1,2", "--windows", "10s,1h")
+	if code != 0 || !strings.Contains(bad, "bad lines, not replayed") {
+		t.Fatalf("combined.log: exit %d: %s%s", code, bad, errOut)
+	}
+	fits(t, bad)
 	cmp, errOut, code := windowlab(t, "replay", path, "--limits", "5,20", "--window", "1m", "--compare", "status")
 	if code != 0 || !strings.Contains(cmp, "disagrees") {
 		t.Fatalf("--compare: exit %d: %s%s", code, cmp, errOut)
