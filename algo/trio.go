@@ -18,13 +18,28 @@ import "math"
 // the deciding of `windowlab replay` (BENCHMARKS.md). Its clients are
 // numbered by a Names it shares, as ByID's are.
 type Trio struct {
-	cfg   Config
-	w, o  int64
-	est   estimateRule
+	trioMember
 	recs  table[trioState]
 	clock clock
-	mem   [3]Memory // Trio's order: fixed window, sliding log, sliding counter
-	peak  [3]Memory // the most of mem after any request, each field its own
+}
+
+// trioMember is one configuration's three limiters, as a Trio or a
+// TrioSet decides them: the rules and the figures, not the clients.
+type trioMember struct {
+	cfg  Config
+	w, o int64
+	est  estimateRule
+	mem  [3]Memory // Trio's order: fixed window, sliding log, sliding counter
+	peak [3]Memory // the most of mem after any request, each field its own
+}
+
+// newTrioMember is c's, when a Trio decides c (NewTrio).
+func newTrioMember(c Config) (trioMember, bool) {
+	if c.Rules != (Rules{}) || c.NoExpiry || c.Validate() != nil {
+		return trioMember{}, false
+	}
+	w := c.windowMs()
+	return trioMember{cfg: c, w: w, o: c.offsetMs(), est: c.Rules.estimate(w, c.Limit)}, true
 }
 
 // TrioKinds are the Trio's limiters, in the order its figures are.
@@ -69,11 +84,11 @@ func (s *trioState) setCounter(c counterState) {
 // NewTrio returns the Trio of c, or false when c is not one it decides as
 // the three limiters do: the lesson's rules, with expiry.
 func NewTrio(c Config) (*Trio, bool) {
-	if c.Rules != (Rules{}) || c.NoExpiry || c.Validate() != nil {
+	m, ok := newTrioMember(c)
+	if !ok {
 		return nil, false
 	}
-	w := c.windowMs()
-	return &Trio{cfg: c, w: w, o: c.offsetMs(), est: c.Rules.estimate(w, c.Limit), clock: newClock()}, true
+	return &Trio{trioMember: m, clock: newClock()}, true
 }
 
 // Config is the Trio's configuration.
@@ -93,7 +108,7 @@ func (l *Trio) Memory(k int) Memory { return l.mem[k] }
 func (l *Trio) Peak(k int) Memory { return l.peak[k] }
 
 // raise raises limiter k's peak to its memory now.
-func (l *Trio) raise(k int) {
+func (l *trioMember) raise(k int) {
 	m, p := &l.mem[k], &l.peak[k]
 	p.Clients, p.Entries, p.Bytes = max(p.Clients, m.Clients), max(p.Entries, m.Entries), max(p.Bytes, m.Bytes)
 }
@@ -129,6 +144,13 @@ func (l *Trio) Allow(t Instant, id int32, d *TrioDecision) {
 	if s.held != 7 {
 		kb = l.recs.keyBytes(id)
 	}
+	l.decide(s, t, kb, d)
+}
+
+// decide decides a request at t in the three limiters of the client whose
+// record is s, whose name is kb bytes long (read only when s.held is not
+// 7), into d.
+func (l *trioMember) decide(s *trioState, t Instant, kb int, d *TrioDecision) {
 	edge := t - Instant(l.w)
 	*d = TrioDecision{}
 
@@ -186,7 +208,7 @@ func (l *Trio) Allow(t Instant, id int32, d *TrioDecision) {
 // hold records that limiter k (TrioKinds' order) holds the client's state
 // from now, as its limiter counts a client it meets: the client, the
 // entries it starts with (the log's come as it pushes) and their bytes.
-func (l *Trio) hold(s *trioState, k int, kb int) {
+func (l *trioMember) hold(s *trioState, k int, kb int) {
 	s.held |= 1 << k
 	m := &l.mem[k]
 	m.Clients++
@@ -235,61 +257,97 @@ func (l *Trio) expire(t Instant) {
 	edge := t - Instant(l.w)
 	idx := floorDiv(int64(t)-l.o, l.w)
 	l.recs.each(func(kb int, s *trioState) bool {
-		if f := s.fixed(); s.held&1 != 0 && !(t < f.start || f.live(t, l.w)) {
-			s.held &^= 1
-			s.setFixed(fixedState{})
-			m := &l.mem[0]
-			m.Clients--
-			m.Entries--
-			m.Bytes -= clientBytes[fixedState](kb)
-		}
-		if s.held&2 != 0 {
-			n := s.q.DropThrough(edge)
-			m := &l.mem[1]
-			m.Entries -= n
-			m.Bytes -= n * timestampBytes
-			if s.q.Len() == 0 {
-				s.held &^= 2
-				m.Clients--
-				m.Bytes -= clientBytes[logState](kb)
-			}
-		}
-		if s.held&4 != 0 && s.cWindow < idx-1 {
-			s.held &^= 4
-			s.setCounter(counterState{})
-			m := &l.mem[2]
-			m.Clients--
-			m.Entries -= countersPerClient
-			m.Bytes -= clientBytes[counterState](kb)
-		}
+		l.forget(kb, s.expire(t, edge, idx, l.w))
 		return s.held != 0
 	})
+}
+
+// expired is what an expiry dropped from a record: the limiters whose
+// state it dropped (bit k for TrioKinds[k]), and the log's timestamps.
+type expired struct {
+	gone uint8
+	n    int64
+}
+
+// expire drops from the record what no request at t can read again: the
+// fixed window's ended window, the log's timestamps through edge (t less
+// the window), the counters once idx (t's window) is two past theirs.
+func (s *trioState) expire(t, edge Instant, idx, w int64) expired {
+	var e expired
+	if f := s.fixed(); s.held&1 != 0 && !(t < f.start || f.live(t, w)) {
+		s.held &^= 1
+		s.setFixed(fixedState{})
+		e.gone |= 1
+	}
+	if s.held&2 != 0 {
+		e.n = s.q.DropThrough(edge)
+		if s.q.Len() == 0 {
+			s.held &^= 2
+			e.gone |= 2
+		}
+	}
+	if s.held&4 != 0 && s.cWindow < idx-1 {
+		s.held &^= 4
+		s.setCounter(counterState{})
+		e.gone |= 4
+	}
+	return e
+}
+
+// forget takes what an expiry dropped from the record of a client whose
+// name is kb bytes long off the limiters' memory.
+func (l *trioMember) forget(kb int, e expired) {
+	if e.gone&1 != 0 {
+		m := &l.mem[0]
+		m.Clients--
+		m.Entries--
+		m.Bytes -= clientBytes[fixedState](kb)
+	}
+	m := &l.mem[1]
+	m.Entries -= e.n
+	m.Bytes -= e.n * timestampBytes
+	if e.gone&2 != 0 {
+		m.Clients--
+		m.Bytes -= clientBytes[logState](kb)
+	}
+	if e.gone&4 != 0 {
+		m := &l.mem[2]
+		m.Clients--
+		m.Entries -= countersPerClient
+		m.Bytes -= clientBytes[counterState](kb)
+	}
 }
 
 // MemoryAt is what limiter k (TrioKinds' order) holds live at t, as its
 // limiter's MemoryAt says.
 func (l *Trio) MemoryAt(t Instant, k int) Memory {
-	edge := t - Instant(l.w)
-	idx := floorDiv(int64(t)-l.o, l.w)
 	var m Memory
 	l.recs.each(func(kb int, s *trioState) bool {
-		switch {
-		case k == 0 && s.held&1 != 0 && (t < s.fStart || s.fixed().live(t, l.w)):
-			m.Clients++
-			m.Entries++
-			m.Bytes += clientBytes[fixedState](kb)
-		case k == 1 && s.held&2 != 0:
-			if n, _ := s.q.CountAfter(edge); n > 0 {
-				m.Clients++
-				m.Entries += n
-				m.Bytes += clientBytes[logState](kb) + n*timestampBytes
-			}
-		case k == 2 && s.held&4 != 0 && s.cWindow >= idx-1:
-			m.Clients++
-			m.Entries += countersPerClient
-			m.Bytes += clientBytes[counterState](kb)
-		}
+		l.addLive(&m, s, kb, t, k)
 		return true
 	})
 	return m
+}
+
+// addLive adds to m what limiter k (TrioKinds' order) holds live at t in
+// the record s of a client whose name is kb bytes long.
+func (l *trioMember) addLive(m *Memory, s *trioState, kb int, t Instant, k int) {
+	edge := t - Instant(l.w)
+	idx := floorDiv(int64(t)-l.o, l.w)
+	switch {
+	case k == 0 && s.held&1 != 0 && (t < s.fStart || s.fixed().live(t, l.w)):
+		m.Clients++
+		m.Entries++
+		m.Bytes += clientBytes[fixedState](kb)
+	case k == 1 && s.held&2 != 0:
+		if n, _ := s.q.CountAfter(edge); n > 0 {
+			m.Clients++
+			m.Entries += n
+			m.Bytes += clientBytes[logState](kb) + n*timestampBytes
+		}
+	case k == 2 && s.held&4 != 0 && s.cWindow >= idx-1:
+		m.Clients++
+		m.Entries += countersPerClient
+		m.Bytes += clientBytes[counterState](kb)
+	}
 }
