@@ -100,8 +100,8 @@ type Options struct {
 	// is written, and Limiters hold no state. With ForwardOnly, without
 	// History, an engine of the lesson's three limiters of one
 	// configuration (algo.NewTrio's), or under AnyLimits of several such
-	// settings' three in turn (a sweep's pass), then decides each
-	// setting's three at once from one record a client (trio.go).
+	// settings' three in turn (a sweep's pass, algo.NewTrioSet's), then
+	// decides them all at once from one record a client (trio.go).
 	FiguresOnly bool
 }
 

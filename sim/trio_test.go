@@ -120,8 +120,8 @@ func figuresOnlyAsTheEngine(t *testing.T, arrivals []Arrival, cfg algo.Config, k
 		return e
 	}
 	want, got := engine(false), engine(true)
-	if got.trio == nil || len(got.trio.trios) != len(limits) {
-		t.Fatal("FiguresOnly with the lesson's three limiters did not decide by a Trio a setting")
+	if r := got.trio; r == nil || len(r.d) != len(limits) || (r.set != nil) != (len(limits) > 1) {
+		t.Fatal("FiguresOnly with the lesson's three limiters did not decide by a Trio, or several settings by a TrioSet")
 	}
 	for {
 		w, ok := want.StepNumbered()

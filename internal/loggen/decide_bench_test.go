@@ -85,13 +85,23 @@ func BenchmarkDecide(b *testing.B) {
 func BenchmarkDecideFigures(b *testing.B) {
 	l := decideData(b)
 	three := []algo.Algorithm{{Kind: algo.KindFixedWindow}, {Kind: algo.KindSlidingLog}, {Kind: algo.KindSlidingCounter}}
-	for _, limits := range [][]int64{{60}, {60, 120}, {30, 60, 120, 240}} {
-		name := map[int]string{1: "setting", 2: "pass-of-2", 4: "pass-of-4"}[len(limits)]
-		b.Run(name, func(b *testing.B) {
+	for _, c := range []struct {
+		name   string
+		limits []int64
+		window time.Duration
+	}{
+		{"setting", []int64{60}, time.Minute},
+		{"pass-of-2", []int64{60, 120}, time.Minute},
+		{"pass-of-4", []int64{30, 60, 120, 240}, time.Minute},
+		// An hour: the heavy clients pass both limits, their records split.
+		{"pass-of-2-1h", []int64{60, 120}, time.Hour},
+	} {
+		limits := c.limits
+		b.Run(c.name, func(b *testing.B) {
 			decideEach(b, l, func() (*sim.Engine, error) {
 				var ls []algo.Limiter
 				for _, n := range limits {
-					s, err := sim.Setup{Algorithms: three, Config: algo.Config{Limit: n, Window: time.Minute}}.Limiters()
+					s, err := sim.Setup{Algorithms: three, Config: algo.Config{Limit: n, Window: c.window}}.Limiters()
 					if err != nil {
 						return nil, err
 					}
