@@ -125,9 +125,18 @@ var (
 )
 
 // engines is the most the settings' engines hold for the traffic in u,
-// atOnce of them side by side (the largest).
+// atOnce of them side by side (the largest). The settings of a pass that
+// decides them together (passes) hold each client's slot once.
 func (m *Memory) engines(u accesslog.Usage) int64 {
 	each := make([]int64, len(m.settings))
+	shares := make([]bool, len(m.settings)) // a slot a client held by the first of its pass
+	for _, p := range passes(m.settings, Workers(len(m.settings))) {
+		if together(m.settings, p) {
+			for _, i := range p[1:] {
+				shares[i] = true
+			}
+		}
+	}
 	for i, s := range m.settings {
 		// The keys are the log's, which the engines share: counted there.
 		ld := sim.Load{Clients: u.Clients, Runs: u.Runs, Span: u.Span,
@@ -137,6 +146,9 @@ func (m *Memory) engines(u accesslog.Usage) int64 {
 			opts, ld.Runs = sim.Options{History: true}, u.Sequences // the view's engine, the largest of --tui's
 		}
 		each[i] = sim.EstimateBytes(m.limiters[i], ld, opts)
+		if shares[i] && !m.view {
+			each[i] -= sim.SlotBytes(m.limiters[i], u.Clients)
+		}
 		if m.denials {
 			// replaySetting's denials a client for each limiter, and its name.
 			each[i] += u.Clients*int64(4*len(s.Algorithms)+16) + int64(len(s.Algorithms))*histogramMax*8

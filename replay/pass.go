@@ -15,8 +15,10 @@ import (
 // engine holds all their limiters (sim.Options.AnyLimits), so the log's
 // request, its client's number, the engine's step and the admitted record
 // ("most in one window", whose runs the limiters share while they
-// agree) are paid once for them all, not once a setting. Each setting's
-// rows come out as if it had had an engine of its own.
+// agree) are paid once for them all, not once a setting; and the lesson's
+// three limiters keep one record a client for every setting while the
+// client is under every limit (algo.TrioSet). Each setting's rows come
+// out as if it had had an engine of its own.
 
 // maxPassLimiters bounds the limiters one pass decides: within
 // sim.MaxLimiters, and few enough that the admitted record's inline runs,
@@ -26,8 +28,11 @@ const maxPassLimiters = 16
 // passes splits the settings, by their index, into the passes that decide
 // them: the settings in process that share everything but Limit and Burst
 // in one pass, in their order, up to maxPassLimiters limiters; a setting on
-// a store alone. While there are fewer passes than cores, the largest is
-// halved, so that every core has one.
+// a store alone. While there are fewer passes than cores, the largest of
+// those a pass decides a limiter at a time is halved, so that every core
+// has one. A pass of the lesson's three limiters (together) stays whole:
+// it decides its settings from one record a client while they agree
+// (algo.TrioSet), where a setting more costs far less than a pass more.
 func passes(settings []Setting, cores int) [][]int {
 	var out [][]int
 	open := map[algo.Config]int{} // a window's pass that can take more
@@ -44,13 +49,13 @@ func passes(settings []Setting, cores int) [][]int {
 		out = append(out, []int{i})
 	}
 	for len(out) < cores {
-		p := 0
+		p := -1
 		for q := range out {
-			if len(out[q]) > len(out[p]) {
+			if !together(settings, out[q]) && (p < 0 || len(out[q]) > len(out[p])) {
 				p = q
 			}
 		}
-		if len(out[p]) < 2 {
+		if p < 0 || len(out[p]) < 2 {
 			break
 		}
 		h := len(out[p]) / 2
@@ -58,6 +63,27 @@ func passes(settings []Setting, cores int) [][]int {
 		out[p] = out[p][:h:h]
 	}
 	return out
+}
+
+// together reports whether a pass decides its settings together, from one
+// record a client (algo.TrioSet): when it has several, each the lesson's
+// three limiters, in process, at a configuration a Trio decides.
+func together(settings []Setting, pass []int) bool {
+	if len(pass) < 2 {
+		return false
+	}
+	for _, i := range pass {
+		s := settings[i]
+		if _, ok := algo.NewTrio(s.Config); !ok || s.Store != nil || len(s.Algorithms) != len(algo.TrioKinds) {
+			return false
+		}
+		for _, k := range algo.TrioKinds {
+			if !slices.Contains(s.Algorithms, algo.Algorithm{Kind: k}) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // passLimiters is how many limiters the settings of a pass decide with.
@@ -96,7 +122,7 @@ func passEngine(ctx context.Context, src sim.Source, settings []Setting) (*sim.E
 	}
 	stop := func(int64) bool { return ctx.Err() != nil }
 	// FiguresOnly: a pass reads each decision's Allowed and the figures,
-	// so the default settings are decided by a Trio each (algo.Trio).
+	// so the default settings are decided together (algo.TrioSet).
 	figuresOnly := !slices.ContainsFunc(settings, func(s Setting) bool { return s.Store != nil })
 	e, err := sim.New(src, ls, sim.Options{ForwardOnly: true, Interrupt: stop, AnyLimits: true, FiguresOnly: figuresOnly})
 	return e, 0, err

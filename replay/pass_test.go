@@ -178,9 +178,43 @@ func TestPassesGroupByWindow(t *testing.T) {
 				t.Fatalf("seed %d: the passes %v do not hold every setting once", seed, ps)
 			}
 		}
-		if len(ps) < min(cores, len(settings)) {
+		// Every core has a pass while any pass deciding a limiter at a
+		// time can be halved; a pass deciding its settings together
+		// stays whole.
+		halvable := 0
+		for _, p := range ps {
+			if together(settings, p) {
+				halvable++
+			} else {
+				halvable += len(p)
+			}
+		}
+		if len(ps) < min(cores, halvable) {
 			t.Fatalf("seed %d: %d passes for %d cores and %d settings", seed, len(ps), cores, len(settings))
 		}
+	}
+}
+
+// TestPassesKeepTogetherWhole: four limits at one window, of the lesson's
+// three limiters, are one pass on any number of cores, decided from one
+// record a client; with a fourth limiter they decide one at a time, the
+// pass is halved for a second core.
+func TestPassesKeepTogetherWhole(t *testing.T) {
+	three := mustAlgorithms(t, "fixed-window", "sliding-log", "sliding-counter")
+	settings, err := Settings([]int64{30, 60, 120, 240}, []time.Duration{time.Minute}, three)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ps := passes(settings, 2); len(ps) != 1 || !together(settings, ps[0]) {
+		t.Errorf("the lesson's three at four limits: passes %v, want one, together", ps)
+	}
+	four := append(slices.Clone(three), mustAlgorithms(t, "token-bucket")...)
+	settings, err = Settings([]int64{30, 60, 120, 240}, []time.Duration{time.Minute}, four)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ps := passes(settings, 2); len(ps) != 2 || together(settings, ps[0]) {
+		t.Errorf("with a token bucket: passes %v, want two, a limiter at a time", ps)
 	}
 }
 

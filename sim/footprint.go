@@ -40,14 +40,7 @@ func EstimateBytes(limiters []algo.Limiter, ld Load, opts Options) int64 {
 	}
 	// The engine's own structures, each limiter's and a checkpoint's
 	// headers, whatever the traffic.
-	f := float64(64<<10 + len(limiters)<<10)
-	// Each client's name and index, and its slot in every limiter's
-	// states (indexed by the engine's ids, held whether the client is
-	// active or not; up to a half more as the slices grow).
-	f += float64(ld.Clients) * 100
-	for _, l := range limiters {
-		f += 1.5 * float64(ld.Clients) * float64(algo.SlotBytes(l.Kind()))
-	}
+	f := float64(64<<10+len(limiters)<<10) + slots(limiters, ld.Clients)
 	// What a checkpoint copies: each client's admitted record and the
 	// header of its runs (every client's, up to a half more as the slices
 	// grow), each limiter's table for the clients a window holds at once,
@@ -89,4 +82,23 @@ func EstimateBytes(limiters []algo.Limiter, ld Load, opts Options) int64 {
 		f += math.Min(1.25*checkpointBudget, maxCheckpoints*(state+float64(len(limiters)<<10)))
 	}
 	return int64(math.Min(f, math.MaxInt64/2))
+}
+
+// SlotBytes is the part of EstimateBytes that every client of the log
+// costs, active or not: its name and index, and its slot in every
+// limiter's states. A sweep's pass that decides its settings from one
+// record a client (algo.TrioSet) holds it once for them all.
+func SlotBytes(limiters []algo.Limiter, clients int64) int64 {
+	return int64(slots(limiters, clients))
+}
+
+// slots is SlotBytes: each client's name and index, and its slot in every
+// limiter's states (indexed by the engine's ids, held whether the client
+// is active or not; up to a half more as the slices grow).
+func slots(limiters []algo.Limiter, clients int64) float64 {
+	f := float64(clients) * 100
+	for _, l := range limiters {
+		f += 1.5 * float64(clients) * float64(algo.SlotBytes(l.Kind()))
+	}
+	return f
 }

@@ -55,6 +55,17 @@ func manyClients(w io.Writer, n int) {
 	}
 }
 
+// burstingClients is manyClients with three requests a client at once:
+// past the limit of 1 a minute and of 2, so a sweep of both keeps each
+// client's record a setting (algo.TrioSet splits it).
+func burstingClients(w io.Writer, n int) {
+	var b strings.Builder
+	manyClients(&b, n)
+	for line := range strings.Lines(b.String()) {
+		fmt.Fprint(w, line, line, line)
+	}
+}
+
 func logOf(t *testing.T, name string, write func(io.Writer)) string {
 	var b strings.Builder
 	write(&b)
@@ -150,6 +161,7 @@ func TestReplayMemoryIsTheHeap(t *testing.T) {
 	}{
 		{"many clients", func(w io.Writer) { manyClients(w, 100_000) }, ip, accesslog.DefaultReorder, 1},
 		{"many clients, a sweep", func(w io.Writer) { manyClients(w, 100_000) }, ip, accesslog.DefaultReorder, 2},
+		{"many clients past both limits, a sweep", func(w io.Writer) { burstingClients(w, 100_000) }, ip, accesslog.DefaultReorder, 2},
 		{"long keys", func(w io.Writer) { longKeys(w, 10_000, 1024) }, agent, accesslog.DefaultReorder, 1},
 		{"identical lines", func(w io.Writer) { identicalLines(w, 500_000) }, ip, accesslog.DefaultReorder, 1},
 		{"merged, --reorder 100h", func(w io.Writer) { mergedLogs(w, 100_000) }, ip, 100 * time.Hour, 1},
