@@ -129,6 +129,11 @@ func (h *histogram) add(t algo.Instant) {
 		h.counts[h.at]++
 		return
 	}
+	h.addN(t, 1)
+}
+
+// addN counts n requests at t, no earlier than the first one counted.
+func (h *histogram) addN(t algo.Instant, n int64) {
 	width := histogramSpans[h.span]
 	if h.counts == nil {
 		h.from = t.Truncate(width)
@@ -142,9 +147,34 @@ func (h *histogram) add(t algo.Instant) {
 	if i >= len(h.counts) {
 		h.counts = append(h.counts, make([]int64, i+1-len(h.counts))...)
 	}
-	h.counts[i]++
+	h.counts[i] += n
 	h.at, h.lo = i, h.from.Add(time.Duration(i)*width)
 	h.hi = h.lo.Add(width)
+}
+
+// plus is h and o as one histogram: what one would be that had counted
+// the requests of both. Their spans are counted into it in the order they
+// start, each at its start: it widens to span as long a time as both do,
+// so its spans are at least as long as theirs, and each of theirs lies in
+// one of its (histogramSpans nest and align).
+func (h histogram) plus(o histogram) histogram {
+	var m histogram
+	wh, wo := histogramSpans[h.span], histogramSpans[o.span]
+	for i, j := 0, 0; i < len(h.counts) || j < len(o.counts); {
+		var at algo.Instant
+		var n int64
+		if hi := h.from.Add(time.Duration(i) * wh); i < len(h.counts) && (j == len(o.counts) || hi <= o.from.Add(time.Duration(j)*wo)) {
+			at, n = hi, h.counts[i]
+			i++
+		} else {
+			at, n = o.from.Add(time.Duration(j)*wo), o.counts[j]
+			j++
+		}
+		if n > 0 {
+			m.addN(at, n)
+		}
+	}
+	return m
 }
 
 // widen moves the counts to the next, longer span.

@@ -2,6 +2,7 @@ package replay
 
 import (
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"testing"
 	"time"
@@ -38,6 +39,35 @@ func TestHistogramSumsToTheChartsBuckets(t *testing.T) {
 		}
 		if len(h.counts) > histogramMax && h.span < len(histogramSpans)-1 {
 			t.Errorf("span %v: %d counts of %v", span, len(h.counts), histogramSpans[h.span])
+		}
+	}
+}
+
+// TestHistogramPlus: two histograms, each of some of a log's requests
+// (the requests every limiter allowed, and those only some did), add up to
+// the one that counted them all, field for field: over spans from minutes
+// to months, where each widens at its own time, or not at all.
+func TestHistogramPlus(t *testing.T) {
+	for seed := range uint64(300) {
+		rng := rand.New(rand.NewPCG(seed, 5))
+		at := algo.Instant(1_790_000_000_000 + rng.Int64N(1_000_000_000))
+		step := []int64{1_000, 60_000, 3_600_000, 86_400_000}[rng.IntN(4)]
+		var all, a, b histogram
+		share := rng.IntN(11) // in tenths: a's share, from none to all
+		for range rng.IntN(3000) {
+			at += algo.Instant(rng.Int64N(step))
+			all.add(at)
+			if rng.IntN(10) < share {
+				a.add(at)
+			} else {
+				b.add(at)
+			}
+		}
+		if got := a.plus(b); !reflect.DeepEqual(got, all) {
+			t.Fatalf("seed %d: a (span %d) plus b (span %d) is\n%+v\nwant\n%+v", seed, a.span, b.span, got, all)
+		}
+		if got := b.plus(a); !reflect.DeepEqual(got, all) {
+			t.Fatalf("seed %d: b plus a differs from a plus b", seed)
 		}
 	}
 }
