@@ -1,6 +1,9 @@
 package algo
 
-import "math"
+import (
+	"math"
+	"unsafe"
+)
 
 // Trio is the lesson's three limiters of one Config, the fixed window, the
 // sliding log and the sliding counter with the lesson's rules, deciding a
@@ -256,65 +259,61 @@ func (l *Trio) expire(t Instant) {
 	l.clock.seen(t)
 	edge := t - Instant(l.w)
 	idx := floorDiv(int64(t)-l.o, l.w)
+	ms := unsafe.Slice(&l.trioMember, 1)
 	l.recs.each(func(kb int, s *trioState) bool {
-		l.forget(kb, s.expire(t, edge, idx, l.w))
-		return s.held != 0
+		return expireRecord(ms, kb, s, t, edge, idx)
 	})
 }
 
-// expired is what an expiry dropped from a record: the limiters whose
-// state it dropped (bit k for TrioKinds[k]), and the log's timestamps.
-type expired struct {
-	gone uint8
-	n    int64
-}
-
-// expire drops from the record what no request at t can read again: the
-// fixed window's ended window, the log's timestamps through edge (t less
-// the window), the counters once idx (t's window) is two past theirs.
-func (s *trioState) expire(t, edge Instant, idx, w int64) expired {
-	var e expired
-	if f := s.fixed(); s.held&1 != 0 && !(t < f.start || f.live(t, w)) {
+// expireRecord drops from the record s, of a client whose name is kb bytes
+// long, what no request at t can read again (the fixed window's ended
+// window, the log's timestamps through edge, t less the window, and the
+// counters once idx, t's window, is two past theirs) and takes it off the
+// memory of every member sharing the record; it reports whether s holds
+// anything still.
+func expireRecord(ms []trioMember, kb int, s *trioState, t, edge Instant, idx int64) bool {
+	if f := s.fixed(); s.held&1 != 0 && !(t < f.start || f.live(t, ms[0].w)) {
 		s.held &^= 1
 		s.setFixed(fixedState{})
-		e.gone |= 1
+		for g := range ms {
+			m := &ms[g].mem[0]
+			m.Clients--
+			m.Entries--
+			m.Bytes -= clientBytes[fixedState](kb)
+		}
 	}
 	if s.held&2 != 0 {
-		e.n = s.q.DropThrough(edge)
-		if s.q.Len() == 0 {
+		n := s.q.DropThrough(edge)
+		empty := s.q.Len() == 0
+		if empty {
 			s.held &^= 2
-			e.gone |= 2
+		}
+		for g := range ms {
+			ms[g].forgetLog(kb, n, empty)
 		}
 	}
 	if s.held&4 != 0 && s.cWindow < idx-1 {
 		s.held &^= 4
 		s.setCounter(counterState{})
-		e.gone |= 4
+		for g := range ms {
+			m := &ms[g].mem[2]
+			m.Clients--
+			m.Entries -= countersPerClient
+			m.Bytes -= clientBytes[counterState](kb)
+		}
 	}
-	return e
+	return s.held != 0
 }
 
-// forget takes what an expiry dropped from the record of a client whose
-// name is kb bytes long off the limiters' memory.
-func (l *trioMember) forget(kb int, e expired) {
-	if e.gone&1 != 0 {
-		m := &l.mem[0]
-		m.Clients--
-		m.Entries--
-		m.Bytes -= clientBytes[fixedState](kb)
-	}
+// forgetLog takes n of the log's timestamps, and with empty the client, off
+// its memory (of a client whose name is kb bytes long).
+func (l *trioMember) forgetLog(kb int, n int64, empty bool) {
 	m := &l.mem[1]
-	m.Entries -= e.n
-	m.Bytes -= e.n * timestampBytes
-	if e.gone&2 != 0 {
+	m.Entries -= n
+	m.Bytes -= n * timestampBytes
+	if empty {
 		m.Clients--
 		m.Bytes -= clientBytes[logState](kb)
-	}
-	if e.gone&4 != 0 {
-		m := &l.mem[2]
-		m.Clients--
-		m.Entries -= countersPerClient
-		m.Bytes -= clientBytes[counterState](kb)
 	}
 }
 

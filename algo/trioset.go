@@ -136,9 +136,9 @@ func (l *TrioSet) together(s *trioState, t Instant, kb int, d []TrioDecision) bo
 	q := &s.q
 	count := q.Len()
 	if edge := t - Instant(l.w); count > 0 && q.Oldest() <= edge {
-		gone := expired{n: q.DropThrough(edge)}
+		n := q.DropThrough(edge)
 		for g := range l.members {
-			l.members[g].forget(kb, gone)
+			l.members[g].forgetLog(kb, n, false)
 		}
 		count = q.Len()
 	}
@@ -235,17 +235,13 @@ func (l *TrioSet) expire(t Instant) {
 	n := len(l.members)
 	l.recs.each(func(kb int, s *trioState) bool {
 		if s.held&trioSplit == 0 {
-			e := s.expire(t, edge, idx, l.w)
-			for g := range l.members {
-				l.members[g].forget(kb, e)
-			}
-			return s.held != 0
+			return expireRecord(l.members, kb, s, t, edge, idx)
 		}
 		b := s.block()
 		blk := l.blocks[b : b+n]
 		same := true
 		for g := range blk {
-			l.members[g].forget(kb, blk[g].expire(t, edge, idx, l.w))
+			expireRecord(l.members[g:g+1], kb, &blk[g], t, edge, idx)
 			same = same && blk[g].same(&blk[0])
 		}
 		if !same {
