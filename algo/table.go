@@ -106,6 +106,15 @@ func (t *table[S]) addID(id int32) *S {
 	return &t.states[id]
 }
 
+// getOrAddID returns the state of the client numbered id, zero state
+// created if it had none (shared only).
+func (t *table[S]) getOrAddID(id int32) *S {
+	if s := t.getID(id); s != nil {
+		return s
+	}
+	return t.addID(id)
+}
+
 // touch reads the state of the client numbered id, when there is one: a
 // load issued early, so that its cache miss overlaps the others'.
 func (t *table[S]) touch(id int32) byte {
@@ -252,6 +261,14 @@ func (c *clock) quiet(t Instant) bool {
 		return true
 	}
 	return false
+}
+
+// sweepAt records t as seen for a sweep at t of windows w ms long at
+// offset o ms: the edge whose instants leave the window, t − w, and the
+// index of t's window.
+func (c *clock) sweepAt(t Instant, w, o int64) (edge Instant, idx int64) {
+	c.seen(t)
+	return t - Instant(w), floorDiv(int64(t)-o, w)
 }
 
 // schedule sets the next sweep at the window edge after t, the sweep due

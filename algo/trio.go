@@ -139,10 +139,7 @@ func (l *Trio) Allow(t Instant, id int32, d *TrioDecision) {
 		l.clock.schedule(t, l.w)
 		l.expire(t)
 	}
-	s := l.recs.getID(id)
-	if s == nil {
-		s = l.recs.addID(id)
-	}
+	s := l.recs.getOrAddID(id)
 	var kb int
 	if s.held != 7 {
 		kb = l.recs.keyBytes(id)
@@ -245,7 +242,12 @@ func (l *Trio) LogLen(id int32) int64 {
 // LogRuns yields the timestamps the log holds for the client numbered id,
 // oldest first, a run of equal ones at a time (InstantQueue.Runs).
 func (l *Trio) LogRuns(id int32) func(yield func(at Instant, n int64) bool) {
-	if s := l.recs.getID(id); s != nil {
+	return l.recs.getID(id).logRuns()
+}
+
+// logRuns yields the timestamps the record's log holds (none for nil).
+func (s *trioState) logRuns() func(yield func(at Instant, n int64) bool) {
+	if s != nil {
 		return s.q.Runs
 	}
 	return func(func(Instant, int64) bool) {}
@@ -256,9 +258,7 @@ func (l *Trio) LogRuns(id int32) func(yield func(at Instant, n int64) bool) {
 // left with none, the counter's clients whose counters no request can
 // read again.
 func (l *Trio) expire(t Instant) {
-	l.clock.seen(t)
-	edge := t - Instant(l.w)
-	idx := floorDiv(int64(t)-l.o, l.w)
+	edge, idx := l.clock.sweepAt(t, l.w, l.o)
 	ms := unsafe.Slice(&l.trioMember, 1)
 	l.recs.each(func(kb int, s *trioState) bool {
 		return expireRecord(ms, kb, s, t, edge, idx)

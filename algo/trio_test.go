@@ -22,26 +22,35 @@ func TestTrioDecidesAsTheThree(t *testing.T) {
 		if seed%3 == 0 {
 			cfg.Offset = time.Duration(rng.Int64N(int64(window/time.Millisecond))) * time.Millisecond
 		}
-		clients := 1 + rng.IntN(40)
-		var reqs []trioRequest
-		at := Instant(1_700_000_000_000 + rng.Int64N(1_000_000))
-		for range 3000 {
-			switch r := rng.IntN(20); {
-			case r == 0:
-				at += Instant(rng.Int64N(4 * int64(window/time.Millisecond))) // quiet: windows pass, sweeps expire
-			case r < 8:
-				at += Instant(rng.Int64N(int64(window/time.Millisecond)/4 + 1))
-			}
-			c := rng.IntN(clients)
-			if rng.IntN(3) == 0 {
-				c = rng.IntN(min(clients, 3)) // a few busy clients
-			}
-			reqs = append(reqs, trioRequest{at, c})
-		}
+		reqs := randomTrioTraffic(rng, window)
 		t.Run(fmt.Sprintf("seed %d limit %d window %v offset %v", seed, cfg.Limit, cfg.Window, cfg.Offset), func(t *testing.T) {
 			checkTrio(t, cfg, reqs)
 		})
 	}
+}
+
+// randomTrioTraffic is 3,000 requests of up to 40 clients, a few of them
+// busy, in bursts at one instant, steps within the window and quiet gaps
+// of several windows (which sweeps expire).
+func randomTrioTraffic(rng *rand.Rand, window time.Duration) []trioRequest {
+	w := int64(window / time.Millisecond)
+	clients := 1 + rng.IntN(40)
+	var reqs []trioRequest
+	at := Instant(1_700_000_000_000 + rng.Int64N(1_000_000))
+	for range 3000 {
+		switch r := rng.IntN(20); {
+		case r == 0:
+			at += Instant(rng.Int64N(4 * w)) // quiet: windows pass, sweeps expire
+		case r < 8:
+			at += Instant(rng.Int64N(w/4 + 1))
+		}
+		c := rng.IntN(clients)
+		if rng.IntN(3) == 0 {
+			c = rng.IntN(min(clients, 3)) // a few busy clients
+		}
+		reqs = append(reqs, trioRequest{at, c})
+	}
+	return reqs
 }
 
 // TestTrioCountsPastSixteenBits: the Trio keeps its counts in 32 bits
@@ -73,20 +82,27 @@ func FuzzTrio(f *testing.F) {
 		if len(data) < 3 {
 			return
 		}
-		w := 1 + int64(data[1]&0x3f)
-		if data[1]&0x80 != 0 {
-			w *= 4001
-		}
-		cfg := Config{Limit: 1 + int64(data[0]&7), Window: time.Duration(w) * time.Millisecond,
-			Offset: time.Duration(int64(data[2])*w/256) * time.Millisecond}
-		var reqs []trioRequest
-		at := Instant(1_700_000_000_000)
-		for b := data[3:]; len(b) >= 2; b = b[2:] {
-			at += Instant(int64(b[0]) * int64(b[0]) * w / 512) // quadratic: bursts, steps and gaps of windows
-			reqs = append(reqs, trioRequest{at, int(b[1] & 15)})
-		}
+		cfg, reqs := fuzzTrioTraffic(data)
+		cfg.Limit = 1 + int64(data[0]&7)
 		checkTrio(t, cfg, reqs)
 	})
+}
+
+// fuzzTrioTraffic decodes FuzzTrio's bytes, data[0] aside (the limits),
+// into a Config without a limit and the requests.
+func fuzzTrioTraffic(data []byte) (Config, []trioRequest) {
+	w := 1 + int64(data[1]&0x3f)
+	if data[1]&0x80 != 0 {
+		w *= 4001
+	}
+	cfg := Config{Window: time.Duration(w) * time.Millisecond, Offset: time.Duration(int64(data[2])*w/256) * time.Millisecond}
+	var reqs []trioRequest
+	at := Instant(1_700_000_000_000)
+	for b := data[3:]; len(b) >= 2; b = b[2:] {
+		at += Instant(int64(b[0]) * int64(b[0]) * w / 512) // quadratic: bursts, steps and gaps of windows
+		reqs = append(reqs, trioRequest{at, int(b[1] & 15)})
+	}
+	return cfg, reqs
 }
 
 // trioRequest is a request of client c at at, for checkTrio.

@@ -86,10 +86,7 @@ func (l *TrioSet) Allow(t Instant, id int32, d []TrioDecision) {
 		l.clock.schedule(t, l.w)
 		l.expire(t)
 	}
-	s := l.recs.getID(id)
-	if s == nil {
-		s = l.recs.addID(id)
-	}
+	s := l.recs.getOrAddID(id)
 	if s.held&trioSplit == 0 {
 		var kb int
 		if s.held != 7 {
@@ -218,10 +215,7 @@ func (l *TrioSet) LogLen(g int, id int32) int64 {
 
 // LogRuns is Trio.LogRuns of member g.
 func (l *TrioSet) LogRuns(g int, id int32) func(yield func(at Instant, n int64) bool) {
-	if s := l.state(g, id); s != nil {
-		return s.q.Runs
-	}
-	return func(func(Instant, int64) bool) {}
+	return l.state(g, id).logRuns()
 }
 
 // expire is Trio.expire for every member: a shared record's expiry once
@@ -229,9 +223,7 @@ func (l *TrioSet) LogRuns(g int, id int32) func(yield func(at Instant, n int64) 
 // members' records are then the same is merged, and one with nothing left
 // dropped.
 func (l *TrioSet) expire(t Instant) {
-	l.clock.seen(t)
-	edge := t - Instant(l.w)
-	idx := floorDiv(int64(t)-l.o, l.w)
+	edge, idx := l.clock.sweepAt(t, l.w, l.o)
 	n := len(l.members)
 	l.recs.each(func(kb int, s *trioState) bool {
 		if s.held&trioSplit == 0 {

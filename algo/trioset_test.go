@@ -28,22 +28,7 @@ func TestTrioSetDecidesAsItsTrios(t *testing.T) {
 			c.Limit = int64(1 + rng.IntN(8)) // in any order, now and then twice
 			configs = append(configs, c)
 		}
-		clients := 1 + rng.IntN(40)
-		var reqs []trioRequest
-		at := Instant(1_700_000_000_000 + rng.Int64N(1_000_000))
-		for range 3000 {
-			switch r := rng.IntN(20); {
-			case r == 0:
-				at += Instant(rng.Int64N(4 * int64(window/time.Millisecond)))
-			case r < 8:
-				at += Instant(rng.Int64N(int64(window/time.Millisecond)/4 + 1))
-			}
-			c := rng.IntN(clients)
-			if rng.IntN(3) == 0 {
-				c = rng.IntN(min(clients, 3))
-			}
-			reqs = append(reqs, trioRequest{at, c})
-		}
+		reqs := randomTrioTraffic(rng, window)
 		t.Run(fmt.Sprintf("seed %d %d limits window %v offset %v", seed, len(configs), base.Window, base.Offset), func(t *testing.T) {
 			checkTrioSet(t, configs, reqs)
 		})
@@ -62,22 +47,12 @@ func FuzzTrioSet(f *testing.F) {
 		if len(data) < 3 {
 			return
 		}
-		w := 1 + int64(data[1]&0x3f)
-		if data[1]&0x80 != 0 {
-			w *= 4001
-		}
-		base := Config{Window: time.Duration(w) * time.Millisecond, Offset: time.Duration(int64(data[2])*w/256) * time.Millisecond}
+		base, reqs := fuzzTrioTraffic(data)
 		var configs []Config
 		for _, limit := range []byte{data[0] & 7, data[0] >> 3 & 3, data[0] >> 5} {
 			c := base
 			c.Limit = 1 + int64(limit)
 			configs = append(configs, c)
-		}
-		var reqs []trioRequest
-		at := Instant(1_700_000_000_000)
-		for b := data[3:]; len(b) >= 2; b = b[2:] {
-			at += Instant(int64(b[0]) * int64(b[0]) * w / 512)
-			reqs = append(reqs, trioRequest{at, int(b[1] & 15)})
 		}
 		checkTrioSet(t, configs, reqs)
 	})
