@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"windowlab/scenarios"
 )
 
 // run --trace --code is a handout: every decision of the trace followed by
@@ -47,6 +49,31 @@ func TestRunCodeNeedsTrace(t *testing.T) {
 		out, errOut, code := windowlab(t, args...)
 		if code != 2 || out != "" || !strings.Contains(errOut, "--code follows each decision of the trace with its code: add --trace") {
 			t.Errorf("windowlab %s: exit %d, want 2 and the reason\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), code, out, errOut)
+		}
+	}
+}
+
+// TestRunFitsEighty: every built-in scenario's report fits 80 columns,
+// the fleets' six limiters too (in tables of as many columns as fit, one
+// below another: many-servers took 125 columns in one), and still names
+// every limiter, in order.
+func TestRunFitsEighty(t *testing.T) {
+	for _, s := range scenarios.Builtins() {
+		out, errOut, code := windowlab(t, "run", s.Name)
+		if code != 0 {
+			t.Fatalf("run %s: exit %d\n%s", s.Name, code, errOut)
+		}
+		fits(t, out)
+		rest := out
+		for _, a := range s.Algorithms {
+			i := strings.Index(rest, " "+a.String()+"\n")
+			if i < 0 {
+				i = strings.Index(rest, " "+a.String()+" ")
+			}
+			if i < 0 {
+				t.Fatalf("run %s: the table lacks %s (in order):\n%s", s.Name, a, out)
+			}
+			rest = rest[i+len(a.String()):]
 		}
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
+	"unicode/utf8"
 
 	"windowlab/algo"
 	"windowlab/human"
@@ -165,25 +166,7 @@ func Mark(allowed bool) string {
 }
 
 func writeSummary(w io.Writer, cfg algo.Config, stats []sim.Stats) {
-	tw := tabwriter.NewWriter(w, 0, 0, 3, ' ', tabwriter.AlignRight)
-	row := func(label string, cell func(sim.Stats) string) {
-		fmt.Fprintf(tw, "%s\t", label)
-		for _, s := range stats {
-			fmt.Fprintf(tw, "%s\t", cell(s))
-		}
-		fmt.Fprintln(tw)
-	}
-	row("", func(s sim.Stats) string { return s.Algorithm.String() })
-	row("allowed", func(s sim.Stats) string { return human.Int(s.Allowed) })
-	row("denied", func(s sim.Stats) string { return human.Int(s.Denied) })
-	if slices.ContainsFunc(stats, delays) {
-		row("delayed", func(s sim.Stats) string { return human.Int(s.Delayed) })
-		row("longest delay", func(s sim.Stats) string { return human.Duration(s.MaxDelay) })
-	}
-	row("most in one window", func(s sim.Stats) string { return human.Int(s.MaxInWindow) })
-	row("peak memory", func(s sim.Stats) string { return s.Kind.Unit().Of(s.PeakMemory.Entries) })
-	row("", func(s sim.Stats) string { return human.Bytes(s.PeakMemory.Bytes) })
-	tw.Flush()
+	writeTable(w, stats)
 	fmt.Fprintln(w)
 	for _, s := range stats {
 		fmt.Fprint(w, wrapped(fmt.Sprintf("%s: %s", s.Algorithm, lessonLine(s, cfg.Limit, cfg.Window, human.Glue))))
@@ -196,16 +179,69 @@ func writeSummary(w io.Writer, cfg algo.Config, stats []sim.Stats) {
 		for i, t := range s.Servers {
 			allowed[i], denied[i] = human.Int(t.Allowed), human.Int(t.Denied)
 		}
-		fmt.Fprintf(w, "%s, server by server: %s allowed, %s denied\n", s.Algorithm, strings.Join(allowed, " · "), strings.Join(denied, " · "))
+		fmt.Fprint(w, wrapped(fmt.Sprintf("%s, server by server: %s allowed, %s denied", s.Algorithm, strings.Join(allowed, " · "), strings.Join(denied, " · "))))
 	}
 	for _, s := range stats {
 		if a := s.Algorithm; a.Lagged && s.ReplicaLost > 0 {
-			fmt.Fprintf(w, "%s: the replica, %s behind, took over at %s: %s increments lost.\n", a, human.Duration(a.Lag), a.Failover.Short(), human.Int(s.ReplicaLost))
+			fmt.Fprint(w, wrapped(fmt.Sprintf("%s: the replica, %s behind, took over at %s: %s increments lost.", a, human.Duration(a.Lag), a.Failover.Short(), human.Int(s.ReplicaLost))))
 		}
 	}
 	if cfg.NoExpiry {
 		fmt.Fprintln(w, "expiry is off: every window counter and timestamp stays in memory forever.")
 	}
+}
+
+// writeTable writes the limiters' figures, a column a limiter: as many
+// columns side by side as fit in Width, the rest in tables below (a fleet
+// scenario's six limiters took 125 columns in one).
+func writeTable(w io.Writer, stats []sim.Stats) {
+	withDelays := slices.ContainsFunc(stats, delays)
+	for from := 0; from < len(stats); {
+		to := from + 1
+		for to < len(stats) && widest(table(stats[from:to+1], withDelays)) <= Width {
+			to++
+		}
+		if from > 0 {
+			fmt.Fprintln(w)
+		}
+		io.WriteString(w, table(stats[from:to], withDelays))
+		from = to
+	}
+}
+
+// table is the figures of stats, a column each, with the delays' rows
+// when withDelays.
+func table(stats []sim.Stats, withDelays bool) string {
+	var b strings.Builder
+	tw := tabwriter.NewWriter(&b, 0, 0, 3, ' ', tabwriter.AlignRight)
+	row := func(label string, cell func(sim.Stats) string) {
+		fmt.Fprintf(tw, "%s\t", label)
+		for _, s := range stats {
+			fmt.Fprintf(tw, "%s\t", cell(s))
+		}
+		fmt.Fprintln(tw)
+	}
+	row("", func(s sim.Stats) string { return s.Algorithm.String() })
+	row("allowed", func(s sim.Stats) string { return human.Int(s.Allowed) })
+	row("denied", func(s sim.Stats) string { return human.Int(s.Denied) })
+	if withDelays {
+		row("delayed", func(s sim.Stats) string { return human.Int(s.Delayed) })
+		row("longest delay", func(s sim.Stats) string { return human.Duration(s.MaxDelay) })
+	}
+	row("most in one window", func(s sim.Stats) string { return human.Int(s.MaxInWindow) })
+	row("peak memory", func(s sim.Stats) string { return s.Kind.Unit().Of(s.PeakMemory.Entries) })
+	row("", func(s sim.Stats) string { return human.Bytes(s.PeakMemory.Bytes) })
+	tw.Flush()
+	return b.String()
+}
+
+// widest is the columns of text's longest line.
+func widest(text string) int {
+	n := 0
+	for line := range strings.Lines(text) {
+		n = max(n, utf8.RuneCountInString(strings.TrimRight(line, "\n")))
+	}
+	return n
 }
 
 // Width is the columns a report's sentences are wrapped to, replay's
