@@ -42,6 +42,10 @@ func Main(buildVersion, buildCommit string) {
 	out := &output{file: os.Stdout}
 	root := NewRootCommand(out)
 	wrapLongHelp(root, helpWidth())
+	wrapFlagHelp(root, helpWidth())
+	if rootHelp(os.Args[1:]) {
+		wrapCommandList(root, helpWidth())
+	}
 	err := fang.Execute(ctx, root, fang.WithErrorHandler(printError), fang.WithVersion(versionOf()), fang.WithoutManpage())
 	if s := signalOf(ctx); s != nil {
 		fmt.Fprintf(os.Stderr, "windowlab: %v.\n", context.Cause(ctx))
