@@ -58,12 +58,6 @@ func NewTrioSet(configs []Config) (*TrioSet, bool) {
 	return l, true
 }
 
-// Len is how many members the set has.
-func (l *TrioSet) Len() int { return len(l.members) }
-
-// Config is member g's configuration.
-func (l *TrioSet) Config(g int) Config { return l.members[g].cfg }
-
 // UseNames numbers the set's clients by names, as ByID.UseNames does.
 func (l *TrioSet) UseNames(names *Names) bool { return l.recs.share(names) }
 
