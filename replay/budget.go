@@ -34,6 +34,7 @@ type Memory struct {
 	view      bool             // --tui: the traffic copied into a scenario, and the view's timeline
 	peaks     bool             // --recommend: each request's instant grouped by client, and each client's peaks (FindPeaks)
 	perClient int64            // --denied's table, bytes a client (denied.go)
+	shares    []bool           // by setting: its pass decides it together, its slot a client held by the pass's first
 	deniedAll bool             // --denied's tables of every setting held at once
 }
 
@@ -52,6 +53,14 @@ func NewMemory(key accesslog.Key, reorder time.Duration, settings []Setting, atO
 		m.limiters = append(m.limiters, ls)
 		if !slices.Contains(m.windows, s.Config.Window) {
 			m.windows = append(m.windows, s.Config.Window)
+		}
+	}
+	m.shares = make([]bool, len(settings))
+	for _, p := range passes(settings, Workers(len(settings))) {
+		if together(settings, p) {
+			for _, i := range p[1:] {
+				m.shares[i] = true
+			}
 		}
 	}
 	return m, nil
@@ -129,14 +138,6 @@ var (
 // decides them together (passes) hold each client's slot once.
 func (m *Memory) engines(u accesslog.Usage) int64 {
 	each := make([]int64, len(m.settings))
-	shares := make([]bool, len(m.settings)) // a slot a client held by the first of its pass
-	for _, p := range passes(m.settings, Workers(len(m.settings))) {
-		if together(m.settings, p) {
-			for _, i := range p[1:] {
-				shares[i] = true
-			}
-		}
-	}
 	for i, s := range m.settings {
 		// The keys are the log's, which the engines share: counted there.
 		ld := sim.Load{Clients: u.Clients, Runs: u.Runs, Span: u.Span,
@@ -146,7 +147,7 @@ func (m *Memory) engines(u accesslog.Usage) int64 {
 			opts, ld.Runs = sim.Options{History: true}, u.Sequences // the view's engine, the largest of --tui's
 		}
 		each[i] = sim.EstimateBytes(m.limiters[i], ld, opts)
-		if shares[i] && !m.view {
+		if m.shares[i] && !m.view {
 			each[i] -= sim.SlotBytes(m.limiters[i], u.Clients)
 		}
 		if m.denials {
