@@ -68,23 +68,33 @@ func TestTrioCountsPastSixteenBits(t *testing.T) {
 	checkTrio(t, cfg, reqs)
 }
 
-// FuzzTrio is TestTrioDecidesAsTheThree on traffic the fuzzer makes: three
-// header bytes (the limit, 1 to 8; the window, 1 to 64 ms or, with the top
-// bit, up to some minutes; the offset, a share of the window), then two
-// bytes a request (how far the clock moves, nothing for a burst at one
-// instant; the client, of up to 16).
+// FuzzTrio is TestTrioDecidesAsTheThree and
+// TestTrioOfSeveralDecidesAsEachAlone on traffic the fuzzer makes: three
+// header bytes (the limit, 1 to 8, and in its high bits a second and a
+// third; the window, 1 to 64 ms or, with the top bit, up to some minutes;
+// the offset, a share of the window), then two bytes a request (how far
+// the clock moves, nothing for a burst at one instant; the client, of up
+// to 16).
 //
 //	go test -run '^$' -fuzz FuzzTrio -fuzztime 10m ./algo/
 func FuzzTrio(f *testing.F) {
 	f.Add([]byte{3, 9, 0, 0, 0, 0, 0, 0, 0, 9, 0, 1, 0, 0, 0, 0, 0})
 	f.Add([]byte{0x81, 0xc0, 0x40, 5, 1, 0, 1, 200, 2, 0, 1, 0x80, 3, 1, 1, 0, 0, 7, 4})
+	f.Add([]byte{0x53, 9, 0, 0, 0, 0, 0, 0, 0, 9, 0, 1, 0, 0, 0, 0, 0})
+	f.Add([]byte{0xc1, 0xc0, 0x40, 5, 1, 0, 1, 200, 2, 0, 1, 0x80, 3, 1, 1, 0, 0, 7, 4})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if len(data) < 3 {
 			return
 		}
-		cfg, reqs := fuzzTrioTraffic(data)
-		cfg.Limit = 1 + int64(data[0]&7)
-		checkTrio(t, cfg, reqs)
+		base, reqs := fuzzTrioTraffic(data)
+		var configs []Config
+		for _, limit := range []byte{data[0] & 7, data[0] >> 3 & 3, data[0] >> 5} {
+			c := base
+			c.Limit = 1 + int64(limit)
+			configs = append(configs, c)
+		}
+		checkTrio(t, configs[0], reqs)
+		checkTrioOfSeveral(t, configs, reqs)
 	})
 }
 
@@ -140,16 +150,17 @@ func checkTrio(t *testing.T, cfg Config, reqs []trioRequest) {
 	for i, r := range reqs {
 		at = r.at
 		id := names.ID(fmt.Sprintf("client-%d", r.c*7919)) // names of several lengths
-		var got TrioDecision
-		trio.Allow(at, id, &got)
+		var one [1]TrioDecision
+		trio.Allow(at, id, one[:])
+		got := one[0]
 		for k, l := range three {
 			var d Decision
 			l.AllowIDInto(at, id, &d)
 			if got.Allowed[k] != d.Allowed {
 				t.Fatalf("request %d at %v, client %d: %v says %v, the Trio %v", i, at, r.c, TrioKinds[k], d.Allowed, got.Allowed[k])
 			}
-			if m := l.Memory(); trio.Memory(k) != m {
-				t.Fatalf("request %d at %v: %v holds %+v, the Trio says %+v", i, at, TrioKinds[k], m, trio.Memory(k))
+			if m := l.Memory(); trio.Memory(0, k) != m {
+				t.Fatalf("request %d at %v: %v holds %+v, the Trio says %+v", i, at, TrioKinds[k], m, trio.Memory(0, k))
 			}
 			if k != 1 || !d.Allowed {
 				continue
@@ -159,13 +170,13 @@ func checkTrio(t *testing.T, cfg Config, reqs []trioRequest) {
 				list = list[1:]
 			}
 			admitted[r.c] = list
-			if got.LogCount != int64(len(list)) || trio.LogOldest(id) != list[0] {
-				t.Fatalf("request %d at %v, client %d: the log admitted %d in its window from %v, the Trio says %d from %v", i, at, r.c, len(list), list[0], got.LogCount, trio.LogOldest(id))
+			if got.LogCount != int64(len(list)) || trio.LogOldest(0, id) != list[0] {
+				t.Fatalf("request %d at %v, client %d: the log admitted %d in its window from %v, the Trio says %d from %v", i, at, r.c, len(list), list[0], got.LogCount, trio.LogOldest(0, id))
 			}
 		}
 	}
 	for k, l := range three {
-		if m, want := trio.MemoryAt(at, k), l.MemoryAt(at); m != want {
+		if m, want := trio.MemoryAt(at, 0, k), l.MemoryAt(at); m != want {
 			t.Errorf("%v: MemoryAt %+v, its limiter %+v", TrioKinds[k], m, want)
 		}
 	}

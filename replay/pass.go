@@ -17,7 +17,7 @@ import (
 // ("most in one window", whose runs the limiters share while they
 // agree) are paid once for them all, not once a setting; and the lesson's
 // three limiters keep one record a client for every setting while the
-// client is under every limit (algo.TrioSet). Each setting's rows come
+// client is under every limit (algo.Trio). Each setting's rows come
 // out as if it had had an engine of its own.
 
 // maxPassLimiters bounds the limiters one pass decides: within
@@ -32,7 +32,7 @@ const maxPassLimiters = 16
 // those a pass decides a limiter at a time is halved, so that every core
 // has one. A pass of the lesson's three limiters (together) stays whole:
 // it decides its settings from one record a client while they agree
-// (algo.TrioSet), where a setting more costs far less than a pass more.
+// (algo.Trio), where a setting more costs far less than a pass more.
 func passes(settings []Setting, cores int) [][]int {
 	var out [][]int
 	open := map[algo.Config]int{} // a window's pass that can take more
@@ -66,7 +66,7 @@ func passes(settings []Setting, cores int) [][]int {
 }
 
 // together reports whether a pass decides its settings together, from one
-// record a client (algo.TrioSet): when it has several, each the lesson's
+// record a client (algo.Trio): when it has several, each the lesson's
 // three limiters, in process, at a configuration a Trio decides.
 func together(settings []Setting, pass []int) bool {
 	if len(pass) < 2 {
@@ -122,7 +122,7 @@ func passEngine(ctx context.Context, src sim.Source, settings []Setting) (*sim.E
 	}
 	stop := func(int64) bool { return ctx.Err() != nil }
 	// FiguresOnly: a pass reads each decision's Allowed and the figures,
-	// so the default settings are decided together (algo.TrioSet).
+	// so the default settings are decided together (algo.Trio).
 	figuresOnly := !slices.ContainsFunc(settings, func(s Setting) bool { return s.Store != nil })
 	e, err := sim.New(src, ls, sim.Options{ForwardOnly: true, Interrupt: stop, AnyLimits: true, FiguresOnly: figuresOnly})
 	return e, 0, err

@@ -100,7 +100,7 @@ type Options struct {
 	// is written, and Limiters hold no state. With ForwardOnly, without
 	// History, an engine of the lesson's three limiters of one
 	// configuration (algo.NewTrio's), or under AnyLimits of several such
-	// settings' three in turn (a sweep's pass, algo.NewTrioSet's), then
+	// settings' three in turn (a sweep's pass, also algo.NewTrio's), then
 	// decides them all at once from one record a client (trio.go).
 	FiguresOnly bool
 }

@@ -87,7 +87,7 @@ func EstimateBytes(limiters []algo.Limiter, ld Load, opts Options) int64 {
 // SlotBytes is the part of EstimateBytes that every client of the log
 // costs, active or not: its name and index, and its slot in every
 // limiter's states. A sweep's pass that decides its settings from one
-// record a client (algo.TrioSet) holds it once for them all.
+// record a client (algo.Trio) holds it once for them all.
 func SlotBytes(limiters []algo.Limiter, clients int64) int64 {
 	return int64(slots(limiters, clients))
 }

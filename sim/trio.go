@@ -2,10 +2,10 @@ package sim
 
 import "windowlab/algo"
 
-// trioRun is an engine's limiters decided by algo.Trio, for
+// trioRun is an engine's limiters decided by an algo.Trio, for
 // Options.FiguresOnly: the lesson's three limiters of one configuration,
-// or by algo.TrioSet (Options.AnyLimits, a sweep's pass) of several that
-// differ in their limit only, from one record a client while they agree.
+// or (Options.AnyLimits, a sweep's pass) of several that differ in their
+// limit only, from one record a client while they agree.
 //
 // The fixed windows' and the counters' "most in one window" needs a record
 // of what each admitted in the last window (admitted), a cache miss and its
@@ -17,19 +17,17 @@ import "windowlab/algo"
 // timestamps in the window, and dropped once nothing any of them admitted
 // to the client is left in the window.
 type trioRun struct {
-	// one Trio decides one configuration; a TrioSet several (a sweep's
-	// pass), sharing a client's record while its limiters agree.
-	one   *algo.Trio
-	set   *algo.TrioSet
+	trio  *algo.Trio
 	of    []trioPlace         // each engine limiter's place
-	d     []algo.TrioDecision // each Trio's, for the request decided
+	d     []algo.TrioDecision // each member's, for the request decided
 	split []uint64            // a bit a client: its limiters disagreed in the window, and admitted holds its record
 }
 
-// trioPlace is a limiter's Trio and its index in it (algo.TrioKinds).
+// trioPlace is a limiter's member of the Trio (its configuration) and its
+// index in it (algo.TrioKinds).
 type trioPlace struct{ trio, k int }
 
-// newTrioRun is the Trios of limiters, numbering their clients by names,
+// newTrioRun is the Trio of limiters, numbering its clients by names,
 // when opts allow them and every three limiters in turn are the lesson's
 // three of one configuration, each once, in any order; nil otherwise.
 func newTrioRun(limiters []algo.Limiter, opts Options, names *algo.Names) *trioRun {
@@ -56,61 +54,12 @@ func newTrioRun(limiters []algo.Limiter, opts Options, names *algo.Names) *trioR
 		}
 		configs = append(configs, cfg)
 	}
-	ok := false
-	if len(configs) == 1 {
-		r.one, ok = algo.NewTrio(configs[0])
-		ok = ok && r.one.UseNames(names)
-	} else {
-		r.set, ok = algo.NewTrioSet(configs)
-		ok = ok && r.set.UseNames(names)
-	}
-	if !ok {
+	var ok bool
+	if r.trio, ok = algo.NewTrio(configs...); !ok || !r.trio.UseNames(names) {
 		return nil
 	}
 	r.d = make([]algo.TrioDecision, len(configs))
 	return &r
-}
-
-// touch loads the record of the client numbered id (algo.Toucher).
-func (r *trioRun) touch(id int32) byte {
-	if r.one != nil {
-		return r.one.Touch(id)
-	}
-	return r.set.Touch(id)
-}
-
-// allow decides a request at t of the client numbered id, into r.d.
-func (r *trioRun) allow(t algo.Instant, id int32) {
-	if r.one != nil {
-		r.one.Allow(t, id, &r.d[0])
-		return
-	}
-	r.set.Allow(t, id, r.d)
-}
-
-// logLen is how many timestamps configuration g's log holds for the
-// client numbered id (algo.Trio.LogLen).
-func (r *trioRun) logLen(g int, id int32) int64 {
-	if r.one != nil {
-		return r.one.LogLen(id)
-	}
-	return r.set.LogLen(g, id)
-}
-
-// logOldest is the oldest of them (algo.Trio.LogOldest).
-func (r *trioRun) logOldest(g int, id int32) algo.Instant {
-	if r.one != nil {
-		return r.one.LogOldest(id)
-	}
-	return r.set.LogOldest(g, id)
-}
-
-// logRuns yields them, a run of equal ones at a time (algo.Trio.LogRuns).
-func (r *trioRun) logRuns(g int, id int32) func(yield func(at algo.Instant, n int64) bool) {
-	if r.one != nil {
-		return r.one.LogRuns(id)
-	}
-	return r.set.LogRuns(g, id)
 }
 
 // isSplit reports whether the client numbered id is split: its record of
@@ -156,7 +105,7 @@ func (e *Engine) settled(id int32, t algo.Instant) bool {
 		if r.d[g].Allowed[1] {
 			held = 1
 		}
-		if r.logLen(g, id) != held {
+		if r.trio.LogLen(g, id) != held {
 			return false
 		}
 	}
@@ -180,7 +129,7 @@ func (e *Engine) beginSplit(id int32, t algo.Instant) {
 	if r.d[0].Allowed[1] {
 		mine = 1 // the log recorded this request: its newest run counts it
 	}
-	for at, n := range r.logRuns(0, id) {
+	for at, n := range r.trio.LogRuns(0, id) {
 		if at == t { // once: a run past maxTailN is two at one instant
 			n, mine = n-mine, 0
 		}
@@ -194,22 +143,16 @@ func (e *Engine) beginSplit(id int32, t algo.Instant) {
 // (Stats.PeakMemory), which its Trio keeps.
 func (r *trioRun) peak(i int) algo.Memory {
 	p := r.of[i]
-	if r.one != nil {
-		return r.one.Peak(p.k)
-	}
-	return r.set.Peak(p.trio, p.k)
+	return r.trio.Peak(p.trio, p.k)
 }
 
 // memoryAt is what the engine's limiter i holds live at t.
 func (r *trioRun) memoryAt(t algo.Instant, i int) algo.Memory {
 	p := r.of[i]
-	if r.one != nil {
-		return r.one.MemoryAt(t, p.k)
-	}
-	return r.set.MemoryAt(t, p.trio, p.k)
+	return r.trio.MemoryAt(t, p.trio, p.k)
 }
 
-// stepTrio is step for an engine its Trios decide (Options.FiguresOnly):
+// stepTrio is step for an engine its Trio decides (Options.FiguresOnly):
 // the same figures, from one record a client a setting (and, for a split
 // client, the admitted record, as step keeps it), and of the last
 // record's Decisions only Allowed.
@@ -223,9 +166,9 @@ func (e *Engine) stepTrio() {
 	if split {
 		touched = e.admitted.touch(id)
 	}
-	touched += r.touch(id)
+	touched += r.trio.Touch(id)
 	e.touched += touched
-	r.allow(a.At, id)
+	r.trio.Allow(a.At, id, r.d)
 	if split && e.settled(id, a.At) {
 		r.setSplit(id, false)
 		split = false
@@ -251,7 +194,7 @@ func (e *Engine) stepTrio() {
 			// The log's own count is its figure, and an agreeing
 			// client's fixed window's and counter's.
 			s.MaxInWindow, s.MaxInWindowClient = n, e.name(a)
-			s.MaxInWindowFirst, s.MaxInWindowLast = r.logOldest(p.trio, id), a.At
+			s.MaxInWindowFirst, s.MaxInWindowLast = r.trio.LogOldest(p.trio, id), a.At
 		}
 	}
 	if tracked != 0 {

@@ -57,7 +57,7 @@ func manyClients(w io.Writer, n int) {
 
 // burstingClients is manyClients with three requests a client at once:
 // past the limit of 1 a minute and of 2, so a sweep of both keeps each
-// client's record a setting (algo.TrioSet splits it).
+// client's record a setting (algo.Trio splits it).
 func burstingClients(w io.Writer, n int) {
 	var b strings.Builder
 	manyClients(&b, n)
